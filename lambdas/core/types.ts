@@ -1,0 +1,139 @@
+// The contracts of DESIGN.md §4, shared by every function. Pure types: no I/O here.
+import type { z } from "zod";
+
+/** A step as the planner wrote it, before validation (ids and tools as given). */
+export interface RawStep {
+  id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** Explicit dependencies the planner declared (JSON plans only). */
+  depends_on?: string[];
+  /** The `Plan:` sentence (text plans) or `description` field (JSON plans). */
+  description?: string;
+}
+
+/** A validated step: `depends_on` = explicit ids ∪ ids referenced in args, sorted by step number. */
+export interface PlanStep {
+  id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  depends_on: string[];
+  description?: string;
+}
+
+/** What validation changed so the plan could run (loomflow truncation, required-step insertion). */
+export interface PlanRepair {
+  kind: "truncated" | "inserted_required_step";
+  message: string;
+  step_ids: string[];
+}
+
+export interface Plan {
+  steps: PlanStep[];
+  /** Topological levels of the dependency DAG: every step of level k depends only on levels < k. */
+  levels: string[][];
+  repairs: PlanRepair[];
+}
+
+/** What a tool needs to be validated and described; the implementation lives in lambdas/tools. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  args: z.ZodType<Record<string, unknown>>;
+}
+
+export type ToolCatalog = ReadonlyMap<string, ToolSpec>;
+
+/** Agent profiles carry the steps a plan must contain (seed 000: PreConditions before Conditions AI). */
+export interface AgentProfile {
+  name: string;
+  /** Ordered pairs: `before` must exist and precede `after` whenever `after` is present (or always, if `always`). */
+  required_steps: Array<{ tool: string; build_args: (request: EvaluationRequest) => Record<string, unknown> }>;
+}
+
+export interface EvaluationOptions {
+  max_steps?: number;
+  parallel?: boolean;
+}
+
+/** The hybrid request of DESIGN.md §4.1. */
+export interface EvaluationRequest {
+  metadata: Record<string, unknown>;
+  instructions?: string;
+  s3_pdf_paths: string[];
+  output_destination?: string;
+  options?: EvaluationOptions;
+}
+
+export type EvidenceStatus = "ok" | "error";
+
+export interface Evidence {
+  step_id: string;
+  tool: string;
+  status: EvidenceStatus;
+  /** Present when the output is small enough to live in DynamoDB. */
+  output?: unknown;
+  /** `s3://bucket/key` of the output when it is too large for the item. */
+  output_ref?: string;
+  error?: string;
+  upstream_errors: string[];
+  args?: Record<string, unknown>;
+  started_at: string;
+  finished_at: string;
+  duration_ms: number;
+}
+
+export type RunStatus = "PLANNING" | "RUNNING" | "SOLVING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+
+export interface ConditionFinding {
+  id: string;
+  title?: string;
+  status?: string;
+  reason?: string;
+  citations?: Array<{ document: string; page?: number; excerpt?: string }>;
+  [key: string]: unknown;
+}
+
+export interface RunResult {
+  summary: string;
+  fulfilled_conditions: ConditionFinding[];
+  unfulfilled_conditions: ConditionFinding[];
+  missing_information: string[];
+  recommendations: string[];
+}
+
+export interface Usage {
+  llm_calls: number;
+  input_tokens: number;
+  output_tokens: number;
+}
+
+export interface RunRecord {
+  run_id: string;
+  status: RunStatus;
+  request: EvaluationRequest;
+  plan?: Plan;
+  evidence: Evidence[];
+  result?: RunResult;
+  error?: { error: string; cause: string };
+  usage: Usage;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Progress events of DESIGN.md §4.4, before the store stamps `run_id`, `seq` and `timestamp`. */
+export type ProgressEventBody =
+  | { stage: "plan"; plan: Plan }
+  | {
+      stage: "worker";
+      step: string;
+      tool: string;
+      level: number;
+      status: "started" | "completed" | "failed";
+      duration_ms?: number;
+      error?: string;
+    }
+  | { stage: "solver"; status: "started" | "completed"; results?: RunResult }
+  | { stage: "complete"; status: "SUCCEEDED" | "FAILED" | "CANCELLED"; error?: string };
+
+export type ProgressEvent = ProgressEventBody & { run_id: string; seq: number; timestamp: string };
