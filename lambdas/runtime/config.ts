@@ -1,0 +1,89 @@
+// Configuration of every function, read once per cold start from the environment (Lambda) or set by
+// the local twin before it imports the handlers. Invalid configuration fails the cold start loudly.
+import { z } from "zod";
+
+const csv = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean),
+  );
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const EnvSchema = z.object({
+  AWS_REGION: z.string().default("us-east-1"),
+  RUNS_TABLE: z.string().min(1, "RUNS_TABLE must name the DynamoDB runs table"),
+  DOCUMENTS_BUCKET: z.string().min(1, "DOCUMENTS_BUCKET must name the documents bucket"),
+  ARTIFACTS_BUCKET: z.string().min(1, "ARTIFACTS_BUCKET must name the artifacts/results bucket"),
+  /** `bucket` or `bucket/prefix` entries; empty means "the documents bucket, any key". */
+  ALLOWED_DOCUMENT_PREFIXES: csv,
+  /** Endpoint overrides: the local twin points the SDK clients at dynalite and s3rver. */
+  DYNAMODB_ENDPOINT: z.string().url().optional(),
+  S3_ENDPOINT: z.string().url().optional(),
+  REWOO_LLM_PROVIDER: z.enum(["rule-based", "bedrock", "openai", "scripted"]).default("rule-based"),
+  REWOO_PLANNER_MODEL: z.string().optional(),
+  REWOO_SOLVER_MODEL: z.string().optional(),
+  REWOO_TOOL_MODEL: z.string().optional(),
+  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_API_KEY: z.string().optional(),
+  REWOO_SCRIPTED_RESPONSES: z.string().optional(),
+  REWOO_PLANNER_PROMPT: z.string().optional(),
+  REWOO_SOLVER_PROMPT: z.string().optional(),
+  REWOO_MAX_STEPS: positiveInt(12),
+  REWOO_WORKER_CONCURRENCY: positiveInt(10),
+  /** Evidence above this many bytes of JSON goes to S3; DynamoDB items stop at 400 KB. */
+  REWOO_EVIDENCE_INLINE_LIMIT: positiveInt(64 * 1024),
+  /** Extra latency per tool (`tool=ms,tool=ms` or `*=ms`), used by benchmarks to emulate remote services. */
+  REWOO_TOOL_LATENCY_MS: z.string().optional(),
+});
+
+export type Config = ReturnType<typeof parseConfig>;
+
+export function parseConfig(env: NodeJS.ProcessEnv) {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid configuration: ${problems.join("; ")}`);
+  }
+  const e = parsed.data;
+  return {
+    region: e.AWS_REGION,
+    runsTable: e.RUNS_TABLE,
+    documentsBucket: e.DOCUMENTS_BUCKET,
+    artifactsBucket: e.ARTIFACTS_BUCKET,
+    allowedDocumentPrefixes: e.ALLOWED_DOCUMENT_PREFIXES.length ? e.ALLOWED_DOCUMENT_PREFIXES : [e.DOCUMENTS_BUCKET],
+    endpoints: { dynamodb: e.DYNAMODB_ENDPOINT, s3: e.S3_ENDPOINT },
+    llm: {
+      provider: e.REWOO_LLM_PROVIDER,
+      plannerModel: e.REWOO_PLANNER_MODEL,
+      solverModel: e.REWOO_SOLVER_MODEL,
+      toolModel: e.REWOO_TOOL_MODEL ?? e.REWOO_SOLVER_MODEL,
+      openaiBaseUrl: e.OPENAI_BASE_URL,
+      openaiApiKey: e.OPENAI_API_KEY,
+      scriptedResponsesFile: e.REWOO_SCRIPTED_RESPONSES,
+      plannerPrompt: e.REWOO_PLANNER_PROMPT,
+      solverPrompt: e.REWOO_SOLVER_PROMPT,
+    },
+    maxSteps: e.REWOO_MAX_STEPS,
+    workerConcurrency: e.REWOO_WORKER_CONCURRENCY,
+    evidenceInlineLimit: e.REWOO_EVIDENCE_INLINE_LIMIT,
+    toolLatencyMs: parseLatencies(e.REWOO_TOOL_LATENCY_MS),
+  };
+}
+
+function parseLatencies(spec: string | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of (spec ?? "").split(",").filter(Boolean)) {
+    const [tool, ms] = part.split("=");
+    const value = Number(ms);
+    if (!tool || !Number.isFinite(value) || value < 0) {
+      throw new Error(`Invalid configuration: REWOO_TOOL_LATENCY_MS entry "${part}" is not "tool=milliseconds"`);
+    }
+    out[tool.trim()] = value;
+  }
+  return out;
+}
