@@ -47,8 +47,22 @@ export type ToolCatalog = ReadonlyMap<string, ToolSpec>;
 /** Agent profiles carry the steps a plan must contain (seed 000: PreConditions before Conditions AI). */
 export interface AgentProfile {
   name: string;
-  /** Ordered pairs: `before` must exist and precede `after` whenever `after` is present (or always, if `always`). */
-  required_steps: Array<{ tool: string; build_args: (request: EvaluationRequest) => Record<string, unknown> }>;
+  /**
+   * In order: every tool listed must appear in the plan, and the step of entry i+1 must depend (directly or
+   * transitively) on the step of entry i. Validation inserts a missing step and adds a missing dependency.
+   */
+  required_steps: RequiredStep[];
+}
+
+export interface RequiredStep {
+  tool: string;
+  /** Becomes the inserted step's `description`, so the plan event explains why the step is there. */
+  description: string;
+  /**
+   * Args of the step when validation has to insert it. `earlier` maps each earlier required tool to its step's
+   * id, so a later step can reference an earlier one's evidence (e.g. `{{E1.conditions}}`).
+   */
+  build_args: (request: EvaluationRequest, earlier: Record<string, string>) => Record<string, unknown>;
 }
 
 export interface EvaluationOptions {

@@ -1,0 +1,213 @@
+// Creates, idempotently, the tables and buckets that CDK creates in AWS, inside the local emulators.
+import {
+  CreateTableCommand,
+  type CreateTableCommandInput,
+  DescribeTableCommand,
+  DynamoDBClient,
+  type DynamoDBClientConfig,
+  ResourceInUseException,
+  type TableDescription,
+  UpdateTimeToLiveCommand,
+} from "@aws-sdk/client-dynamodb";
+import { CreateBucketCommand, S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
+import { LOCAL_CREDENTIALS } from "./emulators.ts";
+
+export { LOCAL_CREDENTIALS };
+
+/** Client settings for dynalite (and any other emulator that ignores signatures). */
+export function localClientConfig(endpoint: string, region: string) {
+  return {
+    endpoint,
+    region,
+    credentials: { ...LOCAL_CREDENTIALS },
+  } satisfies DynamoDBClientConfig;
+}
+
+export function localDynamoDbClientConfig(endpoint: string, region: string): DynamoDBClientConfig {
+  return localClientConfig(endpoint, region);
+}
+
+export function localS3ClientConfig(endpoint: string, region: string): S3ClientConfig {
+  return {
+    ...localClientConfig(endpoint, region),
+    // Virtual-hosted addressing would put the bucket into the host name (bucket.127.0.0.1), which
+    // does not resolve.
+    forcePathStyle: true,
+    // With the SDK's default (flexible checksums sent as aws-chunked trailers) s3rver, which does not
+    // decode aws-chunked, stores the chunk framing as object data: streamed bodies come back corrupted.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  };
+}
+
+export interface ProvisionOptions {
+  dynamodbEndpoint: string;
+  s3Endpoint: string;
+  region: string;
+  runsTable: string;
+  connectionsTable: string;
+  buckets: string[];
+}
+
+export interface ProvisionReport {
+  tablesCreated: string[];
+  tablesExisting: string[];
+  bucketsCreated: string[];
+  bucketsExisting: string[];
+  /** dynalite has no UpdateTimeToLive: stale connections are not expired locally. */
+  ttl: "enabled" | "unsupported";
+}
+
+/** Attribute that the connections table's TTL reads (epoch seconds). */
+export const CONNECTION_TTL_ATTRIBUTE = "expires_at";
+
+export function runsTableDefinition(tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [
+      { AttributeName: "pk", AttributeType: "S" },
+      { AttributeName: "sk", AttributeType: "S" },
+      { AttributeName: "gsi1pk", AttributeType: "S" },
+      { AttributeName: "gsi1sk", AttributeType: "S" },
+    ],
+    KeySchema: [
+      { AttributeName: "pk", KeyType: "HASH" },
+      { AttributeName: "sk", KeyType: "RANGE" },
+    ],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: "by_profile",
+        KeySchema: [
+          { AttributeName: "gsi1pk", KeyType: "HASH" },
+          { AttributeName: "gsi1sk", KeyType: "RANGE" },
+        ],
+        Projection: { ProjectionType: "ALL" },
+      },
+    ],
+  };
+}
+
+export function connectionsTableDefinition(tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [
+      { AttributeName: "connection_id", AttributeType: "S" },
+      { AttributeName: "run_id", AttributeType: "S" },
+    ],
+    KeySchema: [{ AttributeName: "connection_id", KeyType: "HASH" }],
+    GlobalSecondaryIndexes: [
+      {
+        IndexName: "by_run",
+        KeySchema: [{ AttributeName: "run_id", KeyType: "HASH" }],
+        Projection: { ProjectionType: "ALL" },
+      },
+    ],
+  };
+}
+
+export async function provisionResources(options: ProvisionOptions): Promise<ProvisionReport> {
+  const dynamo = new DynamoDBClient(localDynamoDbClientConfig(options.dynamodbEndpoint, options.region));
+  const s3 = new S3Client(localS3ClientConfig(options.s3Endpoint, options.region));
+  const report: ProvisionReport = {
+    tablesCreated: [],
+    tablesExisting: [],
+    bucketsCreated: [],
+    bucketsExisting: [],
+    ttl: "enabled",
+  };
+  try {
+    for (const definition of [
+      runsTableDefinition(options.runsTable),
+      connectionsTableDefinition(options.connectionsTable),
+    ]) {
+      const created = await ensureTable(dynamo, definition);
+      (created ? report.tablesCreated : report.tablesExisting).push(definition.TableName as string);
+    }
+
+    try {
+      await dynamo.send(
+        new UpdateTimeToLiveCommand({
+          TableName: options.connectionsTable,
+          TimeToLiveSpecification: { AttributeName: CONNECTION_TTL_ATTRIBUTE, Enabled: true },
+        }),
+      );
+    } catch (error) {
+      const name = (error as Error).name;
+      // dynalite answers UnknownOperationException; a real table that already has TTL answers
+      // ValidationException ("TimeToLive is already enabled").
+      if (name === "UnknownOperationException") report.ttl = "unsupported";
+      else if (name !== "ValidationException") throw error;
+    }
+
+    for (const bucket of options.buckets) {
+      try {
+        await s3.send(new CreateBucketCommand({ Bucket: bucket }));
+        report.bucketsCreated.push(bucket);
+      } catch (error) {
+        const name = (error as Error).name;
+        // s3rver answers BucketAlreadyExists even for its own (single-account) buckets.
+        if (name !== "BucketAlreadyOwnedByYou" && name !== "BucketAlreadyExists") throw error;
+        report.bucketsExisting.push(bucket);
+      }
+    }
+    return report;
+  } finally {
+    dynamo.destroy();
+    s3.destroy();
+  }
+}
+
+/** Returns true when the table was created, false when it already existed with the expected keys. */
+async function ensureTable(client: DynamoDBClient, definition: CreateTableCommandInput): Promise<boolean> {
+  const tableName = definition.TableName as string;
+  let created = true;
+  try {
+    await client.send(new CreateTableCommand(definition));
+  } catch (error) {
+    if (!(error instanceof ResourceInUseException) && (error as Error).name !== "ResourceInUseException") {
+      throw error;
+    }
+    created = false;
+  }
+  const table = await waitForActive(client, tableName);
+  if (!created) {
+    const drift = schemaDrift(definition, table);
+    if (drift) {
+      // A persisted data folder from an older layout: the repositories would fail later with
+      // confusing ValidationExceptions, so refuse now.
+      throw new Error(
+        `Table ${tableName} exists with a different schema (${drift}); delete the local data folder or the table and start again`,
+      );
+    }
+  }
+  return created;
+}
+
+async function waitForActive(client: DynamoDBClient, tableName: string): Promise<TableDescription> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    const indexesActive = (Table?.GlobalSecondaryIndexes ?? []).every((gsi) => gsi.IndexStatus === "ACTIVE");
+    if (Table && Table.TableStatus === "ACTIVE" && indexesActive) return Table;
+    if (Date.now() > deadline) throw new Error(`Table ${tableName} did not become ACTIVE within 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function schemaDrift(expected: CreateTableCommandInput, actual: TableDescription): string | undefined {
+  const keys = (schema: { AttributeName?: string; KeyType?: string }[] | undefined) =>
+    (schema ?? []).map((key) => `${key.AttributeName}:${key.KeyType}`).join(",");
+  if (keys(expected.KeySchema) !== keys(actual.KeySchema)) {
+    return `key ${keys(actual.KeySchema)} instead of ${keys(expected.KeySchema)}`;
+  }
+  for (const gsi of expected.GlobalSecondaryIndexes ?? []) {
+    const found = actual.GlobalSecondaryIndexes?.find((index) => index.IndexName === gsi.IndexName);
+    if (!found) return `missing index ${gsi.IndexName}`;
+    if (keys(found.KeySchema) !== keys(gsi.KeySchema)) {
+      return `index ${gsi.IndexName} keyed on ${keys(found.KeySchema)} instead of ${keys(gsi.KeySchema)}`;
+    }
+  }
+  return undefined;
+}

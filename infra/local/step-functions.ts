@@ -1,0 +1,546 @@
+// Step Functions emulation for the local twin: runs statemachine/rewoo.asl.json — the same file CDK
+// deploys — with aws-local-stepfunctions, invoking in-process handlers in place of the Lambda functions,
+// and keeps executions the way the StartExecution / DescribeExecution / StopExecution APIs expose them.
+import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import type { RunOptions, StateMachine, StateMachineDefinition } from "aws-local-stepfunctions";
+import { installPolyfills } from "./polyfills.ts";
+
+export type TaskHandler = (input: unknown) => Promise<unknown>;
+
+export type ExecutionStatus = "RUNNING" | "SUCCEEDED" | "FAILED" | "ABORTED" | "TIMED_OUT";
+
+export interface ExecutionDescription {
+  executionArn: string;
+  stateMachineArn: string;
+  name: string;
+  status: ExecutionStatus;
+  input: unknown;
+  output?: unknown;
+  error?: string;
+  cause?: string;
+  startDate: Date;
+  stopDate?: Date;
+}
+
+export interface HistoryEvent {
+  /** The interpreter's event type: ExecutionStarted, StateEntered, StateExited, StateFailed, StateRetried, StateCaught, MapIterationStarted, ... */
+  type: string;
+  /** The state (or, for MapIteration* events, the Map state) the event is about. */
+  stateName?: string;
+  timestamp: number;
+  /** Map iteration index, for events raised inside a Map iteration. */
+  index?: number;
+  /** Error name of StateFailed / ExecutionFailed / MapIterationFailed events. */
+  error?: string;
+}
+
+export interface LocalStepFunctionsOptions {
+  region?: string;
+  accountId?: string;
+  /** Defaults to the ASL file name without `.asl.json`. */
+  stateMachineName?: string;
+  /** Values for `${Name}` placeholders other than the `${...FunctionArn}` ones, which get fake Lambda ARNs. */
+  substitutions?: Record<string, string>;
+  /** Passed to the interpreter: milliseconds to wait before each retry, per state name (tests use 0). */
+  retryIntervalOverrides?: Record<string, number | number[]>;
+}
+
+/** Errors carry the Step Functions API error code as `name` (what the JSON API returns as `__type`). */
+export class StepFunctionsError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+/** Step Functions' payload quota: a state's input or output, or a task's result, above it is fatal. */
+export const PAYLOAD_LIMIT_BYTES = 256 * 1024;
+
+const DEFAULT_REGION = "us-east-1";
+const DEFAULT_ACCOUNT = "123456789012";
+// AWS rejects execution names with white space, brackets, wildcards, these punctuation marks and control characters.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is rejected
+const INVALID_NAME_CHARS = /[\s<>{}[\]?*"#%\\^|~`$&,;:/\u0000-\u001f\u007f-\u009f]/;
+// The interpreter's FailStateError defaults, used when a Fail state has no Error / Cause.
+const LIBRARY_FAIL_ERROR = "FailStateError";
+const LIBRARY_FAIL_CAUSE = "Execution failed because of a Fail state";
+
+type Interpreter = typeof import("aws-local-stepfunctions");
+
+let interpreter: Promise<Interpreter> | undefined;
+
+function loadInterpreter(): Promise<Interpreter> {
+  // The polyfill must exist before the interpreter's first Task runs; loading the library only after
+  // installing it keeps that true whoever imports this module first.
+  interpreter ??= (async () => {
+    installPolyfills();
+    const lib = await import("aws-local-stepfunctions");
+    stopQueuedIterationsOnFailure(lib);
+    return lib;
+  })();
+  return interpreter;
+}
+
+/** Iterator / branch machines that the interpreter built for one Map or Parallel state run, and that failed. */
+const failedNestedMachines = new WeakSet<object>();
+const PATCHED = Symbol.for("rewoo.local.stopQueuedIterationsOnFailure");
+
+/**
+ * In AWS a Map state that fails (an iteration failed, or the execution was stopped) starts no further
+ * iterations. The interpreter runs iterations through a p-limit queue that it never clears: after the
+ * first failure, every queued iteration still runs — with RunLevels' MaxConcurrency 1 that means the
+ * next dependency levels run after their prerequisites failed, concurrently with HandleFailure.
+ * The interpreter builds one iterator machine per Map state run and calls its `run` per iteration, so
+ * refusing to start iterations on a machine that already had a failed or aborted iteration (or whose
+ * execution was aborted) restores the AWS behaviour. Only nested runs carry `_rootAbortSignal` (the
+ * interpreter's internal run option): root runs, whoever starts them, are left alone.
+ */
+function stopQueuedIterationsOnFailure(lib: Interpreter): void {
+  const proto = lib.StateMachine.prototype as StateMachine & { [PATCHED]?: true };
+  if (proto[PATCHED]) return;
+  const run = proto.run;
+  type Run = ReturnType<StateMachine["run"]>;
+  proto.run = function patchedRun(this: StateMachine, input, options): Run {
+    const parentSignal = (options as { _rootAbortSignal?: AbortSignal } | undefined)?._rootAbortSignal;
+    if (!parentSignal) return run.call(this, input, options);
+    if (failedNestedMachines.has(this) || parentSignal.aborted) {
+      const result = Promise.reject(new lib.ExecutionAbortedError());
+      // Whoever runs this iteration has already given up on it (Promise.all rejected); don't report it.
+      result.catch(() => undefined);
+      return { abort: () => undefined, eventLogs: (async function* () {})(), result };
+    }
+    const execution = run.call(this, input, options);
+    return {
+      ...execution,
+      // Derived promise: the mark is set before the p-limit queue sees the rejection and starts the next item.
+      result: execution.result.catch((error: unknown) => {
+        failedNestedMachines.add(this);
+        throw error;
+      }),
+    };
+  };
+  proto[PATCHED] = true;
+}
+
+interface ExecutionRecord {
+  arn: string;
+  name: string;
+  input: unknown;
+  inputJson: string;
+  status: ExecutionStatus;
+  output?: unknown;
+  error?: string;
+  cause?: string;
+  startDate: Date;
+  stopDate?: Date;
+  history: HistoryEvent[];
+  abort?: () => void;
+  /** Settled, and the interpreter's event stream fully collected into `history`. */
+  done: Promise<void>;
+  markSettled: () => void;
+  /** Handler invocations still running (they outlive stopExecution, see there). */
+  inFlight: number;
+  onIdle: Array<() => void>;
+}
+
+export class LocalStepFunctions {
+  readonly stateMachineArn: string;
+  readonly stateMachineName: string;
+  /** The task states of the definition (including those nested in Map / Parallel states). */
+  readonly taskStates: readonly string[];
+  private readonly executions = new Map<string, ExecutionRecord>();
+
+  private constructor(
+    private readonly lib: Interpreter,
+    private readonly machine: StateMachine,
+    private readonly handlers: Readonly<Record<string, TaskHandler>>,
+    taskStates: string[],
+    private readonly region: string,
+    private readonly accountId: string,
+    stateMachineName: string,
+    private readonly retryIntervalOverrides: Record<string, number | number[]> | undefined,
+  ) {
+    this.taskStates = taskStates;
+    this.stateMachineName = stateMachineName;
+    this.stateMachineArn = `arn:aws:states:${region}:${accountId}:stateMachine:${stateMachineName}`;
+  }
+
+  static async fromFile(
+    aslPath: string,
+    handlers: Record<string, TaskHandler>,
+    options: LocalStepFunctionsOptions = {},
+  ): Promise<LocalStepFunctions> {
+    const region = options.region ?? DEFAULT_REGION;
+    const accountId = options.accountId ?? DEFAULT_ACCOUNT;
+    const stateMachineName = options.stateMachineName ?? basename(aslPath).replace(/(\.asl)?\.json$/, "");
+    const text = substitute(await readFile(aslPath, "utf8"), region, accountId, options.substitutions ?? {});
+    let definition: StateMachineDefinition;
+    try {
+      definition = JSON.parse(text) as StateMachineDefinition;
+    } catch (error) {
+      throw new Error(`${aslPath} is not valid JSON: ${(error as Error).message}`);
+    }
+
+    const taskStates = collectTaskStates(definition);
+    const unknown = Object.keys(handlers).filter((name) => !taskStates.includes(name));
+    if (unknown.length) {
+      throw new Error(
+        `Handlers for states that are not Task states of ${aslPath}: ${unknown.join(", ")} (task states: ${taskStates.join(", ")})`,
+      );
+    }
+    const missing = taskStates.filter((name) => typeof handlers[name] !== "function");
+    if (missing.length) {
+      // Without a local handler the interpreter would call the real Lambda through the AWS SDK.
+      throw new Error(`No handler for the task states ${missing.join(", ")} of ${aslPath}`);
+    }
+
+    const lib = await loadInterpreter();
+    // Validation (asl-validator) is most of the 200–500 ms construction cost: build once, run many.
+    const machine = new lib.StateMachine(definition, {
+      validationOptions: { checkArn: true, checkPaths: true },
+    });
+    return new LocalStepFunctions(
+      lib,
+      machine,
+      { ...handlers },
+      taskStates,
+      region,
+      accountId,
+      stateMachineName,
+      options.retryIntervalOverrides,
+    );
+  }
+
+  startExecution(request: { name?: string; input: unknown }): { executionArn: string; startDate: Date } {
+    const name = request.name ?? randomUUID();
+    if (name.length < 1 || name.length > 80 || INVALID_NAME_CHARS.test(name)) {
+      throw new StepFunctionsError("InvalidName", `Invalid Execution Name: '${name}'`);
+    }
+    let inputJson: string | undefined;
+    try {
+      inputJson = JSON.stringify(request.input ?? {});
+    } catch (error) {
+      throw new StepFunctionsError(
+        "InvalidExecutionInput",
+        `Invalid State Machine Execution Input: ${String(error)}`,
+      );
+    }
+    if (inputJson === undefined) {
+      throw new StepFunctionsError(
+        "InvalidExecutionInput",
+        "Invalid State Machine Execution Input: not JSON",
+      );
+    }
+
+    const executionArn = `arn:aws:states:${this.region}:${this.accountId}:execution:${this.stateMachineName}:${name}`;
+    const existing = this.executions.get(executionArn);
+    if (existing) {
+      // AWS: a repeated StartExecution with the same name and input while the first one runs is an
+      // idempotent success; after it has closed, or with another input, it is ExecutionAlreadyExists.
+      if (existing.status === "RUNNING" && existing.inputJson === inputJson) {
+        return { executionArn, startDate: existing.startDate };
+      }
+      throw new StepFunctionsError("ExecutionAlreadyExists", `Execution Already Exists: '${executionArn}'`);
+    }
+
+    let markSettled!: () => void;
+    const settled = new Promise<void>((resolve) => {
+      markSettled = resolve;
+    });
+    const record: ExecutionRecord = {
+      arn: executionArn,
+      name,
+      input: JSON.parse(inputJson),
+      inputJson,
+      status: "RUNNING",
+      startDate: new Date(),
+      history: [],
+      done: settled,
+      markSettled,
+      inFlight: 0,
+      onIdle: [],
+    };
+    this.executions.set(executionArn, record);
+
+    const runOptions: RunOptions = {
+      overrides: {
+        taskResourceLocalHandlers: this.handlersFor(record),
+        ...(this.retryIntervalOverrides ? { retryIntervalOverrides: this.retryIntervalOverrides } : {}),
+      },
+      // The interpreter's context only has Execution.Input/StartTime (it overwrites both with its own);
+      // Id and Name come from here so `$$.Execution.Id` resolves like in AWS.
+      context: {
+        Execution: {
+          Id: executionArn,
+          Name: name,
+          Input: record.input as never,
+          StartTime: record.startDate.toISOString(),
+        },
+        StateMachine: { Id: this.stateMachineArn, Name: this.stateMachineName },
+      },
+    };
+    const execution = this.machine.run(JSON.parse(inputJson), runOptions);
+    record.abort = execution.abort;
+    // The result promise settles before the last events reach the stream; waiting for both makes
+    // history() complete as soon as waitForExecution() resolves.
+    record.done = Promise.all([settled, this.drainEvents(record, execution.eventLogs)]).then(() => undefined);
+    execution.result.then(
+      (output) => this.settle(record, { status: "SUCCEEDED", output }),
+      (error: unknown) => this.settle(record, this.classify(error)),
+    );
+    return { executionArn, startDate: record.startDate };
+  }
+
+  describeExecution(executionArn: string): ExecutionDescription {
+    return describe(this.get(executionArn), this.stateMachineArn);
+  }
+
+  listExecutions(): ExecutionDescription[] {
+    return [...this.executions.values()].map((record) => describe(record, this.stateMachineArn));
+  }
+
+  /**
+   * Marks the execution ABORTED at once, like AWS. The interpreter's abort() stops the execution from
+   * moving on, but it cannot cancel a handler that is already running: that call completes in the
+   * background (its result is discarded, and no further handler of this execution is started).
+   * `idle(executionArn)` waits for such calls.
+   */
+  stopExecution(executionArn: string, options: { error?: string; cause?: string } = {}): { stopDate: Date } {
+    const record = this.get(executionArn);
+    if (record.status !== "RUNNING") return { stopDate: record.stopDate ?? new Date() };
+    this.settle(record, { status: "ABORTED", error: options.error, cause: options.cause });
+    record.abort?.();
+    return { stopDate: record.stopDate as Date };
+  }
+
+  /** Resolves with the final description once the execution has ended; a failed execution is not an error here. */
+  async waitForExecution(executionArn: string): Promise<ExecutionDescription> {
+    const record = this.get(executionArn);
+    await record.done;
+    return describe(record, this.stateMachineArn);
+  }
+
+  /** Resolves when no handler call of the execution is running (after a stop, or a Task timeout). */
+  async idle(executionArn: string): Promise<void> {
+    const record = this.get(executionArn);
+    if (record.inFlight === 0) return;
+    await new Promise<void>((resolve) => record.onIdle.push(resolve));
+  }
+
+  /** Compact event log (type, state name, timestamp) collected from the interpreter's event stream. */
+  history(executionArn: string): HistoryEvent[] {
+    return this.get(executionArn).history.map((event) => ({ ...event }));
+  }
+
+  /** Stops every running execution and waits (bounded) for their running handler calls to return. */
+  async close(options: { timeoutMs?: number } = {}): Promise<void> {
+    const records = [...this.executions.values()];
+    for (const record of records) {
+      if (record.status === "RUNNING") {
+        this.stopExecution(record.arn, { error: "LocalTwinShutdown", cause: "The local twin was stopped" });
+      }
+    }
+    const idle = Promise.all(records.map((record) => this.idle(record.arn)));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, options.timeoutMs ?? 5_000);
+    });
+    await Promise.race([idle, timeout]);
+    clearTimeout(timer);
+  }
+
+  private get(executionArn: string): ExecutionRecord {
+    const record = this.executions.get(executionArn);
+    if (!record) {
+      throw new StepFunctionsError("ExecutionDoesNotExist", `Execution Does Not Exist: '${executionArn}'`);
+    }
+    return record;
+  }
+
+  private handlersFor(record: ExecutionRecord): Record<string, (input: unknown) => Promise<never>> {
+    const wrapped: Record<string, (input: unknown) => Promise<never>> = {};
+    for (const [stateName, handler] of Object.entries(this.handlers)) {
+      wrapped[stateName] = async (input) => {
+        // The interpreter calls a Task's handler synchronously inside run(); AWS invokes the Lambda
+        // after StartExecution has returned. Yield once so callers see the same ordering.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (record.status !== "RUNNING") {
+          // Iterations queued in a Map still start after an abort (the interpreter's p-limit queue is not
+          // drained); AWS would never start them.
+          throw new StepFunctionsError("States.Runtime", `Execution ${record.name} is no longer running`);
+        }
+        record.inFlight += 1;
+        try {
+          // Lambda receives and returns serialized JSON: handlers never share objects with the interpreter.
+          const result = await handler(JSON.parse(JSON.stringify(input ?? null)));
+          return toTaskResult(stateName, result) as never;
+        } catch (error) {
+          throw toTaskError(error);
+        } finally {
+          record.inFlight -= 1;
+          if (record.inFlight === 0) for (const resolve of record.onIdle.splice(0)) resolve();
+        }
+      };
+    }
+    return wrapped;
+  }
+
+  private async drainEvents(record: ExecutionRecord, events: AsyncGenerator<unknown>): Promise<void> {
+    // The interpreter queues every event (with full state inputs and outputs) until someone iterates
+    // them; draining continuously and keeping only a compact record bounds memory on long plans.
+    try {
+      for await (const raw of events) {
+        const event = raw as {
+          type: string;
+          timestamp: number;
+          index?: number;
+          Error?: string;
+          state?: { name: string };
+          parentState?: { name: string };
+        };
+        const entry: HistoryEvent = { type: event.type, timestamp: event.timestamp };
+        const stateName = event.state?.name ?? event.parentState?.name;
+        if (stateName !== undefined) entry.stateName = stateName;
+        if (event.index !== undefined) entry.index = event.index;
+        if (event.Error !== undefined) entry.error = event.Error;
+        record.history.push(entry);
+      }
+    } catch {
+      // The event stream is diagnostics only; the execution's outcome comes from its result promise.
+    }
+  }
+
+  private classify(error: unknown): Settlement {
+    const { ExecutionError, ExecutionAbortedError, ExecutionTimeoutError } = this.lib;
+    if (error instanceof ExecutionAbortedError) return { status: "ABORTED" };
+    if (error instanceof ExecutionTimeoutError) {
+      return {
+        status: "TIMED_OUT",
+        error: "States.Timeout",
+        cause: "The execution exceeded its TimeoutSeconds",
+      };
+    }
+    // ExecutionError.message is "Execution has failed with the following error: <cause>"; the error that
+    // ended the execution (for a Fail state: name = Error, message = Cause) is its `cause`.
+    const inner = error instanceof ExecutionError && error.cause instanceof Error ? error.cause : error;
+    if (inner instanceof Error) {
+      return {
+        status: "FAILED",
+        error: inner.name === LIBRARY_FAIL_ERROR ? undefined : inner.name,
+        cause: inner.message === LIBRARY_FAIL_CAUSE || inner.message === "" ? undefined : inner.message,
+      };
+    }
+    return { status: "FAILED", error: "States.Runtime", cause: String(inner) };
+  }
+
+  private settle(record: ExecutionRecord, settlement: Settlement): void {
+    if (record.status !== "RUNNING") return;
+    record.status = settlement.status;
+    if (settlement.status === "SUCCEEDED") record.output = settlement.output;
+    if (settlement.error !== undefined) record.error = settlement.error;
+    if (settlement.cause !== undefined) record.cause = settlement.cause;
+    record.stopDate = new Date();
+    record.markSettled();
+  }
+}
+
+interface Settlement {
+  status: Exclude<ExecutionStatus, "RUNNING">;
+  output?: unknown;
+  error?: string;
+  cause?: string;
+}
+
+function describe(record: ExecutionRecord, stateMachineArn: string): ExecutionDescription {
+  const description: ExecutionDescription = {
+    executionArn: record.arn,
+    stateMachineArn,
+    name: record.name,
+    status: record.status,
+    input: record.input,
+    startDate: record.startDate,
+  };
+  if (record.status === "SUCCEEDED") description.output = record.output;
+  if (record.error !== undefined) description.error = record.error;
+  if (record.cause !== undefined) description.cause = record.cause;
+  if (record.stopDate) description.stopDate = record.stopDate;
+  return description;
+}
+
+/**
+ * CDK substitutes `${XFunctionArn}` with the real function ARNs; the twin puts syntactically valid fake
+ * ARNs there (the interpreter validates ARNs, and never calls them because every Task has a local handler).
+ */
+function substitute(text: string, region: string, accountId: string, extra: Record<string, string>): string {
+  const unresolved = new Set<string>();
+  const result = text.replace(/\$\{([A-Za-z0-9_]+)\}/g, (placeholder, key: string) => {
+    const value = extra[key];
+    // Placeholders sit inside JSON string literals.
+    if (value !== undefined) return JSON.stringify(value).slice(1, -1);
+    const fn = /^(.+)FunctionArn$/.exec(key);
+    if (fn?.[1]) {
+      const slug = fn[1].replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+      return `arn:aws:lambda:${region}:${accountId}:function:rewoo-local-${slug}`;
+    }
+    unresolved.add(placeholder);
+    return placeholder;
+  });
+  if (unresolved.size) {
+    throw new Error(`No value for the definition substitutions ${[...unresolved].join(", ")}`);
+  }
+  return result;
+}
+
+type StatesMap = Record<string, { Type?: string } & Record<string, unknown>>;
+
+function collectTaskStates(definition: StateMachineDefinition): string[] {
+  const tasks: string[] = [];
+  const seen = new Set<string>();
+  const visit = (states: StatesMap | undefined) => {
+    for (const [name, state] of Object.entries(states ?? {})) {
+      // Handlers are keyed by state name across nesting levels, so a duplicated name would silently
+      // share one handler (AWS rejects duplicates anyway).
+      if (seen.has(name)) throw new Error(`State name ${name} is used more than once in the definition`);
+      seen.add(name);
+      if (state.Type === "Task") tasks.push(name);
+      const processor = (state.ItemProcessor ?? state.Iterator) as { States?: StatesMap } | undefined;
+      if (processor) visit(processor.States);
+      for (const branch of (state.Branches as Array<{ States?: StatesMap }> | undefined) ?? [])
+        visit(branch.States);
+    }
+  };
+  visit(definition.States as unknown as StatesMap);
+  return tasks;
+}
+
+function toTaskResult(stateName: string, result: unknown): unknown {
+  // Lambda serializes the return value: undefined becomes null, Dates become strings, and so on.
+  const json = JSON.stringify(result);
+  if (json === undefined) return null;
+  if (Buffer.byteLength(json, "utf8") > PAYLOAD_LIMIT_BYTES) {
+    throw terminalError(
+      "States.DataLimitExceeded",
+      `The result of state ${stateName} is ${Buffer.byteLength(json, "utf8")} bytes, above the ${PAYLOAD_LIMIT_BYTES}-byte payload quota`,
+    );
+  }
+  return JSON.parse(json);
+}
+
+function toTaskError(error: unknown): Error {
+  if (error instanceof Error) return error;
+  // The interpreter reads `name` and `message`; Lambda reports any thrown value as an error too.
+  return new StepFunctionsError(
+    "Error",
+    typeof error === "string" ? error : (JSON.stringify(error) ?? String(error)),
+  );
+}
+
+/** States.DataLimitExceeded is terminal in AWS: neither Retry nor Catch (States.ALL included) match it. */
+function terminalError(name: string, message: string): Error {
+  const error = new StepFunctionsError(name, message);
+  // The interpreter reads these (RuntimeError getters) to decide whether Retry/Catch may match.
+  Object.defineProperties(error, { isRetryable: { value: false }, isCatchable: { value: false } });
+  return error;
+}

@@ -1,0 +1,235 @@
+// Planner and solver prompts (DESIGN.md §1, §5). Pure: the handlers pass the request, the tool
+// catalog, the plan and the evidence in; strings come out. The templates follow jeevesagent's
+// JSON-plan ReWOO prompts (seed 004) with the loan profile of seed 000 spelled out, because a
+// planner that is not told the required steps forgets them and a solver that is not told which
+// steps failed reports their silence as "no problem found".
+import { z } from "zod";
+import type { EvaluationRequest, Evidence, Plan, ToolCatalog } from "./types.ts";
+
+/** Per-step cap on rendered evidence: one huge document preview must not crowd out the rest. */
+export const EVIDENCE_CHAR_BUDGET = 6_000;
+/** The solver sees the plan's args only to know what each step was for; a digest is enough. */
+export const PLAN_ARGS_CHAR_BUDGET = 600;
+/** Metadata in the solver prompt is context, not the thing judged; the planner gets it whole (it copies it into E1). */
+export const SOLVER_METADATA_CHAR_BUDGET = 4_000;
+
+export const DEFAULT_INSTRUCTIONS = "Evaluate all loan conditions";
+
+export const PLANNER_SYSTEM_PROMPT =
+  "You are the planner of a loan underwriting conditions agent. You write a complete tool-call plan before any tool runs. You answer with a JSON array only.";
+
+export const SOLVER_SYSTEM_PROMPT =
+  "You are the solver of a loan underwriting conditions agent. You judge loan conditions strictly from the evidence you are given. You answer with a JSON object only.";
+
+// Slots are `{name}`; JSON braces and `{{E1}}` placeholders in a template are left alone because only
+// the known slot names are substituted.
+export const DEFAULT_PLANNER_PROMPT = `Make a plan that answers the loan request below with the available tools. This is ReWOO (Reasoning WithOut Observation): you write every step now, a worker then executes the steps without you, and a solver reads all the outputs afterwards. You never see tool outputs, so later steps refer to earlier outputs through placeholders.
+
+Available tools (args as JSON Schema):
+{tool_descriptions}
+
+Rules for evaluating loan conditions:
+1. The plan MUST call call_preconditions_api (predicts the deficient conditions from the loan metadata; pass the request's metadata as "metadata") and then call_conditions_ai_api (judges those conditions against the documents), with "conditions": "{{E1.conditions}}" where E1 is the call_preconditions_api step, and "documents": the request's document paths.
+2. You MAY add one retrieve_s3_document step per document in the request. They depend on nothing, so they run in parallel with call_preconditions_api; list their ids in call_conditions_ai_api's depends_on.
+3. Add query_database ONLY when the instructions ask about history, previous evaluations or similar loans: "query" is "similar_loans" or "condition_history", "filters" carries loan_program and classification.
+4. Use only the tools listed above, with args that match their schemas. Use at most {max_steps} steps.
+
+Output format: a JSON array of steps. Each step is
+{"id": "E1", "tool": "<tool name>", "args": {...}, "depends_on": ["<earlier ids>"], "description": "<why this step is needed>"}
+- ids are E1, E2, E3, ... in order; a step may only use steps before it.
+- "{{E1}}" in args stands for the whole output of step E1, "{{E1.field}}" for one field of it (e.g. "{{E1.conditions}}"). A string that is exactly one placeholder receives the value with its JSON type.
+- depends_on names steps that must finish first even though their output is not used in args; omit it when empty.
+
+Example for a request with two documents and no history question:
+[
+  {"id": "E1", "tool": "call_preconditions_api", "args": {"metadata": {"loan_program": "Flex Supreme", "classification": "1120 Corporate Tax Return"}}, "description": "Predict the deficient conditions for this loan"},
+  {"id": "E2", "tool": "retrieve_s3_document", "args": {"s3_path": "rm-conditions/doc1.pdf"}, "description": "Check that rm-conditions/doc1.pdf is readable"},
+  {"id": "E3", "tool": "retrieve_s3_document", "args": {"s3_path": "rm-conditions/doc2.pdf"}, "description": "Check that rm-conditions/doc2.pdf is readable"},
+  {"id": "E4", "tool": "call_conditions_ai_api", "args": {"conditions": "{{E1.conditions}}", "documents": ["rm-conditions/doc1.pdf", "rm-conditions/doc2.pdf"]}, "depends_on": ["E2", "E3"], "description": "Judge each predicted condition against the documents"}
+]
+
+Request:
+{request}
+
+Output ONLY the JSON array. No prose, no markdown fences.`;
+
+export const DEFAULT_SOLVER_PROMPT = `Answer the loan request below. A planner wrote the plan and a worker executed it; each step's output is evidence. Use only this evidence: long outputs may contain irrelevant text, and outputs may be truncated.
+
+Request:
+{request}
+
+Plan:
+{plan}
+
+Evidence:
+{evidence}
+
+Rules:
+- A condition is fulfilled only when the evidence shows it (a "fulfilled" verdict of call_conditions_ai_api or a document excerpt). Never mark a condition fulfilled without evidence; cite the document, page and excerpt.
+- An unfulfilled condition has status "not_fulfilled" when the evidence shows it is not met, and "insufficient_evidence" when the evidence is missing or inconclusive.
+- A step marked FAILED or NOT RUN produced no evidence. Treat its output as missing, name every such step in missing_information (step id, tool, error), and do not guess what it would have returned.
+- recommendations are concrete next actions for the loan officer: documents to obtain, issues to correct, steps to retry.
+- summary is one or two sentences with counts. If the instructions ask a question (for example whether the documents are sufficient or what is missing), answer it directly.
+
+Output ONLY a JSON object of this shape:
+{"summary": "...", "fulfilled_conditions": [{"id": "...", "title": "...", "reason": "...", "citations": [{"document": "...", "page": 1, "excerpt": "..."}]}], "unfulfilled_conditions": [{"id": "...", "title": "...", "status": "not_fulfilled" | "insufficient_evidence", "reason": "...", "citations": [...]}], "missing_information": ["..."], "recommendations": ["..."]}
+No prose, no markdown fences.`;
+
+export interface RenderedPrompt {
+  system: string;
+  prompt: string;
+}
+
+/** One entry per tool: name, description and the args as JSON Schema, in catalog order. */
+export function describeTools(tools: ToolCatalog): string {
+  const entries: string[] = [];
+  for (const [name, spec] of tools) {
+    entries.push(
+      `- ${name}: ${spec.description.trim()}\n  args: ${JSON.stringify(argsJsonSchema(spec.args))}`,
+    );
+  }
+  return entries.join("\n");
+}
+
+/** The args schema as compact JSON Schema: what the model must produce, minus zod's bookkeeping. */
+export function argsJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  try {
+    // "input": the planner writes inputs, so defaults are optional and transforms don't matter.
+    const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+    return compactSchema(json) as Record<string, unknown>;
+  } catch {
+    // A schema zod cannot express must not take the planner down; validation still checks the args.
+    return { type: "object" };
+  }
+}
+
+function compactSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactSchema);
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "$schema") continue;
+    // Both say "any string key / any value", which is JSON Schema's default: noise for a prompt.
+    if (key === "propertyNames" && isPlainStringSchema(value)) continue;
+    if (key === "additionalProperties" && isEmptyObject(value)) continue;
+    out[key] = compactSchema(value);
+  }
+  return out;
+}
+
+function isPlainStringSchema(value: unknown): boolean {
+  return (
+    !!value &&
+    typeof value === "object" &&
+    Object.keys(value).length === 1 &&
+    (value as { type?: unknown }).type === "string"
+  );
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return !!value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+
+export function renderPlannerPrompt(input: {
+  request: EvaluationRequest;
+  tools: ToolCatalog;
+  maxSteps: number;
+  template?: string;
+}): RenderedPrompt {
+  const prompt = fillSlots(input.template ?? DEFAULT_PLANNER_PROMPT, {
+    tool_descriptions: describeTools(input.tools),
+    request: renderRequest(input.request),
+    max_steps: String(input.maxSteps),
+  });
+  return { system: PLANNER_SYSTEM_PROMPT, prompt };
+}
+
+export function renderSolverPrompt(input: {
+  request: EvaluationRequest;
+  plan: Plan;
+  evidence: Evidence[];
+  template?: string;
+  evidenceCharBudget?: number;
+}): RenderedPrompt {
+  const prompt = fillSlots(input.template ?? DEFAULT_SOLVER_PROMPT, {
+    request: renderRequest(input.request, SOLVER_METADATA_CHAR_BUDGET),
+    plan: renderPlan(input.plan),
+    evidence: renderEvidence(input.plan, input.evidence, input.evidenceCharBudget ?? EVIDENCE_CHAR_BUDGET),
+  });
+  return { system: SOLVER_SYSTEM_PROMPT, prompt };
+}
+
+/** Single pass, so a request that happens to contain "{plan}" is not substituted again. */
+export function fillSlots(template: string, values: Record<string, string>): string {
+  return template.replace(/\{([a-z_]+)\}/g, (slot, name: string) =>
+    Object.hasOwn(values, name) ? (values[name] as string) : slot,
+  );
+}
+
+export function renderRequest(request: EvaluationRequest, metadataBudget?: number): string {
+  const metadata = compactJson(request.metadata);
+  const lines = [
+    `Metadata: ${metadataBudget === undefined ? metadata : truncate(metadata, metadataBudget)}`,
+    `Instructions: ${request.instructions?.trim() || DEFAULT_INSTRUCTIONS}`,
+    `Documents: ${compactJson(request.s3_pdf_paths)}`,
+  ];
+  return lines.join("\n");
+}
+
+export function renderPlan(plan: Plan): string {
+  if (plan.steps.length === 0) return "(the plan has no steps)";
+  return plan.steps
+    .map((step) => {
+      const after = step.depends_on.length ? ` after ${step.depends_on.join(", ")}` : "";
+      const why = step.description ? ` — ${step.description}` : "";
+      return `${step.id} = ${step.tool}(${truncate(compactJson(step.args), PLAN_ARGS_CHAR_BUDGET)})${after}${why}`;
+    })
+    .join("\n");
+}
+
+/**
+ * Evidence in plan order, one block per step, each bounded by `budget` characters. Steps of the plan
+ * with no evidence are listed as NOT RUN so the solver can name them; evidence for steps the plan
+ * doesn't know (should not happen) is kept at the end rather than silently dropped.
+ */
+export function renderEvidence(plan: Plan, evidence: Evidence[], budget = EVIDENCE_CHAR_BUDGET): string {
+  const byStep = new Map(evidence.map((item) => [item.step_id, item]));
+  const blocks: string[] = [];
+  for (const step of plan.steps) {
+    const item = byStep.get(step.id);
+    byStep.delete(step.id);
+    blocks.push(
+      item ? renderEvidenceItem(item, budget) : `${step.id} (${step.tool}) NOT RUN: no evidence was recorded`,
+    );
+  }
+  for (const item of byStep.values()) blocks.push(renderEvidenceItem(item, budget));
+  return blocks.length ? blocks.join("\n") : "(no evidence)";
+}
+
+export function renderEvidenceItem(item: Evidence, budget = EVIDENCE_CHAR_BUDGET): string {
+  const head = `${item.step_id} (${item.tool})`;
+  if (item.status === "error") {
+    const upstream = item.upstream_errors.length ? ` [upstream: ${item.upstream_errors.join("; ")}]` : "";
+    return `${head} FAILED: ${truncate(item.error ?? "unknown error", budget)}${upstream}`;
+  }
+  if (item.output === undefined) {
+    return item.output_ref
+      ? `${head} OK: output stored at ${item.output_ref} and not inlined`
+      : `${head} OK: (no output)`;
+  }
+  const text = typeof item.output === "string" ? item.output : compactJson(item.output);
+  return `${head} OK: ${truncate(text, budget)}`;
+}
+
+export function truncate(text: string, budget: number): string {
+  if (text.length <= budget) return text;
+  return `${text.slice(0, budget)}…[truncated ${text.length - budget} of ${text.length} chars]`;
+}
+
+function compactJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,281 @@
+// The solver's answer (DESIGN.md §4.3 `result`). Models wrap JSON in fences or prose, drop empty
+// arrays, or list a condition as a bare id; a run that gathered all its evidence must not fail on
+// that, so parsing is lenient, records what it repaired as warnings, and never throws.
+import { z } from "zod";
+import type { ConditionFinding, RunResult } from "./types.ts";
+
+export const CitationSchema = z.object({
+  document: z.string(),
+  page: z.number().optional(),
+  excerpt: z.string().optional(),
+});
+
+export const ConditionFindingSchema = z.looseObject({
+  id: z.string().min(1),
+  title: z.string().optional(),
+  status: z.string().optional(),
+  reason: z.string().optional(),
+  citations: z.array(CitationSchema).optional(),
+});
+
+export const RunResultSchema = z.object({
+  summary: z.string(),
+  fulfilled_conditions: z.array(ConditionFindingSchema),
+  unfulfilled_conditions: z.array(ConditionFindingSchema),
+  missing_information: z.array(z.string()),
+  recommendations: z.array(z.string()),
+});
+
+// Compile-time check that the schema and the contract in types.ts agree.
+const _schemaMatchesContract: (value: z.infer<typeof RunResultSchema>) => RunResult = (value) => value;
+void _schemaMatchesContract;
+
+export interface ParsedSolverOutput {
+  result: RunResult;
+  warnings: string[];
+}
+
+const RESULT_KEYS = [
+  "summary",
+  "fulfilled_conditions",
+  "unfulfilled_conditions",
+  "missing_information",
+  "recommendations",
+] as const;
+
+export function parseSolverOutput(text: string): ParsedSolverOutput {
+  const warnings: string[] = [];
+  const source = typeof text === "string" ? text : String(text ?? "");
+  const found = findResultObject(source, warnings);
+  if (!found) {
+    warnings.push("solver output contained no result JSON object; using the whole text as the summary");
+    return { result: emptyResult(source.trim()), warnings };
+  }
+  const result = normalizeResult(found, warnings);
+  const checked = RunResultSchema.safeParse(result);
+  if (!checked.success) {
+    // normalizeResult should make this unreachable; keep the text rather than lose the answer.
+    warnings.push(
+      `solver output did not match the result schema (${checked.error.issues[0]?.message}); using the text as the summary`,
+    );
+    return { result: emptyResult(source.trim()), warnings };
+  }
+  return { result: checked.data, warnings };
+}
+
+function emptyResult(summary: string): RunResult {
+  return {
+    summary,
+    fulfilled_conditions: [],
+    unfulfilled_conditions: [],
+    missing_information: [],
+    recommendations: [],
+  };
+}
+
+/** The first JSON object in the text that carries any of the result fields. */
+function findResultObject(text: string, warnings: string[]): Record<string, unknown> | undefined {
+  let sawOtherJson = false;
+  for (const candidate of jsonCandidates(text)) {
+    const parsed = parseLoose(candidate, warnings);
+    if (!isRecord(parsed)) continue;
+    const unwrapped = unwrapResult(parsed);
+    if (RESULT_KEYS.some((key) => key in unwrapped)) return unwrapped;
+    sawOtherJson = true;
+  }
+  if (sawOtherJson) warnings.push("solver JSON had none of the result fields");
+  return undefined;
+}
+
+/** `{"result": {...}}` / `{"results": {...}}` — the shape of the solver progress event, which models imitate. */
+function unwrapResult(value: Record<string, unknown>): Record<string, unknown> {
+  if (RESULT_KEYS.some((key) => key in value)) return value;
+  for (const key of ["result", "results", "answer"]) {
+    const inner = value[key];
+    if (isRecord(inner) && RESULT_KEYS.some((k) => k in inner)) return inner;
+  }
+  return value;
+}
+
+function* jsonCandidates(text: string): Generator<string> {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("{")) yield trimmed;
+  for (const match of text.matchAll(/```[a-zA-Z]*\s*\n?([\s\S]*?)```/g)) {
+    if (match[1]?.trim().startsWith("{")) yield match[1].trim();
+  }
+  yield* balancedObjects(text);
+}
+
+const MAX_BALANCED_CANDIDATES = 50;
+
+/** Every `{...}` span balanced outside strings, scanning left to right; bounded against pathological text. */
+function* balancedObjects(text: string): Generator<string> {
+  let emitted = 0;
+  let start = text.indexOf("{");
+  while (start !== -1 && emitted < MAX_BALANCED_CANDIDATES) {
+    const end = matchingBrace(text, start);
+    if (end !== -1) {
+      emitted += 1;
+      yield text.slice(start, end + 1);
+    }
+    start = text.indexOf("{", start + 1);
+  }
+}
+
+function matchingBrace(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === "\\") i++;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === "{") depth++;
+    else if (ch === "}") {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+function parseLoose(candidate: string, warnings: string[]): unknown {
+  try {
+    return JSON.parse(candidate);
+  } catch {
+    // Trailing commas are the most common near-JSON slip of models; nothing else is guessed.
+    const repaired = candidate.replace(/,\s*([}\]])/g, "$1");
+    if (repaired === candidate) return undefined;
+    try {
+      const value = JSON.parse(repaired);
+      warnings.push("solver JSON had trailing commas; removed them");
+      return value;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function normalizeResult(raw: Record<string, unknown>, warnings: string[]): RunResult {
+  let summary: string;
+  if (typeof raw.summary === "string") summary = raw.summary.trim();
+  else if (raw.summary === undefined || raw.summary === null) {
+    warnings.push('solver output had no "summary"');
+    summary = "";
+  } else {
+    warnings.push('solver "summary" was not a string; converted it');
+    summary = stringify(raw.summary);
+  }
+  return {
+    summary,
+    fulfilled_conditions: normalizeConditions(raw, "fulfilled_conditions", warnings),
+    unfulfilled_conditions: normalizeConditions(raw, "unfulfilled_conditions", warnings),
+    missing_information: normalizeStrings(raw, "missing_information", warnings),
+    recommendations: normalizeStrings(raw, "recommendations", warnings),
+  };
+}
+
+function listField(raw: Record<string, unknown>, field: string, warnings: string[]): unknown[] {
+  const value = raw[field];
+  if (value === undefined || value === null) {
+    warnings.push(`solver output had no "${field}"; using []`);
+    return [];
+  }
+  if (Array.isArray(value)) return value;
+  warnings.push(`solver "${field}" was not an array; wrapped it`);
+  return [value];
+}
+
+function normalizeStrings(raw: Record<string, unknown>, field: string, warnings: string[]): string[] {
+  const out: string[] = [];
+  for (const item of listField(raw, field, warnings)) {
+    if (item === null || item === undefined || item === "") continue;
+    out.push(typeof item === "string" ? item : stringify(item));
+  }
+  return out;
+}
+
+function normalizeConditions(
+  raw: Record<string, unknown>,
+  field: string,
+  warnings: string[],
+): ConditionFinding[] {
+  const out: ConditionFinding[] = [];
+  listField(raw, field, warnings).forEach((item, index) => {
+    if (typeof item === "string" || typeof item === "number") {
+      const id = String(item).trim();
+      if (id) out.push({ id });
+      else warnings.push(`${field}[${index}] is an empty id; dropped it`);
+      return;
+    }
+    if (!isRecord(item)) {
+      warnings.push(`${field}[${index}] is not a condition object; dropped it`);
+      return;
+    }
+    const id = firstString(item.id, item.condition_id, item.code, item.title);
+    if (!id) {
+      warnings.push(`${field}[${index}] has no id; dropped it`);
+      return;
+    }
+    const { id: _id, condition_id: _cid, title, status, reason, citations, ...rest } = item;
+    const finding: ConditionFinding = { ...rest, id };
+    if (title !== undefined && title !== null) finding.title = stringify(title);
+    if (status !== undefined && status !== null) finding.status = normalizeStatus(stringify(status));
+    if (reason !== undefined && reason !== null) finding.reason = stringify(reason);
+    if (citations !== undefined && citations !== null) finding.citations = normalizeCitations(citations);
+    out.push(finding);
+  });
+  return out;
+}
+
+/** "Not Fulfilled" / "insufficient-evidence" → the snake_case statuses of the contract. */
+function normalizeStatus(status: string): string {
+  return status
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
+}
+
+function normalizeCitations(value: unknown): NonNullable<ConditionFinding["citations"]> {
+  const items = Array.isArray(value) ? value : [value];
+  const out: NonNullable<ConditionFinding["citations"]> = [];
+  for (const item of items) {
+    if (typeof item === "string" && item) {
+      out.push({ document: item });
+      continue;
+    }
+    if (!isRecord(item)) continue;
+    const document = firstString(item.document, item.path, item.source, item.s3_path);
+    if (!document) continue;
+    const citation: { document: string; page?: number; excerpt?: string } = { document };
+    const page = typeof item.page === "number" ? item.page : Number.parseInt(String(item.page ?? ""), 10);
+    if (Number.isFinite(page)) citation.page = page;
+    if (typeof item.excerpt === "string") citation.excerpt = item.excerpt;
+    out.push(citation);
+  }
+  return out;
+}
+
+function firstString(...values: unknown[]): string | undefined {
+  for (const value of values) {
+    if (typeof value === "string" && value.trim()) return value.trim();
+    if (typeof value === "number") return String(value);
+  }
+  return undefined;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === "object" && !Array.isArray(value);
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,64 @@
+// The last state of every execution. Success: the run becomes SUCCEEDED, the result is written
+// to output_destination, and it is indexed for the history tool. Failure: the run becomes FAILED
+// with the error the state machine caught. Either way one `complete` event closes the stream.
+import type { Logger } from "@aws-lambda-powertools/logger";
+import { parseS3Uri } from "../store/blobs.ts";
+import type { Services } from "../runtime/services.ts";
+
+export type FinalizeEvent =
+  | { run_id: string; mode: "success" }
+  | { run_id: string; mode: "failure"; error?: { Error?: string; Cause?: string } };
+
+export async function finalizeRun(event: FinalizeEvent, services: Services, log: Logger): Promise<{ status: string }> {
+  const { runs, blobs, publisher } = services;
+  if (event.mode === "success") {
+    const meta = await runs.getMeta(event.run_id);
+    const destination = meta.request.output_destination;
+    if (destination && meta.result) {
+      const uri = await blobs.putJson(resultLocation(destination, event.run_id), {
+        run_id: event.run_id,
+        request: meta.request,
+        result: meta.result,
+      });
+      log.info("result written", { destination: uri });
+    }
+    // A retried Finalize finds the run already SUCCEEDED and must not announce it twice.
+    if (await runs.updateRun(event.run_id, { status: "SUCCEEDED", indexForHistory: true })) {
+      await publisher.publish(event.run_id, { stage: "complete", status: "SUCCEEDED" });
+    }
+    return { status: "SUCCEEDED" };
+  }
+
+  const error = describeFailure(event.error);
+  log.error("run failed", { error });
+  if (await runs.updateRun(event.run_id, { status: "FAILED", error })) {
+    await publisher.publish(event.run_id, {
+      stage: "complete",
+      status: "FAILED",
+      error: `${error.error}: ${error.cause}`,
+    });
+  }
+  return { status: "FAILED" };
+}
+
+/** `s3://bucket/prefix/` gets `<run_id>.json` appended; `s3://bucket/key.json` is used as is. */
+export function resultLocation(destination: string, runId: string) {
+  const location = parseS3Uri(destination.endsWith("/") ? `${destination}${runId}.json` : destination);
+  return location;
+}
+
+/**
+ * In AWS, Cause is the Lambda error JSON (`{"errorType","errorMessage","trace"}`); the local
+ * interpreter passes the message itself. Both become {error, cause: message}.
+ */
+function describeFailure(error: { Error?: string; Cause?: string } | undefined) {
+  const name = error?.Error ?? "UnknownError";
+  let cause = error?.Cause ?? "no cause reported";
+  try {
+    const parsed = JSON.parse(cause) as { errorMessage?: unknown };
+    if (typeof parsed.errorMessage === "string") cause = parsed.errorMessage;
+  } catch {
+    // not JSON: already the message
+  }
+  return { error: name, cause };
+}

@@ -1,0 +1,102 @@
+// Builds the planner, solver and `llm`-tool model bindings from `config.llm` once per cold start.
+// Planner and solver get separate model ids: planning wants a strong model, solving a cheap one (or
+// the reverse), and the choice should not need a code change.
+import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
+import { BedrockProvider, DEFAULT_BEDROCK_MODEL } from "./bedrock.ts";
+import { DEFAULT_OPENAI_MODEL, OpenAiCompatibleProvider } from "./openai.ts";
+import { RULE_BASED_MODEL, RuleBasedProvider } from "./rule-based.ts";
+import { SCRIPTED_MODEL, ScriptedProvider } from "./scripted.ts";
+import type { LlmProvider } from "./types.ts";
+
+export type LlmProviderName = "rule-based" | "bedrock" | "openai" | "scripted";
+
+/** The shape of `config.llm` (lambdas/runtime/config.ts); prompt overrides are read by the handlers. */
+export interface LlmOptions {
+  provider: LlmProviderName;
+  plannerModel?: string;
+  solverModel?: string;
+  toolModel?: string;
+  openaiBaseUrl?: string;
+  openaiApiKey?: string;
+  scriptedResponsesFile?: string;
+}
+
+export interface LlmDeps {
+  /** Built here from `region` when absent; pass one to share it or to mock it. */
+  bedrockClient?: BedrockRuntimeClient;
+  region?: string;
+  fetch?: typeof fetch;
+  openaiTimeoutMs?: number;
+}
+
+export interface ModelBinding {
+  provider: LlmProvider;
+  model: string;
+}
+
+export interface LlmProviders {
+  planner: ModelBinding;
+  solver: ModelBinding;
+  tool: ModelBinding;
+}
+
+export function createLlmProviders(options: LlmOptions, deps: LlmDeps = {}): LlmProviders {
+  const { provider, defaultModel } = buildProvider(options, deps);
+  const solverModel = options.solverModel || defaultModel;
+  return {
+    planner: { provider, model: options.plannerModel || defaultModel },
+    solver: { provider, model: solverModel },
+    tool: { provider, model: options.toolModel || solverModel },
+  };
+}
+
+function buildProvider(options: LlmOptions, deps: LlmDeps): { provider: LlmProvider; defaultModel: string } {
+  switch (options.provider) {
+    case "rule-based":
+      return { provider: new RuleBasedProvider(), defaultModel: RULE_BASED_MODEL };
+    case "bedrock": {
+      const client =
+        deps.bedrockClient ?? new BedrockRuntimeClient(deps.region ? { region: deps.region } : {});
+      return { provider: new BedrockProvider({ client }), defaultModel: DEFAULT_BEDROCK_MODEL };
+    }
+    case "openai": {
+      if (!options.openaiBaseUrl) {
+        throw new Error(
+          "Invalid configuration: REWOO_LLM_PROVIDER=openai needs OPENAI_BASE_URL (e.g. https://api.openai.com/v1, or http://127.0.0.1:11434/v1 for Ollama)",
+        );
+      }
+      const provider = new OpenAiCompatibleProvider({
+        baseUrl: options.openaiBaseUrl,
+        apiKey: options.openaiApiKey,
+        fetch: deps.fetch,
+        timeoutMs: deps.openaiTimeoutMs,
+      });
+      return { provider, defaultModel: DEFAULT_OPENAI_MODEL };
+    }
+    case "scripted": {
+      if (!options.scriptedResponsesFile) {
+        throw new Error(
+          "Invalid configuration: REWOO_LLM_PROVIDER=scripted needs REWOO_SCRIPTED_RESPONSES (path to a JSON file of [{purpose?, match?, text}] responses)",
+        );
+      }
+      return {
+        provider: ScriptedProvider.fromFile(options.scriptedResponsesFile),
+        defaultModel: SCRIPTED_MODEL,
+      };
+    }
+    default: {
+      const unknown: never = options.provider;
+      throw new Error(
+        `Invalid configuration: REWOO_LLM_PROVIDER "${String(unknown)}" is not one of rule-based, bedrock, openai, scripted`,
+      );
+    }
+  }
+}
+
+export { BedrockProvider, DEFAULT_BEDROCK_MODEL } from "./bedrock.ts";
+export { DEFAULT_OPENAI_MODEL, OpenAiCompatibleProvider, OpenAiHttpError } from "./openai.ts";
+export { RULE_BASED_MODEL, RuleBasedProvider } from "./rule-based.ts";
+export { SCRIPTED_MODEL, ScriptedProvider, type ScriptedResponse } from "./scripted.ts";
+export type * from "./types.ts";
+export { DEFAULT_TEMPERATURES } from "./types.ts";
+export { addUsage, countTokens, emptyUsage, TOKENIZER_ENCODING, tokenizerUsage, usageOf } from "./usage.ts";

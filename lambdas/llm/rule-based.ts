@@ -1,0 +1,471 @@
+// The default provider (DESIGN.md §5): plans and solves deterministically from the request and the
+// evidence, so the whole system is useful offline and every test is reproducible. It answers in the
+// same text format a model is asked for (a JSON plan, a JSON result), so its output goes through the
+// same parser and validation as a real model's.
+import type {
+  ConditionFinding,
+  EvaluationRequest,
+  Evidence,
+  Plan,
+  RawStep,
+  RunResult,
+  ToolCatalog,
+} from "../core/types.ts";
+import type { Completion, CompletionRequest, LlmProvider } from "./types.ts";
+import { tokenizerUsage } from "./usage.ts";
+
+export const RULE_BASED_MODEL = "rule-based";
+
+const PRECONDITIONS = "call_preconditions_api";
+const CONDITIONS_AI = "call_conditions_ai_api";
+const RETRIEVE = "retrieve_s3_document";
+const DATABASE = "query_database";
+
+/** Instructions that ask for the loan's history or comparable loans (seed 000's "query_database: Check historical evaluations"). */
+const HISTORY_QUESTION =
+  /\b(?:histor(?:y|ic|ical|ically)|similar|(?:previous|prior|past|earlier)\s+(?:loans?|evaluations?|conditions?|decisions?|files?|applications?|underwriting))\b/i;
+const SIMILAR_LOANS = /\bsimilar\b/i;
+/** Seed 000's expanded use case: "Check if these bank statements are sufficient ... tell me what's missing". */
+const SUFFICIENCY_QUESTION = /\b(?:in)?sufficien(?:t|cy)\b|\benough\b|\bmissing\b/i;
+
+/** Tools whose output the solver reads; an output it cannot see is missing information. */
+const JUDGED_TOOLS = new Set([PRECONDITIONS, CONDITIONS_AI, DATABASE]);
+
+const TOOL_ANSWER_CHARS = 400;
+const SUMMARY_ID_LIMIT = 6;
+
+export class RuleBasedProvider implements LlmProvider {
+  readonly name = "rule-based";
+
+  async complete(request: CompletionRequest): Promise<Completion> {
+    request.signal?.throwIfAborted();
+    const { context } = request;
+    let text: string;
+    if (context.purpose === "planner") {
+      text = JSON.stringify(planFromRequest(context.request, context.tools, context.maxSteps), null, 2);
+    } else if (context.purpose === "solver") {
+      text = JSON.stringify(solveFromEvidence(context.request, context.plan, context.evidence), null, 2);
+    } else {
+      text = extractiveAnswer(request.prompt);
+    }
+    return {
+      text,
+      model: request.model ?? RULE_BASED_MODEL,
+      usage: tokenizerUsage(request.system, request.prompt, text),
+    };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Planner
+
+export function asksForHistory(instructions: string | undefined): boolean {
+  return HISTORY_QUESTION.test(instructions ?? "");
+}
+
+/**
+ * Seed 000's loan plan: PreConditions → Conditions AI, with one retrieval per document running in
+ * parallel with PreConditions (so a missing document surfaces as its own failed step) and a history
+ * lookup only when the instructions ask for it. Retrievals are what gives way to `maxSteps`.
+ */
+export function planFromRequest(request: EvaluationRequest, tools: ToolCatalog, maxSteps: number): RawStep[] {
+  const label = loanLabel(request.metadata);
+  const wantsHistory = tools.has(DATABASE) && asksForHistory(request.instructions);
+  const documents = request.s3_pdf_paths;
+  const retrievalSlots = tools.has(RETRIEVE) ? Math.max(0, maxSteps - 2 - (wantsHistory ? 1 : 0)) : 0;
+
+  const steps: RawStep[] = [];
+  const nextId = () => `E${steps.length + 1}`;
+  steps.push({
+    id: nextId(),
+    tool: PRECONDITIONS,
+    args: { metadata: request.metadata },
+    description: `Predict the deficient conditions for ${label}`,
+  });
+  const preconditionsId = steps[0]?.id ?? "E1";
+
+  const retrievalIds: string[] = [];
+  for (const path of documents.slice(0, retrievalSlots)) {
+    const id = nextId();
+    retrievalIds.push(id);
+    steps.push({
+      id,
+      tool: RETRIEVE,
+      args: { s3_path: path },
+      description: `Retrieve ${path} to confirm it is readable and see its pages`,
+    });
+  }
+
+  steps.push({
+    id: nextId(),
+    tool: CONDITIONS_AI,
+    args: { conditions: `{{${preconditionsId}.conditions}}`, documents: [...documents] },
+    depends_on: [preconditionsId, ...retrievalIds],
+    description: `Judge each predicted condition against the ${plural(documents.length, "document")}`,
+  });
+
+  if (wantsHistory) {
+    const query = SIMILAR_LOANS.test(request.instructions ?? "") ? "similar_loans" : "condition_history";
+    steps.push({
+      id: nextId(),
+      tool: DATABASE,
+      args: { query, filters: loanFilters(request.metadata) },
+      description: `Look up ${query === "similar_loans" ? "similar loans" : "the condition history"} for ${label}, as the instructions ask`,
+    });
+  }
+  return steps;
+}
+
+function loanFilters(metadata: Record<string, unknown>): Record<string, string> {
+  const filters: Record<string, string> = {};
+  for (const key of ["loan_program", "classification"]) {
+    const value = metadata[key];
+    if (typeof value === "string" && value) filters[key] = value;
+  }
+  return filters;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Solver
+
+interface PredictedCondition {
+  id: string;
+  title?: string;
+}
+
+interface Verdict {
+  id: string;
+  title?: string;
+  status: "fulfilled" | "not_fulfilled" | "insufficient_evidence";
+  reason?: string;
+  citations: Array<{ document: string; page?: number; excerpt?: string }>;
+}
+
+interface StepRecord {
+  id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  evidence?: Evidence;
+}
+
+/**
+ * Tool output contracts it reads (by tool name):
+ * - call_preconditions_api → {loan_program, classification, conditions: [{id, title, compartment, priority, reason}]}
+ * - call_conditions_ai_api → {verdicts: [{condition_id, title, status, reason, citations: [{document, page, excerpt}]}]}
+ * - query_database → {query, results: [...], message}
+ * Other tools' outputs are not judged; their failures still become missing information.
+ */
+export function solveFromEvidence(request: EvaluationRequest, plan: Plan, evidence: Evidence[]): RunResult {
+  const steps = stepRecords(plan, evidence);
+  const failed = steps.filter((step) => step.evidence?.status === "error");
+  const notRun = steps.filter((step) => !step.evidence);
+
+  const preconditions = readPreconditions(steps);
+  const conditionsAi = readVerdicts(steps);
+  const label = loanLabel({ ...request.metadata, ...preconditions.loan });
+
+  const fulfilled: ConditionFinding[] = [];
+  const unfulfilled: ConditionFinding[] = [];
+  const judged = new Set<string>();
+  if (conditionsAi.verdicts) {
+    for (const verdict of conditionsAi.verdicts) {
+      if (judged.has(verdict.id)) continue;
+      judged.add(verdict.id);
+      const title = verdict.title ?? preconditions.conditions.find((c) => c.id === verdict.id)?.title;
+      if (verdict.status === "fulfilled") {
+        fulfilled.push({
+          id: verdict.id,
+          ...(title ? { title } : {}),
+          reason: verdict.reason ?? "Conditions AI found the condition fulfilled",
+          citations: verdict.citations,
+        });
+      } else {
+        unfulfilled.push({
+          id: verdict.id,
+          ...(title ? { title } : {}),
+          status: verdict.status,
+          reason: verdict.reason ?? `Conditions AI found the condition ${verdict.status.replace("_", " ")}`,
+          citations: verdict.citations,
+        });
+      }
+    }
+  }
+  const unjudgedReason = conditionsAi.verdicts
+    ? `${conditionsAi.source} returned no verdict for this condition`
+    : `Not evaluated: ${conditionsAi.problem}`;
+  const unjudged: string[] = [];
+  for (const condition of preconditions.conditions) {
+    if (judged.has(condition.id)) continue;
+    judged.add(condition.id);
+    unjudged.push(condition.id);
+    unfulfilled.push({
+      id: condition.id,
+      ...(condition.title ? { title: condition.title } : {}),
+      status: "insufficient_evidence",
+      reason: unjudgedReason,
+      citations: [],
+    });
+  }
+
+  const missing: string[] = [];
+  for (const step of steps) {
+    const hint = argHint(step);
+    if (step.evidence?.status === "error") {
+      missing.push(`${step.id} ${step.tool}${hint} failed: ${step.evidence.error ?? "unknown error"}`);
+    } else if (!step.evidence) {
+      missing.push(`${step.id} ${step.tool}${hint} did not run: no evidence was recorded`);
+    } else if (
+      step.evidence.output === undefined &&
+      step.evidence.output_ref &&
+      JUDGED_TOOLS.has(step.tool)
+    ) {
+      missing.push(
+        `${step.id} ${step.tool} output is stored at ${step.evidence.output_ref} and was not provided to the solver`,
+      );
+    }
+  }
+  for (const finding of unfulfilled) {
+    if (finding.status === "insufficient_evidence" && !unjudged.includes(finding.id)) {
+      missing.push(`Insufficient evidence for ${describeCondition(finding)}: ${finding.reason}`);
+    }
+  }
+
+  const recommendations: string[] = [];
+  for (const finding of unfulfilled) {
+    if (unjudged.includes(finding.id)) continue;
+    recommendations.push(
+      finding.status === "not_fulfilled"
+        ? `Obtain a corrected document that satisfies ${describeCondition(finding)}`
+        : `Provide a document that shows ${describeCondition(finding)}`,
+    );
+  }
+  if (unjudged.length) {
+    recommendations.push(
+      conditionsAi.verdicts
+        ? `Re-run ${CONDITIONS_AI} for ${plural(unjudged.length, "condition")} it did not judge: ${listIds(unjudged)}`
+        : `Re-run the evaluation so ${CONDITIONS_AI} can judge ${plural(unjudged.length, "condition")}: ${listIds(unjudged)}`,
+    );
+  }
+  for (const step of failed) {
+    if (step.tool === CONDITIONS_AI && unjudged.length) continue;
+    if (step.tool === RETRIEVE) {
+      recommendations.push(
+        `Re-upload ${stringArg(step.args.s3_path) ?? "the document"} or correct its path, then re-run the evaluation (${step.id} failed)`,
+      );
+    } else if (step.tool === PRECONDITIONS) {
+      recommendations.push(
+        `Retry ${PRECONDITIONS} (${step.id}): without predicted conditions nothing could be evaluated`,
+      );
+    } else {
+      recommendations.push(
+        `Retry ${step.tool} (${step.id}) after fixing: ${step.evidence?.error ?? "unknown error"}`,
+      );
+    }
+  }
+  if (recommendations.length === 0 && notRun.length === 0) {
+    recommendations.push(
+      fulfilled.length
+        ? `No action needed: all ${plural(fulfilled.length, "condition")} fulfilled`
+        : `No action needed: ${PRECONDITIONS} predicted no conditions`,
+    );
+  }
+
+  const total = fulfilled.length + unfulfilled.length;
+  let summary: string;
+  if (total === 0 && !preconditions.ok) {
+    summary = `No conditions could be evaluated for ${label}: ${preconditions.problem}.`;
+  } else if (total === 0) {
+    summary = `No conditions apply to ${label}: ${PRECONDITIONS} predicted none.`;
+  } else {
+    summary = `${fulfilled.length} of ${plural(total, "condition")} fulfilled for ${label}`;
+    summary += unfulfilled.length
+      ? `; ${unfulfilled.length} ${unfulfilled.length === 1 ? "needs" : "need"} attention: ${listIds(unfulfilled.map((c) => c.id))}.`
+      : ".";
+    if (!conditionsAi.verdicts) summary += ` Not evaluated: ${conditionsAi.problem}.`;
+    else if (failed.length)
+      summary += ` ${plural(failed.length, "step")} failed: ${failed.map((s) => `${s.id} ${s.tool}`).join(", ")}.`;
+  }
+  const history = readHistory(steps);
+  if (history) summary += ` ${history}`;
+  if (SUFFICIENCY_QUESTION.test(request.instructions ?? "")) {
+    const sufficient = total > 0 && unfulfilled.length === 0 && failed.length === 0 && notRun.length === 0;
+    summary = `${sufficient ? "Sufficient" : "Not sufficient"}: ${summary}`;
+  }
+
+  return {
+    summary,
+    fulfilled_conditions: fulfilled,
+    unfulfilled_conditions: unfulfilled,
+    missing_information: missing,
+    recommendations,
+  };
+}
+
+function stepRecords(plan: Plan, evidence: Evidence[]): StepRecord[] {
+  const byStep = new Map(evidence.map((item) => [item.step_id, item]));
+  const records: StepRecord[] = plan.steps.map((step) => {
+    const item = byStep.get(step.id);
+    byStep.delete(step.id);
+    return { id: step.id, tool: step.tool, args: item?.args ?? step.args, evidence: item };
+  });
+  for (const item of byStep.values())
+    records.push({ id: item.step_id, tool: item.tool, args: item.args ?? {}, evidence: item });
+  return records;
+}
+
+function readPreconditions(steps: StepRecord[]): {
+  ok: boolean;
+  problem: string;
+  loan: Record<string, string>;
+  conditions: PredictedCondition[];
+} {
+  const relevant = steps.filter((step) => step.tool === PRECONDITIONS);
+  const loan: Record<string, string> = {};
+  const conditions: PredictedCondition[] = [];
+  let ok = false;
+  for (const step of relevant) {
+    const output = asRecord(step.evidence?.status === "ok" ? step.evidence.output : undefined);
+    if (!output || !Array.isArray(output.conditions)) continue;
+    ok = true;
+    for (const key of ["loan_program", "classification"]) {
+      const value = stringArg(output[key]);
+      if (value) loan[key] = value;
+    }
+    for (const entry of output.conditions) {
+      const record = asRecord(entry);
+      const id = stringArg(record ? (record.id ?? record.condition_id) : entry);
+      if (!id || conditions.some((c) => c.id === id)) continue;
+      const title = stringArg(record?.title);
+      conditions.push(title ? { id, title } : { id });
+    }
+  }
+  return { ok, problem: ok ? "" : stepProblem(PRECONDITIONS, relevant, "conditions"), loan, conditions };
+}
+
+function readVerdicts(steps: StepRecord[]): { verdicts?: Verdict[]; source: string; problem: string } {
+  const relevant = steps.filter((step) => step.tool === CONDITIONS_AI);
+  const verdicts: Verdict[] = [];
+  const sources: string[] = [];
+  for (const step of relevant) {
+    const output = asRecord(step.evidence?.status === "ok" ? step.evidence.output : undefined);
+    if (!output || !Array.isArray(output.verdicts)) continue;
+    sources.push(step.id);
+    for (const entry of output.verdicts) {
+      const verdict = toVerdict(entry);
+      if (verdict) verdicts.push(verdict);
+    }
+  }
+  const source = `${CONDITIONS_AI} (${sources.join(", ")})`;
+  if (sources.length) return { verdicts, source, problem: "" };
+  return { source, problem: stepProblem(CONDITIONS_AI, relevant, "verdicts") };
+}
+
+/** Why a tool's evidence is unusable, naming the step: the reason a loan officer reads. */
+function stepProblem(tool: string, relevant: StepRecord[], field: string): string {
+  if (relevant.length === 0) return `the plan had no ${tool} step`;
+  const step = relevant[0] as StepRecord;
+  if (!step.evidence) return `${tool} (${step.id}) did not run`;
+  if (step.evidence.status === "error")
+    return `${tool} (${step.id}) failed: ${step.evidence.error ?? "unknown error"}`;
+  if (step.evidence.output === undefined && step.evidence.output_ref) {
+    return `${tool} (${step.id}) output was not provided to the solver (stored at ${step.evidence.output_ref})`;
+  }
+  return `${tool} (${step.id}) returned no "${field}"`;
+}
+
+function toVerdict(entry: unknown): Verdict | undefined {
+  const record = asRecord(entry);
+  const id = stringArg(record?.condition_id ?? record?.id);
+  if (!record || !id) return undefined;
+  const raw = (stringArg(record.status) ?? "").toLowerCase().replace(/[\s-]+/g, "_");
+  const known = raw === "fulfilled" || raw === "not_fulfilled" || raw === "insufficient_evidence";
+  const reason = stringArg(record.reason);
+  const citations: Verdict["citations"] = [];
+  for (const citation of Array.isArray(record.citations) ? record.citations : []) {
+    const c = asRecord(citation);
+    const document = stringArg(c?.document);
+    if (!c || !document) continue;
+    citations.push({
+      document,
+      ...(typeof c.page === "number" ? { page: c.page } : {}),
+      ...(typeof c.excerpt === "string" ? { excerpt: c.excerpt } : {}),
+    });
+  }
+  const title = stringArg(record.title);
+  // An unknown status is not a verdict an officer can rely on: it never counts as fulfilled.
+  const explained = known
+    ? reason
+    : `Conditions AI returned status "${raw || "none"}"${reason ? `: ${reason}` : ""}`;
+  return {
+    id,
+    ...(title ? { title } : {}),
+    status: known ? (raw as Verdict["status"]) : "insufficient_evidence",
+    ...(explained ? { reason: explained } : {}),
+    citations,
+  };
+}
+
+function readHistory(steps: StepRecord[]): string | undefined {
+  for (const step of steps) {
+    if (step.tool !== DATABASE || step.evidence?.status !== "ok") continue;
+    const output = asRecord(step.evidence.output);
+    const message = stringArg(output?.message);
+    if (!message) continue;
+    const query = stringArg(output?.query) ?? stringArg(step.args.query) ?? "history";
+    return `History (${query}): ${/[.!?]$/.test(message) ? message : `${message}.`}`;
+  }
+  return undefined;
+}
+
+function argHint(step: StepRecord): string {
+  if (step.tool === RETRIEVE) return `(${stringArg(step.args.s3_path) ?? "?"})`;
+  if (step.tool === DATABASE) return `(${stringArg(step.args.query) ?? "?"})`;
+  return "";
+}
+
+function describeCondition(finding: ConditionFinding): string {
+  return finding.title ? `"${finding.title}" (${finding.id})` : `condition ${finding.id}`;
+}
+
+function loanLabel(metadata: Record<string, unknown>): string {
+  const parts = [stringArg(metadata.loan_program), stringArg(metadata.classification)].filter(Boolean);
+  return parts.length ? parts.join(" / ") : "this loan";
+}
+
+function listIds(ids: string[]): string {
+  if (ids.length <= SUMMARY_ID_LIMIT) return ids.join(", ");
+  return `${ids.slice(0, SUMMARY_ID_LIMIT).join(", ")} and ${ids.length - SUMMARY_ID_LIMIT} more`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+function stringArg(value: unknown): string | undefined {
+  if (typeof value === "string" && value.trim()) return value.trim();
+  if (typeof value === "number") return String(value);
+  return undefined;
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return value && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The `llm` tool
+
+/**
+ * Extractive, and labelled as such: the leading sentences of the prompt, whitespace-collapsed.
+ * It does not reason; a plan that needs reasoning inside a step needs a real model.
+ */
+export function extractiveAnswer(prompt: string): string {
+  const text = prompt.replace(/\s+/g, " ").trim();
+  if (!text) return "rule-based summary: (empty prompt)";
+  if (text.length <= TOOL_ANSWER_CHARS) return `rule-based summary: ${text}`;
+  const head = text.slice(0, TOOL_ANSWER_CHARS);
+  const sentenceEnd = Math.max(head.lastIndexOf(". "), head.lastIndexOf("! "), head.lastIndexOf("? "));
+  const cut = sentenceEnd >= TOOL_ANSWER_CHARS / 2 ? head.slice(0, sentenceEnd + 1) : `${head.trimEnd()}…`;
+  return `rule-based summary: ${cut}`;
+}

@@ -1,0 +1,39 @@
+// Everything a function needs, built once per cold start (Lambda) or once per process (the
+// local twin sets the environment first, then calls this). Handlers stay thin adapters.
+import type { Logger } from "@aws-lambda-powertools/logger";
+import type { ToolCatalog } from "../core/types.ts";
+import { createLlmProviders } from "../llm/index.ts";
+import { BlobStore } from "../store/blobs.ts";
+import { EventPublisher, type EventSink } from "../store/events.ts";
+import { EvidenceStore } from "../store/evidence.ts";
+import { RunStore } from "../store/runs.ts";
+import { DocumentReader } from "../tools/document-reader.ts";
+import { createLoanTools } from "../tools/loan-tools.ts";
+import { ToolRegistry } from "../tools/registry.ts";
+import { createAwsClients } from "./clients.ts";
+import { type Config, parseConfig } from "./config.ts";
+
+export type Services = ReturnType<typeof buildServices>;
+
+export function buildServices(config: Config, options: { logger?: Logger; sinks?: EventSink[] } = {}) {
+  const clients = createAwsClients(config);
+  const now = () => new Date();
+  const runs = new RunStore(clients.ddb, config.runsTable, now);
+  const blobs = new BlobStore(clients.s3);
+  const evidence = new EvidenceStore(runs, blobs, config.artifactsBucket, config.evidenceInlineLimit);
+  const publisher = new EventPublisher(runs, options.sinks ?? [], options.logger);
+  const llm = createLlmProviders(config.llm);
+  const documentPolicy = { documentsBucket: config.documentsBucket, allowedPrefixes: config.allowedDocumentPrefixes };
+  const toolServices = { documents: new DocumentReader(blobs, documentPolicy), runs, llm: llm.tool, now };
+  const tools = new ToolRegistry(createLoanTools(() => toolServices));
+  const catalog: ToolCatalog = tools.catalog();
+  return { config, clients, runs, blobs, evidence, publisher, llm, tools, catalog, documentPolicy, now };
+}
+
+let cached: Services | undefined;
+
+/** The per-cold-start singleton. */
+export function services(): Services {
+  cached ??= buildServices(parseConfig(process.env));
+  return cached;
+}

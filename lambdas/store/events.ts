@@ -1,0 +1,36 @@
+// Progress events (DESIGN.md §4.4): stored first (the durable, ordered record with gap-free seq),
+// then handed to every sink. Sinks are where live delivery plugs in (WebSocket push): adding one
+// touches only the list built at cold start. A sink failure never fails a run.
+import type { ProgressEvent, ProgressEventBody } from "../core/types.ts";
+import type { RunStore } from "./runs.ts";
+
+export interface EventSink {
+  readonly name: string;
+  deliver(event: ProgressEvent): Promise<void>;
+}
+
+export interface EventPublisherLogger {
+  warn(message: string, extra: Record<string, unknown>): void;
+}
+
+export class EventPublisher {
+  constructor(
+    private readonly runs: RunStore,
+    private readonly sinks: EventSink[] = [],
+    private readonly logger?: EventPublisherLogger,
+  ) {}
+
+  async publish(runId: string, body: ProgressEventBody): Promise<ProgressEvent> {
+    const event = await this.runs.appendEvent(runId, body);
+    await Promise.all(
+      this.sinks.map(async (sink) => {
+        try {
+          await sink.deliver(event);
+        } catch (error) {
+          this.logger?.warn("event sink failed", { sink: sink.name, seq: event.seq, error: String(error) });
+        }
+      }),
+    );
+    return event;
+  }
+}

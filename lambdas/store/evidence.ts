@@ -1,0 +1,45 @@
+// Evidence lives in the runs table; outputs above the inline limit go to S3 and the item keeps
+// an `output_ref`, so no DynamoDB item approaches the 400 KB limit and the state payload never
+// carries evidence at all.
+import type { Evidence } from "../core/types.ts";
+import type { BlobStore } from "./blobs.ts";
+import type { RunStore } from "./runs.ts";
+
+export class EvidenceStore {
+  constructor(
+    private readonly runs: RunStore,
+    private readonly blobs: BlobStore,
+    private readonly artifactsBucket: string,
+    private readonly inlineLimitBytes: number,
+  ) {}
+
+  /** Stores evidence (first ok writer wins); returns what is stored, with its output resolved. */
+  async put(runId: string, evidence: Evidence): Promise<{ stored: Evidence; written: boolean }> {
+    let item = evidence;
+    if (evidence.output !== undefined) {
+      const bytes = Buffer.byteLength(JSON.stringify(evidence.output));
+      if (bytes > this.inlineLimitBytes) {
+        const { output, ...rest } = evidence;
+        const ref = await this.blobs.putJson(
+          { bucket: this.artifactsBucket, key: `runs/${runId}/evidence/${evidence.step_id}.json` },
+          output,
+        );
+        item = { ...rest, output_ref: ref };
+      }
+    }
+    const { stored, written } = await this.runs.putEvidence(runId, item);
+    return { stored: written ? evidence : await this.resolve(stored), written };
+  }
+
+  /** Evidence of the given steps with outputs resolved from S3 where they were offloaded. */
+  async load(runId: string, stepIds: string[]): Promise<Map<string, Evidence>> {
+    const found = await this.runs.getEvidence(runId, stepIds);
+    const resolved = await Promise.all([...found.values()].map((evidence) => this.resolve(evidence)));
+    return new Map(resolved.map((evidence) => [evidence.step_id, evidence]));
+  }
+
+  async resolve(evidence: Evidence): Promise<Evidence> {
+    if (evidence.output !== undefined || !evidence.output_ref) return evidence;
+    return { ...evidence, output: await this.blobs.getJson(evidence.output_ref) };
+  }
+}

@@ -1,0 +1,8 @@
+// One item collection per run (DESIGN.md §4.6): a single Query on pk loads the whole run.
+export const runKey = (runId: string) => `RUN#${runId}`;
+export const META = "META";
+export const stepKey = (stepId: string) => `STEP#${stepId}`;
+// Zero-padded so the sort key orders events by seq (lexicographic = numeric up to 10^9 events).
+export const eventKey = (seq: number) => `EVENT#${String(seq).padStart(9, "0")}`;
+export const profileKey = (loanProgram: unknown, classification: unknown) =>
+  `PROFILE#${String(loanProgram ?? "-")}#${String(classification ?? "-")}`;

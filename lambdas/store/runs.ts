@@ -1,0 +1,338 @@
+// The runs table: run record (META), evidence (STEP#), progress events (EVENT#) of one run share
+// the partition key, so one Query returns a whole run. dynalite has no transactions, so every
+// write that must be exactly-once is a conditional write instead.
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import {
+  BatchGetCommand,
+  type BatchGetCommandOutput,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import type {
+  EvaluationRequest,
+  Evidence,
+  Plan,
+  ProgressEvent,
+  ProgressEventBody,
+  RunRecord,
+  RunResult,
+  RunStatus,
+  Usage,
+} from "../core/types.ts";
+import { eventKey, META, profileKey, runKey, stepKey } from "./keys.ts";
+
+const TERMINAL: RunStatus[] = ["SUCCEEDED", "FAILED", "CANCELLED"];
+/** Finished runs stay queryable (history tool, GET /runs) for 90 days, then DynamoDB TTL removes them. */
+const RETENTION_SECONDS = 90 * 24 * 3600;
+
+export class RunNotFoundError extends Error {
+  override name = "RunNotFoundError";
+  constructor(runId: string) {
+    super(`run "${runId}" does not exist`);
+  }
+}
+
+interface MetaItem {
+  run_id: string;
+  status: RunStatus;
+  request: EvaluationRequest;
+  plan?: Plan;
+  result?: RunResult;
+  error?: { error: string; cause: string };
+  usage_llm_calls?: number;
+  usage_input_tokens?: number;
+  usage_output_tokens?: number;
+  created_at: string;
+  updated_at: string;
+}
+
+type StoredEvidence = Evidence & { run_id: string };
+
+export class RunStore {
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** Creates the run record; false when a run with this id already exists (idempotent start). */
+  async createRun(runId: string, request: EvaluationRequest): Promise<boolean> {
+    const at = this.now().toISOString();
+    try {
+      await this.ddb.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            pk: runKey(runId),
+            sk: META,
+            run_id: runId,
+            status: "PLANNING",
+            request,
+            usage_llm_calls: 0,
+            usage_input_tokens: 0,
+            usage_output_tokens: 0,
+            event_seq: 0,
+            created_at: at,
+            updated_at: at,
+          },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async getMeta(runId: string): Promise<MetaItem> {
+    const { Item } = await this.ddb.send(
+      new GetCommand({ TableName: this.table, Key: { pk: runKey(runId), sk: META }, ConsistentRead: true }),
+    );
+    if (!Item) throw new RunNotFoundError(runId);
+    return Item as MetaItem;
+  }
+
+  /** The run record of DESIGN.md §4.3, evidence in plan order (large outputs stay as output_ref). */
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    const items = await this.queryAll(runId, "STEP#", META);
+    const meta = items.find((item) => item.sk === META) as MetaItem | undefined;
+    if (!meta) return undefined;
+    const evidence = items.filter((item) => String(item.sk).startsWith("STEP#")).map(toEvidence);
+    const order = new Map(meta.plan?.steps.map((step, index) => [step.id, index]));
+    evidence.sort((a, b) => (order.get(a.step_id) ?? 0) - (order.get(b.step_id) ?? 0));
+    return {
+      run_id: meta.run_id,
+      status: meta.status,
+      request: meta.request,
+      ...(meta.plan ? { plan: meta.plan } : {}),
+      evidence,
+      ...(meta.result ? { result: meta.result } : {}),
+      ...(meta.error ? { error: meta.error } : {}),
+      usage: usageOf(meta),
+      created_at: meta.created_at,
+      updated_at: meta.updated_at,
+    };
+  }
+
+  /**
+   * Moves a run to a new status with optional fields. Terminal statuses are final: a late
+   * FAILED never overwrites CANCELLED, and nothing moves a SUCCEEDED run.
+   */
+  async updateRun(
+    runId: string,
+    patch: {
+      status?: RunStatus;
+      plan?: Plan;
+      result?: RunResult;
+      error?: { error: string; cause: string };
+      indexForHistory?: boolean;
+    },
+  ): Promise<boolean> {
+    const names: Record<string, string> = { "#updated_at": "updated_at", "#status": "status" };
+    const values: Record<string, unknown> = { ":now": this.now().toISOString() };
+    const sets = ["#updated_at = :now"];
+    const set = (field: string, value: unknown) => {
+      names[`#${field}`] = field;
+      values[`:${field}`] = value;
+      sets.push(`#${field} = :${field}`);
+    };
+    if (patch.status) set("status", patch.status);
+    if (patch.plan) set("plan", patch.plan);
+    if (patch.result) set("result", patch.result);
+    if (patch.error) set("error", patch.error);
+    if (patch.indexForHistory) {
+      const meta = await this.getMeta(runId);
+      set("gsi1pk", profileKey(meta.request.metadata.loan_program, meta.request.metadata.classification));
+      set("gsi1sk", meta.created_at);
+      set("expires_at", Math.floor(this.now().getTime() / 1000) + RETENTION_SECONDS);
+    }
+    values[":t0"] = TERMINAL[0];
+    values[":t1"] = TERMINAL[1];
+    values[":t2"] = TERMINAL[2];
+    try {
+      await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: runKey(runId), sk: META },
+          UpdateExpression: `SET ${sets.join(", ")}`,
+          ConditionExpression: "attribute_exists(pk) AND NOT (#status IN (:t0, :t1, :t2))",
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) {
+        await this.getMeta(runId); // throws RunNotFoundError for a missing run
+        return false;
+      }
+      throw error;
+    }
+  }
+
+  async addUsage(runId: string, usage: Usage): Promise<void> {
+    await this.ddb.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: runKey(runId), sk: META },
+        UpdateExpression: "ADD usage_llm_calls :c, usage_input_tokens :i, usage_output_tokens :o",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":c": usage.llm_calls, ":i": usage.input_tokens, ":o": usage.output_tokens },
+      }),
+    );
+  }
+
+  async getEvidence(runId: string, stepIds: string[]): Promise<Map<string, Evidence>> {
+    const found = new Map<string, Evidence>();
+    // BatchGetItem takes at most 100 keys per call.
+    for (let i = 0; i < stepIds.length; i += 100) {
+      let keys: Record<string, unknown>[] | undefined = stepIds
+        .slice(i, i + 100)
+        .map((id) => ({ pk: runKey(runId), sk: stepKey(id) }));
+      while (keys?.length) {
+        const response: BatchGetCommandOutput = await this.ddb.send(
+          new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: true } } }),
+        );
+        for (const item of response.Responses?.[this.table] ?? []) {
+          const evidence = toEvidence(item);
+          found.set(evidence.step_id, evidence);
+        }
+        keys = response.UnprocessedKeys?.[this.table]?.Keys;
+      }
+    }
+    return found;
+  }
+
+  async listEvidence(runId: string): Promise<Evidence[]> {
+    return (await this.queryAll(runId, "STEP#")).map(toEvidence);
+  }
+
+  /**
+   * Stores evidence unless ok evidence is already there: the first successful writer wins, so a
+   * retried worker never replaces (or repeats) a tool result. Error evidence may be replaced by a
+   * later successful attempt. Returns the evidence that is stored after the call.
+   */
+  async putEvidence(runId: string, evidence: Evidence): Promise<{ stored: Evidence; written: boolean }> {
+    try {
+      await this.ddb.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { pk: runKey(runId), sk: stepKey(evidence.step_id), run_id: runId, ...evidence },
+          ConditionExpression: "attribute_not_exists(pk) OR #status <> :ok",
+          ExpressionAttributeNames: { "#status": "status" },
+          ExpressionAttributeValues: { ":ok": "ok" },
+        }),
+      );
+      return { stored: evidence, written: true };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const existing = (await this.getEvidence(runId, [evidence.step_id])).get(evidence.step_id);
+      if (!existing) throw error;
+      return { stored: existing, written: false };
+    }
+  }
+
+  /**
+   * Appends a progress event with the next seq. The atomic counter on META hands out each seq
+   * exactly once; the event item is then written under that seq, so concurrent writers (the
+   * steps of one level) never collide and the sequence has no gaps.
+   */
+  async appendEvent(runId: string, body: ProgressEventBody): Promise<ProgressEvent> {
+    const { Attributes } = await this.ddb.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: runKey(runId), sk: META },
+        UpdateExpression: "ADD event_seq :one",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":one": 1 },
+        ReturnValues: "UPDATED_NEW",
+      }),
+    );
+    const seq = Number(Attributes?.event_seq);
+    const event = { ...body, run_id: runId, seq, timestamp: this.now().toISOString() } as ProgressEvent;
+    await this.ddb.send(
+      new PutCommand({ TableName: this.table, Item: { pk: runKey(runId), sk: eventKey(seq), ...event } }),
+    );
+    return event;
+  }
+
+  async listEvents(runId: string, afterSeq = 0): Promise<ProgressEvent[]> {
+    const items = await this.queryAll(runId, "EVENT#", undefined, eventKey(afterSeq));
+    return items.map(({ pk: _pk, sk: _sk, ...event }) => event as ProgressEvent);
+  }
+
+  /** Finished runs of one loan program + classification, most recent first (history tool). */
+  async listRunsByProfile(loanProgram: unknown, classification: unknown, limit: number): Promise<RunRecord[]> {
+    const { Items = [] } = await this.ddb.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: "by_profile",
+        KeyConditionExpression: "gsi1pk = :p",
+        ExpressionAttributeValues: { ":p": profileKey(loanProgram, classification) },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return Items.map((meta) => ({
+      run_id: meta.run_id,
+      status: meta.status,
+      request: meta.request,
+      plan: meta.plan,
+      evidence: [],
+      result: meta.result,
+      usage: usageOf(meta as MetaItem),
+      created_at: meta.created_at,
+      updated_at: meta.updated_at,
+    }));
+  }
+
+  private async queryAll(
+    runId: string,
+    prefix: string,
+    alsoKey?: string,
+    after?: string,
+  ): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    const conditions = after
+      ? { expr: "pk = :pk AND sk BETWEEN :from AND :to", values: { ":from": `${after}\u0000`, ":to": `${prefix}\uffff` } }
+      : { expr: "pk = :pk AND begins_with(sk, :prefix)", values: { ":prefix": prefix } };
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.ddb.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: conditions.expr,
+          ExpressionAttributeValues: { ":pk": runKey(runId), ...conditions.values },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      items.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    if (alsoKey) {
+      const { Item } = await this.ddb.send(
+        new GetCommand({ TableName: this.table, Key: { pk: runKey(runId), sk: alsoKey }, ConsistentRead: true }),
+      );
+      if (Item) items.push(Item);
+    }
+    return items;
+  }
+}
+
+function toEvidence(item: Record<string, unknown>): Evidence {
+  const { pk: _pk, sk: _sk, run_id: _run, ...evidence } = item as unknown as StoredEvidence & { pk: string; sk: string };
+  return { ...evidence, upstream_errors: evidence.upstream_errors ?? [] };
+}
+
+function usageOf(meta: MetaItem): Usage {
+  return {
+    llm_calls: Number(meta.usage_llm_calls ?? 0),
+    input_tokens: Number(meta.usage_input_tokens ?? 0),
+    output_tokens: Number(meta.usage_output_tokens ?? 0),
+  };
+}

@@ -1,0 +1,170 @@
+// The tools of seed 000, as ReWOO worker tools. The two lender services (PreConditions,
+// Conditions AI) run as built-in reference engines over the documents' text.
+import { z } from "zod";
+import type { LlmProvider } from "../llm/types.ts";
+import type { RunStore } from "../store/runs.ts";
+import type { DocumentReader } from "./document-reader.ts";
+import { evaluateConditions } from "./loan/conditions-engine.ts";
+import { predictConditions } from "./loan/preconditions.ts";
+import { defineTool, type ToolDefinition } from "./registry.ts";
+
+export interface LoanToolServices {
+  documents: DocumentReader;
+  runs: RunStore;
+  llm: { provider: LlmProvider; model?: string };
+  now: () => Date;
+}
+
+const PREVIEW_CHARS = 2_000;
+
+const ConditionRef = z.union([
+  z.string().min(1),
+  z.looseObject({ id: z.string().min(1), expected: z.record(z.string(), z.unknown()).optional() }),
+]);
+
+/**
+ * `services` is resolved when a tool runs, not when it is registered: the registry's schemas and
+ * descriptions are needed without AWS (plan validation in the CLI, prompts in tests).
+ */
+export function createLoanTools(resolveServices: () => LoanToolServices): ToolDefinition[] {
+  return [
+    defineTool({
+      name: "call_preconditions_api",
+      description:
+        "PreConditions service: predicts which underwriting conditions apply to the loan (program + document classification) and may be deficient, with compartment, priority and the reason. Call it first with the request's metadata.",
+      args: z.object({
+        metadata: z
+          .record(z.string(), z.unknown())
+          .describe("loan metadata: loan_program, classification, borrower_info, extracted_entities, as_of_date"),
+      }),
+      timeout_ms: 30_000,
+      run: async ({ metadata }) => predictConditions(metadata, { asOf: resolveServices().now() }),
+    }),
+    defineTool({
+      name: "call_conditions_ai_api",
+      description:
+        "Conditions AI service: evaluates conditions against the documents' text; one verdict per condition (fulfilled | not_fulfilled | insufficient_evidence) with reason and page citations.",
+      args: z.object({
+        conditions: z
+          .array(ConditionRef)
+          .min(1)
+          .describe("the conditions to evaluate: usually {{E1.conditions}} from call_preconditions_api"),
+        documents: z.array(z.string().min(1)).min(1).describe("document paths (s3://bucket/key or keys)"),
+      }),
+      timeout_ms: 120_000,
+      run: async ({ conditions, documents }, context) => {
+        const read = await Promise.all(documents.map((path) => resolveServices().documents.read(context.run_id, path)));
+        return evaluateConditions(
+          conditions,
+          read.map((document) => document.extracted),
+        );
+      },
+    }),
+    defineTool({
+      name: "retrieve_s3_document",
+      description:
+        "Retrieves one document from S3: size, content type, page count and a preview of its text. Use it for every document of the request.",
+      args: z.object({ s3_path: z.string().min(1).describe("s3://bucket/key or a key in the documents bucket") }),
+      timeout_ms: 60_000,
+      run: async ({ s3_path }, context) => {
+        const document = await resolveServices().documents.read(context.run_id, s3_path);
+        const text = document.extracted.pages.join("\n");
+        return {
+          path: s3_path,
+          uri: document.uri,
+          size: document.size,
+          last_modified: document.last_modified ?? null,
+          content_type: document.content_type ?? null,
+          page_count: document.extracted.page_count,
+          has_text_layer: document.extracted.has_text_layer,
+          preview: text.slice(0, PREVIEW_CHARS),
+        };
+      },
+    }),
+    defineTool({
+      name: "query_database",
+      description:
+        "Historical evaluations: 'similar_loans' lists recent finished runs with the same loan program and classification and their verdicts; 'condition_history' counts how often each condition was not fulfilled.",
+      args: z.object({
+        query: z.enum(["similar_loans", "condition_history"]),
+        filters: z
+          .object({
+            loan_program: z.string().optional(),
+            classification: z.string().optional(),
+            limit: z.number().int().min(1).max(100).optional(),
+          })
+          .optional(),
+      }),
+      timeout_ms: 30_000,
+      run: async ({ query, filters }) => {
+        const runs = await resolveServices().runs.listRunsByProfile(
+          filters?.loan_program,
+          filters?.classification,
+          filters?.limit ?? 20,
+        );
+        const scope = `${filters?.loan_program ?? "any program"} / ${filters?.classification ?? "any classification"}`;
+        if (runs.length === 0) {
+          return { query, filters: filters ?? {}, results: [], message: `No finished evaluations found for ${scope}.` };
+        }
+        if (query === "similar_loans") {
+          return {
+            query,
+            filters: filters ?? {},
+            results: runs.map((run) => ({
+              run_id: run.run_id,
+              created_at: run.created_at,
+              fulfilled: run.result?.fulfilled_conditions.map((c) => c.id) ?? [],
+              unfulfilled: run.result?.unfulfilled_conditions.map((c) => c.id) ?? [],
+            })),
+            message: `${runs.length} similar evaluation(s) for ${scope}, most recent first.`,
+          };
+        }
+        const counts = new Map<string, { evaluated: number; not_fulfilled: number }>();
+        for (const run of runs) {
+          for (const [list, failed] of [
+            [run.result?.fulfilled_conditions ?? [], false],
+            [run.result?.unfulfilled_conditions ?? [], true],
+          ] as const) {
+            for (const condition of list) {
+              const entry = counts.get(condition.id) ?? { evaluated: 0, not_fulfilled: 0 };
+              entry.evaluated += 1;
+              if (failed) entry.not_fulfilled += 1;
+              counts.set(condition.id, entry);
+            }
+          }
+        }
+        return {
+          query,
+          filters: filters ?? {},
+          results: [...counts.entries()]
+            .map(([condition_id, entry]) => ({
+              condition_id,
+              ...entry,
+              not_fulfilled_rate: Number((entry.not_fulfilled / entry.evaluated).toFixed(3)),
+            }))
+            .sort((a, b) => b.not_fulfilled_rate - a.not_fulfilled_rate),
+          message: `Condition outcomes over ${runs.length} finished evaluation(s) for ${scope}.`,
+        };
+      },
+    }),
+    defineTool({
+      name: "llm",
+      description:
+        "A language model for a free-form sub-question over earlier evidence (e.g. 'Summarize {{E2.preview}}'). Costs one LLM call; prefer the loan tools.",
+      args: z.object({ prompt: z.string().min(1) }),
+      timeout_ms: 120_000,
+      run: async ({ prompt }, context) => {
+        const { llm } = resolveServices();
+        const completion = await llm.provider.complete({
+          system: "Answer the instruction using only the context it contains. Be concise.",
+          prompt,
+          ...(llm.model ? { model: llm.model } : {}),
+          context: { purpose: "tool" },
+          signal: context.signal,
+        });
+        context.recordLlmUsage(completion.usage);
+        return { text: completion.text, model: completion.model };
+      },
+    }),
+  ];
+}

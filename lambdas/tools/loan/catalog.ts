@@ -1,0 +1,91 @@
+// The condition catalog is data (catalog.json) so underwriting can change conditions without
+// touching the engines; it is validated once, when the module loads, so a bad edit fails fast.
+import { z } from "zod";
+import rawCatalog from "./catalog.json" with { type: "json" };
+
+const Priority = z.union([z.enum(["high", "medium", "low"]), z.literal(1), z.literal(2), z.literal(3)]);
+
+const ConditionEntry = z.strictObject({
+  id: z.string().regex(/^[A-Z][A-Z0-9_]*$/, "condition ids are UPPER_SNAKE_CASE"),
+  title: z.string().min(1),
+  compartment: z.string().min(1),
+  priority: Priority,
+  classifications: z.array(z.string().min(1)).min(1),
+  loan_programs: z.array(z.string().min(1)).min(1),
+  fulfilled_by: z.string().min(1),
+  parameters: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).default({}),
+});
+
+const ClassificationEntry = z.strictObject({
+  name: z.string().min(1),
+  aliases: z.array(z.string().min(1)).default([]),
+  description: z.string().default(""),
+});
+
+export const ConditionCatalogSchema = z
+  .strictObject({
+    version: z.string().min(1),
+    classifications: z.array(ClassificationEntry).min(1),
+    conditions: z.array(ConditionEntry).min(1),
+  })
+  .superRefine((catalog, context) => {
+    const known = new Set(catalog.classifications.map((entry) => entry.name));
+    const seen = new Set<string>();
+    catalog.conditions.forEach((condition, index) => {
+      if (seen.has(condition.id)) {
+        context.addIssue({ code: "custom", path: ["conditions", index, "id"], message: `duplicate id ${condition.id}` });
+      }
+      seen.add(condition.id);
+      for (const classification of condition.classifications) {
+        if (!known.has(classification)) {
+          context.addIssue({
+            code: "custom",
+            path: ["conditions", index, "classifications"],
+            message: `${condition.id} names classification "${classification}", which is not in classifications[]`,
+          });
+        }
+      }
+    });
+  });
+
+export type ConditionCatalog = z.infer<typeof ConditionCatalogSchema>;
+export type CatalogCondition = ConditionCatalog["conditions"][number];
+export type ConditionPriority = z.infer<typeof Priority>;
+
+export function parseCatalog(data: unknown): ConditionCatalog {
+  const parsed = ConditionCatalogSchema.safeParse(data);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
+    throw new Error(`lambdas/tools/loan/catalog.json is invalid: ${problems.join("; ")}`);
+  }
+  return parsed.data;
+}
+
+const catalog = Object.freeze(parseCatalog(rawCatalog));
+
+export function loadCatalog(): ConditionCatalog {
+  return catalog;
+}
+
+export function knownClassifications(): string[] {
+  return catalog.classifications.map((entry) => entry.name);
+}
+
+export function findCondition(id: string): CatalogCondition | undefined {
+  const wanted = id.trim().toUpperCase();
+  return catalog.conditions.find((condition) => condition.id === wanted);
+}
+
+function normalizeClassification(value: string): string {
+  return value.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+}
+
+/** The catalog's name for a classification given by name or alias, ignoring case and punctuation. */
+export function resolveClassification(value: string): string | undefined {
+  const wanted = normalizeClassification(value);
+  if (wanted === "") return undefined;
+  for (const entry of catalog.classifications) {
+    if ([entry.name, ...entry.aliases].some((name) => normalizeClassification(name) === wanted)) return entry.name;
+  }
+  return undefined;
+}

@@ -1,0 +1,182 @@
+// Page-by-page text of a PDF, laid out as lines the condition engines can read.
+// unpdf's extractText joins text items in content-stream order and collapses every gap to one
+// space, so a form's label/value columns ("Name  B Employer identification number") run
+// together. We rebuild lines from the items' positions instead: items sharing a baseline form
+// one line (sorted left to right), and a wide horizontal gap becomes two spaces, which the
+// engines read as a column boundary.
+import { getDocumentProxy } from "unpdf";
+
+export interface ExtractedDocument {
+  document: string;
+  page_count: number;
+  /** One string per page (index 0 = page 1); lines separated by "\n", columns by 2+ spaces. */
+  pages: string[];
+  has_text_layer: boolean;
+}
+
+export class DocumentError extends Error {
+  override name = "DocumentError";
+  constructor(
+    readonly document: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface PositionedText {
+  str: string;
+  x: number;
+  y: number;
+  width: number;
+  size: number;
+}
+
+/** A gap wider than this many font sizes separates columns rather than words. */
+const COLUMN_GAP_EM = 1.2;
+/** Items this close (in font sizes) are pieces of one word (fonts that place glyphs one by one). */
+const JOIN_GAP_EM = 0.12;
+
+export async function extractPdfText(bytes: Uint8Array, documentName: string): Promise<ExtractedDocument> {
+  if (!(bytes instanceof Uint8Array) || bytes.byteLength === 0) {
+    throw new DocumentError(documentName, `${documentName} is not a readable PDF: the file is empty`);
+  }
+  // pdf.js transfers (detaches) the buffer it is given; the caller's bytes may be cached or reused.
+  const data = new Uint8Array(bytes);
+  let pdf: Awaited<ReturnType<typeof getDocumentProxy>>;
+  try {
+    pdf = await getDocumentProxy(data, { verbosity: 0, stopAtErrors: false });
+  } catch (error) {
+    throw new DocumentError(documentName, describeOpenError(documentName, bytes, error));
+  }
+  try {
+    const pages: string[] = [];
+    for (let number = 1; number <= pdf.numPages; number++) {
+      let page: Awaited<ReturnType<typeof pdf.getPage>>;
+      try {
+        page = await pdf.getPage(number);
+      } catch (error) {
+        throw new DocumentError(
+          documentName,
+          `${documentName} is not a readable PDF: page ${number} of ${pdf.numPages} cannot be parsed (${errorMessage(error)})`,
+        );
+      }
+      const items: PositionedText[] = [];
+      const rotated: string[] = [];
+      const content = await page.getTextContent();
+      for (const item of content.items) {
+        if (!("str" in item) || item.str.trim() === "") continue;
+        const [a = 1, b = 0, c = 0, d = 1, x = 0, y = 0] = item.transform as number[];
+        // Vertical margin captions (common on IRS forms) would otherwise splice into whatever
+        // horizontal line shares their y; they are kept as lines of their own.
+        if (Math.abs(b) > Math.abs(a) + 1e-6) {
+          rotated.push(item.str.trim());
+          continue;
+        }
+        items.push({ str: item.str, x, y, width: item.width, size: Math.hypot(c, d) || Math.hypot(a, b) || 10 });
+      }
+      items.push(...(await formFieldValues(page)));
+      const lines = layoutLines(items);
+      pages.push([...lines, ...rotated].join("\n"));
+      page.cleanup();
+    }
+    return {
+      document: documentName,
+      page_count: pdf.numPages,
+      pages,
+      has_text_layer: pages.some((text) => text.trim() !== ""),
+    };
+  } finally {
+    await pdf.destroy().catch(() => undefined);
+  }
+}
+
+/**
+ * Filled-in fillable forms (an IRS PDF typed into in Acrobat) keep their values in widget
+ * annotations, not in the page's content stream; without these a filled 1120 reads as blank.
+ */
+async function formFieldValues(page: { getAnnotations: () => Promise<unknown[]> }): Promise<PositionedText[]> {
+  let annotations: unknown[];
+  try {
+    annotations = await page.getAnnotations();
+  } catch {
+    return [];
+  }
+  const values: PositionedText[] = [];
+  for (const raw of annotations) {
+    const annotation = raw as { subtype?: string; fieldType?: string; fieldValue?: unknown; rect?: number[] };
+    if (annotation.subtype !== "Widget" || annotation.fieldType !== "Tx") continue;
+    if (typeof annotation.fieldValue !== "string" || annotation.fieldValue.trim() === "") continue;
+    const [x1 = 0, y1 = 0, x2 = 0, y2 = 0] = annotation.rect ?? [];
+    const height = Math.max(1, Math.abs(y2 - y1));
+    const size = Math.min(12, Math.max(6, height * 0.7));
+    const text = annotation.fieldValue.replace(/\s*[\r\n]+\s*/g, " ").trim();
+    values.push({
+      str: text,
+      x: Math.min(x1, x2) + 2,
+      y: Math.min(y1, y2) + (height - size) / 2,
+      width: text.length * size * 0.5,
+      size,
+    });
+  }
+  return values;
+}
+
+function layoutLines(items: PositionedText[]): string[] {
+  const sorted = [...items].sort((p, q) => q.y - p.y || p.x - q.x);
+  const rows: Array<{ y: number; size: number; items: PositionedText[] }> = [];
+  for (const item of sorted) {
+    const row = rows[rows.length - 1];
+    const tolerance = Math.max(1, 0.45 * Math.min(item.size, row?.size ?? item.size));
+    if (row && Math.abs(row.y - item.y) <= tolerance) {
+      row.items.push(item);
+      row.size = Math.max(row.size, item.size);
+    } else {
+      rows.push({ y: item.y, size: item.size, items: [item] });
+    }
+  }
+  const lines: string[] = [];
+  for (const row of rows) {
+    const ordered = row.items.sort((p, q) => p.x - q.x);
+    let line = "";
+    let previous: PositionedText | undefined;
+    for (const item of ordered) {
+      // Simulated bold (the same string drawn twice, slightly offset) would read twice.
+      if (previous && previous.str === item.str && Math.abs(previous.x - item.x) < 1) continue;
+      if (previous) {
+        const gap = item.x - (previous.x + previous.width);
+        const em = Math.max(previous.size, item.size);
+        if (gap >= COLUMN_GAP_EM * em) line = `${line.trimEnd()}  `;
+        else if (gap > JOIN_GAP_EM * em && !line.endsWith(" ") && !item.str.startsWith(" ")) line += " ";
+      }
+      line += line === "" ? item.str.trimStart() : item.str;
+      previous = item;
+    }
+    const trimmed = line.trimEnd();
+    if (trimmed !== "") lines.push(trimmed);
+  }
+  return lines;
+}
+
+function describeOpenError(documentName: string, bytes: Uint8Array, error: unknown): string {
+  const name = error instanceof Error ? error.name : "";
+  if (name === "PasswordException") {
+    return `${documentName} is not a readable PDF: it is encrypted and needs a password`;
+  }
+  const head = new TextDecoder("latin1").decode(bytes.subarray(0, Math.min(1024, bytes.byteLength)));
+  if (!head.includes("%PDF-")) {
+    return `${documentName} is not a readable PDF: expected a PDF file (starting with %PDF-), got ${describeHead(bytes)}`;
+  }
+  return `${documentName} is not a readable PDF: ${errorMessage(error)}`;
+}
+
+function describeHead(bytes: Uint8Array): string {
+  const sample = new TextDecoder("latin1")
+    .decode(bytes.subarray(0, 16))
+    .replace(/[^\x20-\x7e]/g, ".");
+  return `${bytes.byteLength} bytes starting with "${sample}"`;
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,341 @@
+// Reading helpers shared by the condition engines: lines and columns of extracted pages,
+// dates, amounts, name comparison and verbatim citations.
+import type { ExtractedDocument } from "./pdf-text.ts";
+
+export interface Citation {
+  document: string;
+  /** 1-based. */
+  page: number;
+  /** A verbatim substring of that page's text, at most MAX_EXCERPT characters. */
+  excerpt: string;
+}
+
+export const MAX_EXCERPT = 200;
+
+export interface PageText {
+  document: string;
+  /** 1-based. */
+  page: number;
+  text: string;
+  lines: string[];
+}
+
+export function documentPages(document: ExtractedDocument): PageText[] {
+  return document.pages.map((text, index) => ({
+    document: document.document,
+    page: index + 1,
+    text,
+    lines: text.split("\n"),
+  }));
+}
+
+export interface Segment {
+  text: string;
+  /** Offset of the segment in its line. */
+  start: number;
+}
+
+/** Columns of a line: runs of text separated by two or more spaces. */
+export function segments(line: string): Segment[] {
+  const result: Segment[] = [];
+  const pattern = /\S+(?: \S+)*/g;
+  for (let match = pattern.exec(line); match; match = pattern.exec(line)) {
+    result.push({ text: match[0], start: match.index });
+  }
+  return result;
+}
+
+/**
+ * Cites lines `from..to` of a page. Falls back to the focus line, then to a window of the focus
+ * line around `focus`, so the excerpt stays a verbatim substring within the size limit.
+ */
+export function cite(page: PageText, from: number, to = from, focus?: { line: number; start: number; end: number }): Citation {
+  const first = Math.max(0, Math.min(from, to));
+  const last = Math.min(page.lines.length - 1, Math.max(from, to));
+  const block = page.lines.slice(first, last + 1).join("\n");
+  const excerpt = (() => {
+    if (block.length <= MAX_EXCERPT && block.trim() !== "") return block.trim();
+    const lineIndex = focus?.line ?? first;
+    const line = page.lines[lineIndex] ?? "";
+    if (line.trim().length <= MAX_EXCERPT) return line.trim();
+    const start = focus && focus.line === lineIndex ? focus.start : 0;
+    const end = focus && focus.line === lineIndex ? focus.end : 0;
+    const middle = Math.floor((start + end) / 2);
+    const windowStart = Math.max(0, Math.min(line.length - MAX_EXCERPT, middle - MAX_EXCERPT / 2));
+    return line.slice(windowStart, windowStart + MAX_EXCERPT).trim();
+  })();
+  return { document: page.document, page: page.page, excerpt };
+}
+
+export function firstTextLine(page: PageText): number {
+  const index = page.lines.findIndex((line) => line.trim() !== "");
+  return index < 0 ? 0 : index;
+}
+
+// ---------------------------------------------------------------- dates
+
+export interface SimpleDate {
+  y: number;
+  m: number;
+  d: number;
+}
+
+const MONTHS: Record<string, number> = {
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
+};
+
+const MONTH_NAME =
+  "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+/** A date with its year: 01/31/2025, 1/31/25, 2025-01-31, January 31, 2025, Jan. 31 2025, 31 January 2025. */
+export const DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}/(?:\\d{4}|\\d{2})(?![\\d/])|(?<!\\d)\\d{4}-\\d{2}-\\d{2}(?!\\d)|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}(?!\\d)|(?<!\\d)\\d{1,2}\\s+${MONTH_NAME}\\.?,?\\s+\\d{4}(?!\\d))`;
+/** A date without its year, as transaction lines print it: 01/31, Jan 31. */
+const SHORT_DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}(?![\\d/])|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?!\\d))`;
+const RANGE_SEPARATOR = "\\s*(?:-|–|—|\\bto\\b|\\bthrough\\b|\\bthru\\b|\\buntil\\b)\\s*";
+
+export function parseDate(text: string, defaultYear?: number): SimpleDate | null {
+  const value = text.trim().toLowerCase().replace(/\s+/g, " ");
+  let match = /^(\d{1,2})\/(\d{1,2})(?:\/(\d{2}|\d{4}))?$/.exec(value);
+  if (match) {
+    const year = match[3] === undefined ? defaultYear : expandYear(Number(match[3]));
+    return validDate(year, Number(match[1]), Number(match[2]));
+  }
+  match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (match) return validDate(Number(match[1]), Number(match[2]), Number(match[3]));
+  match = /^([a-z]+)\.? (\d{1,2})(?:st|nd|rd|th)?(?:,? (\d{4}))?$/.exec(value);
+  if (match) {
+    const year = match[3] === undefined ? defaultYear : Number(match[3]);
+    return validDate(year, MONTHS[(match[1] ?? "").slice(0, 3)], Number(match[2]));
+  }
+  match = /^(\d{1,2}) ([a-z]+)\.?,? (\d{4})$/.exec(value);
+  if (match) return validDate(Number(match[3]), MONTHS[(match[2] ?? "").slice(0, 3)], Number(match[1]));
+  return null;
+}
+
+function expandYear(year: number): number {
+  return year < 100 ? 2000 + year : year;
+}
+
+function validDate(y: number | undefined, m: number | undefined, d: number): SimpleDate | null {
+  if (y === undefined || m === undefined || !Number.isInteger(y) || m < 1 || m > 12 || d < 1) return null;
+  if (d > new Date(Date.UTC(y, m, 0)).getUTCDate()) return null;
+  return { y, m, d };
+}
+
+export interface FoundDate {
+  date: SimpleDate;
+  start: number;
+  end: number;
+  text: string;
+}
+
+export function findDates(text: string): FoundDate[] {
+  const result: FoundDate[] = [];
+  const pattern = new RegExp(DATE_SOURCE, "gi");
+  for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
+    const date = parseDate(match[0]);
+    if (date) result.push({ date, start: match.index, end: match.index + match[0].length, text: match[0] });
+  }
+  return result;
+}
+
+export interface FoundRange {
+  start: SimpleDate;
+  end: SimpleDate;
+  index: number;
+  length: number;
+}
+
+/** "01/01/2025 - 01/31/2025", "January 1, 2025 through January 31, 2025", "Jan 1 - Jan 31, 2025". */
+export function findDateRanges(text: string): FoundRange[] {
+  const result: FoundRange[] = [];
+  const full = new RegExp(`(${DATE_SOURCE})${RANGE_SEPARATOR}(${DATE_SOURCE})`, "gi");
+  for (let match = full.exec(text); match; match = full.exec(text)) {
+    const start = parseDate(match[1] ?? "");
+    const end = parseDate(match[2] ?? "");
+    if (start && end && dayNumber(end) > dayNumber(start)) {
+      result.push({ start, end, index: match.index, length: match[0].length });
+    }
+  }
+  if (result.length > 0) return result;
+  // The start date often omits the year the end date carries.
+  const short = new RegExp(`(${SHORT_DATE_SOURCE})${RANGE_SEPARATOR}(${DATE_SOURCE})`, "gi");
+  for (let match = short.exec(text); match; match = short.exec(text)) {
+    const end = parseDate(match[2] ?? "");
+    if (!end) continue;
+    let start = parseDate(match[1] ?? "", end.y);
+    if (start && dayNumber(start) >= dayNumber(end)) start = parseDate(match[1] ?? "", end.y - 1);
+    if (start && dayNumber(end) > dayNumber(start)) {
+      result.push({ start, end, index: match.index, length: match[0].length });
+    }
+  }
+  return result;
+}
+
+/** The date a transaction line starts with, if any; the year comes from the statement period. */
+export function leadingDate(line: string): { text: string; length: number } | null {
+  const match = new RegExp(`^\\s*(${DATE_SOURCE}|${SHORT_DATE_SOURCE})(?![\\w/])`, "i").exec(line);
+  return match?.[1] ? { text: match[1], length: match[0].length } : null;
+}
+
+export function dayNumber(date: SimpleDate): number {
+  return Date.UTC(date.y, date.m - 1, date.d) / 86_400_000;
+}
+
+export function isoDate(date: SimpleDate): string {
+  return `${date.y}-${String(date.m).padStart(2, "0")}-${String(date.d).padStart(2, "0")}`;
+}
+
+export function fromJsDate(date: Date): SimpleDate {
+  return { y: date.getUTCFullYear(), m: date.getUTCMonth() + 1, d: date.getUTCDate() };
+}
+
+/** Parses an ISO date (YYYY-MM-DD or a full ISO timestamp) or a US date; null when it is not a date. */
+export function parseIsoOrUsDate(value: unknown): SimpleDate | null {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : fromJsDate(value);
+  if (typeof value !== "string") return null;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$/.exec(value.trim());
+  if (iso) return validDate(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+  return parseDate(value);
+}
+
+// ---------------------------------------------------------------- amounts
+
+export interface FoundAmount {
+  value: number;
+  /** "-" when printed negative (leading minus, parentheses, trailing minus or DR); "+" when printed with + or CR. */
+  sign: "-" | "+" | "";
+  start: number;
+  end: number;
+  text: string;
+}
+
+const AMOUNT_PATTERN =
+  /(?<![\w/.,])([-+]\s?)?(\()?(\$\s?)?(-)?(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})(\))?(?:\s?(CR|DR)\b|(-)(?![\d\w]))?(?![\w/]|[.,]\d)/gi;
+
+/** Money amounts with cents: 1,850.00, $5,230.18, -35.00, (35.00), 120.00 CR. */
+export function findAmounts(text: string): FoundAmount[] {
+  const result: FoundAmount[] = [];
+  AMOUNT_PATTERN.lastIndex = 0;
+  for (let match = AMOUNT_PATTERN.exec(text); match; match = AMOUNT_PATTERN.exec(text)) {
+    const value = Number(`${(match[5] ?? "").replace(/,/g, "")}.${match[6]}`);
+    const negative =
+      match[1]?.trim() === "-" ||
+      match[4] === "-" ||
+      (match[2] === "(" && match[7] === ")") ||
+      match[8]?.toUpperCase() === "DR" ||
+      match[9] === "-";
+    const positive = match[1]?.trim() === "+" || match[8]?.toUpperCase() === "CR";
+    result.push({
+      value,
+      sign: negative ? "-" : positive ? "+" : "",
+      start: match.index,
+      end: match.index + match[0].length,
+      text: match[0],
+    });
+  }
+  return result;
+}
+
+export function formatMoney(value: number): string {
+  return `$${value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+/** Accepts 8000, "8000", "$8,000.00". */
+export function parseMoney(value: unknown): number | null {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value !== "string") return null;
+  const cleaned = value.replace(/[$,\s]/g, "");
+  if (!/^-?\d+(?:\.\d+)?$/.test(cleaned)) return null;
+  return Number(cleaned);
+}
+
+// ---------------------------------------------------------------- names
+
+const BUSINESS_SUFFIXES = new Set([
+  "inc",
+  "incorporated",
+  "corp",
+  "corporation",
+  "co",
+  "company",
+  "llc",
+  "ltd",
+  "limited",
+  "lp",
+  "llp",
+  "pc",
+  "pllc",
+  "plc",
+]);
+
+/** "Acme Widgets, Inc." and "ACME WIDGETS INC" both normalize to "acmewidgets". */
+export function normalizeBusinessName(name: string): string {
+  const tokens = name
+    .toLowerCase()
+    .replace(/&/g, " and ")
+    .replace(/[.'’`]/g, "")
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim()
+    .split(" ")
+    .filter((token) => token !== "");
+  while (tokens.length > 1 && BUSINESS_SUFFIXES.has(tokens[tokens.length - 1] ?? "")) tokens.pop();
+  if (tokens.length > 1 && tokens[0] === "the") tokens.shift();
+  return tokens.join("");
+}
+
+export function businessNamesMatch(a: string, b: string): boolean {
+  const left = normalizeBusinessName(a);
+  return left !== "" && left === normalizeBusinessName(b);
+}
+
+const PERSON_SUFFIXES = new Set(["jr", "sr", "ii", "iii", "iv", "v"]);
+const PERSON_TITLES = new Set(["mr", "mrs", "ms", "miss", "dr", "mx"]);
+
+function personTokens(name: string): string[] {
+  let value = name.toLowerCase().replace(/[.'’`-]/g, "");
+  // "DOE, JANE Q" lists the last name first.
+  const comma = value.split(",").map((part) => part.trim());
+  if (comma.length === 2 && comma[1] && !PERSON_SUFFIXES.has(comma[1]) && comma[0]) {
+    value = `${comma[1]} ${comma[0]}`;
+  }
+  return value
+    .replace(/[^a-z]+/g, " ")
+    .trim()
+    .split(" ")
+    .filter((token) => token !== "" && !PERSON_SUFFIXES.has(token) && !PERSON_TITLES.has(token));
+}
+
+/** Same first and last name; middle names/initials ignored unless both are spelled out and differ. */
+export function personNamesMatch(a: string, b: string): boolean {
+  const left = personTokens(a);
+  const right = personTokens(b);
+  if (left.length < 2 || right.length < 2) return false;
+  if (left[0] !== right[0] || left[left.length - 1] !== right[right.length - 1]) return false;
+  const leftMiddle = left.slice(1, -1).filter((token) => token.length > 1);
+  const rightMiddle = right.slice(1, -1).filter((token) => token.length > 1);
+  if (leftMiddle.length > 0 && rightMiddle.length > 0) return leftMiddle.join(" ") === rightMiddle.join(" ");
+  return true;
+}
+
+/** Joint accounts print "JANE Q DOE AND JOHN DOE" or "Jane Q. Doe / John Doe". */
+export function splitJointNames(value: string): string[] {
+  return value
+    .split(/\s+(?:and|or|&)\s+|\s*[/;]\s*/i)
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+}
+
+export function quote(value: string): string {
+  return `"${value}"`;
+}

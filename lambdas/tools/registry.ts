@@ -1,0 +1,49 @@
+// The tool registry: name → zod args schema, description, timeout, implementation. The schemas
+// feed plan validation and the planner's tool descriptions (lambdas/core), so a tool is described
+// in exactly one place.
+import type { z } from "zod";
+import type { ToolCatalog, ToolSpec } from "../core/types.ts";
+
+export interface ToolContext {
+  run_id: string;
+  step_id: string;
+  /** Aborted when the tool's timeout elapses; implementations pass it to their I/O. */
+  signal: AbortSignal;
+  /** Tools that call an LLM report its usage so the run's `usage` counts every call. */
+  recordLlmUsage(usage: { input_tokens: number; output_tokens: number }): void;
+}
+
+export interface ToolDefinition<Args extends Record<string, unknown> = Record<string, unknown>> extends ToolSpec {
+  args: z.ZodType<Args>;
+  timeout_ms: number;
+  run(args: Args, context: ToolContext): Promise<unknown>;
+}
+
+export class ToolRegistry {
+  private readonly tools = new Map<string, ToolDefinition>();
+
+  constructor(definitions: ToolDefinition[]) {
+    for (const definition of definitions) {
+      if (this.tools.has(definition.name)) throw new Error(`tool "${definition.name}" is registered twice`);
+      this.tools.set(definition.name, definition);
+    }
+  }
+
+  get(name: string): ToolDefinition {
+    const tool = this.tools.get(name);
+    if (!tool) throw new Error(`unknown tool "${name}"; known tools: ${this.names().join(", ")}`);
+    return tool;
+  }
+
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  catalog(): ToolCatalog {
+    return this.tools;
+  }
+}
+
+export function defineTool<Args extends Record<string, unknown>>(definition: ToolDefinition<Args>): ToolDefinition {
+  return definition as unknown as ToolDefinition;
+}

@@ -1,0 +1,146 @@
+// WORKER (ReWOO step 2): runs one plan step without the LLM. Loads the evidence the step
+// references, substitutes it into the arguments, validates them, calls the tool under its
+// timeout and stores the evidence. Tool failures become error evidence (data); only
+// infrastructure faults throw, for the state machine's Retry.
+import type { Logger } from "@aws-lambda-powertools/logger";
+import { substitutePlaceholders } from "../core/placeholders.ts";
+import type { Evidence, PlanStep } from "../core/types.ts";
+import type { Services } from "../runtime/services.ts";
+
+export interface WorkItem {
+  run_id: string;
+  step_id: string;
+  level_index: number;
+}
+
+export interface WorkOutput {
+  run_id: string;
+  step_id: string;
+  status: Evidence["status"];
+  reused: boolean;
+}
+
+export async function runStep(item: WorkItem, services: Services, log: Logger): Promise<WorkOutput> {
+  const { runs, evidence: evidenceStore, publisher, tools } = services;
+  const { run_id: runId, step_id: stepId } = item;
+
+  // Idempotency: a retried or duplicated invocation returns the stored result, tool not called.
+  const existing = (await evidenceStore.load(runId, [stepId])).get(stepId);
+  if (existing?.status === "ok") {
+    log.info("evidence already stored; tool not called again");
+    return { run_id: runId, step_id: stepId, status: "ok", reused: true };
+  }
+
+  const { plan } = await runs.getMeta(runId);
+  const step = plan?.steps.find((candidate) => candidate.id === stepId);
+  if (!step) throw new Error(`run ${runId} has no step ${stepId} in its plan`);
+
+  await publisher.publish(runId, {
+    stage: "worker",
+    step: stepId,
+    tool: step.tool,
+    level: item.level_index,
+    status: "started",
+  });
+  const started = new Date();
+  const outcome = await execute(step, runId, services);
+  const finished = new Date();
+  const evidence: Evidence = {
+    step_id: stepId,
+    tool: step.tool,
+    status: outcome.error === undefined ? "ok" : "error",
+    ...(outcome.error === undefined ? { output: outcome.output } : { error: outcome.error }),
+    upstream_errors: outcome.upstreamErrors,
+    ...(outcome.args ? { args: outcome.args } : {}),
+    started_at: started.toISOString(),
+    finished_at: finished.toISOString(),
+    duration_ms: finished.getTime() - started.getTime(),
+  };
+  const { stored, written } = await evidenceStore.put(runId, evidence);
+  if (!written) {
+    // A concurrent duplicate finished first; its evidence stands and it published the outcome.
+    log.info("evidence written by a concurrent invocation; keeping it");
+    return { run_id: runId, step_id: stepId, status: stored.status, reused: true };
+  }
+  if (stored.status === "error") log.warn("tool failed", { tool: step.tool, error: stored.error });
+  else log.info("tool completed", { tool: step.tool, duration_ms: stored.duration_ms });
+
+  await publisher.publish(runId, {
+    stage: "worker",
+    step: stepId,
+    tool: step.tool,
+    level: item.level_index,
+    status: stored.status === "ok" ? "completed" : "failed",
+    duration_ms: stored.duration_ms,
+    ...(stored.error ? { error: stored.error } : {}),
+  });
+  return { run_id: runId, step_id: stepId, status: stored.status, reused: false };
+}
+
+interface Outcome {
+  output?: unknown;
+  error?: string;
+  upstreamErrors: string[];
+  args?: Record<string, unknown>;
+}
+
+async function execute(step: PlanStep, runId: string, services: Services): Promise<Outcome> {
+  const { evidence: evidenceStore, tools, runs, config } = services;
+  let upstreamErrors: string[] = [];
+  let args: Record<string, unknown> | undefined;
+  // Outside the try: a DynamoDB fault is infrastructure and must throw for the Retry.
+  const upstream = await evidenceStore.load(runId, step.depends_on);
+  const llmUsage = { llm_calls: 0, input_tokens: 0, output_tokens: 0 };
+  try {
+    const substituted = substitutePlaceholders(step.args, upstream);
+    upstreamErrors = substituted.upstream_errors;
+    args = substituted.args;
+
+    const tool = tools.get(step.tool);
+    const parsed = tool.args.safeParse(args);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(args)"}: ${issue.message}`);
+      return { error: `invalid arguments for ${step.tool} after substitution: ${problems.join("; ")}`, upstreamErrors, args };
+    }
+
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new Error(`${step.tool} timed out after ${tool.timeout_ms} ms`));
+      }, tool.timeout_ms);
+    });
+    try {
+      const latency = config.toolLatencyMs[step.tool] ?? config.toolLatencyMs["*"] ?? 0;
+      const call = (async () => {
+        if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+        return tool.run(parsed.data, {
+          run_id: runId,
+          step_id: step.id,
+          signal: controller.signal,
+          recordLlmUsage: (usage) => {
+            llmUsage.llm_calls += 1;
+            llmUsage.input_tokens += usage.input_tokens;
+            llmUsage.output_tokens += usage.output_tokens;
+          },
+        });
+      })();
+      const output = await Promise.race([call, timeout]);
+      return { output: output ?? null, upstreamErrors, args };
+    } finally {
+      clearTimeout(timer);
+    }
+  } catch (error) {
+    return { error: describeError(error), upstreamErrors, ...(args ? { args } : {}) };
+  } finally {
+    if (llmUsage.llm_calls > 0) await runs.addUsage(runId, llmUsage);
+  }
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    return error.name && error.name !== "Error" ? `${error.name}: ${error.message}` : error.message;
+  }
+  return String(error);
+}

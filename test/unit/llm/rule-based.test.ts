@@ -1,0 +1,470 @@
+import { describe, expect, it } from "vitest";
+import { renderPlannerPrompt, renderSolverPrompt } from "../../../lambdas/core/prompts.ts";
+import { parseSolverOutput } from "../../../lambdas/core/result.ts";
+import type { Evidence, Plan, RawStep } from "../../../lambdas/core/types.ts";
+import { extractiveAnswer, RuleBasedProvider } from "../../../lambdas/llm/rule-based.ts";
+import { countTokens } from "../../../lambdas/llm/usage.ts";
+import { failed, loanTools, ok, planOf, TAX_METADATA, taxReturnRequest } from "./fixtures.ts";
+
+const provider = new RuleBasedProvider();
+
+async function plan(request = taxReturnRequest(), maxSteps = 12, tools = loanTools()): Promise<RawStep[]> {
+  const { system, prompt } = renderPlannerPrompt({ request, tools, maxSteps });
+  const completion = await provider.complete({
+    system,
+    prompt,
+    context: { purpose: "planner", request, tools, maxSteps },
+  });
+  return JSON.parse(completion.text) as RawStep[];
+}
+
+describe("rule-based planner", () => {
+  it("plans preconditions, one retrieval per document, then conditions AI after all of them", async () => {
+    const steps = await plan();
+
+    expect(steps).toEqual([
+      {
+        id: "E1",
+        tool: "call_preconditions_api",
+        args: { metadata: TAX_METADATA },
+        description: "Predict the deficient conditions for Flex Supreme / 1120 Corporate Tax Return",
+      },
+      {
+        id: "E2",
+        tool: "retrieve_s3_document",
+        args: { s3_path: "rm-conditions/doc1.pdf" },
+        description: "Retrieve rm-conditions/doc1.pdf to confirm it is readable and see its pages",
+      },
+      {
+        id: "E3",
+        tool: "retrieve_s3_document",
+        args: { s3_path: "rm-conditions/doc2.pdf" },
+        description: "Retrieve rm-conditions/doc2.pdf to confirm it is readable and see its pages",
+      },
+      {
+        id: "E4",
+        tool: "call_conditions_ai_api",
+        args: {
+          conditions: "{{E1.conditions}}",
+          documents: ["rm-conditions/doc1.pdf", "rm-conditions/doc2.pdf"],
+        },
+        depends_on: ["E1", "E2", "E3"],
+        description: "Judge each predicted condition against the 2 documents",
+      },
+    ]);
+  });
+
+  it("adds a similar-loans query, depending on nothing, when the instructions ask for similar loans", async () => {
+    const steps = await plan(
+      taxReturnRequest({ instructions: "Evaluate the conditions and compare with similar loans" }),
+    );
+
+    expect(steps.map((step) => step.tool)).toEqual([
+      "call_preconditions_api",
+      "retrieve_s3_document",
+      "retrieve_s3_document",
+      "call_conditions_ai_api",
+      "query_database",
+    ]);
+    expect(steps[4]).toEqual({
+      id: "E5",
+      tool: "query_database",
+      args: {
+        query: "similar_loans",
+        filters: { loan_program: "Flex Supreme", classification: "1120 Corporate Tax Return" },
+      },
+      description:
+        "Look up similar loans for Flex Supreme / 1120 Corporate Tax Return, as the instructions ask",
+    });
+  });
+
+  it.each([
+    ["What is the condition history for this program?", "condition_history"],
+    ["Were these conditions flagged on previous loans?", "condition_history"],
+    ["Check HISTORICAL outcomes too", "condition_history"],
+  ])("asks for condition_history when the instructions say %j", async (instructions, query) => {
+    const steps = await plan(taxReturnRequest({ instructions }));
+    expect(steps.at(-1)?.args).toMatchObject({ query });
+  });
+
+  it("does not query the database for instructions without a history question", async () => {
+    const steps = await plan(taxReturnRequest({ instructions: "Check the past due amounts on the return" }));
+    expect(steps.map((step) => step.tool)).not.toContain("query_database");
+  });
+
+  it("drops retrievals, never the required steps, to respect maxSteps", async () => {
+    const request = taxReturnRequest({ s3_pdf_paths: ["a.pdf", "b.pdf", "c.pdf"] });
+
+    const four = await plan(request, 4);
+    expect(four.map((step) => `${step.id}:${step.tool}`)).toEqual([
+      "E1:call_preconditions_api",
+      "E2:retrieve_s3_document",
+      "E3:retrieve_s3_document",
+      "E4:call_conditions_ai_api",
+    ]);
+    expect(four[3]?.args.documents).toEqual(["a.pdf", "b.pdf", "c.pdf"]);
+    expect(four[3]?.depends_on).toEqual(["E1", "E2", "E3"]);
+
+    const two = await plan(request, 2);
+    expect(two).toHaveLength(2);
+    expect(two[1]).toMatchObject({ id: "E2", tool: "call_conditions_ai_api", depends_on: ["E1"] });
+
+    const historyInThree = await plan({ ...request, instructions: "Include condition history" }, 3);
+    expect(historyInThree.map((step) => step.tool)).toEqual([
+      "call_preconditions_api",
+      "call_conditions_ai_api",
+      "query_database",
+    ]);
+  });
+
+  it("only plans optional tools that are registered", async () => {
+    const tools = loanTools(["call_preconditions_api", "call_conditions_ai_api"]);
+    const steps = await plan(taxReturnRequest({ instructions: "Compare with similar loans" }), 12, tools);
+    expect(steps.map((step) => step.tool)).toEqual(["call_preconditions_api", "call_conditions_ai_api"]);
+  });
+
+  it("reports tokenizer usage of the rendered prompt and of its answer", async () => {
+    const request = taxReturnRequest();
+    const tools = loanTools();
+    const { system, prompt } = renderPlannerPrompt({ request, tools, maxSteps: 8 });
+
+    const completion = await provider.complete({
+      system,
+      prompt,
+      model: "planner-model",
+      context: { purpose: "planner", request, tools, maxSteps: 8 },
+    });
+
+    expect(completion.model).toBe("planner-model");
+    expect(completion.usage).toEqual({
+      input_tokens: countTokens(system) + countTokens(prompt),
+      output_tokens: countTokens(completion.text),
+      source: "tokenizer",
+    });
+    expect(completion.usage.input_tokens).toBeGreaterThan(100);
+  });
+});
+
+// Seed 000's tax-return case: five predicted conditions, one unreadable document.
+const taxPlan: Plan = planOf(
+  [
+    { id: "E1", tool: "call_preconditions_api", args: { metadata: TAX_METADATA } },
+    { id: "E2", tool: "retrieve_s3_document", args: { s3_path: "rm-conditions/doc1.pdf" } },
+    { id: "E3", tool: "retrieve_s3_document", args: { s3_path: "rm-conditions/x.pdf" } },
+    {
+      id: "E4",
+      tool: "call_conditions_ai_api",
+      args: { conditions: "{{E1.conditions}}", documents: ["rm-conditions/doc1.pdf", "rm-conditions/x.pdf"] },
+      depends_on: ["E1", "E2", "E3"],
+    },
+  ],
+  [["E1", "E2", "E3"], ["E4"]],
+);
+
+const predicted = ok("E1", "call_preconditions_api", {
+  loan_program: "Flex Supreme",
+  classification: "1120 Corporate Tax Return",
+  conditions: [
+    {
+      id: "TR_SIGNED",
+      title: "Tax return signed and dated",
+      compartment: "Tax Returns",
+      priority: "high",
+      reason: "r",
+    },
+    {
+      id: "TR_EIN_MATCH",
+      title: "EIN matches the borrowing entity",
+      compartment: "Tax Returns",
+      priority: "high",
+      reason: "r",
+    },
+    {
+      id: "TR_YEAR",
+      title: "Most recent tax year",
+      compartment: "Tax Returns",
+      priority: "medium",
+      reason: "r",
+    },
+    {
+      id: "TR_SCHEDULES",
+      title: "All schedules included",
+      compartment: "Tax Returns",
+      priority: "medium",
+      reason: "r",
+    },
+    {
+      id: "TR_INCOME",
+      title: "Income supports qualifying",
+      compartment: "Income",
+      priority: "low",
+      reason: "r",
+    },
+  ],
+});
+const retrieved = ok("E2", "retrieve_s3_document", {
+  path: "rm-conditions/doc1.pdf",
+  size: 2048,
+  last_modified: "2026-01-01T00:00:00.000Z",
+  content_type: "application/pdf",
+  page_count: 3,
+  preview: "U.S. Corporation Income Tax Return ...",
+});
+const missingDocument = failed("E3", "retrieve_s3_document", "NoSuchKey: The specified key does not exist.");
+const page1 = { document: "rm-conditions/doc1.pdf", page: 1, excerpt: "For calendar year 2025" };
+const verdicts = ok("E4", "call_conditions_ai_api", {
+  verdicts: [
+    {
+      condition_id: "TR_SIGNED",
+      title: "Tax return signed and dated",
+      status: "not_fulfilled",
+      reason: "The officer signature line on page 3 is blank",
+      citations: [{ document: "rm-conditions/doc1.pdf", page: 3, excerpt: "Signature of officer ____" }],
+    },
+    {
+      condition_id: "TR_EIN_MATCH",
+      status: "insufficient_evidence",
+      reason: "No EIN appears in the documents",
+      citations: [],
+    },
+    {
+      condition_id: "TR_YEAR",
+      title: "Most recent tax year",
+      status: "fulfilled",
+      reason: "Return is for 2025",
+      citations: [page1],
+    },
+    {
+      condition_id: "TR_SCHEDULES",
+      status: "fulfilled",
+      reason: "Schedules L and M-1 present",
+      citations: [],
+    },
+    {
+      condition_id: "TR_INCOME",
+      title: "Income supports qualifying",
+      status: "fulfilled",
+      reason: "Taxable income $412,000",
+      citations: [page1],
+    },
+  ],
+});
+
+async function solve(evidence: Evidence[], instructions?: string, plan = taxPlan) {
+  const request = taxReturnRequest({
+    instructions,
+    s3_pdf_paths: ["rm-conditions/doc1.pdf", "rm-conditions/x.pdf"],
+  });
+  const { system, prompt } = renderSolverPrompt({ request, plan, evidence });
+  const completion = await provider.complete({
+    system,
+    prompt,
+    context: { purpose: "solver", request, plan, evidence },
+  });
+  const parsed = parseSolverOutput(completion.text);
+  expect(parsed.warnings).toEqual([]);
+  return parsed.result;
+}
+
+describe("rule-based solver", () => {
+  it("sorts verdicts into fulfilled and unfulfilled and names the failed retrieval", async () => {
+    const result = await solve([predicted, retrieved, missingDocument, verdicts]);
+
+    expect(result).toEqual({
+      summary:
+        "3 of 5 conditions fulfilled for Flex Supreme / 1120 Corporate Tax Return; 2 need attention: TR_SIGNED, TR_EIN_MATCH. 1 step failed: E3 retrieve_s3_document.",
+      fulfilled_conditions: [
+        { id: "TR_YEAR", title: "Most recent tax year", reason: "Return is for 2025", citations: [page1] },
+        {
+          id: "TR_SCHEDULES",
+          title: "All schedules included",
+          reason: "Schedules L and M-1 present",
+          citations: [],
+        },
+        {
+          id: "TR_INCOME",
+          title: "Income supports qualifying",
+          reason: "Taxable income $412,000",
+          citations: [page1],
+        },
+      ],
+      unfulfilled_conditions: [
+        {
+          id: "TR_SIGNED",
+          title: "Tax return signed and dated",
+          status: "not_fulfilled",
+          reason: "The officer signature line on page 3 is blank",
+          citations: [{ document: "rm-conditions/doc1.pdf", page: 3, excerpt: "Signature of officer ____" }],
+        },
+        {
+          id: "TR_EIN_MATCH",
+          title: "EIN matches the borrowing entity",
+          status: "insufficient_evidence",
+          reason: "No EIN appears in the documents",
+          citations: [],
+        },
+      ],
+      missing_information: [
+        "E3 retrieve_s3_document(rm-conditions/x.pdf) failed: NoSuchKey: The specified key does not exist.",
+        'Insufficient evidence for "EIN matches the borrowing entity" (TR_EIN_MATCH): No EIN appears in the documents',
+      ],
+      recommendations: [
+        'Obtain a corrected document that satisfies "Tax return signed and dated" (TR_SIGNED)',
+        'Provide a document that shows "EIN matches the borrowing entity" (TR_EIN_MATCH)',
+        "Re-upload rm-conditions/x.pdf or correct its path, then re-run the evaluation (E3 failed)",
+      ],
+    });
+  });
+
+  it("marks every predicted condition insufficient_evidence when the conditions AI failed", async () => {
+    const aiDown = failed("E4", "call_conditions_ai_api", "HTTP 503 Service Unavailable");
+
+    const result = await solve([predicted, retrieved, ok("E3", "retrieve_s3_document", {}), aiDown]);
+
+    expect(result.fulfilled_conditions).toEqual([]);
+    expect(result.unfulfilled_conditions.map((c) => [c.id, c.status, c.reason])).toEqual(
+      ["TR_SIGNED", "TR_EIN_MATCH", "TR_YEAR", "TR_SCHEDULES", "TR_INCOME"].map((id) => [
+        id,
+        "insufficient_evidence",
+        "Not evaluated: call_conditions_ai_api (E4) failed: HTTP 503 Service Unavailable",
+      ]),
+    );
+    expect(result.missing_information).toEqual([
+      "E4 call_conditions_ai_api failed: HTTP 503 Service Unavailable",
+    ]);
+    expect(result.recommendations).toEqual([
+      "Re-run the evaluation so call_conditions_ai_api can judge 5 conditions: TR_SIGNED, TR_EIN_MATCH, TR_YEAR, TR_SCHEDULES, TR_INCOME",
+    ]);
+    expect(result.summary).toBe(
+      "0 of 5 conditions fulfilled for Flex Supreme / 1120 Corporate Tax Return; 5 need attention: TR_SIGNED, TR_EIN_MATCH, TR_YEAR, TR_SCHEDULES, TR_INCOME. Not evaluated: call_conditions_ai_api (E4) failed: HTTP 503 Service Unavailable.",
+    );
+  });
+
+  it("says which evidence is missing when the plan has no conditions AI step", async () => {
+    const plan = planOf(
+      [{ id: "E1", tool: "call_preconditions_api", args: { metadata: TAX_METADATA } }],
+      [["E1"]],
+    );
+
+    const result = await solve([predicted], undefined, plan);
+
+    expect(result.unfulfilled_conditions[0]?.reason).toBe(
+      "Not evaluated: the plan had no call_conditions_ai_api step",
+    );
+  });
+
+  it("explains that nothing could be evaluated when preconditions failed", async () => {
+    const result = await solve([
+      failed("E1", "call_preconditions_api", "timeout after 30000 ms"),
+      retrieved,
+      ok("E3", "retrieve_s3_document", {}),
+      failed("E4", "call_conditions_ai_api", "upstream step E1 failed"),
+    ]);
+
+    expect(result.summary).toBe(
+      "No conditions could be evaluated for Flex Supreme / 1120 Corporate Tax Return: call_preconditions_api (E1) failed: timeout after 30000 ms.",
+    );
+    expect(result.missing_information).toEqual([
+      "E1 call_preconditions_api failed: timeout after 30000 ms",
+      "E4 call_conditions_ai_api failed: upstream step E1 failed",
+    ]);
+    expect(result.recommendations).toEqual([
+      "Retry call_preconditions_api (E1): without predicted conditions nothing could be evaluated",
+      "Retry call_conditions_ai_api (E4) after fixing: upstream step E1 failed",
+    ]);
+  });
+
+  it("answers a sufficiency question directly", async () => {
+    const notSufficient = await solve(
+      [predicted, retrieved, missingDocument, verdicts],
+      "Are these documents sufficient? If not, tell me what's missing.",
+    );
+    expect(notSufficient.summary).toMatch(/^Not sufficient: 3 of 5 conditions fulfilled/);
+
+    const allFulfilled = ok("E4", "call_conditions_ai_api", {
+      verdicts: ["TR_SIGNED", "TR_EIN_MATCH", "TR_YEAR", "TR_SCHEDULES", "TR_INCOME"].map((id) => ({
+        condition_id: id,
+        status: "fulfilled",
+        reason: "shown",
+        citations: [page1],
+      })),
+    });
+    const sufficient = await solve(
+      [predicted, retrieved, ok("E3", "retrieve_s3_document", {}), allFulfilled],
+      "Is this return sufficient?",
+    );
+    expect(sufficient.summary).toBe(
+      "Sufficient: 5 of 5 conditions fulfilled for Flex Supreme / 1120 Corporate Tax Return.",
+    );
+    expect(sufficient.recommendations).toEqual(["No action needed: all 5 conditions fulfilled"]);
+  });
+
+  it("never counts a verdict with an unknown status as fulfilled", async () => {
+    const odd = ok("E4", "call_conditions_ai_api", {
+      verdicts: [{ condition_id: "TR_SIGNED", status: "pending", reason: "queued", citations: [] }],
+    });
+
+    const result = await solve([predicted, retrieved, ok("E3", "retrieve_s3_document", {}), odd]);
+
+    expect(result.unfulfilled_conditions[0]).toEqual({
+      id: "TR_SIGNED",
+      title: "Tax return signed and dated",
+      status: "insufficient_evidence",
+      reason: 'Conditions AI returned status "pending": queued',
+      citations: [],
+    });
+    expect(result.unfulfilled_conditions.slice(1).map((c) => c.reason)).toEqual(
+      Array(4).fill("call_conditions_ai_api (E4) returned no verdict for this condition"),
+    );
+  });
+
+  it("adds the database's answer when the plan looked up history", async () => {
+    const plan = planOf(
+      [...taxPlan.steps, { id: "E5", tool: "query_database", args: { query: "similar_loans" } }],
+      [["E1", "E2", "E3", "E5"], ["E4"]],
+    );
+    const history = ok("E5", "query_database", {
+      query: "similar_loans",
+      results: [{ run_id: "r1" }, { run_id: "r2" }],
+      message: "2 similar evaluation(s) for Flex Supreme / 1120 Corporate Tax Return, most recent first.",
+    });
+
+    const result = await solve([predicted, retrieved, missingDocument, verdicts, history], undefined, plan);
+
+    expect(result.summary).toMatch(
+      / History \(similar_loans\): 2 similar evaluation\(s\) for Flex Supreme \/ 1120 Corporate Tax Return, most recent first\.$/,
+    );
+  });
+
+  it("lists planned steps that never ran", async () => {
+    const result = await solve([predicted, retrieved, verdicts]);
+    expect(result.missing_information[0]).toBe(
+      "E3 retrieve_s3_document(rm-conditions/x.pdf) did not run: no evidence was recorded",
+    );
+  });
+});
+
+describe("rule-based llm tool", () => {
+  it("answers extractively and says so", async () => {
+    const prompt = "Summarize: The return is for tax year 2025. It is unsigned.   The EIN is 12-3456789.";
+
+    const completion = await provider.complete({
+      system: "Be concise.",
+      prompt,
+      context: { purpose: "tool" },
+    });
+
+    expect(completion.text).toBe(
+      "rule-based summary: Summarize: The return is for tax year 2025. It is unsigned. The EIN is 12-3456789.",
+    );
+    expect(completion.model).toBe("rule-based");
+  });
+
+  it("cuts long prompts at a sentence boundary near 400 characters", () => {
+    const sentence = "This sentence is exactly fifty characters long ok. ";
+    const answer = extractiveAnswer(sentence.repeat(20));
+    expect(answer.startsWith("rule-based summary: This sentence")).toBe(true);
+    expect(answer.length).toBeLessThanOrEqual("rule-based summary: ".length + 400);
+    expect(answer.endsWith("ok.")).toBe(true);
+  });
+});

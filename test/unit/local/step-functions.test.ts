@@ -1,0 +1,359 @@
+// Tests of the Step Functions emulation itself, on the real statemachine/rewoo.asl.json with in-test
+// handlers (the real handlers are exercised by the integration tests).
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { LocalStepFunctions, type TaskHandler } from "../../../infra/local/step-functions.ts";
+
+const ASL = fileURLToPath(new URL("../../../statemachine/rewoo.asl.json", import.meta.url));
+
+interface Scenario {
+  levels: string[][];
+  maxConcurrency: number;
+  /** Work waits until this many steps of its level have started (or 2 s), to expose parallelism. */
+  barrier?: boolean;
+  workDelayMs?: number;
+  planError?: Error;
+  planResultBytes?: number;
+  failingStep?: string;
+}
+
+type Call =
+  | { state: "Work"; stepId: string; level: number; start: number; end: number; input: unknown }
+  | { state: "Plan" | "Solve" | "Finalize" | "HandleFailure"; start: number; end: number; input: unknown };
+
+const scenarios = new Map<string, Scenario>();
+const calls = new Map<string, Call[]>();
+let nextRun = 0;
+
+function newRun(scenario: Scenario): string {
+  nextRun += 1;
+  const runId = `run-${nextRun}`;
+  scenarios.set(runId, scenario);
+  calls.set(runId, []);
+  return runId;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function runIdOf(input: unknown): string {
+  return (input as { run_id: string }).run_id;
+}
+
+function recorded(
+  state: "Plan" | "Solve" | "Finalize" | "HandleFailure",
+  body?: (input: unknown) => unknown,
+) {
+  const handler: TaskHandler = async (input) => {
+    const start = performance.now();
+    try {
+      return (await body?.(input)) ?? {};
+    } finally {
+      calls.get(runIdOf(input))?.push({ state, start, end: performance.now(), input });
+    }
+  };
+  return handler;
+}
+
+const startedPerLevel = new Map<string, number>();
+
+const handlers: Record<string, TaskHandler> = {
+  Plan: recorded("Plan", (input) => {
+    const scenario = scenarios.get(runIdOf(input)) as Scenario;
+    if (scenario.planError) throw scenario.planError;
+    return {
+      levels: scenario.levels,
+      max_concurrency: scenario.maxConcurrency,
+      ...(scenario.planResultBytes ? { padding: "x".repeat(scenario.planResultBytes) } : {}),
+    };
+  }),
+  Work: async (input) => {
+    const { run_id, step_id, level_index } = input as {
+      run_id: string;
+      step_id: string;
+      level_index: number;
+    };
+    const scenario = scenarios.get(run_id) as Scenario;
+    const start = performance.now();
+    const key = `${run_id}/${level_index}`;
+    startedPerLevel.set(key, (startedPerLevel.get(key) ?? 0) + 1);
+    if (scenario.barrier) {
+      const levelSize = scenario.levels[level_index]?.length ?? 1;
+      const deadline = performance.now() + 2_000;
+      while ((startedPerLevel.get(key) ?? 0) < levelSize && performance.now() < deadline) await sleep(1);
+    }
+    if (scenario.workDelayMs) await sleep(scenario.workDelayMs);
+    try {
+      if (step_id === scenario.failingStep) {
+        const error = new Error(`tool host for ${step_id} unreachable`);
+        error.name = "Lambda.ServiceException";
+        throw error;
+      }
+      return { step_id, status: "ok" };
+    } finally {
+      calls
+        .get(run_id)
+        ?.push({ state: "Work", stepId: step_id, level: level_index, start, end: performance.now(), input });
+    }
+  },
+  Solve: recorded("Solve"),
+  Finalize: recorded("Finalize"),
+  HandleFailure: recorded("HandleFailure"),
+};
+
+function works(runId: string) {
+  return (calls.get(runId) ?? []).filter((call) => call.state === "Work");
+}
+
+function only(runId: string, state: Call["state"]) {
+  return (calls.get(runId) ?? []).filter((call) => call.state === state);
+}
+
+const intersects = (a: { start: number; end: number }, b: { start: number; end: number }) =>
+  a.start < b.end && b.start < a.end;
+
+describe("LocalStepFunctions on statemachine/rewoo.asl.json", () => {
+  let sfn: LocalStepFunctions;
+
+  beforeAll(async () => {
+    sfn = await LocalStepFunctions.fromFile(ASL, handlers, {
+      region: "eu-west-1",
+      accountId: "111122223333",
+      // The ASL retries Lambda.* errors with 1 s backoff and jitter; tests need not wait for it.
+      retryIntervalOverrides: { Work: 0, Plan: 0 },
+    });
+  });
+
+  it("exposes the task states and a state machine ARN for the configured account", () => {
+    expect([...sfn.taskStates].sort()).toEqual(["Finalize", "HandleFailure", "Plan", "Solve", "Work"]);
+    expect(sfn.stateMachineArn).toBe("arn:aws:states:eu-west-1:111122223333:stateMachine:rewoo");
+  });
+
+  it("runs every step once, level after level, then Solve and Finalize", async () => {
+    const runId = newRun({ levels: [["E1", "E2"], ["E3"]], maxConcurrency: 2, workDelayMs: 2 });
+    const { executionArn } = sfn.startExecution({ input: { run_id: runId } });
+    const result = await sfn.waitForExecution(executionArn);
+
+    expect(result.status).toBe("SUCCEEDED");
+    const steps = works(runId);
+    expect(steps.map((call) => (call.state === "Work" ? call.stepId : "")).sort()).toEqual([
+      "E1",
+      "E2",
+      "E3",
+    ]);
+    for (const call of steps) {
+      expect(call.input).toEqual({
+        run_id: runId,
+        level_index: call.state === "Work" ? call.level : -1,
+        step_id: call.state === "Work" ? call.stepId : "",
+      });
+    }
+    const level0 = steps.filter((call) => call.state === "Work" && call.level === 0);
+    const level1 = steps.filter((call) => call.state === "Work" && call.level === 1);
+    expect(level0).toHaveLength(2);
+    expect(level1).toHaveLength(1);
+    const lastOfLevel0 = Math.max(...level0.map((call) => call.end));
+    expect(Math.min(...level1.map((call) => call.start))).toBeGreaterThanOrEqual(lastOfLevel0);
+
+    const [solve] = only(runId, "Solve");
+    const [finalize] = only(runId, "Finalize");
+    expect(solve?.input).toEqual({ run_id: runId });
+    expect(solve?.start).toBeGreaterThanOrEqual(Math.max(...steps.map((call) => call.end)));
+    expect(finalize?.input).toEqual({ run_id: runId, mode: "success" });
+    expect(finalize?.start).toBeGreaterThanOrEqual(solve?.end ?? Number.POSITIVE_INFINITY);
+    expect(only(runId, "HandleFailure")).toHaveLength(0);
+    // Map results are discarded (ResultPath null): the output is the input plus the plan ids.
+    expect(result.output).toEqual({
+      run_id: runId,
+      plan: { levels: [["E1", "E2"], ["E3"]], max_concurrency: 2 },
+    });
+  });
+
+  it("runs the steps of a level in parallel when max_concurrency > 1", async () => {
+    const runId = newRun({ levels: [["E1", "E2", "E3"]], maxConcurrency: 3, barrier: true });
+    const { executionArn } = sfn.startExecution({ input: { run_id: runId } });
+    expect((await sfn.waitForExecution(executionArn)).status).toBe("SUCCEEDED");
+
+    const [a, b, c] = works(runId);
+    expect(a && b && c).toBeTruthy();
+    if (!a || !b || !c) return;
+    expect(intersects(a, b) && intersects(b, c) && intersects(a, c)).toBe(true);
+  });
+
+  it("never overlaps steps when max_concurrency is 1", async () => {
+    const runId = newRun({ levels: [["E1", "E2", "E3", "E4"]], maxConcurrency: 1, workDelayMs: 3 });
+    const { executionArn } = sfn.startExecution({ input: { run_id: runId } });
+    expect((await sfn.waitForExecution(executionArn)).status).toBe("SUCCEEDED");
+
+    const steps = works(runId).sort((x, y) => x.start - y.start);
+    expect(steps).toHaveLength(4);
+    for (let i = 0; i < steps.length; i += 1) {
+      for (let j = i + 1; j < steps.length; j += 1) {
+        expect(intersects(steps[i] as Call, steps[j] as Call)).toBe(false);
+      }
+    }
+  });
+
+  it("routes a Plan error to HandleFailure and ends FAILED with that error", async () => {
+    class PlanValidationError extends Error {
+      override name = "PlanValidationError";
+    }
+    const runId = newRun({
+      levels: [],
+      maxConcurrency: 1,
+      planError: new PlanValidationError("cycle E1 -> E2 -> E1"),
+    });
+    const { executionArn } = sfn.startExecution({ input: { run_id: runId } });
+    const result = await sfn.waitForExecution(executionArn);
+
+    const failure = only(runId, "HandleFailure");
+    expect(failure).toHaveLength(1);
+    expect(failure[0]?.input).toEqual({
+      run_id: runId,
+      mode: "failure",
+      error: { Error: "PlanValidationError", Cause: "cycle E1 -> E2 -> E1" },
+    });
+    expect(result).toMatchObject({
+      status: "FAILED",
+      error: "PlanValidationError",
+      cause: "cycle E1 -> E2 -> E1",
+    });
+    expect(result.stopDate).toBeInstanceOf(Date);
+    expect(result.output).toBeUndefined();
+    expect(works(runId)).toHaveLength(0);
+    expect(only(runId, "Solve")).toHaveLength(0);
+    expect(only(runId, "Finalize")).toHaveLength(0);
+  });
+
+  it("starts no further iterations or levels once a step has failed (like AWS, unlike the bare interpreter)", async () => {
+    const runId = newRun({ levels: [["E1", "E2", "E3"], ["E4"]], maxConcurrency: 1, failingStep: "E1" });
+    const { executionArn } = sfn.startExecution({ input: { run_id: runId } });
+    const result = await sfn.waitForExecution(executionArn);
+    await sfn.idle(executionArn);
+
+    expect(result).toMatchObject({ status: "FAILED", error: "Lambda.ServiceException" });
+    // 1 attempt + 3 retries of E1, and nothing else.
+    expect(works(runId).map((call) => (call.state === "Work" ? call.stepId : ""))).toEqual([
+      "E1",
+      "E1",
+      "E1",
+      "E1",
+    ]);
+    expect(only(runId, "HandleFailure")[0]?.input).toMatchObject({
+      error: { Error: "Lambda.ServiceException", Cause: "tool host for E1 unreachable" },
+    });
+    expect(sfn.history(executionArn).filter((event) => event.type === "StateRetried")).toHaveLength(3);
+  });
+
+  it("fails without Catch when a task result exceeds the 256 KiB payload quota (States.DataLimitExceeded)", async () => {
+    const runId = newRun({ levels: [["E1"]], maxConcurrency: 1, planResultBytes: 300 * 1024 });
+    const { executionArn } = sfn.startExecution({ input: { run_id: runId } });
+    const result = await sfn.waitForExecution(executionArn);
+
+    expect(result).toMatchObject({ status: "FAILED", error: "States.DataLimitExceeded" });
+    expect(only(runId, "HandleFailure")).toHaveLength(0);
+  });
+
+  it("describes executions, is idempotent on a running name and rejects conflicting names", async () => {
+    expect(() =>
+      sfn.describeExecution(`${sfn.stateMachineArn.replace("stateMachine", "execution")}:nope`),
+    ).toThrow(expect.objectContaining({ name: "ExecutionDoesNotExist" }));
+
+    const runId = newRun({ levels: [["E1"]], maxConcurrency: 1, workDelayMs: 5 });
+    const started = sfn.startExecution({ name: `exec-${runId}`, input: { run_id: runId } });
+    expect(started.executionArn).toBe(`arn:aws:states:eu-west-1:111122223333:execution:rewoo:exec-${runId}`);
+
+    const running = sfn.describeExecution(started.executionArn);
+    expect(running).toMatchObject({
+      status: "RUNNING",
+      name: `exec-${runId}`,
+      input: { run_id: runId },
+      stateMachineArn: sfn.stateMachineArn,
+    });
+    expect(running.stopDate).toBeUndefined();
+    // Handlers are invoked after StartExecution returns, as with Lambda.
+    expect(calls.get(runId)).toHaveLength(0);
+
+    const again = sfn.startExecution({ name: `exec-${runId}`, input: { run_id: runId } });
+    expect(again).toEqual(started);
+    expect(() => sfn.startExecution({ name: `exec-${runId}`, input: { run_id: "other" } })).toThrow(
+      expect.objectContaining({ name: "ExecutionAlreadyExists" }),
+    );
+
+    const done = await sfn.waitForExecution(started.executionArn);
+    expect(done.status).toBe("SUCCEEDED");
+    expect(done.stopDate?.getTime()).toBeGreaterThanOrEqual(done.startDate.getTime());
+    // Names stay taken once the execution has closed.
+    expect(() => sfn.startExecution({ name: `exec-${runId}`, input: { run_id: runId } })).toThrow(
+      expect.objectContaining({ name: "ExecutionAlreadyExists" }),
+    );
+    expect(() => sfn.startExecution({ name: "has space", input: {} })).toThrow(
+      expect.objectContaining({ name: "InvalidName" }),
+    );
+
+    const generated = sfn.startExecution({ input: { run_id: newRun({ levels: [], maxConcurrency: 1 }) } });
+    expect(generated.executionArn).toMatch(/:execution:rewoo:[0-9a-f-]{36}$/);
+    await sfn.waitForExecution(generated.executionArn);
+  });
+
+  it("stops a running execution: ABORTED at once, and nothing new starts", async () => {
+    const runId = newRun({ levels: [["E1", "E2", "E3"]], maxConcurrency: 1, workDelayMs: 20 });
+    const { executionArn } = sfn.startExecution({ input: { run_id: runId } });
+    while (!(startedPerLevel.get(`${runId}/0`) ?? 0)) await sleep(1);
+
+    const { stopDate } = sfn.stopExecution(executionArn, {
+      error: "UserCancelled",
+      cause: "cancelled by test",
+    });
+    expect(sfn.describeExecution(executionArn)).toMatchObject({
+      status: "ABORTED",
+      error: "UserCancelled",
+      cause: "cancelled by test",
+      stopDate,
+    });
+    const result = await sfn.waitForExecution(executionArn);
+    expect(result.status).toBe("ABORTED");
+    // The handler that was running when the stop came is not cancelled; it finishes in the background.
+    await sfn.idle(executionArn);
+    expect(works(runId).map((call) => (call.state === "Work" ? call.stepId : ""))).toEqual(["E1"]);
+    expect(only(runId, "Solve")).toHaveLength(0);
+    expect(only(runId, "HandleFailure")).toHaveLength(0);
+  });
+
+  it("records a compact history of state transitions", async () => {
+    const runId = newRun({ levels: [["E1", "E2"], ["E3"]], maxConcurrency: 2 });
+    const { executionArn } = sfn.startExecution({ input: { run_id: runId } });
+    await sfn.waitForExecution(executionArn);
+
+    const history = sfn.history(executionArn);
+    const entered = history.filter((event) => event.type === "StateEntered").map((event) => event.stateName);
+    for (const state of ["Plan", "RunLevels", "RunSteps", "Solve", "Finalize", "Succeeded"]) {
+      expect(entered).toContain(state);
+    }
+    expect(entered.filter((state) => state === "Work")).toHaveLength(3);
+    expect(history[0]?.type).toBe("ExecutionStarted");
+    expect(history.at(-1)?.type).toBe("ExecutionSucceeded");
+    for (const event of history) {
+      expect(
+        Object.keys(event).every((key) => ["type", "stateName", "timestamp", "index", "error"].includes(key)),
+      ).toBe(true);
+    }
+  });
+});
+
+describe("LocalStepFunctions.fromFile", () => {
+  const noop: TaskHandler = async () => ({});
+  const all = { Plan: noop, Work: noop, Solve: noop, Finalize: noop, HandleFailure: noop };
+
+  it("rejects handlers for states that are not task states, naming the task states", async () => {
+    await expect(LocalStepFunctions.fromFile(ASL, { ...all, Planner: noop })).rejects.toThrow(
+      /Planner.*task states: Plan, Work, Solve, Finalize, HandleFailure/,
+    );
+  });
+
+  it("rejects a definition with a task state that has no handler", async () => {
+    const { Work: _work, ...withoutWork } = all;
+    await expect(LocalStepFunctions.fromFile(ASL, withoutWork)).rejects.toThrow(
+      /No handler for the task states Work/,
+    );
+  });
+});
