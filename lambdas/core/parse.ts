@@ -142,14 +142,14 @@ function firstStepsRegion(
   to: number,
   skip: Array<[number, number]>,
 ): unknown[] | undefined {
+  const ends = new Map<number, number>();
   for (let i = from; i < to; i++) {
     const ch = text[i];
     if (ch !== "[" && ch !== "{") continue;
-    // A steps array opens with `[{` and a steps object with `{"`; checking that first keeps prose brackets
-    // (and pathological runs of them) from costing a scan to the end of the text each.
+    // A steps array opens with `[{` and a steps object with `{"`: prose brackets are skipped without a scan.
     if (!STEPS_OPENING.test(text.slice(i, i + 64))) continue;
     if (skip.some(([start, end]) => i >= start && i < end)) continue;
-    const end = balancedJsonEnd(text, i, to);
+    const end = ends.get(i) ?? balancedJsonEnd(text, i, to, ends);
     if (end === -1) continue;
     let value: unknown;
     try {
@@ -157,15 +157,25 @@ function firstStepsRegion(
     } catch {
       continue;
     }
-    const steps = asStepList(value);
+    const steps = firstStepList(value);
     if (steps !== undefined) return steps;
+    // Every candidate inside parsed JSON is one of its values, and firstStepList has seen them all.
+    i = end;
   }
   return undefined;
 }
 
-/** Like matchingBracket, but for JSON: both bracket kinds must nest properly and strings are opaque. */
-function balancedJsonEnd(text: string, open: number, to: number): number {
-  const expected: string[] = [];
+/**
+ * Like matchingBracket, but for JSON: both bracket kinds must nest properly and strings are opaque.
+ * The scan also settles every opener it meets outside strings (its end, or -1 when the same mismatch or end
+ * of text dooms it), recorded in `ends`, so no position is scanned twice and the search stays linear.
+ */
+function balancedJsonEnd(text: string, open: number, to: number, ends: Map<number, number>): number {
+  const openers: number[] = [];
+  const fail = () => {
+    for (const at of openers) ends.set(at, -1);
+    return -1;
+  };
   let inString = false;
   for (let i = open; i < to; i++) {
     const ch = text[i];
@@ -175,14 +185,28 @@ function balancedJsonEnd(text: string, open: number, to: number): number {
       continue;
     }
     if (ch === '"') inString = true;
-    else if (ch === "[") expected.push("]");
-    else if (ch === "{") expected.push("}");
+    else if (ch === "[" || ch === "{") openers.push(i);
     else if (ch === "]" || ch === "}") {
-      if (expected.pop() !== ch) return -1;
-      if (expected.length === 0) return i;
+      const at = openers.at(-1);
+      if (at === undefined || text[at] !== (ch === "]" ? "[" : "{")) return fail();
+      openers.pop();
+      ends.set(at, i);
+      if (openers.length === 0) return i;
     }
   }
-  return -1;
+  return fail();
+}
+
+/** The first steps-shaped value in document order, so a plan wrapped as `{"plan": {"steps": [...]}}` is found. */
+function firstStepList(root: unknown): unknown[] | undefined {
+  const pending: unknown[] = [root];
+  for (let value = pending.pop(); value !== undefined || pending.length > 0; value = pending.pop()) {
+    const steps = asStepList(value);
+    if (steps !== undefined) return steps;
+    const children = Array.isArray(value) ? value : isPlainObject(value) ? Object.values(value) : [];
+    for (let k = children.length - 1; k >= 0; k--) pending.push(children[k]);
+  }
+  return undefined;
 }
 
 /**

@@ -53,6 +53,7 @@ interface Transaction {
 
 interface Statement {
   document: string;
+  pages: PageText[];
   periods: Array<Located<Period>>;
   holders: Array<Located<string>>;
   accounts: Array<Located<string>>;
@@ -111,7 +112,7 @@ function readPeriods(pages: PageText[]): Array<Located<Period>> {
     page.lines.forEach((line, index) => {
       // The range may wrap onto the next line under its label.
       const joined = `${line} ${page.lines[index + 1] ?? ""}`;
-      const ranges = findDateRanges(line).length > 0 ? findDateRanges(line) : [];
+      const ranges = findDateRanges(line);
       const wrapped = ranges.length === 0 ? findDateRanges(joined).filter((range) => range.index < line.length) : [];
       for (const range of [...ranges, ...wrapped]) {
         const days = dayNumber(range.end) - dayNumber(range.start);
@@ -287,7 +288,12 @@ function readFees(pages: PageText[]): Pick<Statement, "fees" | "zeroFeeLines"> {
 
 const TAX_RETURN_MARK = /\bForm\s*1120\b|Corporation\s+Income\s+Tax\s+Return/i;
 
+// Every bank-statement condition reads the same documents; parse them once per evaluation.
+const statementCache = new WeakMap<EvaluationContext["readable"], Statement[]>();
+
 function readStatements(context: EvaluationContext): Statement[] {
+  const cached = statementCache.get(context.readable);
+  if (cached) return cached;
   const statements: Statement[] = [];
   for (const document of context.readable) {
     const pages = documentPages(document);
@@ -302,6 +308,7 @@ function readStatements(context: EvaluationContext): Statement[] {
     if (!looksLikeStatement || (periods.length === 0 && TAX_RETURN_MARK.test(pages[0]?.text ?? ""))) continue;
     statements.push({
       document: document.document,
+      pages,
       periods,
       holders: readHolders(pages),
       accounts,
@@ -309,6 +316,7 @@ function readStatements(context: EvaluationContext): Statement[] {
       ...readFees(pages),
     });
   }
+  statementCache.set(context.readable, statements);
   return statements;
 }
 
@@ -426,7 +434,7 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
       continue;
     }
     // No "Account Holder" label: the mailing address block on page 1 names the owner.
-    const page = documentPages(context.readable.find((d) => d.document === statement.document) ?? { document: statement.document, page_count: 0, pages: [], has_text_layer: false })[0];
+    const page = statement.pages[0];
     let found: Located<string> | undefined;
     for (let index = 0; page && index < Math.min(page.lines.length, 20) && !found; index++) {
       const part = segments(page.lines[index] ?? "").find((p) => matches(p.text));

@@ -96,6 +96,9 @@ function cleanSignatureValue(value: string): string {
     .trim();
 }
 
+const OFFICER_TITLE =
+  /^(?:(?:vice\s+|executive\s+)?president|ceo|cfo|coo|treasurer|secretary|director|owner|officer|chairman|chair|member|manager|managing\s+member|partner|principal)(?:\s*(?:&|and|,|\/)\s*\w+)*$/i;
+
 function looksLikeName(value: string): boolean {
   return /[A-Za-z]{2,}/.test(value) && !SIGN_BLOCK_PRINT.test(value) && findDates(value).length === 0;
 }
@@ -121,7 +124,7 @@ function readValueLine(line: string): { signer: string | null; date: string | nu
     }
     if (!looksLikeName(value)) continue;
     // The signature is left of the date; a name-like value right of it is the officer's title.
-    if (date) title = title ?? value;
+    if (date || OFFICER_TITLE.test(value)) title = title ?? value;
     else if (!signer) signer = value;
     else title = title ?? value;
   }

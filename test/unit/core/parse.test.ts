@@ -375,6 +375,18 @@ describe("parsePlanText on JSON plans", () => {
     );
   });
 
+  it('finds a plan wrapped in another object, like {"plan": {"steps": [...]}}', () => {
+    expect(parsePlanText(JSON.stringify({ plan: { steps: STEPS } }))).toEqual(STEPS);
+  });
+
+  it("stays fast on long runs of unclosed brackets (no scan to the end of the text per bracket)", () => {
+    const started = Date.now();
+    for (const junk of ["[{".repeat(50_000), '{"'.repeat(50_000), "[".repeat(100_000)]) {
+      expect(() => parsePlanText(junk)).toThrow(PlanParseError);
+    }
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
   it('rejects {"steps": []} as a plan without steps', () => {
     expect(parseError('{"steps": []}').message).toMatch(/^no plan steps found: .*steps array is empty/);
   });
