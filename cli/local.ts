@@ -3,9 +3,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import pc from "picocolors";
-import { InvalidRequestError } from "../lambdas/core/request.ts";
 import { generateSampleDocuments } from "../examples/samples.ts";
 import { startTwin, type Twin } from "../infra/local/twin.ts";
+import { InvalidRequestError } from "../lambdas/core/request.ts";
 import { formatEvent, formatRunRecord } from "./progress.ts";
 
 const SAMPLE_REQUEST = fileURLToPath(new URL("../examples/sample-tax-return.json", import.meta.url));
@@ -16,7 +16,10 @@ export async function startCommand(): Promise<number> {
   return runLocalEvaluation(request, { json: false, label: "examples/sample-tax-return.json" });
 }
 
-export async function runLocalEvaluation(request: unknown, options: { json: boolean; label: string }): Promise<number> {
+export async function runLocalEvaluation(
+  request: unknown,
+  options: { json: boolean; label: string },
+): Promise<number> {
   const say = options.json ? (_: string) => {} : (line: string) => process.stdout.write(`${line}\n`);
   const twin = await startTwin();
   try {
@@ -26,7 +29,11 @@ export async function runLocalEvaluation(request: unknown, options: { json: bool
         `local twin: dynalite ${twin.emulators.dynamodbEndpoint}, s3rver ${twin.emulators.s3Endpoint}, state machine statemachine/rewoo.asl.json`,
       ),
     );
-    say(pc.dim(`uploaded ${uploaded} sample documents to s3://${twin.services.config.documentsBucket}/rm-conditions/`));
+    say(
+      pc.dim(
+        `uploaded ${uploaded} sample documents to s3://${twin.services.config.documentsBucket}/rm-conditions/`,
+      ),
+    );
 
     let started: { run_id: string };
     try {
@@ -34,7 +41,8 @@ export async function runLocalEvaluation(request: unknown, options: { json: bool
     } catch (error) {
       if (error instanceof InvalidRequestError) {
         process.stderr.write(`${pc.red("invalid request")} (${options.label}):\n`);
-        for (const problem of error.problems) process.stderr.write(`  ${problem.field}: ${problem.message}\n`);
+        for (const problem of error.problems)
+          process.stderr.write(`  ${problem.field}: ${problem.message}\n`);
         return 2;
       }
       throw error;

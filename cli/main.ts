@@ -6,12 +6,16 @@ import { parsePlanCommand } from "./plan-parse.ts";
 
 const program = new Command()
   .name("rewoo")
-  .description("ReWOO loan-conditions agent (Planner → Worker → Solver on AWS Step Functions, with an offline twin)")
+  .description(
+    "ReWOO loan-conditions agent (Planner → Worker → Solver on AWS Step Functions, with an offline twin)",
+  )
   .showHelpAfterError();
 
 program
   .command("start")
-  .description("boot the local twin, upload the sample loan documents, evaluate the sample request and print the result")
+  .description(
+    "boot the local twin, upload the sample loan documents, evaluate the sample request and print the result",
+  )
   .action(async () => {
     process.exitCode = await startCommand();
   });
@@ -24,7 +28,9 @@ program
   .option("--json", "print only the final run record as JSON on stdout")
   .action(async (file: string, options: { local?: boolean; json?: boolean }) => {
     if (!options.local) {
-      program.error("rewoo evaluate: only --local is available in this version (the --api client arrives with the REST API)");
+      program.error(
+        "rewoo evaluate: only --local is available in this version (the --api client arrives with the REST API)",
+      );
     }
     let request: unknown;
     try {
@@ -43,11 +49,13 @@ plan
   )
   .argument("[file]", "file with the planner output; - or nothing reads stdin")
   .addOption(
-    new Option("--max-steps <n>", "cap on the number of steps (longer plans are truncated)").argParser((value) => {
-      const n = Number(value);
-      if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
-      return n;
-    }),
+    new Option("--max-steps <n>", "cap on the number of steps (longer plans are truncated)").argParser(
+      (value) => {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
+        return n;
+      },
+    ),
   )
   .option("--validate", "also check tools and arguments against the tool registry")
   .action(async (file: string | undefined, options: { maxSteps?: number; validate?: boolean }) => {

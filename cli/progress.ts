@@ -14,16 +14,22 @@ export function formatEvent(event: ProgressEvent): string[] {
       });
       for (const step of plan.steps) {
         const deps = step.depends_on.length ? pc.dim(` ← ${step.depends_on.join(", ")}`) : "";
-        lines.push(`  ${pc.cyan(step.id)} ${step.tool}${deps}${step.description ? pc.dim(`  ${step.description}`) : ""}`);
+        lines.push(
+          `  ${pc.cyan(step.id)} ${step.tool}${deps}${step.description ? pc.dim(`  ${step.description}`) : ""}`,
+        );
       }
       for (const repair of plan.repairs) lines.push(pc.yellow(`  repaired: ${repair.message}`));
       return lines;
     }
     case "worker": {
       const label = `${pc.cyan(event.step)} ${event.tool}`;
-      if (event.status === "started") return [`${pc.bold("WORKER")}  ${label} ${pc.dim(`(level ${event.level})`)} started`];
-      if (event.status === "completed") return [`${pc.bold("WORKER")}  ${label} ${pc.green("completed")} in ${event.duration_ms} ms`];
-      return [`${pc.bold("WORKER")}  ${label} ${pc.red("failed")} in ${event.duration_ms} ms: ${event.error}`];
+      if (event.status === "started")
+        return [`${pc.bold("WORKER")}  ${label} ${pc.dim(`(level ${event.level})`)} started`];
+      if (event.status === "completed")
+        return [`${pc.bold("WORKER")}  ${label} ${pc.green("completed")} in ${event.duration_ms} ms`];
+      return [
+        `${pc.bold("WORKER")}  ${label} ${pc.red("failed")} in ${event.duration_ms} ms: ${event.error}`,
+      ];
     }
     case "solver":
       return [`${pc.bold("SOLVER")}  ${event.status}`];
@@ -42,7 +48,8 @@ export function formatRunRecord(run: RunRecord): string[] {
     lines.push("", pc.bold("Summary"), `  ${result.summary}`);
     if (result.fulfilled_conditions.length) {
       lines.push("", pc.bold(pc.green("Fulfilled")));
-      for (const condition of result.fulfilled_conditions) lines.push(...formatCondition(condition, "fulfilled"));
+      for (const condition of result.fulfilled_conditions)
+        lines.push(...formatCondition(condition, "fulfilled"));
     }
     if (result.unfulfilled_conditions.length) {
       lines.push("", pc.bold(pc.red("Not fulfilled / insufficient evidence")));
@@ -51,7 +58,11 @@ export function formatRunRecord(run: RunRecord): string[] {
       }
     }
     if (result.missing_information.length) {
-      lines.push("", pc.bold("Missing information"), ...result.missing_information.map((item) => `  - ${item}`));
+      lines.push(
+        "",
+        pc.bold("Missing information"),
+        ...result.missing_information.map((item) => `  - ${item}`),
+      );
     }
     if (result.recommendations.length) {
       lines.push("", pc.bold("Recommendations"), ...result.recommendations.map((item) => `  - ${item}`));

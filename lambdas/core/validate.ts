@@ -40,8 +40,9 @@ export interface NormalizeOptions {
   request?: EvaluationRequest;
 }
 
-export function normalizePlan(raw: readonly RawStep[], options: NormalizeOptions = {}): Plan {
+export function normalizePlan(input: readonly RawStep[], options: NormalizeOptions = {}): Plan {
   const { tools, maxSteps, profile, request } = options;
+  const raw = tools === undefined ? input : input.map((step) => adaptTextArgs(step, tools));
   if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1)) {
     throw new RangeError(`normalizePlan: maxSteps must be an integer >= 1, got ${describeValue(maxSteps)}`);
   }
@@ -92,6 +93,24 @@ export function normalizePlan(raw: readonly RawStep[], options: NormalizeOptions
 
 // ---------------------------------------------------------------------------------------------------------
 // Checks
+
+/**
+ * The paper's text format gives one input per step (`#E2 = retrieve_s3_document[rm-conditions/a.pdf]`
+ * parses to `{input: "..."}`). For a registered tool with exactly one required argument, that input is
+ * the argument, so text plans run against the same tools as JSON plans.
+ */
+function adaptTextArgs(step: RawStep, tools: ToolCatalog): RawStep {
+  const keys = Object.keys(step.args);
+  if (keys.length !== 1 || keys[0] !== "input") return step;
+  const shape = (
+    tools.get(step.tool)?.args as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> }
+  )?.shape;
+  if (!shape || "input" in shape) return step;
+  const required = Object.entries(shape).filter(([, field]) => !field.safeParse(undefined).success);
+  if (required.length !== 1) return step;
+  const [name] = required[0] as [string, unknown];
+  return { ...step, args: { [name]: step.args.input } };
+}
 
 function checkIds(raw: readonly RawStep[]): string[] {
   const issues: string[] = [];

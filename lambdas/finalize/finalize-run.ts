@@ -2,14 +2,18 @@
 // to output_destination, and it is indexed for the history tool. Failure: the run becomes FAILED
 // with the error the state machine caught. Either way one `complete` event closes the stream.
 import type { Logger } from "@aws-lambda-powertools/logger";
-import { parseS3Uri } from "../store/blobs.ts";
 import type { Services } from "../runtime/services.ts";
+import { parseS3Uri } from "../store/blobs.ts";
 
 export type FinalizeEvent =
   | { run_id: string; mode: "success" }
   | { run_id: string; mode: "failure"; error?: { Error?: string; Cause?: string } };
 
-export async function finalizeRun(event: FinalizeEvent, services: Services, log: Logger): Promise<{ status: string }> {
+export async function finalizeRun(
+  event: FinalizeEvent,
+  services: Services,
+  log: Logger,
+): Promise<{ status: string }> {
   const { runs, blobs, publisher } = services;
   if (event.mode === "success") {
     const meta = await runs.getMeta(event.run_id);

@@ -10,7 +10,10 @@ export type StartExecution = (name: string, input: { run_id: string }) => Promis
 
 export function newRunId(now = new Date()): string {
   // Time-ordered prefix so ids sort by creation; random suffix so they never collide.
-  const stamp = now.toISOString().replace(/[-:TZ.]/g, "").slice(0, 14);
+  const stamp = now
+    .toISOString()
+    .replace(/[-:TZ.]/g, "")
+    .slice(0, 14);
   return `run-${stamp}-${randomUUID().slice(0, 8)}`;
 }
 

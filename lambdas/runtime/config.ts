@@ -55,7 +55,9 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     runsTable: e.RUNS_TABLE,
     documentsBucket: e.DOCUMENTS_BUCKET,
     artifactsBucket: e.ARTIFACTS_BUCKET,
-    allowedDocumentPrefixes: e.ALLOWED_DOCUMENT_PREFIXES.length ? e.ALLOWED_DOCUMENT_PREFIXES : [e.DOCUMENTS_BUCKET],
+    allowedDocumentPrefixes: e.ALLOWED_DOCUMENT_PREFIXES.length
+      ? e.ALLOWED_DOCUMENT_PREFIXES
+      : [e.DOCUMENTS_BUCKET],
     endpoints: { dynamodb: e.DYNAMODB_ENDPOINT, s3: e.S3_ENDPOINT },
     llm: {
       provider: e.REWOO_LLM_PROVIDER,
@@ -81,7 +83,9 @@ function parseLatencies(spec: string | undefined): Record<string, number> {
     const [tool, ms] = part.split("=");
     const value = Number(ms);
     if (!tool || !Number.isFinite(value) || value < 0) {
-      throw new Error(`Invalid configuration: REWOO_TOOL_LATENCY_MS entry "${part}" is not "tool=milliseconds"`);
+      throw new Error(
+        `Invalid configuration: REWOO_TOOL_LATENCY_MS entry "${part}" is not "tool=milliseconds"`,
+      );
     }
     out[tool.trim()] = value;
   }

@@ -23,7 +23,10 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
   const evidence = new EvidenceStore(runs, blobs, config.artifactsBucket, config.evidenceInlineLimit);
   const publisher = new EventPublisher(runs, options.sinks ?? [], options.logger);
   const llm = createLlmProviders(config.llm);
-  const documentPolicy = { documentsBucket: config.documentsBucket, allowedPrefixes: config.allowedDocumentPrefixes };
+  const documentPolicy = {
+    documentsBucket: config.documentsBucket,
+    allowedPrefixes: config.allowedDocumentPrefixes,
+  };
   const toolServices = { documents: new DocumentReader(blobs, documentPolicy), runs, llm: llm.tool, now };
   const tools = new ToolRegistry(createLoanTools(() => toolServices));
   const catalog: ToolCatalog = tools.catalog();

@@ -60,9 +60,13 @@ export class BlobStore {
 
   async putBytes(location: S3Location, body: Uint8Array, contentType: string): Promise<string> {
     await this.s3.send(
-      new PutObjectCommand({ Bucket: location.bucket, Key: location.key, Body: body, ContentType: contentType }),
+      new PutObjectCommand({
+        Bucket: location.bucket,
+        Key: location.key,
+        Body: body,
+        ContentType: contentType,
+      }),
     );
     return s3Uri(location);
   }
-
 }

@@ -181,7 +181,11 @@ export class RunStore {
         Key: { pk: runKey(runId), sk: META },
         UpdateExpression: "ADD usage_llm_calls :c, usage_input_tokens :i, usage_output_tokens :o",
         ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: { ":c": usage.llm_calls, ":i": usage.input_tokens, ":o": usage.output_tokens },
+        ExpressionAttributeValues: {
+          ":c": usage.llm_calls,
+          ":i": usage.input_tokens,
+          ":o": usage.output_tokens,
+        },
       }),
     );
   }
@@ -266,7 +270,11 @@ export class RunStore {
   }
 
   /** Finished runs of one loan program + classification, most recent first (history tool). */
-  async listRunsByProfile(loanProgram: unknown, classification: unknown, limit: number): Promise<RunRecord[]> {
+  async listRunsByProfile(
+    loanProgram: unknown,
+    classification: unknown,
+    limit: number,
+  ): Promise<RunRecord[]> {
     const { Items = [] } = await this.ddb.send(
       new QueryCommand({
         TableName: this.table,
@@ -298,7 +306,10 @@ export class RunStore {
   ): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
     const conditions = after
-      ? { expr: "pk = :pk AND sk BETWEEN :from AND :to", values: { ":from": `${after}\u0000`, ":to": `${prefix}\uffff` } }
+      ? {
+          expr: "pk = :pk AND sk BETWEEN :from AND :to",
+          values: { ":from": `${after}\u0000`, ":to": `${prefix}\uffff` },
+        }
       : { expr: "pk = :pk AND begins_with(sk, :prefix)", values: { ":prefix": prefix } };
     let startKey: Record<string, unknown> | undefined;
     do {
@@ -316,7 +327,11 @@ export class RunStore {
     } while (startKey);
     if (alsoKey) {
       const { Item } = await this.ddb.send(
-        new GetCommand({ TableName: this.table, Key: { pk: runKey(runId), sk: alsoKey }, ConsistentRead: true }),
+        new GetCommand({
+          TableName: this.table,
+          Key: { pk: runKey(runId), sk: alsoKey },
+          ConsistentRead: true,
+        }),
       );
       if (Item) items.push(Item);
     }
@@ -325,7 +340,12 @@ export class RunStore {
 }
 
 function toEvidence(item: Record<string, unknown>): Evidence {
-  const { pk: _pk, sk: _sk, run_id: _run, ...evidence } = item as unknown as StoredEvidence & { pk: string; sk: string };
+  const {
+    pk: _pk,
+    sk: _sk,
+    run_id: _run,
+    ...evidence
+  } = item as unknown as StoredEvidence & { pk: string; sk: string };
   return { ...evidence, upstream_errors: evidence.upstream_errors ?? [] };
 }
 

@@ -47,12 +47,19 @@ export class DocumentReader {
     return pending;
   }
 
-  private async load(path: string, uri: string, location: { bucket: string; key: string }): Promise<ReadDocument> {
+  private async load(
+    path: string,
+    uri: string,
+    location: { bucket: string; key: string },
+  ): Promise<ReadDocument> {
     let object: StoredObject;
     try {
       object = await this.blobs.getObject(location);
     } catch (error) {
-      if (error instanceof NoSuchKey || (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)) {
+      if (
+        error instanceof NoSuchKey ||
+        (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)
+      ) {
         throw new DocumentNotFoundError(`document ${uri} does not exist (requested as "${path}")`);
       }
       throw error;

@@ -35,7 +35,9 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
       args: z.object({
         metadata: z
           .record(z.string(), z.unknown())
-          .describe("loan metadata: loan_program, classification, borrower_info, extracted_entities, as_of_date"),
+          .describe(
+            "loan metadata: loan_program, classification, borrower_info, extracted_entities, as_of_date",
+          ),
       }),
       timeout_ms: 30_000,
       run: async ({ metadata }) => predictConditions(metadata, { asOf: resolveServices().now() }),
@@ -53,7 +55,9 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
       }),
       timeout_ms: 120_000,
       run: async ({ conditions, documents }, context) => {
-        const read = await Promise.all(documents.map((path) => resolveServices().documents.read(context.run_id, path)));
+        const read = await Promise.all(
+          documents.map((path) => resolveServices().documents.read(context.run_id, path)),
+        );
         return evaluateConditions(
           conditions,
           read.map((document) => document.extracted),
@@ -64,7 +68,9 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
       name: "retrieve_s3_document",
       description:
         "Retrieves one document from S3: size, content type, page count and a preview of its text. Use it for every document of the request.",
-      args: z.object({ s3_path: z.string().min(1).describe("s3://bucket/key or a key in the documents bucket") }),
+      args: z.object({
+        s3_path: z.string().min(1).describe("s3://bucket/key or a key in the documents bucket"),
+      }),
       timeout_ms: 60_000,
       run: async ({ s3_path }, context) => {
         const document = await resolveServices().documents.read(context.run_id, s3_path);
@@ -104,7 +110,12 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
         );
         const scope = `${filters?.loan_program ?? "any program"} / ${filters?.classification ?? "any classification"}`;
         if (runs.length === 0) {
-          return { query, filters: filters ?? {}, results: [], message: `No finished evaluations found for ${scope}.` };
+          return {
+            query,
+            filters: filters ?? {},
+            results: [],
+            message: `No finished evaluations found for ${scope}.`,
+          };
         }
         if (query === "similar_loans") {
           return {

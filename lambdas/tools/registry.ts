@@ -13,7 +13,8 @@ export interface ToolContext {
   recordLlmUsage(usage: { input_tokens: number; output_tokens: number }): void;
 }
 
-export interface ToolDefinition<Args extends Record<string, unknown> = Record<string, unknown>> extends ToolSpec {
+export interface ToolDefinition<Args extends Record<string, unknown> = Record<string, unknown>>
+  extends ToolSpec {
   args: z.ZodType<Args>;
   timeout_ms: number;
   run(args: Args, context: ToolContext): Promise<unknown>;
@@ -44,6 +45,8 @@ export class ToolRegistry {
   }
 }
 
-export function defineTool<Args extends Record<string, unknown>>(definition: ToolDefinition<Args>): ToolDefinition {
+export function defineTool<Args extends Record<string, unknown>>(
+  definition: ToolDefinition<Args>,
+): ToolDefinition {
   return definition as unknown as ToolDefinition;
 }

@@ -21,7 +21,7 @@ export interface WorkOutput {
 }
 
 export async function runStep(item: WorkItem, services: Services, log: Logger): Promise<WorkOutput> {
-  const { runs, evidence: evidenceStore, publisher, tools } = services;
+  const { runs, evidence: evidenceStore, publisher } = services;
   const { run_id: runId, step_id: stepId } = item;
 
   // Idempotency: a retried or duplicated invocation returns the stored result, tool not called.
@@ -99,8 +99,14 @@ async function execute(step: PlanStep, runId: string, services: Services): Promi
     const tool = tools.get(step.tool);
     const parsed = tool.args.safeParse(args);
     if (!parsed.success) {
-      const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(args)"}: ${issue.message}`);
-      return { error: `invalid arguments for ${step.tool} after substitution: ${problems.join("; ")}`, upstreamErrors, args };
+      const problems = parsed.error.issues.map(
+        (issue) => `${issue.path.join(".") || "(args)"}: ${issue.message}`,
+      );
+      return {
+        error: `invalid arguments for ${step.tool} after substitution: ${problems.join("; ")}`,
+        upstreamErrors,
+        args,
+      };
     }
 
     const controller = new AbortController();

@@ -8,13 +8,26 @@ import type { Twin } from "../../infra/local/twin.ts";
 import { bootTwinWithSamples, taxReturnRequest } from "./twin-fixture.ts";
 
 const cyclicPlan = [
-  { id: "E1", tool: "call_preconditions_api", args: { metadata: { classification: "x" } }, depends_on: ["E2"] },
-  { id: "E2", tool: "call_conditions_ai_api", args: { conditions: "{{E1.conditions}}", documents: ["rm-conditions/1120-signed.pdf"] } },
+  {
+    id: "E1",
+    tool: "call_preconditions_api",
+    args: { metadata: { classification: "x" } },
+    depends_on: ["E2"],
+  },
+  {
+    id: "E2",
+    tool: "call_conditions_ai_api",
+    args: { conditions: "{{E1.conditions}}", documents: ["rm-conditions/1120-signed.pdf"] },
+  },
 ];
 const unknownToolPlan = [
   { id: "E1", tool: "call_preconditions_api", args: { metadata: {} } },
   { id: "E2", tool: "fax_document", args: { to: "underwriting" } },
-  { id: "E3", tool: "call_conditions_ai_api", args: { conditions: "{{E1.conditions}}", documents: ["rm-conditions/1120-signed.pdf"] } },
+  {
+    id: "E3",
+    tool: "call_conditions_ai_api",
+    args: { conditions: "{{E1.conditions}}", documents: ["rm-conditions/1120-signed.pdf"] },
+  },
 ];
 
 let twin: Twin;
@@ -25,7 +38,11 @@ beforeAll(async () => {
   writeFileSync(
     file,
     JSON.stringify([
-      { purpose: "planner", match: "SCENARIO cyclic", text: `Here is the plan:\n${JSON.stringify(cyclicPlan)}` },
+      {
+        purpose: "planner",
+        match: "SCENARIO cyclic",
+        text: `Here is the plan:\n${JSON.stringify(cyclicPlan)}`,
+      },
       { purpose: "planner", match: "SCENARIO unknown-tool", text: JSON.stringify(unknownToolPlan) },
       { purpose: "planner", match: "SCENARIO prose", text: "I cannot help with that." },
     ]),

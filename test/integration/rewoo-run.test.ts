@@ -1,8 +1,8 @@
 // End-to-end runs through the local twin: the real ASL file, the real handlers, real SDK clients
 // against dynalite and s3rver, the rule-based LLM provider.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Evidence, RunRecord } from "../../lambdas/core/types.ts";
 import type { Twin } from "../../infra/local/twin.ts";
+import type { Evidence, RunRecord } from "../../lambdas/core/types.ts";
 import { bootTwinWithSamples, taxReturnRequest } from "./twin-fixture.ts";
 
 let twin: Twin;
@@ -22,7 +22,8 @@ async function evaluate(request: unknown): Promise<RunRecord> {
 }
 
 const overlaps = (a: Evidence, b: Evidence) =>
-  Date.parse(a.started_at) < Date.parse(b.finished_at) && Date.parse(b.started_at) < Date.parse(a.finished_at);
+  Date.parse(a.started_at) < Date.parse(b.finished_at) &&
+  Date.parse(b.started_at) < Date.parse(a.finished_at);
 
 describe("a ReWOO run through the local twin", () => {
   let run: RunRecord;
@@ -52,7 +53,8 @@ describe("a ReWOO run through the local twin", () => {
       expect(evidence.duration_ms).toBeGreaterThanOrEqual(0);
     }
     const preconditions = run.evidence.find((e) => e.tool === "call_preconditions_api");
-    const conditionIds = (preconditions?.output as { conditions: { id: string }[] }).conditions.map((c) => c.id);
+    const output = preconditions?.output as { conditions: { id: string }[] } | undefined;
+    const conditionIds = output?.conditions.map((c) => c.id);
     expect(conditionIds).toEqual(expect.arrayContaining(["TR_SIGNED", "TR_EIN_MATCH", "TR_COMPLETE"]));
   });
 
@@ -68,7 +70,8 @@ describe("a ReWOO run through the local twin", () => {
     const [first = [], second = []] = run.plan?.levels ?? [];
     const byId = new Map(run.evidence.map((e) => [e.step_id, e]));
     const lastFinish = Math.max(...first.map((id) => Date.parse(byId.get(id)?.finished_at ?? "")));
-    for (const id of second) expect(Date.parse(byId.get(id)?.started_at ?? "")).toBeGreaterThanOrEqual(lastFinish);
+    for (const id of second)
+      expect(Date.parse(byId.get(id)?.started_at ?? "")).toBeGreaterThanOrEqual(lastFinish);
   });
 
   it("records ordered progress events with gap-free seq", async () => {
@@ -87,7 +90,9 @@ describe("a ReWOO run through the local twin", () => {
     const result = run.result;
     expect(result?.summary).toMatch(/condition/i);
     const all = [...(result?.fulfilled_conditions ?? []), ...(result?.unfulfilled_conditions ?? [])];
-    expect(all.map((c) => c.id)).toEqual(expect.arrayContaining(["TR_SIGNED", "TR_EIN_MATCH", "TR_NAME_MATCH"]));
+    expect(all.map((c) => c.id)).toEqual(
+      expect.arrayContaining(["TR_SIGNED", "TR_EIN_MATCH", "TR_NAME_MATCH"]),
+    );
     for (const condition of result?.fulfilled_conditions ?? []) {
       expect(condition.citations?.length, condition.id).toBeGreaterThan(0);
     }
@@ -102,7 +107,9 @@ describe("a ReWOO run through the local twin", () => {
 
 describe("failures that are data", () => {
   it("keeps a failing tool's error as evidence and still answers, naming the missing evidence", async () => {
-    const run = await evaluate(taxReturnRequest(["rm-conditions/1120-signed.pdf", "rm-conditions/does-not-exist.pdf"]));
+    const run = await evaluate(
+      taxReturnRequest(["rm-conditions/1120-signed.pdf", "rm-conditions/does-not-exist.pdf"]),
+    );
     expect(run.status).toBe("SUCCEEDED");
     const failed = run.evidence.filter((e) => e.status === "error");
     const retrieval = failed.find((e) => e.tool === "retrieve_s3_document");
@@ -118,7 +125,9 @@ describe("failures that are data", () => {
       }),
     );
     expect(run.status).toBe("SUCCEEDED");
-    const firstLevel = (run.plan?.levels[0] ?? []).map((id) => run.evidence.find((e) => e.step_id === id) as Evidence);
+    const firstLevel = (run.plan?.levels[0] ?? []).map(
+      (id) => run.evidence.find((e) => e.step_id === id) as Evidence,
+    );
     expect(firstLevel.length).toBeGreaterThanOrEqual(2);
     for (const [i, a] of firstLevel.entries()) {
       for (const b of firstLevel.slice(i + 1)) expect(overlaps(a, b)).toBe(false);
@@ -126,7 +135,9 @@ describe("failures that are data", () => {
   });
 
   it("rejects a request with a document outside the allowed locations before starting anything", async () => {
-    await expect(twin.startRun(taxReturnRequest(["s3://someone-elses-bucket/doc.pdf"]))).rejects.toMatchObject({
+    await expect(
+      twin.startRun(taxReturnRequest(["s3://someone-elses-bucket/doc.pdf"])),
+    ).rejects.toMatchObject({
       name: "InvalidRequestError",
       problems: [{ field: "s3_pdf_paths[0]", message: expect.stringMatching(/outside the allowed/) }],
     });

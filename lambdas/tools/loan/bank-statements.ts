@@ -4,6 +4,7 @@
 import {
   type Citation,
   cite,
+  citeSegment,
   dayNumber,
   documentPages,
   findAmounts,
@@ -33,6 +34,8 @@ interface Located<T> {
   value: T;
   page: PageText;
   line: number;
+  /** Offset in the line of the evidence: the citation is narrowed to its column. */
+  offset?: number;
 }
 
 interface Period {
@@ -118,7 +121,7 @@ function readPeriods(pages: PageText[]): Array<Located<Period>> {
         const days = dayNumber(range.end) - dayNumber(range.start);
         if (days < 6 || days > 100) continue;
         const before = `${page.lines[index - 1] ?? ""} ${line.slice(0, range.index)}`;
-        const entry = { value: { start: range.start, end: range.end }, page, line: index };
+        const entry = { value: { start: range.start, end: range.end }, page, line: index, offset: range.index };
         (PERIOD_LABEL.test(before) ? labeled : unlabeled).push(entry);
       }
     });
@@ -142,15 +145,20 @@ function readHolders(pages: PageText[]): Array<Located<string>> {
         if (!label) return;
         let value = (label[1] ?? "").trim();
         let valueLine = index;
+        let offset = part.start;
         if (value === "") {
           const next = parts[partIndex + 1];
-          if (next && !/:\s*$|account|statement|period/i.test(next.text)) value = next.text;
-          else {
-            value = segments(page.lines[index + 1] ?? "")[0]?.text ?? "";
+          if (next && !/:\s*$|account|statement|period/i.test(next.text)) {
+            value = next.text;
+            offset = next.start;
+          } else {
+            const below = segments(page.lines[index + 1] ?? "")[0];
+            value = below?.text ?? "";
             valueLine = index + 1;
+            offset = below?.start ?? 0;
           }
         }
-        if (/[A-Za-z]{2,}/.test(value)) holders.push({ value, page, line: valueLine });
+        if (/[A-Za-z]{2,}/.test(value)) holders.push({ value, page, line: valueLine, offset });
       });
     });
   }
@@ -164,8 +172,8 @@ function readAccounts(pages: PageText[]): Array<Located<string>> {
       for (const pattern of ACCOUNT_PATTERNS) {
         const match = pattern.exec(line);
         const digits = match?.[1]?.replace(/\D/g, "");
-        if (digits && digits.length >= 4) {
-          accounts.push({ value: digits.slice(-4), page, line: index });
+        if (match && digits && digits.length >= 4) {
+          accounts.push({ value: digits.slice(-4), page, line: index, offset: match.index });
           return;
         }
       }
@@ -177,7 +185,7 @@ function readAccounts(pages: PageText[]): Array<Located<string>> {
   // Unlabeled masked number near the top of the first page ("Checking ****4821").
   for (let index = 0; index < Math.min(first.lines.length, 25); index++) {
     const match = MASKED_ACCOUNT.exec(first.lines[index] ?? "");
-    if (match?.[1]) return [{ value: match[1], page: first, line: index }];
+    if (match?.[1]) return [{ value: match[1], page: first, line: index, offset: match.index }];
   }
   return accounts;
 }
@@ -279,8 +287,13 @@ function readFees(pages: PageText[]): Pick<Statement, "fees" | "zeroFeeLines"> {
       const amounts = findAmounts(line);
       if (amounts.length === 0) return;
       const charged = amounts.find((amount) => amount.value > 0);
-      if (charged) fees.push({ value: { label: match[0], amount: charged.value }, page, line: index });
-      else zeroFeeLines.push({ value: line.trim(), page, line: index });
+      if (charged) {
+        const label = line
+          .slice(leadingDate(line)?.length ?? 0, charged.start)
+          .replace(/\s{2,}/g, " ")
+          .trim();
+        fees.push({ value: { label: label || match[0], amount: charged.value }, page, line: index });
+      } else zeroFeeLines.push({ value: line.trim(), page, line: index });
     });
   }
   return { fees, zeroFeeLines };
@@ -327,7 +340,7 @@ function noStatements(context: EvaluationContext): Finding {
 }
 
 function at<T>(located: Located<T>): Citation {
-  return cite(located.page, located.line);
+  return located.offset === undefined ? cite(located.page, located.line) : citeSegment(located.page, located.line, located.offset);
 }
 
 function periodText(period: Period): string {

@@ -67,6 +67,14 @@ export function cite(page: PageText, from: number, to = from, focus?: { line: nu
   return { document: page.document, page: page.page, excerpt };
 }
 
+/** Cites the column (2+ space separated run) of a line that contains `offset`: tighter than the whole line. */
+export function citeSegment(page: PageText, line: number, offset: number): Citation {
+  const text = page.lines[line] ?? "";
+  const segment = segments(text).find((part) => offset >= part.start && offset < part.start + part.text.length);
+  if (!segment || segment.text.length > MAX_EXCERPT) return cite(page, line, line, { line, start: offset, end: offset });
+  return { document: page.document, page: page.page, excerpt: segment.text };
+}
+
 export function firstTextLine(page: PageText): number {
   const index = page.lines.findIndex((line) => line.trim() !== "");
   return index < 0 ? 0 : index;

@@ -476,3 +476,19 @@ describe("loanEvaluationProfile", () => {
     });
   });
 });
+
+describe("text-format plans against registered tools", () => {
+  it("passes a text step's single input as the tool's only required argument", () => {
+    const tools = new Map([
+      [
+        "retrieve_s3_document",
+        { name: "retrieve_s3_document", description: "d", args: z.object({ s3_path: z.string() }) },
+      ],
+    ]);
+    const plan = normalizePlan(
+      [{ id: "E1", tool: "retrieve_s3_document", args: { input: "rm-conditions/doc1.pdf" } }],
+      { tools },
+    );
+    expect(plan.steps[0]?.args).toEqual({ s3_path: "rm-conditions/doc1.pdf" });
+  });
+});

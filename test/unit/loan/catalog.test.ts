@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import rawCatalog from "../../../lambdas/tools/loan/catalog.json" with { type: "json" };
+import {
+  knownClassifications,
+  loadCatalog,
+  parseCatalog,
+  resolveClassification,
+} from "../../../lambdas/tools/loan/catalog.ts";
+
+describe("condition catalog", () => {
+  it("validates and holds the conditions of issue 3 with their classifications", () => {
+    const catalog = loadCatalog();
+    const byClassification = (name: string) =>
+      catalog.conditions.filter((c) => c.classifications.includes(name)).map((c) => c.id);
+    expect(byClassification("1120 Corporate Tax Return")).toEqual([
+      "TR_SIGNED",
+      "TR_TAX_YEAR",
+      "TR_EIN_MATCH",
+      "TR_NAME_MATCH",
+      "TR_COMPLETE",
+    ]);
+    expect(byClassification("Bank Statements")).toEqual([
+      "BS_TWO_MONTHS",
+      "BS_NAME_MATCH",
+      "BS_SAME_ACCOUNT",
+      "BS_NO_NSF",
+      "BS_LARGE_DEPOSITS",
+    ]);
+    for (const condition of catalog.conditions) {
+      expect(["Income", "Assets", "Credit", "Compliance"]).toContain(condition.compartment);
+      expect(["high", "medium", "low", 1, 2, 3]).toContain(condition.priority);
+      expect(condition.loan_programs).toContain("*");
+      expect(condition.fulfilled_by.length).toBeGreaterThan(20);
+    }
+  });
+
+  it("lists known classifications and resolves aliases ignoring case and punctuation", () => {
+    expect(knownClassifications()).toEqual(["1120 Corporate Tax Return", "Bank Statements"]);
+    expect(resolveClassification("form 1120")).toBe("1120 Corporate Tax Return");
+    expect(resolveClassification("BANK-STATEMENTS")).toBe("Bank Statements");
+    expect(resolveClassification("W-2")).toBeUndefined();
+  });
+
+  it("rejects a catalog with duplicate ids or an undeclared classification, naming the problem", () => {
+    const duplicate = structuredClone(rawCatalog);
+    duplicate.conditions.push({ ...(duplicate.conditions[0] as (typeof duplicate.conditions)[number]) });
+    expect(() => parseCatalog(duplicate)).toThrow(/catalog\.json is invalid: conditions\.10\.id: duplicate id TR_SIGNED/);
+
+    const unknown = structuredClone(rawCatalog);
+    (unknown.conditions[0] as { classifications: string[] }).classifications = ["Paystubs"];
+    expect(() => parseCatalog(unknown)).toThrow(/names classification "Paystubs"/);
+
+    expect(() => parseCatalog({ version: "x", classifications: [], conditions: [] })).toThrow(/classifications/);
+  });
+});
