@@ -21,7 +21,7 @@ export async function runLocalEvaluation(
   options: { json: boolean; label: string },
 ): Promise<number> {
   const say = options.json ? (_: string) => {} : (line: string) => process.stdout.write(`${line}\n`);
-  const twin = await startTwin();
+  const twin = await startTwin(process.env.REWOO_DATA_DIR ? { dataDir: process.env.REWOO_DATA_DIR } : {});
   try {
     const uploaded = await uploadSampleDocuments(twin);
     say(

@@ -1,0 +1,126 @@
+// The `rewoo` command as a user runs it: a separate process, real files, exit codes, stdout.
+import { execFile, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const fixtures = fileURLToPath(new URL("../../../shared/fixtures/rewoo-plans/", import.meta.url));
+const run = promisify(execFile);
+
+async function rewoo(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run("node", ["bin/rewoo.mjs", ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe("rewoo plan parse", () => {
+  it("prints the normalized plan of a paper fixture with exact inputs and levels", async () => {
+    const { code, stdout } = await rewoo(["plan", "parse", join(fixtures, "hotpotqa_pws_base_01.txt")]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({
+      steps: [
+        { id: "E1", tool: "Wikipedia", args: { input: "Colorado orogeny" }, depends_on: [] },
+        {
+          id: "E2",
+          tool: "LLM",
+          args: {
+            input:
+              "What is the name of the area that eastern sector of Colorado extends into? Given context: #E1",
+          },
+          depends_on: ["E1"],
+        },
+        { id: "E3", tool: "Wikipedia", args: { input: "#E2" }, depends_on: ["E2"] },
+        {
+          id: "E4",
+          tool: "LLM",
+          args: { input: "What is elevation range for the area #E2? Given context: #E3" },
+          depends_on: ["E2", "E3"],
+        },
+      ],
+      levels: [["E1"], ["E2"], ["E3"], ["E4"]],
+    });
+  });
+
+  it("truncates to --max-steps and says so", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rewoo-cli-"));
+    const file = join(dir, "plan.txt");
+    writeFileSync(file, "Plan: a #E1 = Google[x] Plan: b #E2 = Google[y] Plan: c #E3 = LLM[#E1 and #E2]");
+    const { code, stdout } = await rewoo(["plan", "parse", file, "--max-steps", "2"]);
+    expect(code).toBe(0);
+    const plan = JSON.parse(stdout);
+    expect(plan.steps.map((s: { id: string }) => s.id)).toEqual(["E1", "E2"]);
+    expect(plan.levels).toEqual([["E1", "E2"]]);
+    expect(plan.repairs[0].message).toMatch(/truncated to the cap of 2/);
+  });
+
+  it("reads the plan from stdin", () => {
+    const result = spawnSync("node", ["bin/rewoo.mjs", "plan", "parse", "-"], {
+      cwd: root,
+      input: '```json\n{"steps": [{"id": "E1", "tool": "Google", "args": {"q": "x"}}]}\n```',
+      encoding: "utf8",
+    });
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      steps: [{ id: "E1", tool: "Google", args: { q: "x" }, depends_on: [] }],
+      levels: [["E1"]],
+    });
+  });
+
+  it("exits 2 with an error naming a dangling reference", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rewoo-cli-"));
+    const file = join(dir, "plan.json");
+    writeFileSync(file, JSON.stringify([{ id: "E1", tool: "Google", args: { q: "{{E7}}" } }]));
+    const { code, stdout } = await rewoo(["plan", "parse", file]);
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout).error).toMatch(/E7/);
+  });
+
+  it("with --validate rejects tools the registry does not know", async () => {
+    const { code, stdout } = await rewoo(["plan", "parse", join(fixtures, "gsm8k_pws_01.txt"), "--validate"]);
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout).error).toMatch(/unknown tool "WolframAlpha".*call_preconditions_api/);
+  });
+});
+
+describe("rewoo evaluate --local", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "rewoo-data-"));
+
+  it("prints only the final run record with --json", async () => {
+    const { code, stdout } = await rewoo(
+      ["evaluate", "examples/sample-unsigned-return.json", "--local", "--json"],
+      { REWOO_DATA_DIR: dataDir },
+    );
+    expect(code).toBe(0);
+    const record = JSON.parse(stdout);
+    expect(record.status).toBe("SUCCEEDED");
+    expect(record.plan.levels.length).toBeGreaterThanOrEqual(2);
+    expect(record.evidence.map((e: { step_id: string }) => e.step_id).sort()).toEqual(
+      record.plan.steps.map((s: { id: string }) => s.id).sort(),
+    );
+    expect(record.usage).toMatchObject({ llm_calls: 2 });
+    const unfulfilled = record.result.unfulfilled_conditions.map((c: { id: string }) => c.id);
+    expect(unfulfilled).toContain("TR_SIGNED");
+  });
+
+  it("exits 2 and names the field of an invalid request without starting a run", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rewoo-cli-"));
+    const file = join(dir, "request.json");
+    writeFileSync(file, JSON.stringify({ metadata: {}, s3_pdf_paths: [], options: { turbo: true } }));
+    const { code, stderr } = await rewoo(["evaluate", file, "--local"], { REWOO_DATA_DIR: dataDir });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/s3_pdf_paths: expected at least one document path/);
+    expect(stderr).toMatch(/options\.turbo: unknown field/);
+  });
+});
