@@ -1,0 +1,293 @@
+import { describe, expect, it } from "vitest";
+import { buildBankStatement, buildScannedPdf, buildTextPdf } from "../../../examples/samples.ts";
+import { BANK_METADATA, evaluate, pdf, sample, verdictOf } from "./fixtures.ts";
+
+const withBorrower = (borrower: Record<string, unknown>) => ({
+  ...BANK_METADATA,
+  borrower_info: { ...BANK_METADATA.borrower_info, ...borrower },
+});
+
+/** Another bank's wording: "through" periods, "Account ending in", holder in the address block only. */
+function otherBankStatement(options: { month: string; days: number; holderLine?: string; rows: string[][] }) {
+  return buildTextPdf([
+    [
+      [[50, "Heartland Credit Union"]],
+      [[50, options.holderLine ?? "DOE, JANE Q"]],
+      [[50, "77 ELM STREET"], [330, `Statement period ${options.month} 1, 2025 through ${options.month} ${options.days}, 2025`]],
+      [[50, "PEORIA IL 61602"], [330, "Share Draft Checking - Account ending in 4821"]],
+      [[50, "Account Activity"]],
+      [[50, "Date"], [100, "Description"], [380, "Withdrawals"], [450, "Deposits"], [520, "Balance"]],
+      [[50, "Previous balance"], [520, "2,000.00"]],
+      ...options.rows.map((row) => row.map((text, index): [number, string] => [[50, 100, 380, 450, 520][index] ?? 50, text])),
+    ],
+  ]);
+}
+
+describe("BS_TWO_MONTHS", () => {
+  it("is fulfilled by two consecutive months, the latest ending within 60 days of as_of_date", async () => {
+    const verdict = verdictOf(evaluate(BANK_METADATA, await sample("statement-2025-01.pdf", "statement-2025-02.pdf")), "BS_TWO_MONTHS");
+    expect(verdict.status).toBe("fulfilled");
+    expect(verdict.reason).toBe(
+      "2 consecutive statement periods (2025-01-01 to 2025-01-31, 2025-02-01 to 2025-02-28); the latest ends 2025-02-28, 46 days before 2025-04-15 (max 60)",
+    );
+    expect(verdict.citations.map((c) => c.excerpt)).toEqual([
+      "Statement Period: 01/01/2025 - 01/31/2025",
+      "Statement Period: 02/01/2025 - 02/28/2025",
+    ]);
+  });
+
+  it("is not fulfilled by a single month", async () => {
+    const verdict = verdictOf(evaluate(BANK_METADATA, await sample("statement-2025-02.pdf")), "BS_TWO_MONTHS");
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.reason).toContain("do not cover 2 consecutive months: only one period found");
+  });
+
+  it("is not fulfilled when a month is missing between the statements", async () => {
+    const verdict = verdictOf(
+      evaluate(BANK_METADATA, await sample("statement-2025-01.pdf", "statement-2025-03-nsf.pdf")),
+      "BS_TWO_MONTHS",
+    );
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.reason).toContain("not consecutive");
+    expect(verdict.citations.map((c) => c.document)).toEqual([
+      "rm-conditions/statement-2025-01.pdf",
+      "rm-conditions/statement-2025-03-nsf.pdf",
+    ]);
+  });
+
+  it("is not fulfilled when the latest period ended more than 60 days before as_of_date", async () => {
+    const verdict = verdictOf(
+      evaluate({ ...BANK_METADATA, as_of_date: "2025-05-15" }, await sample("statement-2025-01.pdf", "statement-2025-02.pdf")),
+      "BS_TWO_MONTHS",
+    );
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.reason).toContain("too old: the latest of the consecutive periods ends 2025-02-28, 76 days before 2025-05-15 (max 60)");
+  });
+
+  it("reads 'Statement period January 1, 2025 through January 31, 2025' wording", async () => {
+    const january = await pdf(await otherBankStatement({ month: "January", days: 31, rows: [] }), "cu-jan.pdf");
+    const february = await pdf(await otherBankStatement({ month: "February", days: 28, rows: [] }), "cu-feb.pdf");
+    const verdict = verdictOf(evaluate(BANK_METADATA, [january, february]), "BS_TWO_MONTHS");
+    expect(verdict.status).toBe("fulfilled");
+    expect(verdict.citations[0]?.excerpt).toBe("Statement period January 1, 2025 through January 31, 2025");
+  });
+});
+
+describe("BS_NAME_MATCH", () => {
+  it("is fulfilled when every statement's holder is the borrower (case and middle initial ignored)", async () => {
+    const documents = await sample("statement-2025-01.pdf", "statement-2025-02.pdf", "statement-2025-03-nsf.pdf");
+    for (const name of ["Jane Q. Doe", "JANE DOE", "jane q doe"]) {
+      const verdict = verdictOf(evaluate(withBorrower({ name }), documents), "BS_NAME_MATCH");
+      expect(verdict.status, name).toBe("fulfilled");
+    }
+    const verdict = verdictOf(evaluate(BANK_METADATA, documents), "BS_NAME_MATCH");
+    expect(verdict.citations.map((c) => c.excerpt)).toEqual([
+      "Account Holder: Jane Q. Doe",
+      "Account Holder: Jane Q. Doe",
+      "Account Owner: JANE Q DOE",
+    ]);
+  });
+
+  it("is not fulfilled when one statement names someone else, citing it", async () => {
+    const verdict = verdictOf(
+      evaluate(BANK_METADATA, await sample("statement-2025-01.pdf", "statement-2025-02-other-name.pdf")),
+      "BS_NAME_MATCH",
+    );
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.reason).toBe(
+      'account holder does not match "Jane Q. Doe" (borrower_info.name): rm-conditions/statement-2025-02-other-name.pdf names "John R. Smith"',
+    );
+    expect(verdict.citations).toEqual([
+      { document: "rm-conditions/statement-2025-02-other-name.pdf", page: 1, excerpt: "Account Holder: John R. Smith" },
+    ]);
+  });
+
+  it("reads the holder from the address block ('DOE, JANE Q') when there is no label", async () => {
+    const document = await pdf(await otherBankStatement({ month: "January", days: 31, rows: [] }), "cu-jan.pdf");
+    const verdict = verdictOf(evaluate(BANK_METADATA, [document]), "BS_NAME_MATCH");
+    expect(verdict.status).toBe("fulfilled");
+    expect(verdict.citations[0]?.excerpt).toBe("DOE, JANE Q");
+    const other = verdictOf(evaluate(withBorrower({ name: "John Smith" }), [document]), "BS_NAME_MATCH");
+    expect(other.status).toBe("insufficient_evidence");
+    expect(other.reason).toContain("no account holder name found in cu-jan.pdf");
+  });
+
+  it("is insufficient evidence without a borrower name in metadata", async () => {
+    const verdict = verdictOf(
+      evaluate({ ...BANK_METADATA, borrower_info: { monthly_income: 8000 } }, await sample("statement-2025-01.pdf")),
+      "BS_NAME_MATCH",
+    );
+    expect(verdict.status).toBe("insufficient_evidence");
+    expect(verdict.reason).toContain("no borrower name in metadata (borrower_info.name): cannot verify BS_NAME_MATCH");
+  });
+});
+
+describe("BS_SAME_ACCOUNT", () => {
+  it("is fulfilled when all statements show the same last four digits, in either wording", async () => {
+    const verdict = verdictOf(
+      evaluate(BANK_METADATA, await sample("statement-2025-01.pdf", "statement-2025-02.pdf", "statement-2025-03-nsf.pdf")),
+      "BS_SAME_ACCOUNT",
+    );
+    expect(verdict.status).toBe("fulfilled");
+    expect(verdict.reason).toContain("all 3 statements are for the account ending 4821");
+    expect(verdict.citations.map((c) => c.excerpt)).toEqual([
+      "Account Number: ****4821",
+      "Account Number: ****4821",
+      "Everyday Checking - Account ending in 4821",
+    ]);
+  });
+
+  it("is not fulfilled when a statement is for another account", async () => {
+    const other = await pdf(
+      await buildBankStatement({ year: 2025, month: 2, accountLast4: "7733", beginningBalance: 100, transactions: [] }),
+      "savings-feb.pdf",
+    );
+    const [january] = await sample("statement-2025-01.pdf");
+    const verdict = verdictOf(evaluate(BANK_METADATA, january ? [january, other] : []), "BS_SAME_ACCOUNT");
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.reason).toBe(
+      "the statements are not all for the same account: rm-conditions/statement-2025-01.pdf: account ending 4821; savings-feb.pdf: account ending 7733",
+    );
+    expect(verdict.citations[1]).toEqual({ document: "savings-feb.pdf", page: 1, excerpt: "Account Number: ****7733" });
+  });
+});
+
+describe("BS_NO_NSF", () => {
+  it("is fulfilled when no fee is charged; $0.00 fee summaries and fee disclosures are not fees", async () => {
+    const verdict = verdictOf(evaluate(BANK_METADATA, await sample("statement-2025-01.pdf", "statement-2025-02.pdf")), "BS_NO_NSF");
+    expect(verdict.status).toBe("fulfilled");
+    expect(verdict.reason).toContain("no NSF, overdraft or returned-item fee in 2 statement(s)");
+    // January runs onto a second page, where its fee summary is.
+    expect(verdict.citations[0]).toEqual({
+      document: "rm-conditions/statement-2025-01.pdf",
+      page: 2,
+      excerpt: "Total Overdraft Fees  $0.00  $0.00",
+    });
+  });
+
+  it("is not fulfilled by an NSF fee, citing its line", async () => {
+    const verdict = verdictOf(
+      evaluate(BANK_METADATA, await sample("statement-2025-01.pdf", "statement-2025-03-nsf.pdf")),
+      "BS_NO_NSF",
+    );
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.reason).toBe(
+      'NSF/overdraft/returned-item fees found: rm-conditions/statement-2025-03-nsf.pdf page 1: "NSF Fee - Returned Check #1043" $35.00',
+    );
+    expect(verdict.citations).toEqual([
+      {
+        document: "rm-conditions/statement-2025-03-nsf.pdf",
+        page: 1,
+        excerpt: "03/17  NSF Fee - Returned Check #1043  -35.00  -35.00",
+      },
+    ]);
+  });
+
+  it("recognizes overdraft and returned-item fees in other wordings", async () => {
+    for (const description of ["OVERDRAFT ITEM FEE", "Returned Item Fee", "Insufficient Funds Charge"]) {
+      const document = await pdf(
+        await otherBankStatement({
+          month: "January",
+          days: 31,
+          rows: [
+            ["01/05", "POS PURCHASE GROCERY", "50.00", "", "1,950.00"],
+            ["01/06", description, "34.00", "", "1,916.00"],
+          ],
+        }),
+        "cu.pdf",
+      );
+      const verdict = verdictOf(evaluate(BANK_METADATA, [document]), "BS_NO_NSF");
+      expect(verdict.status, description).toBe("not_fulfilled");
+      expect(verdict.citations[0]?.excerpt).toContain(description);
+    }
+  });
+});
+
+describe("BS_LARGE_DEPOSITS", () => {
+  it("is fulfilled when no deposit exceeds 50% of monthly income, citing the largest", async () => {
+    const verdict = verdictOf(
+      evaluate(BANK_METADATA, await sample("statement-2025-01.pdf", "statement-2025-02.pdf")),
+      "BS_LARGE_DEPOSITS",
+    );
+    expect(verdict.status).toBe("fulfilled");
+    expect(verdict.reason).toContain("no deposit exceeds $4,000.00 (50% of monthly income $8,000.00): 6 deposit(s) read");
+    expect(verdict.citations[0]?.excerpt).toBe("01/10  Payroll Direct Deposit - ACME WIDGETS INC  3,650.00");
+    expect(verdict.letters_of_explanation).toBeUndefined();
+  });
+
+  it("is not fulfilled by a large deposit, listing it for a letter of explanation", async () => {
+    const verdict = verdictOf(
+      evaluate(BANK_METADATA, await sample("statement-2025-02.pdf", "statement-2025-03-large-deposit.pdf")),
+      "BS_LARGE_DEPOSITS",
+    );
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.reason).toContain("1 deposit(s) exceed $4,000.00");
+    expect(verdict.letters_of_explanation).toEqual([
+      {
+        document: "rm-conditions/statement-2025-03-large-deposit.pdf",
+        page: 1,
+        date: "2025-03-12",
+        amount: 12500,
+        description: "Incoming Wire Transfer - From ROBERT DOE",
+        excerpt: "03/12  Incoming Wire Transfer - From ROBERT DOE  12,500.00",
+        reason: "deposit of $12,500.00 exceeds $4,000.00 (50% of monthly income $8,000.00): needs a letter of explanation",
+      },
+    ]);
+    expect(verdict.citations).toEqual([
+      {
+        document: "rm-conditions/statement-2025-03-large-deposit.pdf",
+        page: 1,
+        excerpt: "03/12  Incoming Wire Transfer - From ROBERT DOE  12,500.00",
+      },
+    ]);
+  });
+
+  it("tells deposits from withdrawals in a signed ledger and in a Withdrawals/Deposits table", async () => {
+    const ledger = await sample("statement-2025-03-nsf.pdf");
+    const verdict = verdictOf(evaluate(withBorrower({ monthly_income: 6000 }), ledger), "BS_LARGE_DEPOSITS");
+    expect(verdict.status).toBe("not_fulfilled");
+    // The payroll credits (unsigned) exceed $3,000; the $2,700 transfer out and the rent are debits.
+    expect(verdict.letters_of_explanation?.map((l) => [l.date, l.amount])).toEqual([
+      ["2025-03-07", 3650],
+      ["2025-03-21", 3650],
+    ]);
+
+    const table = await pdf(
+      await otherBankStatement({
+        month: "January",
+        days: 31,
+        rows: [
+          ["01/03", "ONLINE TRANSFER", "5,000.00", "", "-3,000.00"],
+          ["01/09", "ONLINE TRANSFER", "", "6,000.00", "3,000.00"],
+        ],
+      }),
+      "cu.pdf",
+    );
+    const both = verdictOf(evaluate(BANK_METADATA, [table]), "BS_LARGE_DEPOSITS");
+    expect(both.status).toBe("not_fulfilled");
+    expect(both.letters_of_explanation?.map((l) => [l.date, l.amount])).toEqual([["2025-01-09", 6000]]);
+  });
+
+  it("is insufficient evidence without monthly income in metadata", async () => {
+    const verdict = verdictOf(
+      evaluate({ ...BANK_METADATA, borrower_info: { name: "Jane Q. Doe" } }, await sample("statement-2025-01.pdf")),
+      "BS_LARGE_DEPOSITS",
+    );
+    expect(verdict.status).toBe("insufficient_evidence");
+    expect(verdict.reason).toBe(
+      "no monthly_income in metadata (borrower_info.monthly_income): cannot verify BS_LARGE_DEPOSITS",
+    );
+  });
+});
+
+describe("statements alongside a scanned file", () => {
+  it("keeps proven problems but does not claim absence over an unreadable file", async () => {
+    const scanned = await pdf(await buildScannedPdf(), "rm-conditions/scanned.pdf");
+    const documents = [...(await sample("statement-2025-01.pdf", "statement-2025-03-nsf.pdf")), scanned];
+    const verdicts = evaluate(BANK_METADATA, documents);
+    expect(verdictOf(verdicts, "BS_NO_NSF").status).toBe("not_fulfilled");
+    const large = verdictOf(verdicts, "BS_LARGE_DEPOSITS");
+    expect(large.status).toBe("insufficient_evidence");
+    expect(large.reason).toContain("rm-conditions/scanned.pdf has no text layer");
+  });
+});

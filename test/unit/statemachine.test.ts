@@ -1,0 +1,90 @@
+// statemachine/rewoo.asl.json is the only definition of the workflow: CDK deploys it and the twin
+// runs it. These checks hold it to what AWS accepts and to the rules of DESIGN.md §2.
+import { readFileSync } from "node:fs";
+import asl from "amazon-states-language-service";
+import { describe, expect, it } from "vitest";
+
+const text = readFileSync(new URL("../../statemachine/rewoo.asl.json", import.meta.url), "utf8");
+const definition = JSON.parse(text);
+
+type State = Record<string, unknown> & { Type: string };
+
+function allStates(states: Record<string, State>): Array<[string, State]> {
+  return Object.entries(states).flatMap(([name, state]) => {
+    const processor = state.ItemProcessor as { States: Record<string, State> } | undefined;
+    return [[name, state] as [string, State], ...(processor ? allStates(processor.States) : [])];
+  });
+}
+
+async function aslDiagnostics(source: string) {
+  const service = asl.getLanguageService({});
+  const document = asl.TextDocument.create("file:///rewoo.asl.json", "json", 0, source);
+  return service.doValidation(document, service.parseJSONDocument(document));
+}
+
+const LAMBDA_TRANSIENT = [
+  "Lambda.ServiceException",
+  "Lambda.AWSLambdaException",
+  "Lambda.SdkClientException",
+  "Lambda.TooManyRequestsException",
+];
+
+describe("statemachine/rewoo.asl.json", () => {
+  it("is valid Amazon States Language", async () => {
+    expect(await aslDiagnostics(text)).toEqual([]);
+  });
+
+  it("is checked by a validator that does catch mistakes", async () => {
+    const broken = JSON.parse(text);
+    delete broken.States.Plan.Next;
+    broken.States.Solve.Type = "Tusk";
+    expect((await aslDiagnostics(JSON.stringify(broken))).length).toBeGreaterThan(0);
+  });
+
+  it("has the ReWOO shape: Plan → RunLevels(Map, 1 at a time) → RunSteps(Map) → Work → Solve → Finalize", () => {
+    expect(definition.StartAt).toBe("Plan");
+    const { Plan, RunLevels, Solve, Finalize } = definition.States;
+    expect(Plan.Next).toBe("RunLevels");
+    expect(RunLevels).toMatchObject({ Type: "Map", MaxConcurrency: 1, ItemsPath: "$.plan.levels", ResultPath: null });
+    const runSteps = RunLevels.ItemProcessor.States.RunSteps;
+    expect(runSteps).toMatchObject({ Type: "Map", MaxConcurrencyPath: "$.max_concurrency", ResultPath: null });
+    expect(runSteps.ItemProcessor.States.Work.Type).toBe("Task");
+    expect(RunLevels.Next).toBe("Solve");
+    expect(Solve.Next).toBe("Finalize");
+    expect(Finalize.Next).toBe("Succeeded");
+  });
+
+  it("routes every failure to the failure handler and then to a Fail state", () => {
+    for (const name of ["Plan", "RunLevels", "Solve", "Finalize"]) {
+      expect(definition.States[name].Catch, name).toEqual([
+        { ErrorEquals: ["States.ALL"], ResultPath: "$.error", Next: "HandleFailure" },
+      ]);
+    }
+    expect(definition.States.HandleFailure.Next).toBe("Failed");
+    expect(definition.States.Failed.Type).toBe("Fail");
+  });
+
+  it("gives every Task a plain function ARN substitution, a timeout and a jittered retry of Lambda's transient errors", () => {
+    const tasks = allStates(definition.States).filter(([, state]) => state.Type === "Task");
+    expect(tasks.map(([name]) => name).sort()).toEqual(["Finalize", "HandleFailure", "Plan", "Solve", "Work"]);
+    for (const [name, task] of tasks) {
+      expect(task.Resource, name).toMatch(/^\$\{(Planner|Worker|Solver|Finalize)FunctionArn\}$/);
+      expect(task.TimeoutSeconds, name).toBeGreaterThan(0);
+      const retry = (task.Retry as Array<Record<string, unknown>>)[0];
+      expect(retry?.ErrorEquals, name).toEqual(expect.arrayContaining(LAMBDA_TRANSIENT));
+      expect(retry, name).toMatchObject({ JitterStrategy: "FULL", BackoffRate: 2 });
+    }
+  });
+
+  it("uses JSONPath only and passes ids, never evidence", () => {
+    expect(text).not.toMatch(/"QueryLanguage"|"Assign"|"Arguments"|"Output"|arn:aws:states:::lambda:invoke/);
+    const work = definition.States.RunLevels.ItemProcessor.States.RunSteps;
+    expect(Object.keys(work.ItemSelector).sort()).toEqual(["level_index.$", "run_id.$", "step_id.$"]);
+    expect(Object.keys(definition.States.RunLevels.ItemSelector).sort()).toEqual([
+      "level_index.$",
+      "max_concurrency.$",
+      "run_id.$",
+      "step_ids.$",
+    ]);
+  });
+});
