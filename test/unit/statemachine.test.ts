@@ -45,9 +45,18 @@ describe("statemachine/rewoo.asl.json", () => {
     expect(definition.StartAt).toBe("Plan");
     const { Plan, RunLevels, Solve, Finalize } = definition.States;
     expect(Plan.Next).toBe("RunLevels");
-    expect(RunLevels).toMatchObject({ Type: "Map", MaxConcurrency: 1, ItemsPath: "$.plan.levels", ResultPath: null });
+    expect(RunLevels).toMatchObject({
+      Type: "Map",
+      MaxConcurrency: 1,
+      ItemsPath: "$.plan.levels",
+      ResultPath: null,
+    });
     const runSteps = RunLevels.ItemProcessor.States.RunSteps;
-    expect(runSteps).toMatchObject({ Type: "Map", MaxConcurrencyPath: "$.max_concurrency", ResultPath: null });
+    expect(runSteps).toMatchObject({
+      Type: "Map",
+      MaxConcurrencyPath: "$.max_concurrency",
+      ResultPath: null,
+    });
     expect(runSteps.ItemProcessor.States.Work.Type).toBe("Task");
     expect(RunLevels.Next).toBe("Solve");
     expect(Solve.Next).toBe("Finalize");
@@ -66,7 +75,13 @@ describe("statemachine/rewoo.asl.json", () => {
 
   it("gives every Task a plain function ARN substitution, a timeout and a jittered retry of Lambda's transient errors", () => {
     const tasks = allStates(definition.States).filter(([, state]) => state.Type === "Task");
-    expect(tasks.map(([name]) => name).sort()).toEqual(["Finalize", "HandleFailure", "Plan", "Solve", "Work"]);
+    expect(tasks.map(([name]) => name).sort()).toEqual([
+      "Finalize",
+      "HandleFailure",
+      "Plan",
+      "Solve",
+      "Work",
+    ]);
     for (const [name, task] of tasks) {
       expect(task.Resource, name).toMatch(/^\$\{(Planner|Worker|Solver|Finalize)FunctionArn\}$/);
       expect(task.TimeoutSeconds, name).toBeGreaterThan(0);
