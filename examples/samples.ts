@@ -3,7 +3,7 @@
 // statements) so the engines are exercised on labels, columns and traps the real ones have: the
 // paid preparer's own date and EIN under the officer's signature, "$0.00" overdraft-fee
 // summaries, daily-balance rows that look like transactions.
-import { type PDFDocument as PdfDocument, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+import { degrees, PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
 
 export interface SampleDocument {
   key: string;
@@ -21,9 +21,11 @@ interface Item {
   size?: number;
   /** Right-align at x. */
   right?: boolean;
+  /** Read bottom-to-top, like the side captions of IRS forms. */
+  vertical?: boolean;
 }
 
-async function newDocument(title: string): Promise<{ pdf: PdfDocument; font: PDFFont }> {
+async function newDocument(title: string): Promise<{ pdf: PDFDocument; font: PDFFont }> {
   const pdf = await PDFDocument.create();
   // pdf-lib stamps the current time by default; fixed metadata keeps the bytes reproducible.
   pdf.setTitle(title);
@@ -39,11 +41,18 @@ function drawItems(page: PDFPage, font: PDFFont, items: Item[]): void {
   for (const item of items) {
     const size = item.size ?? 8;
     const x = item.right ? item.x - font.widthOfTextAtSize(item.text, size) : item.x;
-    page.drawText(item.text, { x, y: item.y, size, font, color: rgb(0, 0, 0) });
+    page.drawText(item.text, {
+      x,
+      y: item.y,
+      size,
+      font,
+      color: rgb(0, 0, 0),
+      ...(item.vertical ? { rotate: degrees(90) } : {}),
+    });
   }
 }
 
-async function save(pdf: PdfDocument): Promise<Uint8Array> {
+async function save(pdf: PDFDocument): Promise<Uint8Array> {
   return pdf.save({ useObjectStreams: false });
 }
 
@@ -90,18 +99,33 @@ export async function buildForm1120(options: Form1120Options = {}): Promise<Uint
       },
       { text: String(year), x: 576, y: 744, size: 16, right: true },
       { text: "Internal Revenue Service", x: 36, y: 734, size: 6 },
-      { text: "Go to www.irs.gov/Form1120 for instructions and the latest information.", x: 190, y: 732, size: 7 },
+      {
+        text: "Go to www.irs.gov/Form1120 for instructions and the latest information.",
+        x: 190,
+        y: 732,
+        size: 7,
+      },
       { text: "A Check if:", x: 36, y: 714, size: 7 },
       { text: "Name", x: 130, y: 714, size: 7 },
       { text: "B Employer identification number", x: 436, y: 714, size: 7 },
       { text: "1a Consolidated return", x: 36, y: 702, size: 6 },
       { text: name, x: 130, y: 702, size: 10 },
       { text: ein, x: 436, y: 702, size: 10 },
-      { text: "Number, street, and room or suite no. If a P.O. box, see instructions.", x: 130, y: 688, size: 6 },
+      {
+        text: "Number, street, and room or suite no. If a P.O. box, see instructions.",
+        x: 130,
+        y: 688,
+        size: 6,
+      },
       { text: "C Date incorporated", x: 436, y: 688, size: 7 },
       { text: "1250 Industrial Parkway", x: 130, y: 677, size: 10 },
       { text: "03/15/2009", x: 436, y: 677, size: 10 },
-      { text: "City or town, state or province, country, and ZIP or foreign postal code", x: 130, y: 663, size: 6 },
+      {
+        text: "City or town, state or province, country, and ZIP or foreign postal code",
+        x: 130,
+        y: 663,
+        size: 6,
+      },
       { text: "D Total assets (see instructions)", x: 436, y: 663, size: 7 },
       { text: "Springfield, IL 62704", x: 130, y: 652, size: 10 },
       { text: "$ 1,284,500", x: 436, y: 652, size: 10 },
@@ -129,7 +153,11 @@ export async function buildForm1120(options: Form1120Options = {}): Promise<Uint
       ["30", "Taxable income. Subtract line 29c from line 28", "268,850"],
       ["31", "Total tax (Schedule J, Part I, line 11)", "56,459"],
       ["33", "Total payments and credits (Schedule J, Part III, line 23)", "60,000"],
-      ["36", "Overpayment. If line 33 is larger than the total of lines 31, 32 and 34, enter amount overpaid", "3,541"],
+      [
+        "36",
+        "Overpayment. If line 33 is larger than the total of lines 31, 32 and 34, enter amount overpaid",
+        "3,541",
+      ],
     ];
     let y = 616;
     for (const [number, label, amount] of lines) {
@@ -140,9 +168,9 @@ export async function buildForm1120(options: Form1120Options = {}): Promise<Uint
       y -= 14;
     }
     items.push(
-      { text: "Income", x: 36, y: 560, size: 7 },
-      { text: "Deductions", x: 36, y: 470, size: 7 },
-      { text: "Tax, Refundable Credits, and Payments", x: 36, y: 400, size: 6 },
+      { text: "Income", x: 44, y: 560, size: 7, vertical: true },
+      { text: "Deductions", x: 44, y: 450, size: 7, vertical: true },
+      { text: "Tax, Refundable Credits", x: 44, y: 330, size: 6, vertical: true },
     );
     // Sign Here block: values on the line above the printed captions, as on the real form.
     items.push(
@@ -212,15 +240,30 @@ export async function buildForm1120(options: Form1120Options = {}): Promise<Uint
       { text: "Schedule J   Tax Computation and Payment (see instructions)", x: 36, y: 736, size: 10 },
       { text: "Part I - Tax Computation", x: 36, y: 720, size: 8 },
       { text: "1", x: 40, y: 706, size: 7 },
-      { text: "Check if the corporation is a member of a controlled group (attach Schedule O (Form 1120))", x: 56, y: 706, size: 7 },
+      {
+        text: "Check if the corporation is a member of a controlled group (attach Schedule O (Form 1120))",
+        x: 56,
+        y: 706,
+        size: 7,
+      },
       { text: "2", x: 40, y: 692, size: 7 },
       { text: "Income tax. See instructions", x: 56, y: 692, size: 7 },
       { text: "56,459", x: 576, y: 692, size: 8, right: true },
       { text: "Schedule K   Other Information (see instructions)", x: 36, y: 640, size: 10 },
       { text: "1", x: 40, y: 624, size: 7 },
-      { text: "Check accounting method:   a  Cash   b  Accrual   c  Other (specify)", x: 56, y: 624, size: 7 },
+      {
+        text: "Check accounting method:   a  Cash   b  Accrual   c  Other (specify)",
+        x: 56,
+        y: 624,
+        size: 7,
+      },
       { text: "2", x: 40, y: 610, size: 7 },
-      { text: "See the instructions and enter the: a Business activity code no. 332900", x: 56, y: 610, size: 7 },
+      {
+        text: "See the instructions and enter the: a Business activity code no. 332900",
+        x: 56,
+        y: 610,
+        size: 7,
+      },
       { text: "13", x: 40, y: 596, size: 7 },
       {
         text: "Are the corporation's total receipts and its total assets at the end of the tax year less than $250,000?",
@@ -370,7 +413,13 @@ async function layoutStatement(
   pages.forEach((items, index) => {
     const page = pdf.addPage(LETTER);
     const header = index === 0 ? [] : continuationHeader(index + 1, pages.length);
-    const footer: Item = { text: `Page ${index + 1} of ${pages.length}`, x: 576, y: 30, size: 7, right: true };
+    const footer: Item = {
+      text: `Page ${index + 1} of ${pages.length}`,
+      x: 576,
+      y: 30,
+      size: 7,
+      right: true,
+    };
     drawItems(page, font, [...header, ...items, footer]);
   });
   return save(pdf);
@@ -379,7 +428,12 @@ async function layoutStatement(
 const BANK: Item[] = [
   { text: "First Prairie Bank", x: 36, y: 750, size: 16 },
   { text: "Member FDIC", x: 576, y: 752, size: 7, right: true },
-  { text: "P.O. Box 4400, Springfield, IL 62708   |   firstprairiebank.example   |   1-800-555-0199", x: 36, y: 736, size: 7 },
+  {
+    text: "P.O. Box 4400, Springfield, IL 62708   |   firstprairiebank.example   |   1-800-555-0199",
+    x: 36,
+    y: 736,
+    size: 7,
+  },
 ];
 
 const DISCLOSURE: string[] = [
@@ -436,12 +490,14 @@ export async function buildBankStatement(options: StatementOptions): Promise<Uin
         { text: "Beginning Balance", x: 90, y: 0, size: 9 },
         { text: money(options.beginningBalance), x: 576, y: 0, size: 9, right: true },
       ],
-      ...withBalance.map((t): Row => [
-        { text: mmdd(month, t.day), x: 36, y: 0, size: 9 },
-        { text: t.description, x: 90, y: 0, size: 9 },
-        { text: `${t.amount < 0 ? "-" : ""}${money(t.amount)}`, x: 470, y: 0, size: 9, right: true },
-        { text: `${t.balance < 0 ? "-" : ""}${money(t.balance)}`, x: 576, y: 0, size: 9, right: true },
-      ]),
+      ...withBalance.map(
+        (t): Row => [
+          { text: mmdd(month, t.day), x: 36, y: 0, size: 9 },
+          { text: t.description, x: 90, y: 0, size: 9 },
+          { text: `${t.amount < 0 ? "-" : ""}${money(t.amount)}`, x: 470, y: 0, size: 9, right: true },
+          { text: `${t.balance < 0 ? "-" : ""}${money(t.balance)}`, x: 576, y: 0, size: 9, right: true },
+        ],
+      ),
       [
         { text: mmdd(month, end), x: 36, y: 0, size: 9 },
         { text: "Ending Balance", x: 90, y: 0, size: 9 },
@@ -479,7 +535,10 @@ export async function buildBankStatement(options: StatementOptions): Promise<Uin
     ["Ending Balance", `$${money(ending)}`],
   ];
   summary.forEach(([label, value], index) => {
-    first.push({ text: label, x: 36, y: 614 - index * 13, size: 9 }, { text: value, x: 300, y: 614 - index * 13, size: 9, right: true });
+    first.push(
+      { text: label, x: 36, y: 614 - index * 13, size: 9 },
+      { text: value, x: 300, y: 614 - index * 13, size: 9, right: true },
+    );
   });
   const transactionRows = (list: StatementTransaction[]): Row[] =>
     list.map((t) => [
@@ -544,7 +603,13 @@ export async function buildBankStatement(options: StatementOptions): Promise<Uin
   ];
   return layoutStatement(title, first, 540, rows, () => [
     { text: `${holder}   |   Account ****${last4}`, x: 36, y: 750, size: 8 },
-    { text: `Statement Period: ${mmdd(month, 1)}/${year} - ${mmdd(month, end)}/${year}`, x: 576, y: 750, size: 8, right: true },
+    {
+      text: `Statement Period: ${mmdd(month, 1)}/${year} - ${mmdd(month, end)}/${year}`,
+      x: 576,
+      y: 750,
+      size: 8,
+      right: true,
+    },
   ]);
 }
 
@@ -573,7 +638,14 @@ export async function buildTextPdf(pages: SimpleLine[][], title = "Text document
 export async function buildScannedPdf(): Promise<Uint8Array> {
   const { pdf } = await newDocument("Scanned document");
   const page = pdf.addPage(LETTER);
-  page.drawRectangle({ x: 36, y: 36, width: 540, height: 720, borderColor: rgb(0.2, 0.2, 0.2), borderWidth: 1 });
+  page.drawRectangle({
+    x: 36,
+    y: 36,
+    width: 540,
+    height: 720,
+    borderColor: rgb(0.2, 0.2, 0.2),
+    borderWidth: 1,
+  });
   for (let row = 0; row < 30; row++) {
     const width = 200 + ((row * 97) % 300);
     page.drawRectangle({ x: 60, y: 720 - row * 22, width, height: 6, color: rgb(0.55, 0.55, 0.55) });
@@ -640,16 +712,28 @@ export async function generateSampleDocuments(): Promise<SampleDocument[]> {
     {
       key: "rm-conditions/1120-unsigned.pdf",
       bytes: await buildForm1120({ signed: false }),
-      description: "The same Form 1120 with the officer's signature and date left blank (the preparer did sign)",
+      description:
+        "The same Form 1120 with the officer's signature and date left blank (the preparer did sign)",
     },
     {
       key: "rm-conditions/statement-2025-01.pdf",
-      bytes: await buildBankStatement({ year: 2025, month: 1, beginningBalance: JANUARY_OPENING, transactions: january() }),
-      description: "January 2025 statement, First Prairie Bank, Jane Q. Doe, account ****4821, two payroll deposits",
+      bytes: await buildBankStatement({
+        year: 2025,
+        month: 1,
+        beginningBalance: JANUARY_OPENING,
+        transactions: january(),
+      }),
+      description:
+        "January 2025 statement, First Prairie Bank, Jane Q. Doe, account ****4821, two payroll deposits",
     },
     {
       key: "rm-conditions/statement-2025-02.pdf",
-      bytes: await buildBankStatement({ year: 2025, month: 2, beginningBalance: februaryOpening, transactions: february() }),
+      bytes: await buildBankStatement({
+        year: 2025,
+        month: 2,
+        beginningBalance: februaryOpening,
+        transactions: february(),
+      }),
       description: "February 2025 statement, same account and holder, payroll and a tax-refund deposit",
     },
     {
@@ -688,7 +772,8 @@ export async function generateSampleDocuments(): Promise<SampleDocument[]> {
           { day: 25, description: "City Utilities Autopay", amount: -139.82 },
         ],
       }),
-      description: "March 2025 statement with a $12,500.00 wire deposit on 03/12 (over 50% of $8,000 monthly income)",
+      description:
+        "March 2025 statement with a $12,500.00 wire deposit on 03/12 (over 50% of $8,000 monthly income)",
     },
     {
       key: "rm-conditions/statement-2025-02-other-name.pdf",

@@ -61,6 +61,7 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
         return evaluateConditions(
           conditions,
           read.map((document) => document.extracted),
+          { asOf: resolveServices().now() },
         );
       },
     }),

@@ -7,6 +7,7 @@ import {
   citeSegment,
   dayNumber,
   documentPages,
+  type FoundAmount,
   findAmounts,
   findDateRanges,
   formatMoney,
@@ -68,12 +69,13 @@ interface Statement {
 
 // ---------------------------------------------------------------- reading a statement
 
-const PERIOD_LABEL = /period|statement\s+(?:dates?|cycle|from)|for\s+the\s+period|closing\s+date|opening\s+date/i;
+const PERIOD_LABEL =
+  /period|statement\s+(?:dates?|cycle|from)|for\s+the\s+period|closing\s+date|opening\s+date/i;
 const HOLDER_LABEL =
-  /^(?:primary\s+|joint\s+)?(?:account\s+(?:holder|owner)s?(?:\s*\(s\))?|account\s+name|name\s+on\s+(?:the\s+)?account|customer\s+name|owner\s+name|account\s+title)\s*[:\-]?\s*(.*)$/i;
+  /^(?:primary\s+|joint\s+)?(?:account\s+(?:holder|owner)s?(?:\s*\(s\))?|account\s+name|name\s+on\s+(?:the\s+)?account|customer\s+name|owner\s+name|account\s+title)\s*[:-]?\s*(.*)$/i;
 const ACCOUNT_PATTERNS: RegExp[] = [
   /\b(?:account|acct)\.?\s+ending\s+(?:in\s+)?[:#]?\s*[*xX•.\-\s]*(\d{4})\b/i,
-  /\b(?:account|acct)\.?\s*(?:number|no\.?|num|#)\s*[:#]?\s*((?:[*xX•.\-]|\d|\s(?=[\d*xX•]))+\d{4})\b/i,
+  /\b(?:account|acct)\.?\s*(?:number|no\.?|num|#)\s*[:#]?\s*((?:[*xX•.-]|\d|\s(?=[\d*xX•]))+\d{4})\b/i,
   /\b(?:account|acct)\.?\s*[:#]?\s*[*xX•]{2,}[-\s]?(\d{4})\b/i,
 ];
 const MASKED_ACCOUNT = /(?:[*xX•]{3,}|\.{3})[-\s]?(\d{4})\b/;
@@ -86,8 +88,10 @@ const CREDIT_HEADING = /deposits?|credits?|additions/i;
 const DEBIT_HEADING =
   /withdrawals?|debits?|checks?\s+paid|\bchecks\b|payments|purchases|service\s+(?:fees|charges)|\bfees\b|atm|card\s+transactions|subtractions/i;
 const BALANCE_HEADING = /daily\s+(?:ending\s+)?balances?|balance\s+summary|ending\s+daily\s+balances?/i;
-const MIXED_HEADING = /transaction\s+(?:details|history|activity|detail)|account\s+activity|\btransactions\b|activity\s+detail/i;
-const BALANCE_LINE = /(?:beginning|opening|previous|starting|ending|closing|new)\s+balance|balance\s+(?:forward|brought)/i;
+const MIXED_HEADING =
+  /transaction\s+(?:details|history|activity|detail)|account\s+activity|\btransactions\b|activity\s+detail/i;
+const BALANCE_LINE =
+  /(?:beginning|opening|previous|starting|ending|closing|new)\s+balance|balance\s+(?:forward|brought)/i;
 const CREDIT_WORDS =
   /deposit|payroll|dir(?:ect)?\s*dep|ach\s+credit|credit\b(?!\s+card)|transfer\s+from|xfer\s+from|zelle\s+from|from\s+savings|refund|interest\s+(?:paid|earned)|reversal|incoming\s+wire|wire\s+(?:transfer\s+)?(?:in|from)/i;
 const DEBIT_WORDS =
@@ -95,7 +99,8 @@ const DEBIT_WORDS =
 
 function headingSection(line: string): Section | null {
   const trimmed = line.trim();
-  if (trimmed === "" || trimmed.length > 70 || leadingDate(trimmed) || findAmounts(trimmed).length > 0) return null;
+  if (trimmed === "" || trimmed.length > 70 || leadingDate(trimmed) || findAmounts(trimmed).length > 0)
+    return null;
   const first = segments(trimmed)[0]?.text ?? trimmed;
   if (BALANCE_HEADING.test(first)) return "balances";
   const credit = CREDIT_HEADING.test(trimmed);
@@ -116,12 +121,18 @@ function readPeriods(pages: PageText[]): Array<Located<Period>> {
       // The range may wrap onto the next line under its label.
       const joined = `${line} ${page.lines[index + 1] ?? ""}`;
       const ranges = findDateRanges(line);
-      const wrapped = ranges.length === 0 ? findDateRanges(joined).filter((range) => range.index < line.length) : [];
+      const wrapped =
+        ranges.length === 0 ? findDateRanges(joined).filter((range) => range.index < line.length) : [];
       for (const range of [...ranges, ...wrapped]) {
         const days = dayNumber(range.end) - dayNumber(range.start);
         if (days < 6 || days > 100) continue;
         const before = `${page.lines[index - 1] ?? ""} ${line.slice(0, range.index)}`;
-        const entry = { value: { start: range.start, end: range.end }, page, line: index, offset: range.index };
+        const entry = {
+          value: { start: range.start, end: range.end },
+          page,
+          line: index,
+          offset: range.index,
+        };
         (PERIOD_LABEL.test(before) ? labeled : unlabeled).push(entry);
       }
     });
@@ -198,7 +209,8 @@ function inferYear(text: string, periods: Period[]): SimpleDate | null {
     const date = parseDate(text, year);
     if (!date) continue;
     const day = dayNumber(date);
-    if (periods.some((period) => day >= dayNumber(period.start) - 7 && day <= dayNumber(period.end) + 7)) return date;
+    if (periods.some((period) => day >= dayNumber(period.start) - 7 && day <= dayNumber(period.end) + 7))
+      return date;
   }
   return candidates[0] !== undefined ? parseDate(text, candidates[candidates.length - 1]) : null;
 }
@@ -214,7 +226,7 @@ function readTransactions(pages: PageText[], periods: Period[]): Transaction[] {
         section = heading;
         return;
       }
-      const amounts = findAmounts(line);
+      const amounts = columnAmounts(line);
       if (BALANCE_LINE.test(line)) {
         const last = amounts[amounts.length - 1];
         if (last && /beginning|opening|previous|starting|forward|brought/i.test(line)) {
@@ -238,7 +250,11 @@ function readTransactions(pages: PageText[], periods: Period[]): Transaction[] {
       else if (section === "deposits") direction = "credit";
       else if (section === "withdrawals") direction = "debit";
       const runningBalance = amounts.length >= 2 ? amounts[amounts.length - 1] : undefined;
-      const newBalance = runningBalance ? (runningBalance.sign === "-" ? -runningBalance.value : runningBalance.value) : null;
+      const newBalance = runningBalance
+        ? runningBalance.sign === "-"
+          ? -runningBalance.value
+          : runningBalance.value
+        : null;
       // A running balance column settles the direction of unsigned amounts.
       if (direction === "unknown" && balance !== null && newBalance !== null) {
         if (Math.abs(balance + amount.value - newBalance) < 0.005) direction = "credit";
@@ -265,15 +281,35 @@ function readTransactions(pages: PageText[], periods: Period[]): Transaction[] {
   const signedDebits = transactions.some((t) => t.direction === "debit" && /-|\(/.test(lineAmountText(t)));
   if (signedDebits) {
     for (const transaction of transactions) {
-      if (transaction.direction === "unknown" && !/-|\(/.test(lineAmountText(transaction))) transaction.direction = "credit";
+      if (transaction.direction === "unknown" && !/-|\(/.test(lineAmountText(transaction)))
+        transaction.direction = "credit";
     }
   }
   return transactions;
 }
 
+/**
+ * The amounts of a line's amount columns. An amount inside a description ("Insufficient Funds
+ * Fee For A $120.00 Item") is not the transaction's amount; amounts standing alone in a column
+ * are. Lines without column gaps fall back to every amount on the line.
+ */
+function columnAmounts(line: string): FoundAmount[] {
+  const amounts = findAmounts(line);
+  const parts = segments(line);
+  const standalone = amounts.filter((amount) =>
+    parts.some(
+      (part) =>
+        amount.start >= part.start &&
+        amount.end <= part.start + part.text.length &&
+        part.text.replace(amount.text, "").replace(/[$\s]/g, "") === "",
+    ),
+  );
+  return standalone.length > 0 ? standalone : amounts;
+}
+
 function lineAmountText(transaction: Transaction): string {
   const line = transaction.page.lines[transaction.line] ?? "";
-  return findAmounts(line)[0]?.text ?? "";
+  return columnAmounts(line)[0]?.text ?? "";
 }
 
 function readFees(pages: PageText[]): Pick<Statement, "fees" | "zeroFeeLines"> {
@@ -284,7 +320,7 @@ function readFees(pages: PageText[]): Pick<Statement, "fees" | "zeroFeeLines"> {
       const match = FEE_PATTERN.exec(line);
       if (!match) return;
       // Disclosures ("to avoid overdraft fees…") carry no amount; summaries print $0.00.
-      const amounts = findAmounts(line);
+      const amounts = columnAmounts(line);
       if (amounts.length === 0) return;
       const charged = amounts.find((amount) => amount.value > 0);
       if (charged) {
@@ -317,7 +353,9 @@ function readStatements(context: EvaluationContext): Statement[] {
       periods.map((p) => p.value),
     );
     const looksLikeStatement =
-      periods.length > 0 || (accounts.length > 0 && transactions.length > 0) || /\bstatement\b/i.test(pages[0]?.text ?? "");
+      periods.length > 0 ||
+      (accounts.length > 0 && transactions.length > 0) ||
+      /\bstatement\b/i.test(pages[0]?.text ?? "");
     if (!looksLikeStatement || (periods.length === 0 && TAX_RETURN_MARK.test(pages[0]?.text ?? ""))) continue;
     statements.push({
       document: document.document,
@@ -340,7 +378,9 @@ function noStatements(context: EvaluationContext): Finding {
 }
 
 function at<T>(located: Located<T>): Citation {
-  return located.offset === undefined ? cite(located.page, located.line) : citeSegment(located.page, located.line, located.offset);
+  return located.offset === undefined
+    ? cite(located.page, located.line)
+    : citeSegment(located.page, located.line, located.offset);
 }
 
 function periodText(period: Period): string {
@@ -403,7 +443,10 @@ export function evaluateTwoMonths(context: EvaluationContext): Finding {
     };
   }
   if (context.unreadable.length > 0) {
-    return insufficient(`only non-consecutive or single periods were read (${described})${unreadableNote(context)}`, observed);
+    return insufficient(
+      `only non-consecutive or single periods were read (${described})${unreadableNote(context)}`,
+      observed,
+    );
   }
   const gaps = chains.length > 1 ? " (not consecutive: a month is missing between them)" : "";
   return {
@@ -441,9 +484,10 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
   const unnamed: string[] = [];
   for (const statement of statements) {
     if (statement.holders.length > 0) {
-      const bad = statement.holders.find((holder) => !matches(holder.value));
-      if (bad) mismatched.push(bad);
-      else matched.push(statement.holders[0] as Located<string>);
+      // Joint accounts label each owner; the borrower only needs to be one of them.
+      const borrower = statement.holders.find((holder) => matches(holder.value));
+      if (borrower) matched.push(borrower);
+      else mismatched.push(statement.holders[0] as Located<string>);
       continue;
     }
     // No "Account Holder" label: the mailing address block on page 1 names the owner.
@@ -486,12 +530,17 @@ export function evaluateSameAccount(context: EvaluationContext): Finding {
   const statements = readStatements(context);
   if (statements.length === 0) return noStatements(context);
   const primary = statements.map((statement) => ({ statement, account: statement.accounts[0] }));
-  const known = primary.filter((p): p is { statement: Statement; account: Located<string> } => p.account !== undefined);
+  const known = primary.filter(
+    (p): p is { statement: Statement; account: Located<string> } => p.account !== undefined,
+  );
   const missing = primary.filter((p) => p.account === undefined).map((p) => p.statement.document);
-  const expected = typeof context.expected.account_last4 === "string" ? context.expected.account_last4 : undefined;
+  const expected =
+    typeof context.expected.account_last4 === "string" ? context.expected.account_last4 : undefined;
   const distinct = [...new Set(known.map((p) => p.account.value))];
   const summary = known.map((p) => `${p.statement.document}: account ending ${p.account.value}`).join("; ");
-  const observed = { accounts: known.map((p) => ({ document: p.statement.document, last4: p.account.value })) };
+  const observed = {
+    accounts: known.map((p) => ({ document: p.statement.document, last4: p.account.value })),
+  };
   if (distinct.length > 1 || (expected && distinct.length === 1 && distinct[0] !== expected)) {
     return {
       status: "not_fulfilled",
@@ -507,7 +556,10 @@ export function evaluateSameAccount(context: EvaluationContext): Finding {
     );
   }
   if (context.unreadable.length > 0) {
-    return insufficient(`the readable statements are for the account ending ${distinct[0]}${unreadableNote(context)}`, observed);
+    return insufficient(
+      `the readable statements are for the account ending ${distinct[0]}${unreadableNote(context)}`,
+      observed,
+    );
   }
   return {
     status: "fulfilled",
@@ -531,21 +583,34 @@ export function evaluateNoNsf(context: EvaluationContext): Finding {
       status: "not_fulfilled",
       reason: `NSF/overdraft/returned-item fees found: ${fees.map((fee) => `${fee.page.document} page ${fee.page.page}: ${quote(fee.value.label)} ${formatMoney(fee.value.amount)}`).join("; ")}`,
       citations: fees.map(at),
-      observed: { fees: fees.map((fee) => ({ document: fee.page.document, page: fee.page.page, label: fee.value.label, amount: fee.value.amount })) },
+      observed: {
+        fees: fees.map((fee) => ({
+          document: fee.page.document,
+          page: fee.page.page,
+          label: fee.value.label,
+          amount: fee.value.amount,
+        })),
+      },
     };
   }
-  const unread = statements.filter((statement) => statement.transactions.length === 0 && statement.zeroFeeLines.length === 0);
+  const unread = statements.filter(
+    (statement) => statement.transactions.length === 0 && statement.zeroFeeLines.length === 0,
+  );
   if (unread.length > 0) {
     return insufficient(
       `no transactions could be read in ${listNames(unread.map((s) => s.document))}, so the absence of fees is not established${unreadableNote(context)}`,
     );
   }
   if (context.unreadable.length > 0) {
-    return insufficient(`no NSF, overdraft or returned-item fee in the readable statements${unreadableNote(context)}`);
+    return insufficient(
+      `no NSF, overdraft or returned-item fee in the readable statements${unreadableNote(context)}`,
+    );
   }
   const citations = statements.map((statement) => {
-    const evidence = statement.zeroFeeLines[0] ?? statement.periods[0];
-    if (evidence) return at(evidence);
+    const zeroFees = statement.zeroFeeLines[0];
+    if (zeroFees) return at(zeroFees);
+    const period = statement.periods[0];
+    if (period) return at(period);
     const transaction = statement.transactions[0] as Transaction;
     return cite(transaction.page, transaction.line);
   });
@@ -610,7 +675,11 @@ export function evaluateLargeDeposits(context: EvaluationContext): Finding {
   const largest = [...deposits].sort((p, q) => q.amount - p.amount)[0];
   const citations = largest
     ? [cite(largest.page, largest.line)]
-    : statements.map((s) => (s.periods[0] ? at(s.periods[0]) : cite((s.transactions[0] as Transaction).page, (s.transactions[0] as Transaction).line)));
+    : statements.map((s) =>
+        s.periods[0]
+          ? at(s.periods[0])
+          : cite((s.transactions[0] as Transaction).page, (s.transactions[0] as Transaction).line),
+      );
   return {
     status: "fulfilled",
     reason: largest

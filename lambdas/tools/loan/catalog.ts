@@ -33,7 +33,11 @@ export const ConditionCatalogSchema = z
     const seen = new Set<string>();
     catalog.conditions.forEach((condition, index) => {
       if (seen.has(condition.id)) {
-        context.addIssue({ code: "custom", path: ["conditions", index, "id"], message: `duplicate id ${condition.id}` });
+        context.addIssue({
+          code: "custom",
+          path: ["conditions", index, "id"],
+          message: `duplicate id ${condition.id}`,
+        });
       }
       seen.add(condition.id);
       for (const classification of condition.classifications) {
@@ -55,7 +59,9 @@ export type ConditionPriority = z.infer<typeof Priority>;
 export function parseCatalog(data: unknown): ConditionCatalog {
   const parsed = ConditionCatalogSchema.safeParse(data);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,
+    );
     throw new Error(`lambdas/tools/loan/catalog.json is invalid: ${problems.join("; ")}`);
   }
   return parsed.data;
@@ -77,7 +83,10 @@ export function findCondition(id: string): CatalogCondition | undefined {
 }
 
 function normalizeClassification(value: string): string {
-  return value.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+  return value
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
 }
 
 /** The catalog's name for a classification given by name or alias, ignoring case and punctuation. */
@@ -85,7 +94,8 @@ export function resolveClassification(value: string): string | undefined {
   const wanted = normalizeClassification(value);
   if (wanted === "") return undefined;
   for (const entry of catalog.classifications) {
-    if ([entry.name, ...entry.aliases].some((name) => normalizeClassification(name) === wanted)) return entry.name;
+    if ([entry.name, ...entry.aliases].some((name) => normalizeClassification(name) === wanted))
+      return entry.name;
   }
   return undefined;
 }

@@ -10,7 +10,13 @@ import {
 } from "./bank-statements.ts";
 import { findCondition, loadCatalog } from "./catalog.ts";
 import type { ExtractedDocument } from "./pdf-text.ts";
-import { evaluateComplete, evaluateEin, evaluateName, evaluateSigned, evaluateTaxYear } from "./tax-return.ts";
+import {
+  evaluateComplete,
+  evaluateEin,
+  evaluateName,
+  evaluateSigned,
+  evaluateTaxYear,
+} from "./tax-return.ts";
 import { fromJsDate, MAX_EXCERPT, parseIsoOrUsDate } from "./text.ts";
 import { type EvaluationContext, type Finding, insufficient, type Verdict } from "./verdict.ts";
 
@@ -56,7 +62,15 @@ export function evaluateConditions(
   options: EvaluateOptions = {},
 ): ConditionsResult {
   const readable = documents.filter((document) => document.has_text_layer);
-  const unreadable = documents.filter((document) => !document.has_text_layer).map((document) => document.document);
+  const unreadable = documents
+    .filter((document) => !document.has_text_layer)
+    .map((document) => document.document);
+  // A textless page inside a text PDF is usually a scanned insert (a signed page, a check image):
+  // conclusions that rest on something being absent must not ignore it.
+  for (const document of readable) {
+    const blank = document.pages.flatMap((text, index) => (text.trim() === "" ? [index + 1] : []));
+    if (blank.length > 0) unreadable.push(`${document.document} (page ${blank.join(", ")})`);
+  }
   const seen = new Set<string>();
   const verdicts: Verdict[] = [];
 
@@ -74,9 +88,12 @@ export function evaluateConditions(
       const evaluator = EVALUATORS[id];
       if (!entry && !evaluator) {
         const known = loadCatalog().conditions.map((condition) => condition.id);
-        return insufficient(`unknown condition ${id}: not in the condition catalog (known: ${known.join(", ")})`);
+        return insufficient(
+          `unknown condition ${id}: not in the condition catalog (known: ${known.join(", ")})`,
+        );
       }
-      if (!evaluator) return insufficient(`${id} has no automated check: review manually (${entry?.fulfilled_by ?? ""})`);
+      if (!evaluator)
+        return insufficient(`${id} has no automated check: review manually (${entry?.fulfilled_by ?? ""})`);
       if (documents.length === 0) return insufficient(`no documents were provided to evaluate ${id}`);
       if (readable.length === 0) {
         return insufficient(
@@ -87,7 +104,9 @@ export function evaluateConditions(
       try {
         return evaluator({ readable, unreadable, asOf, expected });
       } catch (error) {
-        return insufficient(`the ${id} check failed: ${error instanceof Error ? error.message : String(error)}`);
+        return insufficient(
+          `the ${id} check failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
     })();
     verdicts.push({ ...header, ...enforceCitations(finding, readable) });
@@ -105,7 +124,9 @@ function normalizeInput(input: ConditionInput): {
   if (input === null || typeof input !== "object") return { id: "", expected: {} };
   const id = (input.id ?? input.condition_id ?? "").trim().toUpperCase();
   const expected =
-    input.expected && typeof input.expected === "object" && !Array.isArray(input.expected) ? input.expected : {};
+    input.expected && typeof input.expected === "object" && !Array.isArray(input.expected)
+      ? input.expected
+      : {};
   return {
     id,
     expected,
@@ -120,13 +141,23 @@ function normalizeInput(input: ConditionInput): {
  */
 function enforceCitations(finding: Finding, documents: ReadonlyArray<ExtractedDocument>): Finding {
   const citations = finding.citations.filter((citation) => {
-    const text = documents.find((document) => document.document === citation.document)?.pages[citation.page - 1];
+    const text = documents.find((document) => document.document === citation.document)?.pages[
+      citation.page - 1
+    ];
     return (
-      text !== undefined && citation.excerpt !== "" && citation.excerpt.length <= MAX_EXCERPT && text.includes(citation.excerpt)
+      text !== undefined &&
+      citation.excerpt !== "" &&
+      citation.excerpt.length <= MAX_EXCERPT &&
+      text.includes(citation.excerpt)
     );
   });
   if (finding.status !== "insufficient_evidence" && citations.length === 0) {
-    return { ...finding, status: "insufficient_evidence", reason: `${finding.reason} (no verifiable citation)`, citations };
+    return {
+      ...finding,
+      status: "insufficient_evidence",
+      reason: `${finding.reason} (no verifiable citation)`,
+      citations,
+    };
   }
   return { ...finding, citations };
 }

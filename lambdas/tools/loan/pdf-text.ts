@@ -73,7 +73,13 @@ export async function extractPdfText(bytes: Uint8Array, documentName: string): P
           rotated.push(item.str.trim());
           continue;
         }
-        items.push({ str: item.str, x, y, width: item.width, size: Math.hypot(c, d) || Math.hypot(a, b) || 10 });
+        items.push({
+          str: item.str,
+          x,
+          y,
+          width: item.width,
+          size: Math.hypot(c, d) || Math.hypot(a, b) || 10,
+        });
       }
       items.push(...(await formFieldValues(page)));
       const lines = layoutLines(items);
@@ -95,7 +101,9 @@ export async function extractPdfText(bytes: Uint8Array, documentName: string): P
  * Filled-in fillable forms (an IRS PDF typed into in Acrobat) keep their values in widget
  * annotations, not in the page's content stream; without these a filled 1120 reads as blank.
  */
-async function formFieldValues(page: { getAnnotations: () => Promise<unknown[]> }): Promise<PositionedText[]> {
+async function formFieldValues(page: {
+  getAnnotations: () => Promise<unknown[]>;
+}): Promise<PositionedText[]> {
   let annotations: unknown[];
   try {
     annotations = await page.getAnnotations();
@@ -171,9 +179,7 @@ function describeOpenError(documentName: string, bytes: Uint8Array, error: unkno
 }
 
 function describeHead(bytes: Uint8Array): string {
-  const sample = new TextDecoder("latin1")
-    .decode(bytes.subarray(0, 16))
-    .replace(/[^\x20-\x7e]/g, ".");
+  const sample = new TextDecoder("latin1").decode(bytes.subarray(0, 16)).replace(/[^\x20-\x7e]/g, ".");
   return `${bytes.byteLength} bytes starting with "${sample}"`;
 }
 

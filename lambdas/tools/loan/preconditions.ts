@@ -2,8 +2,22 @@
 // Conditions AI engine must check for each. Like the lender's service, its output is
 // self-contained: `expected` carries every metadata value the evaluation needs, because the
 // Conditions AI engine only receives conditions and documents.
-import { type CatalogCondition, type ConditionPriority, knownClassifications, loadCatalog, resolveClassification } from "./catalog.ts";
-import { type SimpleDate, dayNumber, formatMoney, fromJsDate, isoDate, parseIsoOrUsDate, parseMoney } from "./text.ts";
+import {
+  type CatalogCondition,
+  type ConditionPriority,
+  knownClassifications,
+  loadCatalog,
+  resolveClassification,
+} from "./catalog.ts";
+import {
+  dayNumber,
+  formatMoney,
+  fromJsDate,
+  isoDate,
+  parseIsoOrUsDate,
+  parseMoney,
+  type SimpleDate,
+} from "./text.ts";
 
 export interface PredictedCondition {
   id: string;
@@ -39,7 +53,9 @@ export function predictConditions(
   const known = knownClassifications();
   const rawClassification = metadata.classification;
   if (typeof rawClassification !== "string" || rawClassification.trim() === "") {
-    throw new Error(`metadata.classification is missing: expected one of ${known.map((name) => `"${name}"`).join(", ")}`);
+    throw new Error(
+      `metadata.classification is missing: expected one of ${known.map((name) => `"${name}"`).join(", ")}`,
+    );
   }
   const classification = resolveClassification(rawClassification);
   if (!classification) {
@@ -48,7 +64,9 @@ export function predictConditions(
     );
   }
   const loanProgram =
-    typeof metadata.loan_program === "string" && metadata.loan_program.trim() !== "" ? metadata.loan_program.trim() : null;
+    typeof metadata.loan_program === "string" && metadata.loan_program.trim() !== ""
+      ? metadata.loan_program.trim()
+      : null;
   const asOf = resolveAsOf(metadata.as_of_date, options.asOf);
   const facts = readFacts(metadata);
 
@@ -87,7 +105,9 @@ interface Facts {
 }
 
 function record(value: unknown): Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }
 
 function text(...values: unknown[]): string | undefined {
@@ -179,7 +199,9 @@ function predict(condition: CatalogCondition, facts: Facts, asOf: SimpleDate): P
           expected: { tax_year: facts.taxYear, as_of_date: asOfText, accepted_tax_years: accepted },
         };
       }
-      const note = facts.taxYearRaw ? `metadata tax_year "${facts.taxYearRaw}" is not a year` : "no tax_year in metadata";
+      const note = facts.taxYearRaw
+        ? `metadata tax_year "${facts.taxYearRaw}" is not a year`
+        : "no tax_year in metadata";
       return {
         ...base,
         reason: `${note}: the return must be for ${accepted.join(" or ")}, the ${recent} most recent completed tax years before ${asOfText}`,
@@ -229,7 +251,11 @@ function predict(condition: CatalogCondition, facts: Facts, asOf: SimpleDate): P
         ...base,
         reason: `verify the statements cover ${months} consecutive monthly periods, the latest ending on or after ${earliestEnd} (${maxDays} days before ${asOfText})`,
         verifiable: true,
-        expected: { as_of_date: asOfText, min_consecutive_months: months, max_days_since_period_end: maxDays },
+        expected: {
+          as_of_date: asOfText,
+          min_consecutive_months: months,
+          max_days_since_period_end: maxDays,
+        },
       };
     }
     case "BS_NAME_MATCH":

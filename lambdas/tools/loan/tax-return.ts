@@ -17,7 +17,8 @@ import {
 } from "./text.ts";
 import { type EvaluationContext, type Finding, insufficient, listNames, unreadableNote } from "./verdict.ts";
 
-const TAX_RETURN_MARK = /\bForm\s*1120\b|Corporation\s+Income\s+Tax\s+Return|Schedule\s+L\b[\s\-–—:.|]*Balance\s+Sheets?/i;
+const TAX_RETURN_MARK =
+  /\bForm\s*1120\b|Corporation\s+Income\s+Tax\s+Return|Schedule\s+L\b[\s\-–—:.|]*Balance\s+Sheets?/i;
 const PAGE_ONE_TITLE = /U\.?\s?S\.?\s+Corporation\s+Income\s+Tax\s+Return/i;
 const SCHEDULE_L = /Schedule\s+L\b[\s\-–—:.|]*Balance\s+Sheets?(?:\s+per\s+Books)?/i;
 
@@ -45,7 +46,10 @@ function view(context: EvaluationContext): TaxReturnView {
 }
 
 function isPageOne(page: PageText): boolean {
-  return PAGE_ONE_TITLE.test(page.text) || (/\bForm\s*1120\b/i.test(page.text) && /For\s+calendar\s+year/i.test(page.text));
+  return (
+    PAGE_ONE_TITLE.test(page.text) ||
+    (/\bForm\s*1120\b/i.test(page.text) && /For\s+calendar\s+year/i.test(page.text))
+  );
 }
 
 /** Page 1 first: the identification boxes and the signature live there. */
@@ -132,10 +136,14 @@ function readValueLine(line: string): { signer: string | null; date: string | nu
 }
 
 /** "Signature of officer: Robert Tanner  Date: 03/10/2025  Title: President" on one line. */
-function readInlineLabels(line: string): { signer: string | null; date: string | null; title: string | null } {
-  const signer = /signature\s+of\s+officer\s*[:\-]\s*(.*?)(?=\s{2,}|\s+date\b|$)/i.exec(line)?.[1];
+function readInlineLabels(line: string): {
+  signer: string | null;
+  date: string | null;
+  title: string | null;
+} {
+  const signer = /signature\s+of\s+officer\s*[:-]\s*(.*?)(?=\s{2,}|\s+date\b|$)/i.exec(line)?.[1];
   const date = new RegExp(`\\bdate(?:d|\\s+signed)?\\s*[:\\-]?\\s*(${DATE_SOURCE})`, "i").exec(line)?.[1];
-  const title = /\btitle\s*[:\-]\s*(.*?)(?=\s{2,}|$)/i.exec(line)?.[1];
+  const title = /\btitle\s*[:-]\s*(.*?)(?=\s{2,}|$)/i.exec(line)?.[1];
   const cleanSigner = signer ? cleanSignatureValue(signer) : "";
   const cleanTitle = title ? cleanSignatureValue(title) : "";
   return {
@@ -185,7 +193,11 @@ export function evaluateSigned(context: EvaluationContext): Finding {
   const citationOf = (reading: SignatureReading): Citation =>
     reading.valueLine === null
       ? cite(reading.page, reading.labelLine)
-      : cite(reading.page, reading.valueLine, reading.labelLine, { line: reading.valueLine, start: 0, end: 0 });
+      : cite(reading.page, reading.valueLine, reading.labelLine, {
+          line: reading.valueLine,
+          start: 0,
+          end: 0,
+        });
   const unsigned = readings.filter((reading) => !reading.signer || !reading.date);
   if (unsigned.length > 0) {
     const problems = unsigned.map((reading) => {
@@ -223,7 +235,11 @@ interface YearReading {
 function readTaxYears(tax: TaxReturnView): YearReading[] {
   const readings: YearReading[] = [];
   const seenDocuments = new Set<string>();
-  const patterns: Array<{ source: string; pattern: RegExp; year: (match: RegExpExecArray) => number | null }> = [
+  const patterns: Array<{
+    source: string;
+    pattern: RegExp;
+    year: (match: RegExpExecArray) => number | null;
+  }> = [
     { source: "For calendar year", pattern: /For\s+calendar\s+year\s+(\d{4})\b/i, year: (m) => Number(m[1]) },
     {
       source: "tax year beginning",
@@ -258,7 +274,8 @@ export function evaluateTaxYear(context: EvaluationContext): Finding {
   }
   const expectedYear = Number(context.expected.tax_year);
   const years = [...new Set(readings.map((reading) => reading.year))];
-  const describe = (reading: YearReading) => `${where(reading.page)} ("${reading.source}") shows tax year ${reading.year}`;
+  const describe = (reading: YearReading) =>
+    `${where(reading.page)} ("${reading.source}") shows tax year ${reading.year}`;
   const citation = (reading: YearReading) => cite(reading.page, reading.line);
   if (Number.isInteger(expectedYear) && expectedYear > 0) {
     const matching = readings.filter((reading) => reading.year === expectedYear);
@@ -338,7 +355,8 @@ function readEins(tax: TaxReturnView): EinReading[] {
     page.lines.forEach((line, index) => {
       EIN_LABEL.lastIndex = 0;
       for (let match = EIN_LABEL.exec(line); match; match = EIN_LABEL.exec(line)) {
-        if (PREPARER_EIN.test(line.slice(Math.max(0, match.index - 12), match.index + match[0].length))) continue;
+        if (PREPARER_EIN.test(line.slice(Math.max(0, match.index - 12), match.index + match[0].length)))
+          continue;
         const found = einAfter(page, index, match.index + match[0].length);
         if (found) readings.push(found);
         break;
@@ -363,7 +381,14 @@ function readEins(tax: TaxReturnView): EinReading[] {
 }
 
 export function evaluateEin(context: EvaluationContext): Finding {
-  const expectedRaw = typeof context.expected.ein === "string" ? context.expected.ein : undefined;
+  const given = context.expected.ein;
+  // A JSON number loses the leading zero of EINs such as 01-2345678.
+  const expectedRaw =
+    typeof given === "string"
+      ? given
+      : typeof given === "number"
+        ? String(given).padStart(9, "0")
+        : undefined;
   const expectedDigits = expectedRaw?.replace(/\D/g, "");
   if (!expectedRaw || expectedDigits?.length !== 9) {
     const tax = view(context);
@@ -406,7 +431,7 @@ export function evaluateEin(context: EvaluationContext): Finding {
 // ---------------------------------------------------------------- TR_NAME_MATCH
 
 const NAME_LABEL =
-  /^(?:[A-Z]\s+)?(?:name(?:\s+of\s+corporation)?|corporation(?:'s)?\s+name|business\s+name|taxpayer(?:'s)?\s+name|name\s+of\s+taxpayer)\b\s*[:\-]?\s*(.*)$/i;
+  /^(?:[A-Z]\s+)?(?:name(?:\s+of\s+corporation)?|corporation(?:'s)?\s+name|business\s+name|taxpayer(?:'s)?\s+name|name\s+of\s+taxpayer)\b\s*[:-]?\s*(.*)$/i;
 /** Printed captions near the name box that are never the corporation's name. */
 const FORM_CAPTION =
   /employer\s+identification|number,\s*street|city\s+or\s+town|date\s+incorporated|total\s+assets|check\s+if|see\s+instructions|type\s+or\s+print|name\s+change|address\s+change|initial\s+return|final\s+return|consolidated\s+return|schedule\s+[a-z]|attach|form\s+\d|omb\s+no|^name$|p\.?o\.?\s+box/i;
@@ -464,7 +489,8 @@ function nameCandidates(page: PageText): NameCandidate[] {
 }
 
 export function evaluateName(context: EvaluationContext): Finding {
-  const expected = typeof context.expected.business_name === "string" ? context.expected.business_name.trim() : "";
+  const expected =
+    typeof context.expected.business_name === "string" ? context.expected.business_name.trim() : "";
   const tax = view(context);
   const pages = tax.pageOne.length > 0 ? tax.pageOne : searchOrder(tax);
   const candidates = pages.flatMap(nameCandidates);
@@ -537,9 +563,10 @@ export function evaluateComplete(context: EvaluationContext): Finding {
       citations: [citationPageOne(pageOne), citationScheduleL(scheduleL)],
     };
   }
-  const missing = [pageOne ? null : "Form 1120 page 1", scheduleL ? null : "Schedule L (Balance Sheets per Books)"].filter(
-    (part): part is string => part !== null,
-  );
+  const missing = [
+    pageOne ? null : "Form 1120 page 1",
+    scheduleL ? null : "Schedule L (Balance Sheets per Books)",
+  ].filter((part): part is string => part !== null);
   // A scanned file may hold the missing part: absence is only proven when every file was read.
   if (context.unreadable.length > 0) {
     return insufficient(`${missing.join(" and ")} not found in the readable files${unreadableNote(context)}`);
@@ -553,8 +580,12 @@ export function evaluateComplete(context: EvaluationContext): Finding {
       if (page) citations.push(cite(page, firstTextLine(page)));
     }
   }
-  if (citations.length === 0) return insufficient("no document text to check for Form 1120 page 1 and Schedule L");
-  const found = [pageOne ? `Form 1120 page 1 (${where(pageOne)})` : null, scheduleL ? `Schedule L (${where(scheduleL)})` : null]
+  if (citations.length === 0)
+    return insufficient("no document text to check for Form 1120 page 1 and Schedule L");
+  const found = [
+    pageOne ? `Form 1120 page 1 (${where(pageOne)})` : null,
+    scheduleL ? `Schedule L (${where(scheduleL)})` : null,
+  ]
     .filter(Boolean)
     .join(" and ");
   const pagesRead = context.readable.reduce((sum, document) => sum + document.page_count, 0);

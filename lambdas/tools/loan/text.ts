@@ -49,7 +49,12 @@ export function segments(line: string): Segment[] {
  * Cites lines `from..to` of a page. Falls back to the focus line, then to a window of the focus
  * line around `focus`, so the excerpt stays a verbatim substring within the size limit.
  */
-export function cite(page: PageText, from: number, to = from, focus?: { line: number; start: number; end: number }): Citation {
+export function cite(
+  page: PageText,
+  from: number,
+  to = from,
+  focus?: { line: number; start: number; end: number },
+): Citation {
   const first = Math.max(0, Math.min(from, to));
   const last = Math.min(page.lines.length - 1, Math.max(from, to));
   const block = page.lines.slice(first, last + 1).join("\n");
@@ -70,14 +75,17 @@ export function cite(page: PageText, from: number, to = from, focus?: { line: nu
 /** Cites the column (2+ space separated run) of a line that contains `offset`: tighter than the whole line. */
 export function citeSegment(page: PageText, line: number, offset: number): Citation {
   const text = page.lines[line] ?? "";
-  const segment = segments(text).find((part) => offset >= part.start && offset < part.start + part.text.length);
-  if (!segment || segment.text.length > MAX_EXCERPT) return cite(page, line, line, { line, start: offset, end: offset });
+  const segment = segments(text).find(
+    (part) => offset >= part.start && offset < part.start + part.text.length,
+  );
+  if (!segment || segment.text.length > MAX_EXCERPT)
+    return cite(page, line, line, { line, start: offset, end: offset });
   return { document: page.document, page: page.page, excerpt: segment.text };
 }
 
 export function firstTextLine(page: PageText): number {
   const index = page.lines.findIndex((line) => line.trim() !== "");
-  return index < 0 ? 0 : index;
+  return Math.max(0, index);
 }
 
 // ---------------------------------------------------------------- dates

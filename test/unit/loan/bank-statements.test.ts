@@ -13,19 +13,39 @@ function otherBankStatement(options: { month: string; days: number; holderLine?:
     [
       [[50, "Heartland Credit Union"]],
       [[50, options.holderLine ?? "DOE, JANE Q"]],
-      [[50, "77 ELM STREET"], [330, `Statement period ${options.month} 1, 2025 through ${options.month} ${options.days}, 2025`]],
-      [[50, "PEORIA IL 61602"], [330, "Share Draft Checking - Account ending in 4821"]],
+      [
+        [50, "77 ELM STREET"],
+        [330, `Statement period ${options.month} 1, 2025 through ${options.month} ${options.days}, 2025`],
+      ],
+      [
+        [50, "PEORIA IL 61602"],
+        [330, "Share Draft Checking - Account ending in 4821"],
+      ],
       [[50, "Account Activity"]],
-      [[50, "Date"], [100, "Description"], [380, "Withdrawals"], [450, "Deposits"], [520, "Balance"]],
-      [[50, "Previous balance"], [520, "2,000.00"]],
-      ...options.rows.map((row) => row.map((text, index): [number, string] => [[50, 100, 380, 450, 520][index] ?? 50, text])),
+      [
+        [50, "Date"],
+        [100, "Description"],
+        [380, "Withdrawals"],
+        [450, "Deposits"],
+        [520, "Balance"],
+      ],
+      [
+        [50, "Previous balance"],
+        [520, "2,000.00"],
+      ],
+      ...options.rows.map((row) =>
+        row.map((text, index): [number, string] => [[50, 100, 380, 450, 520][index] ?? 50, text]),
+      ),
     ],
   ]);
 }
 
 describe("BS_TWO_MONTHS", () => {
   it("is fulfilled by two consecutive months, the latest ending within 60 days of as_of_date", async () => {
-    const verdict = verdictOf(evaluate(BANK_METADATA, await sample("statement-2025-01.pdf", "statement-2025-02.pdf")), "BS_TWO_MONTHS");
+    const verdict = verdictOf(
+      evaluate(BANK_METADATA, await sample("statement-2025-01.pdf", "statement-2025-02.pdf")),
+      "BS_TWO_MONTHS",
+    );
     expect(verdict.status).toBe("fulfilled");
     expect(verdict.reason).toBe(
       "2 consecutive statement periods (2025-01-01 to 2025-01-31, 2025-02-01 to 2025-02-28); the latest ends 2025-02-28, 46 days before 2025-04-15 (max 60)",
@@ -37,7 +57,10 @@ describe("BS_TWO_MONTHS", () => {
   });
 
   it("is not fulfilled by a single month", async () => {
-    const verdict = verdictOf(evaluate(BANK_METADATA, await sample("statement-2025-02.pdf")), "BS_TWO_MONTHS");
+    const verdict = verdictOf(
+      evaluate(BANK_METADATA, await sample("statement-2025-02.pdf")),
+      "BS_TWO_MONTHS",
+    );
     expect(verdict.status).toBe("not_fulfilled");
     expect(verdict.reason).toContain("do not cover 2 consecutive months: only one period found");
   });
@@ -57,16 +80,27 @@ describe("BS_TWO_MONTHS", () => {
 
   it("is not fulfilled when the latest period ended more than 60 days before as_of_date", async () => {
     const verdict = verdictOf(
-      evaluate({ ...BANK_METADATA, as_of_date: "2025-05-15" }, await sample("statement-2025-01.pdf", "statement-2025-02.pdf")),
+      evaluate(
+        { ...BANK_METADATA, as_of_date: "2025-05-15" },
+        await sample("statement-2025-01.pdf", "statement-2025-02.pdf"),
+      ),
       "BS_TWO_MONTHS",
     );
     expect(verdict.status).toBe("not_fulfilled");
-    expect(verdict.reason).toContain("too old: the latest of the consecutive periods ends 2025-02-28, 76 days before 2025-05-15 (max 60)");
+    expect(verdict.reason).toContain(
+      "too old: the latest of the consecutive periods ends 2025-02-28, 76 days before 2025-05-15 (max 60)",
+    );
   });
 
   it("reads 'Statement period January 1, 2025 through January 31, 2025' wording", async () => {
-    const january = await pdf(await otherBankStatement({ month: "January", days: 31, rows: [] }), "cu-jan.pdf");
-    const february = await pdf(await otherBankStatement({ month: "February", days: 28, rows: [] }), "cu-feb.pdf");
+    const january = await pdf(
+      await otherBankStatement({ month: "January", days: 31, rows: [] }),
+      "cu-jan.pdf",
+    );
+    const february = await pdf(
+      await otherBankStatement({ month: "February", days: 28, rows: [] }),
+      "cu-feb.pdf",
+    );
     const verdict = verdictOf(evaluate(BANK_METADATA, [january, february]), "BS_TWO_MONTHS");
     expect(verdict.status).toBe("fulfilled");
     expect(verdict.citations[0]?.excerpt).toBe("Statement period January 1, 2025 through January 31, 2025");
@@ -75,7 +109,11 @@ describe("BS_TWO_MONTHS", () => {
 
 describe("BS_NAME_MATCH", () => {
   it("is fulfilled when every statement's holder is the borrower (case and middle initial ignored)", async () => {
-    const documents = await sample("statement-2025-01.pdf", "statement-2025-02.pdf", "statement-2025-03-nsf.pdf");
+    const documents = await sample(
+      "statement-2025-01.pdf",
+      "statement-2025-02.pdf",
+      "statement-2025-03-nsf.pdf",
+    );
     for (const name of ["Jane Q. Doe", "JANE DOE", "jane q doe"]) {
       const verdict = verdictOf(evaluate(withBorrower({ name }), documents), "BS_NAME_MATCH");
       expect(verdict.status, name).toBe("fulfilled");
@@ -98,12 +136,19 @@ describe("BS_NAME_MATCH", () => {
       'account holder does not match "Jane Q. Doe" (borrower_info.name): rm-conditions/statement-2025-02-other-name.pdf names "John R. Smith"',
     );
     expect(verdict.citations).toEqual([
-      { document: "rm-conditions/statement-2025-02-other-name.pdf", page: 1, excerpt: "Account Holder: John R. Smith" },
+      {
+        document: "rm-conditions/statement-2025-02-other-name.pdf",
+        page: 1,
+        excerpt: "Account Holder: John R. Smith",
+      },
     ]);
   });
 
   it("reads the holder from the address block ('DOE, JANE Q') when there is no label", async () => {
-    const document = await pdf(await otherBankStatement({ month: "January", days: 31, rows: [] }), "cu-jan.pdf");
+    const document = await pdf(
+      await otherBankStatement({ month: "January", days: 31, rows: [] }),
+      "cu-jan.pdf",
+    );
     const verdict = verdictOf(evaluate(BANK_METADATA, [document]), "BS_NAME_MATCH");
     expect(verdict.status).toBe("fulfilled");
     expect(verdict.citations[0]?.excerpt).toBe("DOE, JANE Q");
@@ -114,18 +159,26 @@ describe("BS_NAME_MATCH", () => {
 
   it("is insufficient evidence without a borrower name in metadata", async () => {
     const verdict = verdictOf(
-      evaluate({ ...BANK_METADATA, borrower_info: { monthly_income: 8000 } }, await sample("statement-2025-01.pdf")),
+      evaluate(
+        { ...BANK_METADATA, borrower_info: { monthly_income: 8000 } },
+        await sample("statement-2025-01.pdf"),
+      ),
       "BS_NAME_MATCH",
     );
     expect(verdict.status).toBe("insufficient_evidence");
-    expect(verdict.reason).toContain("no borrower name in metadata (borrower_info.name): cannot verify BS_NAME_MATCH");
+    expect(verdict.reason).toContain(
+      "no borrower name in metadata (borrower_info.name): cannot verify BS_NAME_MATCH",
+    );
   });
 });
 
 describe("BS_SAME_ACCOUNT", () => {
   it("is fulfilled when all statements show the same last four digits, in either wording", async () => {
     const verdict = verdictOf(
-      evaluate(BANK_METADATA, await sample("statement-2025-01.pdf", "statement-2025-02.pdf", "statement-2025-03-nsf.pdf")),
+      evaluate(
+        BANK_METADATA,
+        await sample("statement-2025-01.pdf", "statement-2025-02.pdf", "statement-2025-03-nsf.pdf"),
+      ),
       "BS_SAME_ACCOUNT",
     );
     expect(verdict.status).toBe("fulfilled");
@@ -139,7 +192,13 @@ describe("BS_SAME_ACCOUNT", () => {
 
   it("is not fulfilled when a statement is for another account", async () => {
     const other = await pdf(
-      await buildBankStatement({ year: 2025, month: 2, accountLast4: "7733", beginningBalance: 100, transactions: [] }),
+      await buildBankStatement({
+        year: 2025,
+        month: 2,
+        accountLast4: "7733",
+        beginningBalance: 100,
+        transactions: [],
+      }),
       "savings-feb.pdf",
     );
     const [january] = await sample("statement-2025-01.pdf");
@@ -148,13 +207,20 @@ describe("BS_SAME_ACCOUNT", () => {
     expect(verdict.reason).toBe(
       "the statements are not all for the same account: rm-conditions/statement-2025-01.pdf: account ending 4821; savings-feb.pdf: account ending 7733",
     );
-    expect(verdict.citations[1]).toEqual({ document: "savings-feb.pdf", page: 1, excerpt: "Account Number: ****7733" });
+    expect(verdict.citations[1]).toEqual({
+      document: "savings-feb.pdf",
+      page: 1,
+      excerpt: "Account Number: ****7733",
+    });
   });
 });
 
 describe("BS_NO_NSF", () => {
   it("is fulfilled when no fee is charged; $0.00 fee summaries and fee disclosures are not fees", async () => {
-    const verdict = verdictOf(evaluate(BANK_METADATA, await sample("statement-2025-01.pdf", "statement-2025-02.pdf")), "BS_NO_NSF");
+    const verdict = verdictOf(
+      evaluate(BANK_METADATA, await sample("statement-2025-01.pdf", "statement-2025-02.pdf")),
+      "BS_NO_NSF",
+    );
     expect(verdict.status).toBe("fulfilled");
     expect(verdict.reason).toContain("no NSF, overdraft or returned-item fee in 2 statement(s)");
     // January runs onto a second page, where its fee summary is.
@@ -210,7 +276,9 @@ describe("BS_LARGE_DEPOSITS", () => {
       "BS_LARGE_DEPOSITS",
     );
     expect(verdict.status).toBe("fulfilled");
-    expect(verdict.reason).toContain("no deposit exceeds $4,000.00 (50% of monthly income $8,000.00): 6 deposit(s) read");
+    expect(verdict.reason).toContain(
+      "no deposit exceeds $4,000.00 (50% of monthly income $8,000.00): 6 deposit(s) read",
+    );
     expect(verdict.citations[0]?.excerpt).toBe("01/10  Payroll Direct Deposit - ACME WIDGETS INC  3,650.00");
     expect(verdict.letters_of_explanation).toBeUndefined();
   });
@@ -230,7 +298,8 @@ describe("BS_LARGE_DEPOSITS", () => {
         amount: 12500,
         description: "Incoming Wire Transfer - From ROBERT DOE",
         excerpt: "03/12  Incoming Wire Transfer - From ROBERT DOE  12,500.00",
-        reason: "deposit of $12,500.00 exceeds $4,000.00 (50% of monthly income $8,000.00): needs a letter of explanation",
+        reason:
+          "deposit of $12,500.00 exceeds $4,000.00 (50% of monthly income $8,000.00): needs a letter of explanation",
       },
     ]);
     expect(verdict.citations).toEqual([
@@ -270,7 +339,10 @@ describe("BS_LARGE_DEPOSITS", () => {
 
   it("is insufficient evidence without monthly income in metadata", async () => {
     const verdict = verdictOf(
-      evaluate({ ...BANK_METADATA, borrower_info: { name: "Jane Q. Doe" } }, await sample("statement-2025-01.pdf")),
+      evaluate(
+        { ...BANK_METADATA, borrower_info: { name: "Jane Q. Doe" } },
+        await sample("statement-2025-01.pdf"),
+      ),
       "BS_LARGE_DEPOSITS",
     );
     expect(verdict.status).toBe("insufficient_evidence");
@@ -289,5 +361,114 @@ describe("statements alongside a scanned file", () => {
     const large = verdictOf(verdicts, "BS_LARGE_DEPOSITS");
     expect(large.status).toBe("insufficient_evidence");
     expect(large.reason).toContain("rm-conditions/scanned.pdf has no text layer");
+  });
+});
+
+describe("other banks' layouts", () => {
+  it("reads a statement with uppercase sections, a full account number and a fee whose description holds an amount", async () => {
+    const bytes = await buildTextPdf([
+      [
+        [[50, "CHASE"]],
+        [
+          [50, "JPMorgan Chase Bank, N.A."],
+          [360, "January 01, 2025 through January 31, 2025"],
+        ],
+        [[360, "Account Number:  000000123454821"]],
+        [[50, "JANE DOE"]],
+        [[50, "12 MAIN ST"]],
+        [
+          [50, "Beginning Balance"],
+          [400, "$1,000.00"],
+        ],
+        [[50, "DEPOSITS AND ADDITIONS"]],
+        [
+          [50, "01/10"],
+          [100, "Orig CO Name:Acme Widgets Payroll"],
+          [500, "$3,650.00"],
+        ],
+        [
+          [50, "01/15"],
+          [100, "Remote Online Deposit 1"],
+          [500, "4,100.00"],
+        ],
+        [
+          [50, "Total Deposits and Additions"],
+          [500, "$7,750.00"],
+        ],
+        [[50, "ELECTRONIC WITHDRAWALS"]],
+        [
+          [50, "01/12"],
+          [100, "Online Payment 1234 To Landlord"],
+          [500, "$1,850.00"],
+        ],
+        [[50, "FEES"]],
+        [
+          [50, "01/17"],
+          [100, "Insufficient Funds Fee For A $120.00 Item - Details: Check #1001"],
+          [500, "$34.00"],
+        ],
+      ],
+    ]);
+    const verdicts = evaluate(BANK_METADATA, [await pdf(bytes, "chase.pdf")]);
+    expect(verdictOf(verdicts, "BS_NAME_MATCH").status).toBe("fulfilled");
+    expect(verdictOf(verdicts, "BS_SAME_ACCOUNT").observed).toEqual({
+      accounts: [{ document: "chase.pdf", last4: "4821" }],
+    });
+    const nsf = verdictOf(verdicts, "BS_NO_NSF");
+    expect(nsf.status).toBe("not_fulfilled");
+    expect(nsf.reason).toContain('Check #1001" $34.00');
+    expect(
+      verdictOf(verdicts, "BS_LARGE_DEPOSITS").letters_of_explanation?.map((l) => [l.date, l.amount]),
+    ).toEqual([["2025-01-15", 4100]]);
+  });
+
+  it("reads 'For the period Feb 1 - Feb 28, 2025' and Deposits/Withdrawals columns with a daily balance", async () => {
+    const bytes = await buildTextPdf([
+      [
+        [[50, "JANE Q DOE"]],
+        [
+          [50, "Beginning balance on 2/1"],
+          [400, "$500.00"],
+        ],
+        [[50, "Account number: 1234564821"]],
+        [[50, "For the period Feb 1 - Feb 28, 2025"]],
+        [[50, "Transaction history"]],
+        [
+          [50, "Date"],
+          [90, "Description"],
+          [330, "Deposits"],
+          [420, "Withdrawals"],
+          [510, "Ending daily balance"],
+        ],
+        [
+          [50, "2/3"],
+          [90, "Acme Widgets Payroll 250203"],
+          [330, "3,650.00"],
+          [510, "4,150.00"],
+        ],
+        [
+          [50, "2/5"],
+          [90, "Overdraft Fee"],
+          [420, "35.00"],
+          [510, "4,115.00"],
+        ],
+        [
+          [50, "2/11"],
+          [90, "Wire In Ref 51234"],
+          [330, "4,500.00"],
+          [510, "8,615.00"],
+        ],
+      ],
+    ]);
+    const verdicts = evaluate(BANK_METADATA, [await pdf(bytes, "wells.pdf")]);
+    expect(verdictOf(verdicts, "BS_TWO_MONTHS").observed).toEqual({
+      periods: [{ document: "wells.pdf", start: "2025-02-01", end: "2025-02-28" }],
+    });
+    expect(verdictOf(verdicts, "BS_NO_NSF").citations[0]?.excerpt).toBe(
+      "2/5  Overdraft Fee  35.00  4,115.00",
+    );
+    expect(
+      verdictOf(verdicts, "BS_LARGE_DEPOSITS").letters_of_explanation?.map((l) => [l.date, l.amount]),
+    ).toEqual([["2025-02-11", 4500]]);
   });
 });

@@ -44,12 +44,16 @@ describe("condition catalog", () => {
   it("rejects a catalog with duplicate ids or an undeclared classification, naming the problem", () => {
     const duplicate = structuredClone(rawCatalog);
     duplicate.conditions.push({ ...(duplicate.conditions[0] as (typeof duplicate.conditions)[number]) });
-    expect(() => parseCatalog(duplicate)).toThrow(/catalog\.json is invalid: conditions\.10\.id: duplicate id TR_SIGNED/);
+    expect(() => parseCatalog(duplicate)).toThrow(
+      /catalog\.json is invalid: conditions\.10\.id: duplicate id TR_SIGNED/,
+    );
 
     const unknown = structuredClone(rawCatalog);
     (unknown.conditions[0] as { classifications: string[] }).classifications = ["Paystubs"];
     expect(() => parseCatalog(unknown)).toThrow(/names classification "Paystubs"/);
 
-    expect(() => parseCatalog({ version: "x", classifications: [], conditions: [] })).toThrow(/classifications/);
+    expect(() => parseCatalog({ version: "x", classifications: [], conditions: [] })).toThrow(
+      /classifications/,
+    );
   });
 });

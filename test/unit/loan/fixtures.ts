@@ -1,7 +1,11 @@
 // Sample PDFs generated and extracted once per test file; assertions shared by the loan tests.
 import { expect } from "vitest";
 import { generateSampleDocuments } from "../../../examples/samples.ts";
-import { type ConditionInput, evaluateConditions, type Verdict } from "../../../lambdas/tools/loan/conditions-engine.ts";
+import {
+  type ConditionInput,
+  evaluateConditions,
+  type Verdict,
+} from "../../../lambdas/tools/loan/conditions-engine.ts";
 import { type ExtractedDocument, extractPdfText } from "../../../lambdas/tools/loan/pdf-text.ts";
 import { predictConditions } from "../../../lambdas/tools/loan/preconditions.ts";
 
@@ -28,8 +32,12 @@ let samples: Promise<Map<string, ExtractedDocument>> | undefined;
 export function extractedSamples(): Promise<Map<string, ExtractedDocument>> {
   samples ??= (async () => {
     const documents = await generateSampleDocuments();
-    const extracted = await Promise.all(documents.map((document) => extractPdfText(document.bytes, document.key)));
-    return new Map(extracted.map((document) => [document.document.replace(/^rm-conditions\//, ""), document]));
+    const extracted = await Promise.all(
+      documents.map((document) => extractPdfText(document.bytes, document.key)),
+    );
+    return new Map(
+      extracted.map((document) => [document.document.replace(/^rm-conditions\//, ""), document]),
+    );
   })();
   return samples;
 }
@@ -54,7 +62,9 @@ export function evaluate(
   only?: string[],
 ): Map<string, Verdict> {
   const predicted = predictConditions(metadata, { asOf: AS_OF }).conditions;
-  const conditions: ConditionInput[] = only ? predicted.filter((condition) => only.includes(condition.id)) : predicted;
+  const conditions: ConditionInput[] = only
+    ? predicted.filter((condition) => only.includes(condition.id))
+    : predicted;
   const { verdicts } = evaluateConditions(conditions, documents, { asOf: AS_OF });
   expectValidCitations(verdicts, documents);
   return new Map(verdicts.map((verdict) => [verdict.condition_id, verdict]));
@@ -79,7 +89,9 @@ export function expectValidCitations(verdicts: Verdict[], documents: ExtractedDo
       expect(text, `${verdict.condition_id} cites missing page ${citation.page}`).toBeDefined();
       expect(citation.excerpt.length).toBeGreaterThan(0);
       expect(citation.excerpt.length).toBeLessThanOrEqual(200);
-      expect(text, `${verdict.condition_id}: page ${citation.page} of ${citation.document}`).toContain(citation.excerpt);
+      expect(text, `${verdict.condition_id}: page ${citation.page} of ${citation.document}`).toContain(
+        citation.excerpt,
+      );
     }
   }
 }

@@ -1,6 +1,11 @@
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { buildForm1120, buildScannedPdf, buildTextPdf, generateSampleDocuments } from "../../../examples/samples.ts";
+import {
+  buildForm1120,
+  buildScannedPdf,
+  buildTextPdf,
+  generateSampleDocuments,
+} from "../../../examples/samples.ts";
 import { DocumentError, extractPdfText } from "../../../lambdas/tools/loan/pdf-text.ts";
 import { sample } from "./fixtures.ts";
 
@@ -15,6 +20,9 @@ describe("extractPdfText", () => {
     expect(page1).toContain("1a Consolidated return  Acme Widgets, Inc.  12-3456789");
     expect(page1.some((line) => line.startsWith("Robert J. Tanner  03/10/2025  President"))).toBe(true);
     expect(signed?.pages[2]).toContain("Schedule L Balance Sheets per Books");
+    // Vertical side captions stay out of the horizontal lines they cross.
+    expect(page1).toContain("Income");
+    expect(page1).toContain("3  Gross profit. Subtract line 2 from line 1c  3  1,128,000");
   });
 
   it("keeps statement rows in reading order across pages", async () => {
@@ -42,12 +50,16 @@ describe("extractPdfText", () => {
     expect(error).toBeInstanceOf(DocumentError);
     expect((error as DocumentError).name).toBe("DocumentError");
     expect((error as DocumentError).document).toBe("rm-conditions/x.pdf");
-    expect((error as Error).message).toMatch(/^rm-conditions\/x\.pdf is not a readable PDF: expected a PDF file/);
+    expect((error as Error).message).toMatch(
+      /^rm-conditions\/x\.pdf is not a readable PDF: expected a PDF file/,
+    );
   });
 
   it("throws DocumentError for a truncated PDF and for empty bytes", async () => {
     const bytes = await buildForm1120();
-    const truncated = await extractPdfText(bytes.slice(0, 400), "rm-conditions/cut.pdf").catch((e: unknown) => e);
+    const truncated = await extractPdfText(bytes.slice(0, 400), "rm-conditions/cut.pdf").catch(
+      (e: unknown) => e,
+    );
     expect(truncated).toBeInstanceOf(DocumentError);
     expect((truncated as Error).message).toMatch(/^rm-conditions\/cut\.pdf is not a readable PDF: /);
     await expect(extractPdfText(new Uint8Array(0), "rm-conditions/empty.pdf")).rejects.toThrow(

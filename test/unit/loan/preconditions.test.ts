@@ -9,7 +9,13 @@ describe("predictConditions", () => {
     expect(result.classification).toBe("1120 Corporate Tax Return");
     expect(result.as_of_date).toBe("2025-04-15");
     const byId = new Map(result.conditions.map((c) => [c.id, c]));
-    expect([...byId.keys()]).toEqual(["TR_SIGNED", "TR_TAX_YEAR", "TR_EIN_MATCH", "TR_NAME_MATCH", "TR_COMPLETE"]);
+    expect([...byId.keys()]).toEqual([
+      "TR_SIGNED",
+      "TR_TAX_YEAR",
+      "TR_EIN_MATCH",
+      "TR_NAME_MATCH",
+      "TR_COMPLETE",
+    ]);
     expect(byId.get("TR_EIN_MATCH")).toMatchObject({
       title: "Employer identification number matches",
       compartment: "Compliance",
@@ -29,9 +35,19 @@ describe("predictConditions", () => {
   it("predicts the bank-statement conditions with borrower name, income threshold and as-of date", () => {
     const result = predictConditions(BANK_METADATA);
     const byId = new Map(result.conditions.map((c) => [c.id, c]));
-    expect([...byId.keys()]).toEqual(["BS_TWO_MONTHS", "BS_NAME_MATCH", "BS_SAME_ACCOUNT", "BS_NO_NSF", "BS_LARGE_DEPOSITS"]);
+    expect([...byId.keys()]).toEqual([
+      "BS_TWO_MONTHS",
+      "BS_NAME_MATCH",
+      "BS_SAME_ACCOUNT",
+      "BS_NO_NSF",
+      "BS_LARGE_DEPOSITS",
+    ]);
     expect(byId.get("BS_NAME_MATCH")?.expected).toEqual({ borrower_name: "Jane Q. Doe" });
-    expect(byId.get("BS_LARGE_DEPOSITS")?.expected).toEqual({ monthly_income: 8000, income_ratio: 0.5, threshold: 4000 });
+    expect(byId.get("BS_LARGE_DEPOSITS")?.expected).toEqual({
+      monthly_income: 8000,
+      income_ratio: 0.5,
+      threshold: 4000,
+    });
     expect(byId.get("BS_LARGE_DEPOSITS")?.reason).toContain("$4,000.00");
     expect(byId.get("BS_TWO_MONTHS")?.expected).toEqual({
       as_of_date: "2025-04-15",
@@ -59,9 +75,15 @@ describe("predictConditions", () => {
     expect(byId.get("TR_TAX_YEAR")?.reason).toBe(
       "no tax_year in metadata: the return must be for 2024 or 2023, the 2 most recent completed tax years before 2025-04-15",
     );
-    expect(byId.get("TR_TAX_YEAR")?.expected).toEqual({ as_of_date: "2025-04-15", accepted_tax_years: [2024, 2023] });
+    expect(byId.get("TR_TAX_YEAR")?.expected).toEqual({
+      as_of_date: "2025-04-15",
+      accepted_tax_years: [2024, 2023],
+    });
 
-    const bank = predictConditions({ classification: "Bank Statements", borrower_info: { monthly_income: "n/a" } });
+    const bank = predictConditions({
+      classification: "Bank Statements",
+      borrower_info: { monthly_income: "n/a" },
+    });
     const large = bank.conditions.find((c) => c.id === "BS_LARGE_DEPOSITS");
     expect(large?.reason).toContain('monthly_income "n/a" is not a positive amount');
     expect(bank.conditions.find((c) => c.id === "BS_NAME_MATCH")?.reason).toContain(
@@ -71,14 +93,18 @@ describe("predictConditions", () => {
 
   it("flags a malformed EIN and normalizes a bare 9-digit one", () => {
     const bad = predictConditions({ ...TAX_METADATA, extracted_entities: { ein: "123" } });
-    expect(bad.conditions.find((c) => c.id === "TR_EIN_MATCH")?.reason).toContain('metadata EIN "123" is not in the NN-NNNNNNN form');
+    expect(bad.conditions.find((c) => c.id === "TR_EIN_MATCH")?.reason).toContain(
+      'metadata EIN "123" is not in the NN-NNNNNNN form',
+    );
     const bare = predictConditions({ ...TAX_METADATA, extracted_entities: { ein: "123456789" } });
     expect(bare.conditions.find((c) => c.id === "TR_EIN_MATCH")?.expected).toEqual({ ein: "12-3456789" });
   });
 
   it("uses options.asOf when metadata has no as_of_date, and rejects an invalid one", () => {
     const { as_of_date: _ignored, ...withoutDate } = BANK_METADATA;
-    expect(predictConditions(withoutDate, { asOf: new Date("2025-06-30T00:00:00Z") }).as_of_date).toBe("2025-06-30");
+    expect(predictConditions(withoutDate, { asOf: new Date("2025-06-30T00:00:00Z") }).as_of_date).toBe(
+      "2025-06-30",
+    );
     expect(() => predictConditions({ ...BANK_METADATA, as_of_date: "next week" })).toThrow(
       'metadata.as_of_date "next week" is not a date: expected YYYY-MM-DD',
     );

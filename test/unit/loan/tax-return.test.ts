@@ -2,14 +2,23 @@ import { describe, expect, it } from "vitest";
 import { buildForm1120, buildScannedPdf, buildTextPdf } from "../../../examples/samples.ts";
 import { evaluate, pdf, sample, TAX_METADATA, verdictOf } from "./fixtures.ts";
 
-const withEntities = (entities: Record<string, unknown>) => ({ ...TAX_METADATA, extracted_entities: entities });
+const withEntities = (entities: Record<string, unknown>) => ({
+  ...TAX_METADATA,
+  extracted_entities: entities,
+});
 const withBusiness = (business_name: string) => ({
   ...TAX_METADATA,
   borrower_info: { ...TAX_METADATA.borrower_info, business_name },
 });
 
 /** A return typed by tax software with inline "Label: value" fields instead of the IRS layout. */
-function compactReturn(lines: { signature?: string; date?: string; year?: string; ein?: string; name?: string }) {
+function compactReturn(lines: {
+  signature?: string;
+  date?: string;
+  year?: string;
+  ein?: string;
+  name?: string;
+}) {
   return buildTextPdf([
     [
       "FORM 1120  -  U.S. CORPORATION INCOME TAX RETURN",
@@ -96,7 +105,9 @@ describe("TR_TAX_YEAR", () => {
     const recent = await pdf(await buildForm1120({ taxYear: 2023 }), "1120-2023.pdf");
     const ok = verdictOf(evaluate(metadata, [recent]), "TR_TAX_YEAR");
     expect(ok.status).toBe("fulfilled");
-    expect(ok.reason).toContain("the two most recent completed tax years before 2025-04-15 are 2024 and 2023");
+    expect(ok.reason).toContain(
+      "the two most recent completed tax years before 2025-04-15 are 2024 and 2023",
+    );
 
     const old = await pdf(await buildForm1120({ taxYear: 2022 }), "1120-2022.pdf");
     const not = verdictOf(evaluate(metadata, [old]), "TR_TAX_YEAR");
@@ -128,7 +139,10 @@ describe("TR_EIN_MATCH", () => {
     expect(verdict.reason).toBe(
       "other-ein.pdf page 1 shows employer identification number 12-3456780; metadata expects 12-3456789",
     );
-    const firm = verdictOf(evaluate(withEntities({ ein: "98-7654321", tax_year: 2024 }), await sample("1120-signed.pdf")), "TR_EIN_MATCH");
+    const firm = verdictOf(
+      evaluate(withEntities({ ein: "98-7654321", tax_year: 2024 }), await sample("1120-signed.pdf")),
+      "TR_EIN_MATCH",
+    );
     expect(firm.status).toBe("not_fulfilled");
     expect(firm.observed).toEqual({ ein: "12-3456789" });
   });
@@ -139,7 +153,10 @@ describe("TR_EIN_MATCH", () => {
   });
 
   it("is insufficient evidence without an EIN in metadata, saying so", async () => {
-    const verdict = verdictOf(evaluate(withEntities({ tax_year: 2024 }), await sample("1120-signed.pdf")), "TR_EIN_MATCH");
+    const verdict = verdictOf(
+      evaluate(withEntities({ tax_year: 2024 }), await sample("1120-signed.pdf")),
+      "TR_EIN_MATCH",
+    );
     expect(verdict.status).toBe("insufficient_evidence");
     expect(verdict.reason).toBe(
       "no EIN in metadata (extracted_entities.ein): cannot verify TR_EIN_MATCH (the return shows 12-3456789)",
@@ -150,7 +167,12 @@ describe("TR_EIN_MATCH", () => {
 describe("TR_NAME_MATCH", () => {
   it("is fulfilled ignoring case, punctuation and legal suffixes", async () => {
     const [signed] = await sample("1120-signed.pdf");
-    for (const name of ["Acme Widgets Inc", "ACME WIDGETS CORPORATION", "acme widgets, llc", "Acme Widgets"]) {
+    for (const name of [
+      "Acme Widgets Inc",
+      "ACME WIDGETS CORPORATION",
+      "acme widgets, llc",
+      "Acme Widgets",
+    ]) {
       const verdict = verdictOf(evaluate(withBusiness(name), signed ? [signed] : []), "TR_NAME_MATCH");
       expect(verdict.status, name).toBe("fulfilled");
       expect(verdict.observed).toEqual({ corporation_name: "Acme Widgets, Inc." });
@@ -226,5 +248,46 @@ describe("a return split in two files", () => {
     const verdict = verdictOf(evaluate(TAX_METADATA, [first, scanned]), "TR_COMPLETE");
     expect(verdict.status).toBe("insufficient_evidence");
     expect(verdict.reason).toContain("return-part-2-scan.pdf has no text layer");
+  });
+});
+
+describe("other return layouts", () => {
+  it("reads the name beside its label and a signature and date typed in one column", async () => {
+    const bytes = await buildTextPdf([
+      [
+        [
+          [50, "Form 1120"],
+          [200, "U.S. Corporation Income Tax Return"],
+        ],
+        [[200, "For calendar year 2024 or tax year beginning"]],
+        [
+          [50, "Name"],
+          [90, "Acme Widgets, Inc."],
+          [380, "B Employer identification number"],
+          [520, "12-3456789"],
+        ],
+        [
+          [50, "Sign"],
+          [90, "Under penalties of perjury, I declare ..."],
+        ],
+        [
+          [50, "Here"],
+          [90, "/s/ Robert Tanner 03/10/2025"],
+          [380, "CEO"],
+        ],
+        [
+          [90, "Signature of officer"],
+          [300, "Date"],
+          [380, "Title"],
+        ],
+      ],
+    ]);
+    const verdicts = evaluate(TAX_METADATA, [await pdf(bytes, "typed.pdf")]);
+    expect(verdictOf(verdicts, "TR_SIGNED").reason).toContain(
+      "signed by Robert Tanner (CEO) and dated 03/10/2025",
+    );
+    expect(verdictOf(verdicts, "TR_NAME_MATCH").status).toBe("fulfilled");
+    expect(verdictOf(verdicts, "TR_EIN_MATCH").status).toBe("fulfilled");
+    expect(verdictOf(verdicts, "TR_TAX_YEAR").status).toBe("fulfilled");
   });
 });
