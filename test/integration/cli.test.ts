@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const fixtures = fileURLToPath(new URL("../../../shared/fixtures/rewoo-plans/", import.meta.url));
+const fixtures = fileURLToPath(new URL("../fixtures/rewoo-plans/", import.meta.url));
 const run = promisify(execFile);
 
 async function rewoo(args: string[], env: Record<string, string> = {}) {

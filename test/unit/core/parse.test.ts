@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PlanParseError, parsePlanText } from "../../../lambdas/core/parse.ts";
 
-const FIXTURES = new URL("../../../../shared/fixtures/rewoo-plans/", import.meta.url);
+const FIXTURES = new URL("../../fixtures/rewoo-plans/", import.meta.url);
 const fixture = (name: string) => readFileSync(new URL(name, FIXTURES), "utf8");
 
 type Expected = Array<[id: string, tool: string, input: string]>;

@@ -12,7 +12,7 @@ import type {
 } from "../../../lambdas/core/types.ts";
 import { normalizePlan, PlanValidationError } from "../../../lambdas/core/validate.ts";
 
-const FIXTURES = new URL("../../../../shared/fixtures/rewoo-plans/", import.meta.url);
+const FIXTURES = new URL("../../fixtures/rewoo-plans/", import.meta.url);
 
 const tool = (name: string, args: ToolSpec["args"]): [string, ToolSpec] => [
   name,
