@@ -1,7 +1,9 @@
 // Turns whatever the planner LLM wrote into raw steps. Planners drift between formats (JSON with or without
 // fences and prose, the ReWOO paper's `Plan: ... #E1 = Tool[input]` lines), so the parser accepts all of them
 // and leaves semantic checks (ids, references, tools) to validate.ts.
+
 import { describeValue, isPlainObject, preview } from "./describe.ts";
+import { balancedJsonEnd } from "./embedded-json.ts";
 import { normalizeStepId } from "./ids.ts";
 import type { RawStep } from "./types.ts";
 
@@ -163,38 +165,6 @@ function firstStepsRegion(
     i = end;
   }
   return undefined;
-}
-
-/**
- * Like matchingBracket, but for JSON: both bracket kinds must nest properly and strings are opaque.
- * The scan also settles every opener it meets outside strings (its end, or -1 when the same mismatch or end
- * of text dooms it), recorded in `ends`, so no position is scanned twice and the search stays linear.
- */
-function balancedJsonEnd(text: string, open: number, to: number, ends: Map<number, number>): number {
-  const openers: number[] = [];
-  const fail = () => {
-    for (const at of openers) ends.set(at, -1);
-    return -1;
-  };
-  let inString = false;
-  for (let i = open; i < to; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (ch === "\\") i++;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === "[" || ch === "{") openers.push(i);
-    else if (ch === "]" || ch === "}") {
-      const at = openers.at(-1);
-      if (at === undefined || text[at] !== (ch === "]" ? "[" : "{")) return fail();
-      openers.pop();
-      ends.set(at, i);
-      if (openers.length === 0) return i;
-    }
-  }
-  return fail();
 }
 
 /** The first steps-shaped value in document order, so a plan wrapped as `{"plan": {"steps": [...]}}` is found. */

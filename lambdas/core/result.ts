@@ -1,7 +1,9 @@
 // The solver's answer (DESIGN.md §4.3 `result`). Models wrap JSON in fences or prose, drop empty
 // arrays, or list a condition as a bare id; a run that gathered all its evidence must not fail on
 // that, so parsing is lenient, records what it repaired as warnings, and never throws.
+
 import { z } from "zod";
+import { balancedJsonEnd } from "./embedded-json.ts";
 import type { ConditionFinding, RunResult } from "./types.ts";
 
 export const CitationSchema = z.object({
@@ -113,33 +115,13 @@ function* balancedObjects(text: string): Generator<string> {
   let emitted = 0;
   let start = text.indexOf("{");
   while (start !== -1 && emitted < MAX_BALANCED_CANDIDATES) {
-    const end = matchingBrace(text, start);
+    const end = balancedJsonEnd(text, start);
     if (end !== -1) {
       emitted += 1;
       yield text.slice(start, end + 1);
     }
     start = text.indexOf("{", start + 1);
   }
-}
-
-function matchingBrace(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const ch = text[i];
-    if (inString) {
-      if (ch === "\\") i++;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === "{") depth++;
-    else if (ch === "}") {
-      depth--;
-      if (depth === 0) return i;
-    }
-  }
-  return -1;
 }
 
 function parseLoose(candidate: string, warnings: string[]): unknown {
