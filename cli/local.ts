@@ -6,6 +6,7 @@ import pc from "picocolors";
 import { generateSampleDocuments } from "../examples/samples.ts";
 import { startTwin, type Twin } from "../infra/local/twin.ts";
 import { InvalidRequestError } from "../lambdas/core/request.ts";
+import { contiguousAfter } from "../lambdas/store/events.ts";
 import { formatEvent, formatRunRecord } from "./progress.ts";
 
 const SAMPLE_REQUEST = fileURLToPath(new URL("../examples/sample-tax-return.json", import.meta.url));
@@ -49,23 +50,26 @@ export async function runLocalEvaluation(
     }
     say(`${pc.bold("RUN")}     ${started.run_id} (${options.label})`);
 
-    const finished = twin.waitForRun(started.run_id);
+    const completion = twin.waitForRun(started.run_id);
     let afterSeq = 0;
     let done = false;
-    void finished.finally(() => {
+    void completion.finally(() => {
       done = true;
     });
-    // Follow the stored events until the execution ends, then drain what is left.
+    // Follow the stored events until the execution ends, then drain what is left (all writers
+    // have finished by then, so a hole that remains is a lost write, not a late one).
     while (true) {
-      const events = await twin.services.runs.listEvents(started.run_id, afterSeq);
+      const finished = done;
+      const stored = await twin.services.runs.listEvents(started.run_id, afterSeq);
+      const events = finished ? stored : contiguousAfter(stored, afterSeq);
       for (const event of events) {
         afterSeq = event.seq;
         for (const line of formatEvent(event)) say(line);
       }
-      if (done && events.length === 0) break;
+      if (finished) break;
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
-    const record = await finished;
+    const record = await completion;
     if (options.json) process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
     else for (const line of formatRunRecord(record)) say(line);
     return record.status === "SUCCEEDED" ? 0 : 1;
