@@ -1,5 +1,6 @@
 // The `rewoo` command.
 import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { runLocalEvaluation, startCommand } from "./local.ts";
 import { parsePlanCommand } from "./plan-parse.ts";
@@ -23,7 +24,10 @@ program
 program
   .command("evaluate")
   .description("evaluate a request file (DESIGN.md §4.1)")
-  .argument("<request.json>", "the hybrid request: metadata, instructions, s3_pdf_paths, options")
+  .argument(
+    "<request.json>",
+    "the hybrid request: metadata, instructions, s3_pdf_paths (with --local also PDF files on disk, relative to the request file), options",
+  )
   .option("--local", "run it through the local twin (offline)")
   .option("--json", "print only the final run record as JSON on stdout")
   .action(async (file: string, options: { local?: boolean; json?: boolean }) => {
@@ -38,7 +42,12 @@ program
     } catch (error) {
       program.error(`rewoo evaluate: cannot read ${file}: ${(error as Error).message}`);
     }
-    process.exitCode = await runLocalEvaluation(request, { json: options.json ?? false, label: file });
+    process.exitCode = await runLocalEvaluation(request, {
+      json: options.json ?? false,
+      label: file,
+      // Local PDFs in s3_pdf_paths are relative to the request file, like paths in a config file.
+      baseDir: dirname(resolve(file)),
+    });
   });
 
 const plan = program.command("plan").description("work with planner outputs");

@@ -1,11 +1,12 @@
 // The `rewoo` command as a user runs it: a separate process, real files, exit codes, stdout.
 import { execFile, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { generateSampleDocuments } from "../../examples/samples.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const fixtures = fileURLToPath(new URL("../fixtures/rewoo-plans/", import.meta.url));
@@ -112,6 +113,42 @@ describe("rewoo evaluate --local", () => {
     expect(record.usage).toMatchObject({ llm_calls: 2 });
     const unfulfilled = record.result.unfulfilled_conditions.map((c: { id: string }) => c.id);
     expect(unfulfilled).toContain("TR_SIGNED");
+  });
+
+  it("evaluates PDF files from disk named in s3_pdf_paths, relative to the request file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rewoo-local-docs-"));
+    const samples = await generateSampleDocuments();
+    const unsigned = samples.find((s) => s.key.endsWith("1120-unsigned.pdf"));
+    writeFileSync(join(dir, "my return.pdf"), unsigned?.bytes ?? new Uint8Array());
+    const request = JSON.parse(readFileSync(join(root, "examples/sample-tax-return.json"), "utf8"));
+    writeFileSync(join(dir, "request.json"), JSON.stringify({ ...request, s3_pdf_paths: ["my return.pdf"] }));
+
+    const { code, stdout } = await rewoo(["evaluate", join(dir, "request.json"), "--local", "--json"], {
+      REWOO_DATA_DIR: dataDir,
+    });
+    expect(code).toBe(0);
+    const record = JSON.parse(stdout);
+    expect(record.request.s3_pdf_paths).toEqual([
+      expect.stringMatching(/^uploads\/[0-9a-f]{16}\/my return\.pdf$/),
+    ]);
+    const signed = record.result.unfulfilled_conditions.find((c: { id: string }) => c.id === "TR_SIGNED");
+    expect(signed.citations[0].document).toBe(record.request.s3_pdf_paths[0]);
+  });
+
+  it("reports missing and non-PDF local files before anything starts", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rewoo-local-docs-"));
+    writeFileSync(join(dir, "notes.pdf"), "these are my notes");
+    const request = JSON.parse(readFileSync(join(root, "examples/sample-tax-return.json"), "utf8"));
+    writeFileSync(
+      join(dir, "request.json"),
+      JSON.stringify({ ...request, s3_pdf_paths: ["./missing.pdf", "notes.pdf"] }),
+    );
+    const { code, stderr } = await rewoo(["evaluate", join(dir, "request.json"), "--local"], {
+      REWOO_DATA_DIR: dataDir,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/s3_pdf_paths\[0\]: local file .*missing\.pdf does not exist/);
+    expect(stderr).toMatch(/s3_pdf_paths\[1\]: local file .*notes\.pdf is not a PDF/);
   });
 
   it("exits 2 and names the field of an invalid request without starting a run", async () => {
