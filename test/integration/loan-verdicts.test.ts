@@ -175,6 +175,36 @@ describe("history and delivery", () => {
     expect(output.results.map((r) => r.run_id)).not.toContain(run.run_id);
   });
 
+  it("counts how often each condition was not fulfilled, and says so plainly when there is no history", async () => {
+    const tool = twin.services.tools.get("query_database");
+    const context = {
+      run_id: "adhoc",
+      step_id: "E1",
+      signal: new AbortController().signal,
+      recordLlmUsage() {},
+    };
+    const counts = (await tool.run(
+      {
+        query: "condition_history",
+        filters: { loan_program: "Flex Supreme", classification: "1120 Corporate Tax Return" },
+      },
+      context,
+    )) as { results: Array<{ condition_id: string; not_fulfilled: number; evaluated: number }> };
+    const signed = counts.results.find((r) => r.condition_id === "TR_SIGNED");
+    expect(signed?.not_fulfilled).toBeGreaterThanOrEqual(1);
+    expect(signed?.evaluated).toBeGreaterThan(signed?.not_fulfilled ?? 0);
+
+    const empty = (await tool.run(
+      {
+        query: "similar_loans",
+        filters: { loan_program: "Never Offered", classification: "Bank Statements" },
+      },
+      context,
+    )) as { results: unknown[]; message: string };
+    expect(empty.results).toEqual([]);
+    expect(empty.message).toBe("No finished evaluations found for Never Offered / Bank Statements.");
+  });
+
   it("writes the result to output_destination", async () => {
     const run = await evaluate(
       taxReturnRequest(["rm-conditions/1120-signed.pdf"], {
