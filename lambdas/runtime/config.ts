@@ -14,6 +14,24 @@ const csv = z
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
+/** A lender service URL. Unset or empty: the built-in reference engine answers instead. */
+const lenderUrl = z.preprocess(
+  (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+  z
+    .string()
+    .refine((value) => {
+      // Checked here rather than with .url(): zod runs every check, and `new URL` throws on garbage.
+      if (!URL.canParse(value)) return false;
+      const url = new URL(value);
+      return url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname));
+    }, "must be an https:// URL (http:// only for localhost): the bearer token travels with every request")
+    .optional(),
+);
+
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
 const EnvSchema = z.object({
   AWS_REGION: z.string().default("us-east-1"),
   RUNS_TABLE: z.string().min(1, "RUNS_TABLE must name the DynamoDB runs table"),
@@ -39,6 +57,15 @@ const EnvSchema = z.object({
   REWOO_EVIDENCE_INLINE_LIMIT: positiveInt(64 * 1024),
   /** Extra latency per tool (`tool=ms,tool=ms` or `*=ms`), used by benchmarks to emulate remote services. */
   REWOO_TOOL_LATENCY_MS: z.string().optional(),
+  PRECONDITIONS_API_URL: lenderUrl,
+  CONDITIONS_AI_API_URL: lenderUrl,
+  /**
+   * Bearer token for both lender services. In AWS it comes from Secrets Manager (wired by the CDK
+   * stack), not a plain environment value in the template; it is never logged or put in errors.
+   */
+  LENDER_API_TOKEN: z.string().optional(),
+  /** Per attempt; the tool's own timeout bounds the retries as a whole. */
+  LENDER_API_TIMEOUT_MS: positiveInt(10_000),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -74,6 +101,12 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     workerConcurrency: e.REWOO_WORKER_CONCURRENCY,
     evidenceInlineLimit: e.REWOO_EVIDENCE_INLINE_LIMIT,
     toolLatencyMs: parseLatencies(e.REWOO_TOOL_LATENCY_MS),
+    lender: {
+      preconditionsUrl: e.PRECONDITIONS_API_URL,
+      conditionsAiUrl: e.CONDITIONS_AI_API_URL,
+      token: e.LENDER_API_TOKEN || undefined,
+      timeoutMs: e.LENDER_API_TIMEOUT_MS,
+    },
   };
 }
 

@@ -8,6 +8,7 @@ import { EventPublisher, type EventSink } from "../store/events.ts";
 import { EvidenceStore } from "../store/evidence.ts";
 import { RunStore } from "../store/runs.ts";
 import { DocumentReader } from "../tools/document-reader.ts";
+import { createLenderCalls } from "../tools/lender-client.ts";
 import { createLoanTools } from "../tools/loan-tools.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { createAwsClients } from "./clients.ts";
@@ -27,7 +28,15 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
     documentsBucket: config.documentsBucket,
     allowedPrefixes: config.allowedDocumentPrefixes,
   };
-  const toolServices = { documents: new DocumentReader(blobs, documentPolicy), runs, llm: llm.tool, now };
+  const lender = createLenderCalls(config.lender, { now });
+  const toolServices = {
+    documents: new DocumentReader(blobs, documentPolicy),
+    documentPolicy,
+    runs,
+    llm: llm.tool,
+    now,
+    ...(lender ? { lender } : {}),
+  };
   const tools = new ToolRegistry(createLoanTools(() => toolServices));
   const catalog: ToolCatalog = tools.catalog();
   return { config, clients, runs, blobs, evidence, publisher, llm, tools, catalog, documentPolicy, now };

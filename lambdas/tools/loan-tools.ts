@@ -1,9 +1,12 @@
 // The tools of seed 000, as ReWOO worker tools. The two lender services (PreConditions,
-// Conditions AI) run as built-in reference engines over the documents' text.
+// Conditions AI) run as built-in reference engines over the documents' text, or, when their URLs
+// are configured, as HTTP calls to the lender's own services (docs/lender-services.md).
 import { z } from "zod";
+import { type DocumentPolicy, resolveDocumentPath } from "../core/documents.ts";
 import type { LlmProvider } from "../llm/types.ts";
 import type { RunStore } from "../store/runs.ts";
 import type { DocumentReader } from "./document-reader.ts";
+import type { LenderCalls } from "./lender-client.ts";
 import { evaluateConditions } from "./loan/conditions-engine.ts";
 import { predictConditions } from "./loan/preconditions.ts";
 import { defineTool, type ToolDefinition } from "./registry.ts";
@@ -13,6 +16,13 @@ export interface LoanToolServices {
   runs: RunStore;
   llm: { provider: LlmProvider; model?: string };
   now: () => Date;
+  /**
+   * Where documents may be read from. The reader enforces it when it downloads; HTTP mode needs it
+   * too, because there the lender's service downloads and the path is only resolved here.
+   */
+  documentPolicy?: DocumentPolicy;
+  /** Set per service whose URL is configured; the reference engines answer otherwise. */
+  lender?: LenderCalls;
 }
 
 const PREVIEW_CHARS = 2_000;
@@ -39,8 +49,14 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
             "loan metadata: loan_program, classification, borrower_info, extracted_entities, as_of_date",
           ),
       }),
-      timeout_ms: 30_000,
-      run: async ({ metadata }) => predictConditions(metadata, { asOf: resolveServices().now() }),
+      // Room for the HTTP client's retries (10 s per attempt by default) when the lender's service is used.
+      timeout_ms: 60_000,
+      run: async ({ metadata }, context) => {
+        const services = resolveServices();
+        const http = services.lender?.preconditions;
+        if (http) return http(metadata, context.signal);
+        return predictConditions(metadata, { asOf: services.now() });
+      },
     }),
     defineTool({
       name: "call_conditions_ai_api",
@@ -55,13 +71,27 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
       }),
       timeout_ms: 120_000,
       run: async ({ conditions, documents }, context) => {
+        const services = resolveServices();
+        const http = services.lender?.conditionsAi;
+        if (http) {
+          const policy = services.documentPolicy;
+          if (!policy) {
+            throw new Error("call_conditions_ai_api over HTTP needs the document policy to check paths");
+          }
+          // Every path is checked before the request: the lender's service reads whatever URI it is sent.
+          const refs = documents.map((path) => {
+            const { bucket, key } = resolveDocumentPath(path, policy);
+            return { path, uri: `s3://${bucket}/${key}` };
+          });
+          return http(conditions, refs, context.signal);
+        }
         const read = await Promise.all(
-          documents.map((path) => resolveServices().documents.read(context.run_id, path)),
+          documents.map((path) => services.documents.read(context.run_id, path)),
         );
         return evaluateConditions(
           conditions,
           read.map((document) => document.extracted),
-          { asOf: resolveServices().now() },
+          { asOf: services.now() },
         );
       },
     }),
