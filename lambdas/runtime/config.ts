@@ -66,6 +66,24 @@ const EnvSchema = z.object({
   LENDER_API_TOKEN: z.string().optional(),
   /** Per attempt; the tool's own timeout bounds the retries as a whole. */
   LENDER_API_TIMEOUT_MS: positiveInt(10_000),
+  /** WebSocket subscriptions (API issue): connection_id → run_id, GSI by_run. */
+  CONNECTIONS_TABLE: z.string().optional(),
+  /** The workflow the REST API starts; the twin points SFN_ENDPOINT at its Step Functions emulation. */
+  STATE_MACHINE_ARN: z.string().optional(),
+  SFN_ENDPOINT: z.string().url().optional(),
+  /** API Gateway management endpoint (https://{api-id}.execute-api.{region}.amazonaws.com/{stage}) for PostToConnection. */
+  WEBSOCKET_ENDPOINT: z.string().url().optional(),
+  /** What clients connect to (wss://…/{stage}); returned by POST /v1/evaluate-conditions. */
+  WEBSOCKET_URL: z.string().optional(),
+  /** Base URL of the REST API as clients see it, for status_url / events_url. */
+  PUBLIC_API_URL: z.string().optional(),
+  /** HMAC secret for subscribe/operator tokens; in AWS REWOO_TOKEN_SECRET_ARN names a Secrets Manager secret instead. */
+  REWOO_TOKEN_SECRET: z.string().min(32, "REWOO_TOKEN_SECRET must be at least 32 characters").optional(),
+  REWOO_TOKEN_SECRET_ARN: z.string().optional(),
+  /** How long a subscribe token returned with a new run stays valid. */
+  REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS: positiveInt(24 * 3600),
+  /** Largest accepted request body (API Gateway itself stops at 10 MB). */
+  REWOO_MAX_BODY_BYTES: positiveInt(256 * 1024),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -101,6 +119,18 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     workerConcurrency: e.REWOO_WORKER_CONCURRENCY,
     evidenceInlineLimit: e.REWOO_EVIDENCE_INLINE_LIMIT,
     toolLatencyMs: parseLatencies(e.REWOO_TOOL_LATENCY_MS),
+    connectionsTable: e.CONNECTIONS_TABLE,
+    stateMachineArn: e.STATE_MACHINE_ARN,
+    api: {
+      sfnEndpoint: e.SFN_ENDPOINT,
+      websocketEndpoint: e.WEBSOCKET_ENDPOINT,
+      websocketUrl: e.WEBSOCKET_URL,
+      publicApiUrl: e.PUBLIC_API_URL,
+      tokenSecret: e.REWOO_TOKEN_SECRET,
+      tokenSecretArn: e.REWOO_TOKEN_SECRET_ARN,
+      subscribeTokenTtlSeconds: e.REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS,
+      maxBodyBytes: e.REWOO_MAX_BODY_BYTES,
+    },
     lender: {
       preconditionsUrl: e.PRECONDITIONS_API_URL,
       conditionsAiUrl: e.CONDITIONS_AI_API_URL,
