@@ -70,6 +70,8 @@ export function runsTableDefinition(tableName: string): CreateTableCommandInput 
       { AttributeName: "sk", AttributeType: "S" },
       { AttributeName: "gsi1pk", AttributeType: "S" },
       { AttributeName: "gsi1sk", AttributeType: "S" },
+      { AttributeName: "gsi2pk", AttributeType: "S" },
+      { AttributeName: "gsi2sk", AttributeType: "S" },
     ],
     KeySchema: [
       { AttributeName: "pk", KeyType: "HASH" },
@@ -81,6 +83,15 @@ export function runsTableDefinition(tableName: string): CreateTableCommandInput 
         KeySchema: [
           { AttributeName: "gsi1pk", KeyType: "HASH" },
           { AttributeName: "gsi1sk", KeyType: "RANGE" },
+        ],
+        Projection: { ProjectionType: "ALL" },
+      },
+      {
+        // Recent runs for dashboards: partitioned by creation day so no single key gets every write.
+        IndexName: "by_day",
+        KeySchema: [
+          { AttributeName: "gsi2pk", KeyType: "HASH" },
+          { AttributeName: "gsi2sk", KeyType: "RANGE" },
         ],
         Projection: { ProjectionType: "ALL" },
       },
@@ -176,7 +187,8 @@ async function ensureTable(client: DynamoDBClient, definition: CreateTableComman
     const drift = schemaDrift(definition, table);
     if (drift) {
       // A persisted data folder from an older layout: the repositories would fail later with
-      // confusing ValidationExceptions, so refuse now.
+      // confusing ValidationExceptions, so refuse now. (dynalite cannot add an index to an existing
+      // table: it ignores UpdateTable's GlobalSecondaryIndexUpdates.Create.)
       throw new Error(
         `Table ${tableName} exists with a different schema (${drift}); delete the local data folder or the table and start again`,
       );
