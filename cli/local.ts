@@ -1,5 +1,6 @@
 // Local mode of the CLI: boot the twin, make the sample documents available, start a run and
-// follow its progress events from the runs table (the same events a dashboard receives).
+// follow its progress events from the runs table (the same events a dashboard receives); `dev`
+// keeps the twin's gateway (API, WebSocket, dashboard) serving afterwards.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import pc from "picocolors";
@@ -9,7 +10,8 @@ import { InvalidRequestError } from "../lambdas/core/request.ts";
 import type { RunRecord } from "../lambdas/core/types.ts";
 import { contiguousAfter } from "../lambdas/store/events.ts";
 import { type StagedDocument, stageLocalDocuments } from "./local-documents.ts";
-import { formatEvent, formatRunRecord } from "./progress.ts";
+import { reportProblems, reportRun } from "./output.ts";
+import { PlainView } from "./view.ts";
 
 /** What `npm start` evaluates: a signed return (all fulfilled) and an unsigned one (TR_SIGNED not fulfilled). */
 const START_SAMPLES = ["examples/sample-tax-return.json", "examples/sample-unsigned-return.json"];
@@ -17,23 +19,88 @@ const POLL_MS = 50;
 
 type Say = (line: string) => void;
 
-export async function startCommand(): Promise<number> {
+export interface DevOptions {
+  /** Gateway port on 127.0.0.1 (0: any free port). */
+  port: number;
+  /** Evaluate the two samples after booting. */
+  sample: boolean;
+  /** Stop after the samples and exit with their result, instead of serving until Ctrl-C (tests, CI). */
+  exitAfterSample: boolean;
+}
+
+/** REWOO_EXIT_AFTER_SAMPLE=1 makes `npm start` behave like `rewoo start --exit` (scripts, CI). */
+export function exitAfterSampleFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  return /^(1|true|yes)$/i.test(env.REWOO_EXIT_AFTER_SAMPLE ?? "");
+}
+
+/**
+ * `rewoo dev` / `rewoo start` (= `npm start`): boot the twin with its gateway, evaluate the samples, then
+ * serve the API, the WebSocket and the dashboard until SIGINT / SIGTERM.
+ */
+export async function devCommand(options: DevOptions): Promise<number> {
   const say: Say = (line) => process.stdout.write(`${line}\n`);
-  const twin = await bootLocalTwin(say);
+  const stopRequested = stopSignal();
+  const twin = await bootLocalTwin(say, { port: options.port });
   try {
-    let exitCode = 0;
-    for (const sample of START_SAMPLES) {
-      const request = JSON.parse(
-        readFileSync(fileURLToPath(new URL(`../${sample}`, import.meta.url)), "utf8"),
-      );
-      say("");
-      const code = await evaluateOnTwin(twin, request, [], { label: sample, say, json: false });
-      exitCode ||= code;
+    printUrls(twin, say);
+    let sampleCode = 0;
+    if (options.sample) {
+      const samples = runSamples(twin, say);
+      const outcome = await Promise.race([samples, stopRequested.then(() => undefined)]);
+      if (outcome === undefined) {
+        // Stopped mid-sample: the executions are aborted by stop(); their followers end with them.
+        samples.catch(() => undefined);
+        return 130;
+      }
+      sampleCode = outcome;
     }
-    return exitCode;
+    if (options.exitAfterSample) return sampleCode;
+    if (options.sample) printUrls(twin, say);
+    say(pc.dim("serving until Ctrl-C"));
+    await stopRequested;
+    say(pc.dim("stopping the local twin…"));
+    return 0;
   } finally {
     await twin.stop();
   }
+}
+
+async function runSamples(twin: Twin, say: Say): Promise<number> {
+  let exitCode = 0;
+  for (const sample of START_SAMPLES) {
+    const request = JSON.parse(readFileSync(fileURLToPath(new URL(`../${sample}`, import.meta.url)), "utf8"));
+    say("");
+    const code = await evaluateOnTwin(twin, request, [], { label: sample, say, json: false });
+    exitCode ||= code;
+  }
+  return exitCode;
+}
+
+function printUrls(twin: Twin, say: Say): void {
+  say("");
+  say(
+    `${pc.bold("API")}        ${twin.urls.api}  (POST /v1/evaluate-conditions, GET /v1/runs/{run_id}, GET /health)`,
+  );
+  say(
+    `${pc.bold("WebSocket")}  ${twin.urls.websocket}?token=<subscribe_token from the POST, or the operator token>`,
+  );
+  say(`${pc.bold("Dashboard")}  ${twin.urls.dashboard}?token=${twin.operatorToken}`);
+}
+
+/** Resolves on the first SIGINT / SIGTERM; a second one while stopping exits at once. */
+function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      const force = () => process.exit(130);
+      process.once("SIGINT", force);
+      process.once("SIGTERM", force);
+      resolve(signal);
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
 }
 
 export async function runLocalEvaluation(
@@ -56,8 +123,11 @@ export async function runLocalEvaluation(
   }
 }
 
-async function bootLocalTwin(say: Say): Promise<Twin> {
-  const twin = await startTwin(process.env.REWOO_DATA_DIR ? { dataDir: process.env.REWOO_DATA_DIR } : {});
+async function bootLocalTwin(say: Say, options: { port?: number } = {}): Promise<Twin> {
+  const twin = await startTwin({
+    ...(process.env.REWOO_DATA_DIR ? { dataDir: process.env.REWOO_DATA_DIR } : {}),
+    ...(options.port !== undefined ? { port: options.port } : {}),
+  });
   const { dynamodbEndpoint, s3Endpoint } = twin.emulators;
   say(
     pc.dim(
@@ -94,9 +164,7 @@ async function evaluateOnTwin(
   }
   say(`${pc.bold("RUN")}     ${runId} (${options.label})`);
   const record = await follow(twin, runId, say);
-  if (options.json) process.stdout.write(`${JSON.stringify(record, null, 2)}\n`);
-  else for (const line of formatRunRecord(record)) say(line);
-  return record.status === "SUCCEEDED" ? 0 : 1;
+  return reportRun(record, { json: options.json, say });
 }
 
 /** Prints the run's stored events as they arrive, until the execution ends. */
@@ -106,6 +174,8 @@ async function follow(twin: Twin, runId: string, say: Say): Promise<RunRecord> {
     done = true;
   });
   let afterSeq = 0;
+  // The same plain lines as `rewoo evaluate --api` prints when its output is not a terminal.
+  const view = new PlainView(say);
   // After the execution ended every writer has finished, so a hole that remains is a lost write,
   // not a late one: the last pass prints everything.
   while (true) {
@@ -114,7 +184,7 @@ async function follow(twin: Twin, runId: string, say: Say): Promise<RunRecord> {
     const events = finished ? stored : contiguousAfter(stored, afterSeq);
     for (const event of events) {
       afterSeq = event.seq;
-      for (const line of formatEvent(event)) say(line);
+      view.event(event);
     }
     if (finished) break;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -124,9 +194,7 @@ async function follow(twin: Twin, runId: string, say: Say): Promise<RunRecord> {
 
 function reportInvalid(error: unknown, label: string): number {
   if (!(error instanceof InvalidRequestError)) throw error;
-  process.stderr.write(`${pc.red("invalid request")} (${label}):\n`);
-  for (const problem of error.problems) process.stderr.write(`  ${problem.field}: ${problem.message}\n`);
-  return 2;
+  return reportProblems(error.problems, label);
 }
 
 /** The sample loan files are generated, not committed: they are uploaded on every local boot. */

@@ -2,8 +2,9 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { runLocalEvaluation, startCommand } from "./local.ts";
+import { devCommand, exitAfterSampleFromEnv, runLocalEvaluation } from "./local.ts";
 import { parsePlanCommand } from "./plan-parse.ts";
+import { runApiEvaluation } from "./remote.ts";
 
 const program = new Command()
   .name("rewoo")
@@ -12,43 +13,105 @@ const program = new Command()
   )
   .showHelpAfterError();
 
+const portOption = () =>
+  new Option("--port <n>", "port of the API, WebSocket and dashboard on 127.0.0.1 (0: any free port)")
+    .default(3000)
+    .argParser((value) => {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 0 || n > 65535)
+        throw new InvalidArgumentError("expected a port number 0-65535");
+      return n;
+    });
+const exitOption = () =>
+  new Option(
+    "--exit",
+    "stop after the sample runs and exit with their result instead of serving (also REWOO_EXIT_AFTER_SAMPLE=1)",
+  );
+
+program
+  .command("dev")
+  .description(
+    "boot the local twin, evaluate the two sample loan files, then serve the REST API, the WebSocket and the dashboard on 127.0.0.1 until Ctrl-C",
+  )
+  .addOption(portOption())
+  .option("--no-sample", "serve without running the samples first")
+  .addOption(exitOption())
+  .action(async (options: { port: number; sample: boolean; exit?: boolean }) => {
+    process.exitCode = await devCommand({
+      port: options.port,
+      sample: options.sample,
+      exitAfterSample: options.exit === true || exitAfterSampleFromEnv(),
+    });
+  });
+
 program
   .command("start")
   .description(
-    "boot the local twin, upload the sample loan documents, evaluate the sample request and print the result",
+    "what npm start runs: `rewoo dev` (with --exit: evaluate the samples, print the results and exit)",
   )
-  .action(async () => {
-    process.exitCode = await startCommand();
+  .addOption(portOption())
+  .addOption(exitOption())
+  .action(async (options: { port: number; exit?: boolean }) => {
+    process.exitCode = await devCommand({
+      port: options.port,
+      sample: true,
+      exitAfterSample: options.exit === true || exitAfterSampleFromEnv(),
+    });
   });
 
 program
   .command("evaluate")
-  .description("evaluate a request file (DESIGN.md §4.1)")
+  .description(
+    "evaluate a request file (DESIGN.md §4.1) on the local twin (--local) or a running API (--api <url>)",
+  )
   .argument(
     "<request.json>",
     "the hybrid request: metadata, instructions, s3_pdf_paths (with --local also PDF files on disk, relative to the request file), options",
   )
   .option("--local", "run it through the local twin (offline)")
+  .option(
+    "--api <url>",
+    "post it to a running API (e.g. http://127.0.0.1:3000 from `rewoo dev`, or a deployed stage) and follow the run",
+  )
+  .option(
+    "--token <token>",
+    "with --api: WebSocket token to follow with instead of the run's subscribe token (e.g. an operator token); none: connect without one",
+  )
   .option("--json", "print only the final run record as JSON on stdout")
-  .action(async (file: string, options: { local?: boolean; json?: boolean }) => {
-    if (!options.local) {
-      program.error(
-        "rewoo evaluate: only --local is available in this version (the --api client arrives with the REST API)",
-      );
-    }
-    let request: unknown;
-    try {
-      request = JSON.parse(readFileSync(file, "utf8"));
-    } catch (error) {
-      program.error(`rewoo evaluate: cannot read ${file}: ${(error as Error).message}`);
-    }
-    process.exitCode = await runLocalEvaluation(request, {
-      json: options.json ?? false,
-      label: file,
-      // Local PDFs in s3_pdf_paths are relative to the request file, like paths in a config file.
-      baseDir: dirname(resolve(file)),
-    });
-  });
+  .action(
+    async (file: string, options: { local?: boolean; api?: string; token?: string; json?: boolean }) => {
+      if (options.local === (options.api !== undefined)) {
+        program.error(
+          "rewoo evaluate: choose one of --local (the local twin) or --api <url> (a running API)",
+        );
+      }
+      if (options.token !== undefined && options.api === undefined) {
+        program.error("rewoo evaluate: --token only applies with --api");
+      }
+      let request: unknown;
+      try {
+        request = JSON.parse(readFileSync(file, "utf8"));
+      } catch (error) {
+        program.error(`rewoo evaluate: cannot read ${file}: ${(error as Error).message}`);
+      }
+      if (options.api !== undefined) {
+        process.exitCode = await runApiEvaluation(request, {
+          api: options.api,
+          json: options.json ?? false,
+          label: file,
+          ...(options.token !== undefined ? { token: options.token } : {}),
+          tty: process.stdout.isTTY === true,
+        });
+        return;
+      }
+      process.exitCode = await runLocalEvaluation(request, {
+        json: options.json ?? false,
+        label: file,
+        // Local PDFs in s3_pdf_paths are relative to the request file, like paths in a config file.
+        baseDir: dirname(resolve(file)),
+      });
+    },
+  );
 
 const plan = program.command("plan").description("work with planner outputs");
 plan

@@ -1,9 +1,12 @@
 // PLANNER (ReWOO step 1): one LLM call turns the request into a plan; the plan is parsed and
 // validated before anything runs, then stored. Returns only ids for the state machine.
+// Legacy runs (seed 000's POST /v1/evaluate-loan-conditions) skip the LLM: their plan is the
+// fixed PreConditions → Conditions AI pair that the loan profile requires anyway.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { parsePlanText } from "../core/parse.ts";
 import { loanEvaluationProfile } from "../core/profiles.ts";
 import { renderPlannerPrompt } from "../core/prompts.ts";
+import type { EvaluationRequest, Plan } from "../core/types.ts";
 import { normalizePlan } from "../core/validate.ts";
 import type { Services } from "../runtime/services.ts";
 
@@ -13,11 +16,44 @@ export interface PlanOutput {
   step_count: number;
 }
 
-export async function planRun(runId: string, services: Services, log: Logger): Promise<PlanOutput> {
-  const { runs, publisher, llm, catalog, config } = services;
-  const { request } = await runs.getMeta(runId);
-  const maxSteps = Math.min(request.options?.max_steps ?? config.maxSteps, config.maxSteps);
+const FINISHED = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
 
+export const LEGACY_PLAN_NOTE =
+  "legacy mode (POST /v1/evaluate-loan-conditions): fixed plan PreConditions → Conditions AI, no planner LLM call";
+
+export async function planRun(runId: string, services: Services, log: Logger): Promise<PlanOutput> {
+  const { runs, publisher, config } = services;
+  const { request, status, mode = "rewoo" } = await runs.getMeta(runId);
+  if (FINISHED.has(status)) {
+    // Cancelled (or failed to start) before the planner ran: neither pay for an LLM call nor announce a plan.
+    throw new Error(`run ${runId} is already ${status}; not planning it`);
+  }
+
+  const plan =
+    mode === "legacy" ? fixedPlan(request, services) : await writtenPlan(runId, request, services, log);
+
+  if (!(await runs.updateRun(runId, { status: "RUNNING", plan }))) {
+    // Cancelled while the planner was thinking: the plan would only confuse the finished run's event stream.
+    const { status: now } = await runs.getMeta(runId);
+    throw new Error(`run ${runId} became ${now} while it was being planned; plan discarded`);
+  }
+  await publisher.publish(runId, { stage: "plan", plan });
+  return {
+    levels: plan.levels,
+    max_concurrency: request.options?.parallel === false ? 1 : config.workerConcurrency,
+    step_count: plan.steps.length,
+  };
+}
+
+/** ReWOO: the planner LLM writes the plan; validation repairs what it can and rejects the rest. */
+async function writtenPlan(
+  runId: string,
+  request: EvaluationRequest,
+  services: Services,
+  log: Logger,
+): Promise<Plan> {
+  const { runs, llm, catalog, config } = services;
+  const maxSteps = Math.min(request.options?.max_steps ?? config.maxSteps, config.maxSteps);
   const { system, prompt } = renderPlannerPrompt({
     request,
     tools: catalog,
@@ -41,12 +77,25 @@ export async function planRun(runId: string, services: Services, log: Logger): P
     request,
   });
   for (const repair of plan.repairs) log.warn("plan repaired", { repair });
+  return plan;
+}
 
-  await runs.updateRun(runId, { status: "RUNNING", plan });
-  await publisher.publish(runId, { stage: "plan", plan });
+/**
+ * Legacy: an empty plan that the loan profile completes with exactly its required steps, so the
+ * fixed orchestration and the ReWOO one can never disagree on what those steps are. max_steps is
+ * not applied: it caps what a planner writes, and seed 000's two-step flow never had such a cap.
+ */
+function fixedPlan(request: EvaluationRequest, services: Services): Plan {
+  const plan = normalizePlan([], { tools: services.catalog, profile: loanEvaluationProfile, request });
+  // The profile reports each step as "inserted because the planner wrote none"; here there was no planner.
   return {
-    levels: plan.levels,
-    max_concurrency: request.options?.parallel === false ? 1 : config.workerConcurrency,
-    step_count: plan.steps.length,
+    ...plan,
+    repairs: [
+      {
+        kind: "inserted_required_step",
+        message: LEGACY_PLAN_NOTE,
+        step_ids: plan.steps.map((step) => step.id),
+      },
+    ],
   };
 }

@@ -4,9 +4,13 @@ import { randomUUID } from "node:crypto";
 import type { DocumentPolicy } from "../core/documents.ts";
 import { validateRequest } from "../core/request.ts";
 import type { EvaluationRequest } from "../core/types.ts";
-import type { RunStore } from "../store/runs.ts";
+import type { EventPublisher } from "../store/events.ts";
+import type { RunMode, RunStore } from "../store/runs.ts";
 
 export type StartExecution = (name: string, input: { run_id: string }) => Promise<unknown>;
+
+/** What newRunId produces (and what the API accepts as a run id in its paths). */
+export const RUN_ID_PATTERN = /^run-[\w-]{1,100}$/;
 
 export function newRunId(now = new Date()): string {
   // Time-ordered prefix so ids sort by creation; random suffix so they never collide.
@@ -17,14 +21,65 @@ export function newRunId(now = new Date()): string {
   return `run-${stamp}-${randomUUID().slice(0, 8)}`;
 }
 
+/**
+ * The run record was created but its execution could not be started. The run has been marked
+ * FAILED (nothing would ever move it on from PLANNING otherwise); `cause` is the start error.
+ */
+export class StartExecutionError extends Error {
+  override name = "StartExecutionError";
+  constructor(
+    readonly runId: string,
+    override readonly cause: unknown,
+    /** false when even marking the run FAILED did not work (the store is down as well). */
+    readonly markedFailed: boolean,
+  ) {
+    super(`could not start the execution of run ${runId}: ${(cause as Error)?.message ?? String(cause)}`);
+  }
+}
+
 export async function startRun(
   input: unknown,
-  deps: { runs: RunStore; policy: DocumentPolicy; startExecution: StartExecution },
-  options: { runId?: string } = {},
+  deps: {
+    runs: RunStore;
+    policy: DocumentPolicy;
+    startExecution: StartExecution;
+    /** When given, a run that fails to start also gets its `complete` event, like any other ending. */
+    publisher?: EventPublisher;
+  },
+  options: { runId?: string; mode?: RunMode } = {},
 ): Promise<{ run_id: string; request: EvaluationRequest; created: boolean }> {
   const request = validateRequest(input, deps.policy);
   const runId = options.runId ?? newRunId();
-  const created = await deps.runs.createRun(runId, request);
-  if (created) await deps.startExecution(runId, { run_id: runId });
+  const created = await deps.runs.createRun(runId, request, { mode: options.mode ?? "rewoo" });
+  if (created) {
+    try {
+      await deps.startExecution(runId, { run_id: runId });
+    } catch (error) {
+      // The start error is what the caller must hear about, even if the store fails too.
+      const marked = await failUnstartedRun(runId, error, deps).then(
+        () => true,
+        () => false,
+      );
+      throw new StartExecutionError(runId, error, marked);
+    }
+  }
   return { run_id: runId, request, created };
+}
+
+async function failUnstartedRun(
+  runId: string,
+  error: unknown,
+  deps: { runs: RunStore; publisher?: EventPublisher },
+): Promise<void> {
+  const failure = {
+    error: "StartExecutionFailed",
+    cause: `${(error as Error)?.name ?? "Error"}: ${(error as Error)?.message ?? String(error)}`,
+  };
+  if ((await deps.runs.updateRun(runId, { status: "FAILED", error: failure })) && deps.publisher) {
+    await deps.publisher.publish(runId, {
+      stage: "complete",
+      status: "FAILED",
+      error: `${failure.error}: ${failure.cause}`,
+    });
+  }
 }

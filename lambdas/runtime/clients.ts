@@ -1,5 +1,6 @@
 // SDK clients, built once per cold start from the configuration. Locally the endpoints point at
 // dynalite and s3rver; in AWS they are unset and the SDK resolves the regional endpoints.
+import { ApiGatewayManagementApiClient } from "@aws-sdk/client-apigatewaymanagementapi";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
@@ -36,4 +37,28 @@ export function createAwsClients(config: Config): AwsClients {
     }),
     s3,
   };
+}
+
+/**
+ * The API Gateway management API (PostToConnection) of the WebSocket API, or undefined when no
+ * endpoint is configured. The endpoint includes the stage (https://{api-id}.execute-api.{region}.
+ * amazonaws.com/{stage}); the twin's gateway serves it on loopback http, where the signature is
+ * not checked and dummy credentials spare the default credential chain.
+ * Short timeouts and two attempts bound one push (~11 s worst case) well inside the delivery lease
+ * (lambdas/ws/push.ts): a push that outlived its lease could be repeated by the next drainer.
+ */
+export function createManagementApiClient(config: Config): ApiGatewayManagementApiClient | undefined {
+  const endpoint = config.api.websocketEndpoint;
+  if (!endpoint) return undefined;
+  const url = new URL(endpoint);
+  const loopback =
+    url.protocol === "http:" &&
+    (url.hostname === "localhost" || url.hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(url.hostname));
+  return new ApiGatewayManagementApiClient({
+    region: config.region,
+    endpoint,
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
+    ...(loopback ? { credentials: { accessKeyId: "local", secretAccessKey: "local" } } : {}),
+  });
 }

@@ -64,6 +64,8 @@ const EnvSchema = z.object({
    * stack), not a plain environment value in the template; it is never logged or put in errors.
    */
   LENDER_API_TOKEN: z.string().optional(),
+  /** In AWS: the Secrets Manager secret holding LENDER_API_TOKEN (the CDK stack sets this, not the token). */
+  LENDER_API_TOKEN_SECRET_ARN: z.string().optional(),
   /** Per attempt; the tool's own timeout bounds the retries as a whole. */
   LENDER_API_TIMEOUT_MS: positiveInt(10_000),
   /** WebSocket subscriptions (API issue): connection_id → run_id, GSI by_run. */
@@ -135,6 +137,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
       preconditionsUrl: e.PRECONDITIONS_API_URL,
       conditionsAiUrl: e.CONDITIONS_AI_API_URL,
       token: e.LENDER_API_TOKEN || undefined,
+      tokenSecretArn: e.LENDER_API_TOKEN_SECRET_ARN || undefined,
       timeoutMs: e.LENDER_API_TIMEOUT_MS,
     },
   };

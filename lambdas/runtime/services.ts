@@ -11,8 +11,10 @@ import { DocumentReader } from "../tools/document-reader.ts";
 import { createLenderCalls } from "../tools/lender-client.ts";
 import { createLoanTools } from "../tools/loan-tools.ts";
 import { ToolRegistry } from "../tools/registry.ts";
+import { createLiveDelivery } from "../ws/push.ts";
 import { createAwsClients } from "./clients.ts";
 import { type Config, parseConfig } from "./config.ts";
+import { createLogger } from "./logger.ts";
 
 export type Services = ReturnType<typeof buildServices>;
 
@@ -22,7 +24,15 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
   const runs = new RunStore(clients.ddb, config.runsTable, now);
   const blobs = new BlobStore(clients.s3);
   const evidence = new EvidenceStore(runs, blobs, config.artifactsBucket, config.evidenceInlineLimit);
-  const publisher = new EventPublisher(runs, options.sinks ?? [], options.logger);
+  // Live WebSocket delivery is one more sink, present when the deployment has a WebSocket API.
+  const websocket = createLiveDelivery(
+    config,
+    clients.ddb,
+    runs,
+    options.logger ?? createLogger("rewoo-live-delivery"),
+  );
+  const sinks = [...(options.sinks ?? []), ...(websocket ? [websocket.sink] : [])];
+  const publisher = new EventPublisher(runs, sinks, options.logger);
   const llm = createLlmProviders(config.llm);
   const documentPolicy = {
     documentsBucket: config.documentsBucket,
@@ -39,7 +49,20 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
   };
   const tools = new ToolRegistry(createLoanTools(() => toolServices));
   const catalog: ToolCatalog = tools.catalog();
-  return { config, clients, runs, blobs, evidence, publisher, llm, tools, catalog, documentPolicy, now };
+  return {
+    config,
+    clients,
+    runs,
+    blobs,
+    evidence,
+    publisher,
+    websocket,
+    llm,
+    tools,
+    catalog,
+    documentPolicy,
+    now,
+  };
 }
 
 let cached: Services | undefined;

@@ -6,3 +6,5 @@ export const stepKey = (stepId: string) => `STEP#${stepId}`;
 export const eventKey = (seq: number) => `EVENT#${String(seq).padStart(9, "0")}`;
 export const profileKey = (loanProgram: unknown, classification: unknown) =>
   `PROFILE#${String(loanProgram ?? "-")}#${String(classification ?? "-")}`;
+/** Creation day (UTC) of a run, the partition of the by_day index. */
+export const dayKey = (isoTimestamp: string) => `DAY#${isoTimestamp.slice(0, 10)}`;

@@ -5,6 +5,7 @@ import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
+  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
@@ -22,11 +23,31 @@ import type {
   RunStatus,
   Usage,
 } from "../core/types.ts";
-import { eventKey, META, profileKey, runKey, stepKey } from "./keys.ts";
+import { dayKey, eventKey, META, profileKey, runKey, stepKey } from "./keys.ts";
 
 const TERMINAL: RunStatus[] = ["SUCCEEDED", "FAILED", "CANCELLED"];
 /** Finished runs stay queryable (history tool, GET /runs) for 90 days, then DynamoDB TTL removes them. */
 const RETENTION_SECONDS = 90 * 24 * 3600;
+
+/**
+ * How a run is planned: "rewoo" asks the planner LLM; "legacy" (seed 000's POST
+ * /v1/evaluate-loan-conditions) runs the fixed PreConditions → Conditions AI plan without it.
+ */
+export type RunMode = "rewoo" | "legacy";
+
+/** Maps an Idempotency-Key (hashed: the key itself is the client's and may be sensitive) to the run it started. */
+export interface IdempotencyRecord {
+  key_hash: string;
+  run_id: string;
+  /** Hash of what the key was first used with (endpoint + body): another body under the same key is a conflict. */
+  request_hash: string;
+  created_at: string;
+  /** Epoch seconds; DynamoDB TTL deletes the item some time after, so reads also treat it as gone. */
+  expires_at: number;
+}
+
+// Idempotency items live in the runs table beside the runs, in their own partition per key.
+const idempotencyKey = (keyHash: string) => ({ pk: `IDEMPOTENCY#${keyHash}`, sk: META });
 
 export class RunNotFoundError extends Error {
   override name = "RunNotFoundError";
@@ -38,6 +59,8 @@ export class RunNotFoundError extends Error {
 interface MetaItem {
   run_id: string;
   status: RunStatus;
+  /** Absent on runs created before modes existed: those are "rewoo". */
+  mode?: RunMode;
   request: EvaluationRequest;
   plan?: Plan;
   result?: RunResult;
@@ -59,7 +82,11 @@ export class RunStore {
   ) {}
 
   /** Creates the run record; false when a run with this id already exists (idempotent start). */
-  async createRun(runId: string, request: EvaluationRequest): Promise<boolean> {
+  async createRun(
+    runId: string,
+    request: EvaluationRequest,
+    options: { mode?: RunMode } = {},
+  ): Promise<boolean> {
     const at = this.now().toISOString();
     try {
       await this.ddb.send(
@@ -70,6 +97,7 @@ export class RunStore {
             sk: META,
             run_id: runId,
             status: "PLANNING",
+            mode: options.mode ?? "rewoo",
             request,
             usage_llm_calls: 0,
             usage_input_tokens: 0,
@@ -77,6 +105,8 @@ export class RunStore {
             event_seq: 0,
             created_at: at,
             updated_at: at,
+            gsi2pk: dayKey(at),
+            gsi2sk: at,
           },
           ConditionExpression: "attribute_not_exists(pk)",
         }),
@@ -171,6 +201,70 @@ export class RunStore {
         return false;
       }
       throw error;
+    }
+  }
+
+  /**
+   * Records that `record.key_hash` started `record.run_id`, unless the key is already taken by a
+   * record that has not expired. The conditional put makes exactly one of concurrent requests with
+   * the same key the one that starts a run; the others get the winner's record back.
+   * `replacing`: take over the record only if it still names that run (a stale claim whose run was never created).
+   */
+  async claimIdempotencyKey(
+    record: IdempotencyRecord,
+    options: { replacing?: string } = {},
+  ): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRecord }> {
+    const nowSeconds = Math.floor(this.now().getTime() / 1000);
+    try {
+      await this.ddb.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...idempotencyKey(record.key_hash), ...record },
+          ...(options.replacing === undefined
+            ? {
+                // TTL deletion lags by up to days (and dynalite never deletes): expired means free.
+                ConditionExpression: "attribute_not_exists(pk) OR expires_at < :now",
+                ExpressionAttributeValues: { ":now": nowSeconds },
+              }
+            : {
+                ConditionExpression: "run_id = :old",
+                ExpressionAttributeValues: { ":old": options.replacing },
+              }),
+        }),
+      );
+      return { claimed: true };
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      const existing = await this.getIdempotencyRecord(record.key_hash);
+      // Gone between the put and the read (released or expired): the caller may simply try again.
+      if (!existing) throw error;
+      return { claimed: false, existing };
+    }
+  }
+
+  async getIdempotencyRecord(keyHash: string): Promise<IdempotencyRecord | undefined> {
+    const { Item } = await this.ddb.send(
+      new GetCommand({ TableName: this.table, Key: idempotencyKey(keyHash), ConsistentRead: true }),
+    );
+    if (!Item || Number(Item.expires_at) < Math.floor(this.now().getTime() / 1000)) return undefined;
+    const { pk: _pk, sk: _sk, ...record } = Item;
+    return record as IdempotencyRecord;
+  }
+
+  /** Frees a key whose run did not start, so the client's retry with the same key starts afresh. */
+  async releaseIdempotencyKey(keyHash: string, runId: string): Promise<void> {
+    try {
+      await this.ddb.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: idempotencyKey(keyHash),
+          ConditionExpression: "run_id = :run",
+          ExpressionAttributeValues: { ":run": runId },
+        }),
+      );
+    } catch (error) {
+      // Already taken over by another request: not ours to delete.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
   }
 
@@ -269,6 +363,39 @@ export class RunStore {
     return items.map(({ pk: _pk, sk: _sk, ...event }) => event as ProgressEvent);
   }
 
+  /**
+   * The most recent runs, newest first, for dashboards. The by_day index is partitioned by creation
+   * day, so this walks back day by day until it has `limit` runs or has looked `days` days back.
+   */
+  async listRecentRuns(limit: number, days = 7): Promise<RunSummary[]> {
+    const runs: RunSummary[] = [];
+    const today = this.now();
+    for (let back = 0; back < days && runs.length < limit; back++) {
+      const day = new Date(today.getTime() - back * 86_400_000).toISOString();
+      const { Items = [] } = await this.ddb.send(
+        new QueryCommand({
+          TableName: this.table,
+          IndexName: "by_day",
+          KeyConditionExpression: "gsi2pk = :d",
+          ExpressionAttributeValues: { ":d": dayKey(day) },
+          ScanIndexForward: false,
+          Limit: limit - runs.length,
+        }),
+      );
+      for (const meta of Items) {
+        runs.push({
+          run_id: meta.run_id,
+          status: meta.status,
+          mode: meta.mode ?? "rewoo",
+          created_at: meta.created_at,
+          updated_at: meta.updated_at,
+          request: { metadata: pick(meta.request?.metadata, ["loan_program", "classification"]) },
+        });
+      }
+    }
+    return runs;
+  }
+
   /** Finished runs of one loan program + classification, most recent first (history tool). */
   async listRunsByProfile(
     loanProgram: unknown,
@@ -337,6 +464,20 @@ export class RunStore {
     }
     return items;
   }
+}
+
+export interface RunSummary {
+  run_id: string;
+  status: RunStatus;
+  mode: RunMode;
+  created_at: string;
+  updated_at: string;
+  request: { metadata: Record<string, unknown> };
+}
+
+function pick(value: unknown, keys: string[]): Record<string, unknown> {
+  const source = (value ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(keys.filter((key) => key in source).map((key) => [key, source[key]]));
 }
 
 function toEvidence(item: Record<string, unknown>): Evidence {

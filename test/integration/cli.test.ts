@@ -161,3 +161,20 @@ describe("rewoo evaluate --local", () => {
     expect(stderr).toMatch(/options\.turbo: unknown field/);
   });
 });
+
+describe("rewoo start", () => {
+  it("with REWOO_EXIT_AFTER_SAMPLE=1 evaluates both samples and exits instead of serving", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "rewoo-data-"));
+    // Without the flag `rewoo start` (npm start) keeps serving until Ctrl-C; a test must never wait on that.
+    const { code, stdout } = await rewoo(["start", "--port", "0"], {
+      REWOO_DATA_DIR: dataDir,
+      REWOO_EXIT_AFTER_SAMPLE: "1",
+    });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/API\s+http:\/\/127\.0\.0\.1:\d+/);
+    expect(stdout).toMatch(/RUN\s+run-\S+ \(examples\/sample-tax-return\.json\)/);
+    expect(stdout).toMatch(/RUN\s+run-\S+ \(examples\/sample-unsigned-return\.json\)/);
+    expect(stdout).toMatch(/TR_SIGNED: not_fulfilled/);
+    expect(stdout).not.toMatch(/serving until Ctrl-C/);
+  });
+});

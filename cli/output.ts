@@ -1,0 +1,34 @@
+// What both modes of `rewoo evaluate` print at the end, and how they exit: the local twin and a
+// remote API produce the same run record, so they report it the same way.
+import pc from "picocolors";
+import type { RequestProblem } from "../lambdas/core/request.ts";
+import type { RunRecord } from "../lambdas/core/types.ts";
+import { formatRunRecord } from "./progress.ts";
+
+export const EXIT_SUCCEEDED = 0;
+/** The run ended FAILED or CANCELLED (or could not be followed to its end). */
+export const EXIT_RUN_FAILED = 1;
+export const EXIT_INVALID_INPUT = 2;
+
+/** Prints the final run record (JSON on stdout with --json) and returns the exit code. */
+export function reportRun(
+  record: RunRecord,
+  options: { json: boolean; say: (line: string) => void; stdout?: (text: string) => void },
+): number {
+  if (options.json)
+    (options.stdout ?? ((text) => process.stdout.write(text)))(`${JSON.stringify(record, null, 2)}\n`);
+  else for (const line of formatRunRecord(record)) options.say(line);
+  return record.status === "SUCCEEDED" ? EXIT_SUCCEEDED : EXIT_RUN_FAILED;
+}
+
+/** Every offending field, one per line, on stderr. */
+export function reportProblems(
+  problems: readonly RequestProblem[],
+  label: string,
+  stderr: (text: string) => void = (text) => process.stderr.write(text),
+  heading = "invalid request",
+): number {
+  stderr(`${pc.red(heading)} (${label}):\n`);
+  for (const problem of problems) stderr(`  ${problem.field}: ${problem.message}\n`);
+  return EXIT_INVALID_INPUT;
+}

@@ -1,0 +1,77 @@
+// REST client for DESIGN.md §4: the run record, its stored events, starting and cancelling runs,
+// and the list of recent runs (optional: older API versions answer 404 and the page degrades).
+
+export class ApiError extends Error {
+  constructor(status, body, message) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export class ApiClient {
+  constructor(baseUrl) {
+    this.baseUrl = baseUrl;
+  }
+
+  getRun(runId) {
+    return this.#request("GET", `/v1/runs/${encodeURIComponent(runId)}`);
+  }
+
+  getEvents(runId, afterSeq) {
+    return this.#request("GET", `/v1/runs/${encodeURIComponent(runId)}/events?after_seq=${afterSeq}`);
+  }
+
+  /** `null` when the API has no run list (404/405): the caller shows "open a run id" instead. */
+  async listRuns(limit = 20) {
+    try {
+      return await this.#request("GET", `/v1/runs?limit=${limit}`);
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 404 || error.status === 405)) return null;
+      throw error;
+    }
+  }
+
+  evaluate(request) {
+    return this.#request("POST", "/v1/evaluate-conditions", request);
+  }
+
+  cancel(runId) {
+    return this.#request("POST", `/v1/runs/${encodeURIComponent(runId)}/cancel`);
+  }
+
+  async #request(method, path, body) {
+    const init = { method, headers: { accept: "application/json" }, cache: "no-store" };
+    if (body !== undefined) {
+      init.headers["content-type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, init);
+    } catch (error) {
+      // fetch rejects only when the server is unreachable (e.g. restarting): status 0.
+      throw new ApiError(0, null, `cannot reach the API (${error.message})`);
+    }
+    const text = await response.text();
+    let parsed = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = { message: text };
+    }
+    if (!response.ok) throw new ApiError(response.status, parsed, describeError(response.status, parsed));
+    return parsed;
+  }
+}
+
+/** Errors are `{error: {code, message, fields?: [{field, message}]}}`; a 400 names every offending field. */
+function describeError(status, body) {
+  const error = body?.error;
+  if (error && typeof error === "object") {
+    const fields = Array.isArray(error.fields) ? error.fields.map((f) => `${f.field}: ${f.message}`) : [];
+    return [`${status} ${error.message ?? error.code ?? "request failed"}`, ...fields].join("; ");
+  }
+  return `${status} ${body?.message ?? (typeof error === "string" ? error : "request failed")}`;
+}

@@ -1,0 +1,333 @@
+// The dashboard: a list of recent runs and a live view of one run. The run record (REST) is the
+// truth; progress events (WebSocket, or REST polling without a token) make the view live between
+// fetches and tell when to fetch again.
+import { ApiClient, ApiError } from "./api.js";
+import { loadConfig } from "./config.js";
+import { DagView } from "./dag.js";
+import { h } from "./dom.js";
+import { EventPoller, LiveConnection } from "./live.js";
+import { RunState } from "./run-state.js";
+import { renderDetails, renderEventLog, renderResult, renderRunHeader, renderRunList } from "./views.js";
+
+const RUN_LIST_REFRESH_MS = 5000;
+const ACTIVE_RECORD_REFRESH_MS = 5000;
+const $ = (id) => document.getElementById(id);
+
+const config = await loadConfig();
+const api = new ApiClient(config.api);
+// dagre is served next to the page (vendor/); without it the DAG falls back to a column layout.
+const dagre = await import("./vendor/dagre.esm.js").then((m) => m.default ?? m).catch(() => null);
+
+const app = {
+  runs: [],
+  listAvailable: true,
+  listError: "",
+  /** Subscribe tokens returned by POST /v1/evaluate-conditions, for pages without an operator token. */
+  runTokens: new Map(),
+  current: null,
+  selected: null,
+  cancelling: false,
+  renderQueued: false,
+  recordFetch: { inFlight: false, again: false, timer: null },
+  lastAnnounced: "",
+};
+
+const live = new LiveConnection({
+  url: config.ws,
+  onEvent: handleEvent,
+  onStatus: showConnection,
+  onServerError: (message) => notify(`Live updates: ${message}`, "error"),
+});
+const poller = new EventPoller({ api, onEvent: handleEvent, onError: () => {} });
+const dagView = new DagView($("dag"), { dagre, onSelect: selectStep });
+
+// For debugging in the browser console and for the end-to-end test.
+window.rewooDashboard = {
+  config,
+  live,
+  layoutEngine: dagre ? "dagre" : "columns",
+  get state() {
+    return app.current;
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+// Run list
+
+async function refreshRuns() {
+  try {
+    const answer = await api.listRuns(20);
+    if (answer === null) {
+      app.listAvailable = false;
+    } else {
+      app.listAvailable = true;
+      app.listError = "";
+      // Keep runs started from this page that the list does not show yet (eventual consistency).
+      const listed = new Set(answer.runs.map((r) => r.run_id));
+      const pending = app.runs.filter((r) => r.local && !listed.has(r.run_id));
+      app.runs = [...pending, ...answer.runs];
+    }
+  } catch (error) {
+    app.listError =
+      error instanceof ApiError && error.status === 0 ? "The API is not reachable; retrying…" : error.message;
+  }
+  renderList();
+}
+
+function renderList() {
+  const current = app.current;
+  const runs = app.runs.map((run) =>
+    current && run.run_id === current.runId ? { ...run, status: current.status } : run,
+  );
+  renderRunList($("run-list"), {
+    runs,
+    selectedId: current?.runId,
+    listAvailable: app.listAvailable,
+    error: app.listError,
+  });
+}
+
+async function runSample() {
+  const button = $("run-sample");
+  button.disabled = true;
+  button.setAttribute("aria-busy", "true");
+  try {
+    const request = await (
+      await fetch(new URL("sample-request.json", window.location.href), { cache: "no-store" })
+    ).json();
+    const started = await api.evaluate(request);
+    if (started.subscribe_token) app.runTokens.set(started.run_id, started.subscribe_token);
+    app.runs = [
+      {
+        run_id: started.run_id,
+        status: started.status ?? "PLANNING",
+        created_at: new Date().toISOString(),
+        request: { metadata: request.metadata },
+        local: true,
+      },
+      ...app.runs.filter((r) => r.run_id !== started.run_id),
+    ];
+    navigateTo(started.run_id);
+  } catch (error) {
+    notify(`Could not start the sample: ${error.message}`, "error");
+  } finally {
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run view
+
+function navigateTo(runId) {
+  const hash = `#/runs/${encodeURIComponent(runId)}`;
+  if (window.location.hash === hash) openRun(runId);
+  else window.location.hash = hash; // → hashchange → openRun
+}
+
+function runIdFromHash() {
+  const match = /^#\/runs\/(.+)$/.exec(window.location.hash);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+function openRun(runId) {
+  if (app.current?.runId === runId) return;
+  app.current = runId ? new RunState(runId) : null;
+  app.selected = null;
+  app.cancelling = false;
+  $("event-log").replaceChildren();
+  poller.stop();
+  if (!runId) {
+    live.stop();
+    $("run-view").hidden = true;
+    $("empty-state").hidden = false;
+    renderList();
+    return;
+  }
+  $("empty-state").hidden = true;
+  $("run-view").hidden = false;
+  fetchRecord();
+  // Subscribe from seq 0: the replay fills the activity log; later (re)subscriptions continue after
+  // the last contiguous seq, so nothing is missed or shown twice.
+  const token = config.token || app.runTokens.get(runId);
+  const state = app.current;
+  if (token) {
+    live.watch(runId, token, () => state.lastSeq);
+  } else {
+    live.stop();
+    showConnection({ state: "polling" });
+    poller.watch(
+      runId,
+      () => state.lastSeq,
+      () => state.isTerminal,
+    );
+  }
+  render();
+}
+
+function handleEvent(event) {
+  const state = app.current;
+  if (!state || event.run_id !== state.runId) return;
+  const { applied, refetch } = state.applyEvent(event);
+  if (!applied) return;
+  if (refetch) scheduleRecordFetch();
+  if (event.stage === "complete") refreshRuns();
+  render();
+}
+
+function scheduleRecordFetch(delayMs = 120) {
+  // Events of one level arrive in bursts: coalesce them into one GET.
+  clearTimeout(app.recordFetch.timer);
+  app.recordFetch.timer = setTimeout(fetchRecord, delayMs);
+}
+
+async function fetchRecord() {
+  const state = app.current;
+  if (!state) return;
+  const fetcher = app.recordFetch;
+  if (fetcher.inFlight) {
+    fetcher.again = true;
+    return;
+  }
+  fetcher.inFlight = true;
+  try {
+    const record = await api.getRun(state.runId);
+    state.applyRecord(record);
+    rememberRun(record);
+  } catch (error) {
+    if (state === app.current) {
+      if (error instanceof ApiError && error.status === 404)
+        notify(`Run ${state.runId} was not found.`, "error");
+      else if (error instanceof ApiError && error.status === 0)
+        scheduleRecordFetch(1000); // server restarting
+      else notify(`Could not load the run: ${error.message}`, "error");
+    }
+  } finally {
+    fetcher.inFlight = false;
+  }
+  if (fetcher.again) {
+    fetcher.again = false;
+    return fetchRecord();
+  }
+  if (state === app.current) render();
+}
+
+/** Keeps a run opened here in the list, even when the API has no list or has not listed it yet. */
+function rememberRun(record) {
+  if (app.runs.some((run) => run.run_id === record.run_id)) return;
+  const entry = {
+    run_id: record.run_id,
+    status: record.status,
+    created_at: record.created_at,
+    request: { metadata: record.request?.metadata },
+    local: true,
+  };
+  app.runs = [...app.runs, entry].sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
+}
+
+function selectStep(id) {
+  app.selected = app.selected === id ? null : id;
+  render();
+}
+
+async function cancelRun() {
+  const state = app.current;
+  if (!state) return;
+  app.cancelling = true;
+  render();
+  try {
+    await api.cancel(state.runId);
+    scheduleRecordFetch(0);
+  } catch (error) {
+    notify(`Could not cancel: ${error.message}`, "error");
+  } finally {
+    app.cancelling = false;
+    render();
+  }
+}
+
+function render() {
+  // Many events can arrive within one frame (a replay): draw once per frame.
+  if (app.renderQueued) return;
+  app.renderQueued = true;
+  requestAnimationFrame(() => {
+    app.renderQueued = false;
+    const state = app.current;
+    if (!state) return;
+    const view = state.view();
+    renderRunHeader($("run-header"), view, { onCancel: cancelRun, cancelling: app.cancelling });
+    dagView.update(view, app.selected);
+    renderDetails($("details"), view, app.selected, { onSelect: selectStep });
+    renderResult($("result"), view);
+    const events = state.orderedEvents();
+    renderEventLog($("event-log"), events);
+    $("event-count").textContent = events.length ? `${events.length} events` : "";
+    renderList();
+    announce(view);
+  });
+}
+
+function announce(view) {
+  // Screen readers hear status changes once, not every re-render.
+  const text = `Run ${view.status.toLowerCase()}`;
+  if (text !== app.lastAnnounced) {
+    app.lastAnnounced = text;
+    $("announcer").textContent = text;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Connection indicator and notices
+
+function showConnection(status) {
+  const el = document.querySelector("[data-testid=connection-status]");
+  const labels = {
+    idle: "Not watching a run",
+    connecting: "Connecting…",
+    live: "Live",
+    reconnecting: status.retryInMs
+      ? `Reconnecting in ${(status.retryInMs / 1000).toFixed(1)} s`
+      : "Reconnecting…",
+    polling: "Polling (no live token)",
+  };
+  el.dataset.state = status.state;
+  el.querySelector(".conn-text").textContent = labels[status.state] ?? status.state;
+}
+
+function notify(message, kind = "info") {
+  const notice = h(
+    "div",
+    { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : "status" },
+    h("span", {}, message),
+    h(
+      "button",
+      { type: "button", class: "btn-icon", "aria-label": "Dismiss", onClick: () => notice.remove() },
+      "×",
+    ),
+  );
+  $("notices").append(notice);
+  setTimeout(() => notice.remove(), 8000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Wiring
+
+$("run-sample").addEventListener("click", runSample);
+$("refresh-runs").addEventListener("click", refreshRuns);
+$("open-run").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const id = $("open-run-id").value.trim();
+  if (id) navigateTo(id);
+});
+window.addEventListener("hashchange", () => openRun(runIdFromHash()));
+
+setInterval(() => {
+  if (app.listAvailable) refreshRuns();
+}, RUN_LIST_REFRESH_MS);
+// A safety net while a run is active: if live delivery is down, the record still moves the view on.
+setInterval(() => {
+  if (app.current && !app.current.isTerminal && live.state !== "live") fetchRecord();
+}, ACTIVE_RECORD_REFRESH_MS);
+
+refreshRuns();
+openRun(runIdFromHash());

@@ -1,0 +1,556 @@
+// Rendering of everything except the DAG. Each function fills a container from the derived view;
+// all data goes through text nodes (see dom.js).
+import { PLANNER_ID, SOLVER_ID } from "./dag.js";
+import {
+  formatDateTime,
+  formatDuration,
+  formatNumber,
+  formatRelative,
+  formatTime,
+  h,
+  prettyJson,
+  replace,
+} from "./dom.js";
+
+const RUN_STATUS_LABEL = {
+  PENDING: "Pending",
+  PLANNING: "Planning",
+  RUNNING: "Running",
+  SOLVING: "Solving",
+  SUCCEEDED: "Succeeded",
+  FAILED: "Failed",
+  CANCELLED: "Cancelled",
+};
+
+export function runStatusBadge(status, props = {}) {
+  return h(
+    "span",
+    {
+      class: `badge run-${String(status).toLowerCase()}`,
+      ...props,
+      dataset: { status, ...(props.dataset ?? {}) },
+    },
+    RUN_STATUS_LABEL[status] ?? status,
+  );
+}
+
+const VERDICT = {
+  fulfilled: { label: "Fulfilled", order: 2 },
+  not_fulfilled: { label: "Not fulfilled", order: 0 },
+  insufficient_evidence: { label: "Insufficient evidence", order: 1 },
+};
+
+function verdictLabel(status) {
+  return VERDICT[status]?.label ?? String(status).replaceAll("_", " ");
+}
+
+function programOf(request) {
+  const m = request?.metadata ?? {};
+  return [m.loan_program, m.classification].filter(Boolean).join(" · ") || "Loan file";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Runs list
+
+export function renderRunList(el, { runs, selectedId, listAvailable, error }) {
+  const note = listAvailable
+    ? null
+    : h(
+        "p",
+        { class: "muted small", dataset: { testid: "no-run-list" } },
+        "No run list on this API: runs opened here are listed. Open another by its id below.",
+      );
+  let body;
+  if (runs.length === 0) {
+    body = listAvailable ? h("p", { class: "muted small" }, error || "No runs yet. Start the sample.") : null;
+  } else {
+    body = h(
+      "ul",
+      { class: "run-list" },
+      runs.map((run) =>
+        h(
+          "li",
+          {},
+          h(
+            "a",
+            {
+              href: `#/runs/${encodeURIComponent(run.run_id)}`,
+              class: `run-item${run.run_id === selectedId ? " selected" : ""}`,
+              "aria-current": run.run_id === selectedId ? "page" : null,
+              dataset: { testid: `run-item-${run.run_id}` },
+            },
+            h(
+              "span",
+              { class: "run-item-top" },
+              h("span", { class: "run-item-program" }, run.request?.metadata?.loan_program ?? "Loan file"),
+              runStatusBadge(run.status, { class: `badge badge-sm run-${String(run.status).toLowerCase()}` }),
+            ),
+            h("span", { class: "run-item-class" }, run.request?.metadata?.classification ?? ""),
+            h(
+              "span",
+              { class: "run-item-meta" },
+              h(
+                "time",
+                { datetime: run.created_at, title: formatDateTime(run.created_at) },
+                formatRelative(run.created_at),
+              ),
+              h("span", { class: "mono" }, shortRunId(run.run_id)),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+  return replace(el, note, body);
+}
+
+function shortRunId(runId) {
+  // run-20261121223539-01d82d25 → …01d82d25: the random suffix is what tells runs apart.
+  const match = /-([0-9a-f]{6,})$/i.exec(runId);
+  return match ? `…${match[1]}` : runId;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run header and KPIs
+
+export function renderRunHeader(el, view, { onCancel, cancelling }) {
+  const request = view.request;
+  const documents = request?.s3_pdf_paths ?? [];
+  const started = Date.parse(view.created_at);
+  const ended = view.terminal ? Date.parse(view.updated_at) : Number.NaN;
+  const finishedSteps = view.steps.filter((st) => st.status === "completed" || st.status === "failed").length;
+  const result = view.result;
+  const fulfilled = result?.fulfilled_conditions?.length ?? 0;
+  const unfulfilled = result?.unfulfilled_conditions?.length ?? 0;
+  const usage = view.usage;
+
+  replace(
+    el,
+    h(
+      "div",
+      { class: "run-title-row" },
+      h(
+        "div",
+        {},
+        h("p", { class: "eyebrow" }, "Run"),
+        h("h2", { class: "run-title", id: "run-title" }, programOf(request)),
+        h(
+          "p",
+          { class: "run-ids" },
+          h("span", { class: "mono", dataset: { testid: "run-id" } }, view.runId),
+          view.created_at ? h("span", {}, ` · started ${formatDateTime(view.created_at)}`) : null,
+          Number.isFinite(ended) && Number.isFinite(started)
+            ? h("span", {}, ` · took ${formatDuration(ended - started)}`)
+            : null,
+        ),
+      ),
+      h(
+        "div",
+        { class: "run-actions" },
+        runStatusBadge(view.status, {
+          class: `badge badge-lg run-${view.status.toLowerCase()}`,
+          dataset: { testid: "run-status" },
+        }),
+        view.terminal || !view.created_at
+          ? null
+          : h(
+              "button",
+              {
+                type: "button",
+                class: "btn btn-ghost",
+                onClick: onCancel,
+                disabled: cancelling,
+                dataset: { testid: "cancel-run" },
+              },
+              cancelling ? "Cancelling…" : "Cancel run",
+            ),
+      ),
+    ),
+    request?.instructions ? h("p", { class: "instructions" }, request.instructions) : null,
+    documents.length
+      ? h(
+          "ul",
+          { class: "doc-chips", "aria-label": "Documents" },
+          documents.map((d) => h("li", { class: "chip mono", title: d }, d)),
+        )
+      : null,
+    view.error
+      ? h(
+          "div",
+          { class: "alert alert-error", role: "alert" },
+          h("strong", {}, view.error.error ?? "Error"),
+          view.error.cause ? h("span", {}, `: ${view.error.cause}`) : null,
+        )
+      : null,
+    h(
+      "dl",
+      { class: "kpis" },
+      kpi(
+        "Steps",
+        view.plan ? `${finishedSteps}/${view.steps.length}` : "—",
+        view.plan ? `${view.plan.levels?.length ?? 0} levels` : "planning",
+        "kpi-steps",
+      ),
+      kpi(
+        "Verdicts",
+        result ? `${fulfilled}/${fulfilled + unfulfilled}` : "—",
+        result
+          ? unfulfilled
+            ? `${unfulfilled} need attention`
+            : "all fulfilled"
+          : view.terminal
+            ? "no result"
+            : "pending",
+        "kpi-verdicts",
+      ),
+      kpi("LLM calls", usage ? formatNumber(usage.llm_calls) : "—", "planner + solver", "kpi-llm-calls"),
+      kpi(
+        "Tokens",
+        usage ? formatNumber(usage.input_tokens + usage.output_tokens) : "—",
+        usage ? `${formatNumber(usage.input_tokens)} in · ${formatNumber(usage.output_tokens)} out` : "",
+        "token-usage",
+      ),
+    ),
+  );
+}
+
+function kpi(label, value, note, testid) {
+  return h(
+    "div",
+    { class: "kpi", dataset: { testid } },
+    h("dt", {}, label),
+    h(
+      "dd",
+      {},
+      h("span", { class: "kpi-value" }, value),
+      note ? h("span", { class: "kpi-note" }, note) : null,
+    ),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Step details (evidence)
+
+export function renderDetails(el, view, selectedId, { onSelect }) {
+  if (!selectedId) {
+    return replace(
+      el,
+      h("p", { class: "muted" }, "Select a step in the plan to see its arguments and evidence."),
+    );
+  }
+  if (selectedId === PLANNER_ID) return replace(el, ...plannerDetails(view));
+  if (selectedId === SOLVER_ID) return replace(el, ...solverDetails(view));
+  const step = view.steps.find((st) => st.id === selectedId);
+  if (!step) return replace(el, h("p", { class: "muted" }, `No step ${selectedId} in this plan.`));
+  const evidence = step.evidence;
+  return replace(
+    el,
+    h(
+      "div",
+      { class: "details-head" },
+      h("h3", {}, h("span", { class: "mono" }, step.id), " · ", h("span", { class: "mono tool" }, step.tool)),
+      h("span", { class: `badge step-${step.status}`, dataset: { testid: "details-status" } }, step.status),
+    ),
+    step.description ? h("p", { class: "description" }, step.description) : null,
+    h(
+      "dl",
+      { class: "facts" },
+      fact("Level", String(step.level)),
+      fact(
+        "Depends on",
+        step.depends_on.length
+          ? step.depends_on.map((id) =>
+              h("button", { type: "button", class: "link mono", onClick: () => onSelect(id) }, id),
+            )
+          : "—",
+      ),
+      fact("Duration", formatDuration(step.duration_ms) || (step.status === "running" ? "running…" : "—")),
+      fact(
+        "Started",
+        evidence?.started_at
+          ? formatTime(evidence.started_at)
+          : step.started_at
+            ? formatTime(step.started_at)
+            : "—",
+      ),
+    ),
+    step.error
+      ? h(
+          "div",
+          { class: "alert alert-error", role: "alert", dataset: { testid: "evidence-error" } },
+          h("strong", {}, "Tool error: "),
+          step.error,
+        )
+      : null,
+    evidence?.upstream_errors?.length
+      ? h(
+          "div",
+          { class: "alert alert-warn" },
+          h("strong", {}, "Upstream errors: "),
+          h(
+            "ul",
+            {},
+            evidence.upstream_errors.map((e) => h("li", {}, e)),
+          ),
+        )
+      : null,
+    evidence
+      ? [
+          evidence.output_ref
+            ? h(
+                "p",
+                { class: "small" },
+                "Output too large for the run record, stored at ",
+                h("span", { class: "mono" }, evidence.output_ref),
+              )
+            : null,
+          evidence.output !== undefined ? codeBlock("Output", evidence.output, "evidence-json", true) : null,
+          codeBlock(
+            evidence.args ? "Arguments (placeholders resolved)" : "Arguments",
+            evidence.args ?? step.args,
+            "evidence-args",
+            false,
+          ),
+        ]
+      : [
+          h(
+            "p",
+            { class: "muted small" },
+            step.status === "running"
+              ? "Running: evidence appears when the step finishes."
+              : "No evidence yet.",
+          ),
+          codeBlock("Arguments (as planned)", step.args, "evidence-args", false),
+        ],
+  );
+}
+
+function plannerDetails(view) {
+  const plan = view.plan;
+  return [
+    h(
+      "div",
+      { class: "details-head" },
+      h("h3", {}, "Planner"),
+      h("span", { class: `badge step-${view.planStage}` }, view.planStage),
+    ),
+    h(
+      "p",
+      { class: "description" },
+      plan
+        ? `One LLM call wrote ${plan.steps.length} tool calls in ${plan.levels.length} dependency levels; the worker runs each level's steps in parallel, without the LLM.`
+        : "Waiting for the planner's single LLM call.",
+    ),
+    plan?.repairs?.length
+      ? h(
+          "div",
+          { class: "alert alert-warn" },
+          h("strong", {}, "Validation repaired the plan:"),
+          h(
+            "ul",
+            {},
+            plan.repairs.map((r) => h("li", {}, r.message)),
+          ),
+        )
+      : null,
+    plan ? codeBlock("Plan", plan, "plan-json", true) : null,
+  ];
+}
+
+function solverDetails(view) {
+  return [
+    h(
+      "div",
+      { class: "details-head" },
+      h("h3", {}, "Solver"),
+      h("span", { class: `badge step-${view.solverStage}` }, view.solverStage),
+    ),
+    h(
+      "p",
+      { class: "description" },
+      "One LLM call reads the request, the plan and all evidence, and writes a verdict per condition.",
+    ),
+    view.result
+      ? codeBlock("Result", view.result, "result-json", true)
+      : h("p", { class: "muted small" }, "No result yet."),
+  ];
+}
+
+function fact(label, value) {
+  return h("div", { class: "fact" }, h("dt", {}, label), h("dd", {}, value));
+}
+
+function codeBlock(label, value, testid, open) {
+  return h(
+    "details",
+    { class: "code", open },
+    h("summary", {}, label),
+    h("pre", { tabindex: 0, dataset: { testid } }, h("code", {}, prettyJson(value))),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Result
+
+export function renderResult(el, view) {
+  const result = view.result;
+  if (!result) {
+    const text = view.terminal
+      ? "This run ended without a result."
+      : "The verdicts appear here when the solver has finished.";
+    return replace(el, h("p", { class: "muted" }, text));
+  }
+  const rows = [
+    ...(result.unfulfilled_conditions ?? []).map((c) => ({ ...c, status: c.status ?? "not_fulfilled" })),
+    ...(result.fulfilled_conditions ?? []).map((c) => ({ ...c, status: c.status ?? "fulfilled" })),
+  ].sort((a, b) => (VERDICT[a.status]?.order ?? 1) - (VERDICT[b.status]?.order ?? 1));
+
+  return replace(
+    el,
+    h(
+      "p",
+      {
+        class: `summary ${rows.some((c) => c.status !== "fulfilled") ? "summary-attention" : "summary-ok"}`,
+        dataset: { testid: "result-summary" },
+      },
+      result.summary,
+    ),
+    h(
+      "div",
+      { class: "table-wrap" },
+      h(
+        "table",
+        { class: "verdicts", dataset: { testid: "verdicts" } },
+        h("caption", { class: "visually-hidden" }, "Verdict per condition"),
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            ["Condition", "Status", "Reason", "Citations"].map((t) => h("th", { scope: "col" }, t)),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          rows.map((c) =>
+            h(
+              "tr",
+              { dataset: { testid: `verdict-${c.id}`, status: c.status } },
+              h(
+                "th",
+                { scope: "row" },
+                h("span", { class: "mono cond-id" }, c.id),
+                c.title ? h("span", { class: "cond-title" }, c.title) : null,
+              ),
+              h("td", {}, h("span", { class: `badge verdict-${c.status}` }, verdictLabel(c.status))),
+              h("td", { class: "reason" }, c.reason ?? ""),
+              h(
+                "td",
+                { class: "citations" },
+                c.citations?.length
+                  ? h(
+                      "ul",
+                      {},
+                      c.citations.map((cit) =>
+                        h(
+                          "li",
+                          {},
+                          h("span", { class: "mono cite-doc" }, cit.document),
+                          cit.page !== undefined ? h("span", { class: "cite-page" }, ` p.${cit.page}`) : null,
+                          cit.excerpt ? [": ", h("q", {}, cit.excerpt)] : null,
+                        ),
+                      ),
+                    )
+                  : h("span", { class: "muted" }, "—"),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+    h(
+      "div",
+      { class: "result-lists" },
+      listSection(
+        "Missing information",
+        result.missing_information,
+        "missing-information",
+        "Nothing missing.",
+      ),
+      listSection("Recommendations", result.recommendations, "recommendations", "No recommendations."),
+    ),
+  );
+}
+
+function listSection(title, items, testid, empty) {
+  return h(
+    "section",
+    { class: "result-list", dataset: { testid } },
+    h("h3", {}, title),
+    items?.length
+      ? h(
+          "ul",
+          {},
+          items.map((i) => h("li", {}, typeof i === "string" ? i : JSON.stringify(i))),
+        )
+      : h("p", { class: "muted small" }, empty),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Activity (progress events)
+
+export function describeEvent(event) {
+  const suffix = event.truncated ? " (details in the run record)" : "";
+  switch (event.stage) {
+    case "plan": {
+      const plan = event.plan;
+      return plan?.steps
+        ? `Plan: ${plan.steps.length} steps in ${plan.levels?.length ?? "?"} levels${plan.repairs?.length ? ` (${plan.repairs.length} repaired)` : ""}`
+        : `Plan written${suffix}`;
+    }
+    case "worker": {
+      const head = `${event.step} ${event.tool} (level ${event.level})`;
+      if (event.status === "started") return `${head} started`;
+      if (event.status === "completed") return `${head} completed in ${formatDuration(event.duration_ms)}`;
+      return `${head} failed${event.error ? `: ${event.error}` : ""}`;
+    }
+    case "solver":
+      return event.status === "started"
+        ? "Solver started"
+        : `Solver completed${event.results?.summary ? `: ${event.results.summary}` : suffix}`;
+    case "complete":
+      return `Run ${event.status}${event.error ? `: ${event.error}` : ""}`;
+    default:
+      return `${event.stage ?? "event"}${suffix}`;
+  }
+}
+
+export function renderEventLog(el, events) {
+  const list = el.querySelector("ol") ?? el.appendChild(h("ol", { class: "events" }));
+  // Events only grow, so append the new ones; rebuild only if one arrived out of order (a replay
+  // filling a hole) and the rendered prefix no longer matches.
+  const rendered = list.children.length;
+  const last = list.lastElementChild;
+  if (rendered > events.length || (last && String(events[rendered - 1]?.seq) !== last.dataset.seq)) {
+    list.replaceChildren();
+  }
+  const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+  for (const event of events.slice(list.children.length)) {
+    list.append(
+      h(
+        "li",
+        {
+          class: `event event-${event.stage} event-${event.status ?? ""}`,
+          dataset: { testid: `event-${event.seq}`, seq: event.seq },
+        },
+        h("span", { class: "event-seq mono" }, `#${event.seq}`),
+        h("time", { class: "event-time mono", datetime: event.timestamp }, formatTime(event.timestamp)),
+        h("span", { class: "event-text" }, describeEvent(event)),
+      ),
+    );
+  }
+  if (atBottom) el.scrollTop = el.scrollHeight;
+}

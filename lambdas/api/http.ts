@@ -1,0 +1,82 @@
+// The JSON-over-HTTP conventions of the REST API: every answer is JSON, every error has the shape
+// {error: {code, message, fields?}} so a loan system handles all of them with one parser.
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import type { RequestProblem } from "../core/request.ts";
+
+export interface ErrorBody {
+  error: { code: string; message: string; fields?: RequestProblem[] };
+}
+
+/** An error that is the client's answer: status, a stable machine code, a message for people. */
+export class HttpError extends Error {
+  override name = "HttpError";
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly fields?: RequestProblem[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export function json(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): APIGatewayProxyResult {
+  return {
+    statusCode: status,
+    headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+export function errorResult(error: HttpError): APIGatewayProxyResult {
+  const body: ErrorBody = {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.fields?.length ? { fields: error.fields } : {}),
+    },
+  };
+  return json(error.status, body, error.headers);
+}
+
+/** Header lookup is case-insensitive in HTTP; API Gateway passes names as the client sent them. */
+export function header(event: Pick<APIGatewayProxyEvent, "headers">, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(event.headers ?? {})) {
+    if (key.toLowerCase() === wanted && value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/** The raw body as text (API Gateway base64-encodes bodies it considers binary). */
+export function bodyText(event: Pick<APIGatewayProxyEvent, "body" | "isBase64Encoded">): string {
+  if (event.body == null) return "";
+  return event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
+}
+
+/**
+ * Where clients reach this API: PUBLIC_API_URL when configured, else derived from the request.
+ * requestContext.path is the path as the client sent it (with the stage on the execute-api
+ * domain, with the base path on a custom domain) and event.path is it without that prefix: the
+ * difference is the prefix, whatever the deployment.
+ */
+export function publicBaseUrl(event: APIGatewayProxyEvent, configured: string | undefined): string {
+  if (configured) return configured.replace(/\/+$/, "");
+  const context = event.requestContext;
+  const host = context?.domainName ?? header(event, "host") ?? "localhost";
+  const forwarded = header(event, "x-forwarded-proto")?.split(",")[0]?.trim();
+  const loopback = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/.test(host);
+  const protocol = forwarded ?? (loopback ? "http" : "https");
+  let prefix = "";
+  if (context?.path && event.path && context.path.endsWith(event.path)) {
+    prefix = context.path.slice(0, context.path.length - event.path.length);
+  } else if (context?.stage && host.includes(".execute-api.")) {
+    prefix = `/${context.stage}`;
+  }
+  return `${protocol}://${host}${prefix.replace(/\/+$/, "")}`;
+}

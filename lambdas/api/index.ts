@@ -1,0 +1,44 @@
+// The REST API's one Lambda function (API Gateway REST, proxy integration). Thin: build the context
+// once per cold start, route, answer. The logic lives in the modules next to this one.
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import packageJson from "../../package.json" with { type: "json" };
+import { loadTokenSecret } from "../auth/secret.ts";
+import { createLogger } from "../runtime/logger.ts";
+import { services } from "../runtime/services.ts";
+import type { ApiContext } from "./context.ts";
+import { routeRequest } from "./routes.ts";
+import { createWorkflow } from "./sfn.ts";
+
+const logger = createLogger("rewoo-api");
+let context: ApiContext | undefined;
+
+// Built on first use, not at import: the local twin sets the configuration before the first request.
+function apiContext(): ApiContext {
+  if (!context) {
+    const svc = services();
+    context = {
+      services: svc,
+      workflow: createWorkflow(svc.config),
+      tokenSecret: () => loadTokenSecret(svc.config),
+      logger,
+      version: packageJson.version,
+    };
+  }
+  return context;
+}
+
+export const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+  let ctx: ApiContext;
+  try {
+    ctx = apiContext();
+  } catch (error) {
+    // Invalid configuration: every request would fail the same way; say so instead of a bare 502.
+    logger.error("cold start failed", error as Error);
+    return {
+      statusCode: 500,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ error: { code: "server_misconfigured", message: (error as Error).message } }),
+    };
+  }
+  return routeRequest(event, ctx);
+};

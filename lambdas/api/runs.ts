@@ -1,0 +1,116 @@
+// The run resources: GET /v1/runs/{run_id}, GET /v1/runs/{run_id}/events, POST /v1/runs/{run_id}/cancel.
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import type { ProgressEvent, RunStatus } from "../core/types.ts";
+import { RUN_ID_PATTERN } from "../runs/start-run.ts";
+import { contiguousAfter } from "../store/events.ts";
+import { RunNotFoundError } from "../store/runs.ts";
+import type { ApiContext } from "./context.ts";
+import { HttpError, json } from "./http.ts";
+
+const TERMINAL = new Set<RunStatus>(["SUCCEEDED", "FAILED", "CANCELLED"]);
+export const DEFAULT_EVENTS_LIMIT = 500;
+export const MAX_EVENTS_LIMIT = 1000;
+
+export interface EventsPage {
+  run_id: string;
+  /** The run's status when the page was read: a poller stops once it is final and the page is short. */
+  status: RunStatus;
+  events: ProgressEvent[];
+  /** Pass as after_seq to get the next events. */
+  next_after_seq: number;
+}
+
+export async function listRecentRuns(
+  event: APIGatewayProxyEvent,
+  ctx: ApiContext,
+): Promise<APIGatewayProxyResult> {
+  const limit = integerParam(event, "limit", 20, 1, 100);
+  return json(200, { runs: await ctx.services.runs.listRecentRuns(limit) });
+}
+
+export async function getRun(runId: string, ctx: ApiContext): Promise<APIGatewayProxyResult> {
+  checkRunId(runId);
+  const record = await ctx.services.runs.getRun(runId);
+  if (!record) throw new RunNotFoundError(runId);
+  return json(200, record);
+}
+
+export async function listRunEvents(
+  runId: string,
+  event: APIGatewayProxyEvent,
+  ctx: ApiContext,
+): Promise<APIGatewayProxyResult> {
+  const { runs } = ctx.services;
+  checkRunId(runId);
+  const afterSeq = integerParam(event, "after_seq", 0, 0, Number.MAX_SAFE_INTEGER);
+  const limit = integerParam(event, "limit", DEFAULT_EVENTS_LIMIT, 1, MAX_EVENTS_LIMIT);
+  // Status first: when it is already final every writer has finished, so the stored events are all
+  // there is. While the run is live, seq n+1 can be stored before seq n (concurrent steps): only
+  // the contiguous prefix is served, so a poller that advances to next_after_seq never skips one.
+  const { status } = await runs.getMeta(runId);
+  const stored = await runs.listEvents(runId, afterSeq);
+  const events = (TERMINAL.has(status) ? stored : contiguousAfter(stored, afterSeq)).slice(0, limit);
+  const page: EventsPage = {
+    run_id: runId,
+    status,
+    events,
+    next_after_seq: events.at(-1)?.seq ?? afterSeq,
+  };
+  return json(200, page);
+}
+
+/**
+ * Stops the execution, then ends the run CANCELLED with a `complete` event. The store refuses to move a
+ * finished run, so a run that finishes while this runs stays what it became (and this answers 409).
+ */
+export async function cancelRun(runId: string, ctx: ApiContext): Promise<APIGatewayProxyResult> {
+  const { runs, publisher } = ctx.services;
+  checkRunId(runId);
+  const { status } = await runs.getMeta(runId);
+  if (TERMINAL.has(status)) throw runFinished(runId, status);
+
+  // Stop first: once the run reads CANCELLED nothing may start another step. No execution (a run whose
+  // start crashed) is nothing to stop; the run is still cancelled.
+  const stopped = await ctx.workflow.stop(runId, `run ${runId} cancelled through the API`);
+  if (!(await runs.updateRun(runId, { status: "CANCELLED" }))) {
+    throw runFinished(runId, (await runs.getMeta(runId)).status);
+  }
+  await publisher.publish(runId, { stage: "complete", status: "CANCELLED" });
+  ctx.logger.info("run cancelled", { run_id: runId, execution_stopped: stopped });
+  return json(200, { run_id: runId, status: "CANCELLED" });
+}
+
+function runFinished(runId: string, status: RunStatus): HttpError {
+  return new HttpError(
+    409,
+    "run_finished",
+    `run ${runId} already ${status}; only a running run can be cancelled`,
+  );
+}
+
+export function checkRunId(runId: string | undefined): string {
+  if (runId === undefined || !RUN_ID_PATTERN.test(runId)) {
+    throw new HttpError(400, "invalid_run_id", "invalid run id", [
+      { field: "run_id", message: "expected run-<letters, digits, - or _> (at most 104 characters)" },
+    ]);
+  }
+  return runId;
+}
+
+function integerParam(
+  event: APIGatewayProxyEvent,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = event.queryStringParameters?.[name];
+  if (raw === undefined || raw === null) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new HttpError(400, "invalid_query", `invalid ${name}`, [
+      { field: name, message: `expected an integer from ${min} to ${max}` },
+    ]);
+  }
+  return value;
+}

@@ -1,0 +1,205 @@
+// POST /v1/evaluate-conditions (ReWOO) and POST /v1/evaluate-loan-conditions (seed 000's fixed
+// plan): check the body, honour Idempotency-Key, create the run and start its execution, answer
+// 202 with where to follow it.
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import { mintToken } from "../auth/tokens.ts";
+import { InvalidRequestError, validateRequest } from "../core/request.ts";
+import type { RunStatus } from "../core/types.ts";
+import { newRunId, StartExecutionError, startRun } from "../runs/start-run.ts";
+import type { IdempotencyRecord, RunMode } from "../store/runs.ts";
+import type { ApiContext } from "./context.ts";
+import { bodyText, HttpError, json, publicBaseUrl } from "./http.ts";
+import { hashKey, IDEMPOTENCY_TTL_SECONDS, idempotencyKeyOf, requestHash } from "./idempotency.ts";
+import { WorkflowNotConfiguredError } from "./sfn.ts";
+
+/** A claim whose run record has not appeared after this long belongs to a request that died. */
+const STALE_CLAIM_MS = 60_000;
+/** How long a replay waits for a concurrent first request to create its run record. */
+const REPLAY_WAIT_MS = 2_000;
+
+export interface StartedRun {
+  run_id: string;
+  status: RunStatus;
+  status_url: string;
+  events_url: string;
+  websocket_url: string | null;
+  subscribe_token: string;
+}
+
+export async function startEvaluation(
+  event: APIGatewayProxyEvent,
+  ctx: ApiContext,
+  mode: RunMode,
+): Promise<APIGatewayProxyResult> {
+  const { config, runs, documentPolicy, publisher } = ctx.services;
+  const body = parseBody(event, config.api.maxBodyBytes);
+  const key = idempotencyKeyOf(event);
+  try {
+    validateRequest(body, documentPolicy);
+  } catch (error) {
+    if (error instanceof InvalidRequestError) {
+      throw new HttpError(400, "invalid_request", error.message, error.problems);
+    }
+    throw error;
+  }
+  // Configuration problems surface before anything is created: no run that can never start.
+  if (!config.stateMachineArn) throw new WorkflowNotConfiguredError();
+  const secret = await ctx.tokenSecret();
+
+  const runId = newRunId(ctx.services.now());
+  const claim = key === undefined ? undefined : await claimKey(key, requestHash(mode, body), runId, ctx);
+  if (claim?.replayOf) {
+    const { status } = await runs.getMeta(claim.replayOf);
+    return json(202, startedRun(event, ctx, secret, claim.replayOf, status), { "Idempotent-Replay": "true" });
+  }
+
+  try {
+    await startRun(
+      body,
+      { runs, policy: documentPolicy, publisher, startExecution: ctx.workflow.start },
+      { runId, mode },
+    );
+  } catch (error) {
+    // The client will retry; with its key that retry must start a run, not replay this failure.
+    if (claim) await runs.releaseIdempotencyKey(claim.keyHash, runId);
+    if (error instanceof StartExecutionError) throw startFailure(error);
+    throw error;
+  }
+  ctx.logger.info("run started", { run_id: runId, mode, idempotent: key !== undefined });
+  return json(202, startedRun(event, ctx, secret, runId, "PLANNING"));
+}
+
+function parseBody(event: APIGatewayProxyEvent, maxBytes: number): unknown {
+  const text = bodyText(event);
+  const size = Buffer.byteLength(text, "utf8");
+  if (size > maxBytes) {
+    const message = `request body is ${size} bytes; the limit is ${maxBytes} bytes`;
+    throw new HttpError(413, "payload_too_large", message, [{ field: "(body)", message }]);
+  }
+  if (text.trim() === "") {
+    throw new HttpError(400, "invalid_request", "request body is empty", [
+      { field: "(body)", message: "required: a JSON object with metadata and s3_pdf_paths" },
+    ]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = `malformed JSON: ${(error as Error).message}`;
+    throw new HttpError(400, "invalid_json", message, [{ field: "(body)", message }]);
+  }
+}
+
+/**
+ * Claims the key for `runId`, or finds the run an earlier request with the same key and body
+ * started. Concurrent requests with one key: the conditional put lets exactly one start a run.
+ */
+async function claimKey(
+  key: string,
+  hash: string,
+  runId: string,
+  ctx: ApiContext,
+): Promise<{ keyHash: string; replayOf?: string }> {
+  const { runs, now } = ctx.services;
+  const keyHash = hashKey(key);
+  const at = now();
+  const record: IdempotencyRecord = {
+    key_hash: keyHash,
+    run_id: runId,
+    request_hash: hash,
+    created_at: at.toISOString(),
+    expires_at: Math.floor(at.getTime() / 1000) + IDEMPOTENCY_TTL_SECONDS,
+  };
+  let result = await runs.claimIdempotencyKey(record);
+  if (result.claimed) return { keyHash };
+  const existing = result.existing;
+  if (existing.request_hash !== hash) {
+    throw new HttpError(
+      409,
+      "idempotency_key_conflict",
+      `this Idempotency-Key was already used with a different request (run ${existing.run_id}); use a new key for a new request`,
+      [{ field: "Idempotency-Key", message: "already used with a different request body or endpoint" }],
+    );
+  }
+  if (await waitForRunRecord(existing.run_id, ctx)) return { keyHash, replayOf: existing.run_id };
+  if (now().getTime() - Date.parse(existing.created_at) > STALE_CLAIM_MS) {
+    // The request that claimed the key died before creating its run: this one takes over.
+    result = await runs.claimIdempotencyKey(record, { replacing: existing.run_id });
+    if (result.claimed) return { keyHash };
+  }
+  throw new HttpError(
+    409,
+    "idempotency_key_in_progress",
+    "a request with this Idempotency-Key is still being processed; retry shortly",
+    undefined,
+    { "Retry-After": "1" },
+  );
+}
+
+async function waitForRunRecord(runId: string, ctx: ApiContext): Promise<boolean> {
+  const deadline = Date.now() + REPLAY_WAIT_MS;
+  for (;;) {
+    try {
+      await ctx.services.runs.getMeta(runId);
+      return true;
+    } catch (error) {
+      if ((error as Error).name !== "RunNotFoundError") throw error;
+    }
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function startedRun(
+  event: APIGatewayProxyEvent,
+  ctx: ApiContext,
+  secret: string,
+  runId: string,
+  status: RunStatus,
+): StartedRun {
+  const { api } = ctx.services.config;
+  const base = publicBaseUrl(event, api.publicApiUrl);
+  return {
+    run_id: runId,
+    status,
+    status_url: `${base}/v1/runs/${runId}`,
+    events_url: `${base}/v1/runs/${runId}/events`,
+    websocket_url: api.websocketUrl ?? null,
+    subscribe_token: mintToken(
+      secret,
+      { kind: "run", run_id: runId },
+      api.subscribeTokenTtlSeconds,
+      ctx.services.now(),
+    ),
+  };
+}
+
+/** Throttling and outages are worth a retry (503); a rejected start is a fault on our side (502). */
+function startFailure(error: StartExecutionError): HttpError {
+  const cause = error.cause as {
+    name?: string;
+    message?: string;
+    $retryable?: unknown;
+    $metadata?: { httpStatusCode?: number };
+  };
+  const httpStatus = cause?.$metadata?.httpStatusCode;
+  const transient =
+    cause?.$retryable !== undefined ||
+    httpStatus === 429 ||
+    (httpStatus !== undefined && httpStatus >= 500) ||
+    /Throttl|ServiceUnavailable|Timeout|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket hang up/i.test(
+      `${cause?.name} ${cause?.message}`,
+    );
+  const outcome = error.markedFailed
+    ? `run ${error.runId} has been marked FAILED`
+    : `run ${error.runId} was not started`;
+  const advice = transient
+    ? "Retry the request (with the same Idempotency-Key, if any: it starts exactly one run)."
+    : "The API cannot start workflows (state machine or permissions); retrying will not help until that is fixed.";
+  return new HttpError(
+    transient ? 503 : 502,
+    transient ? "workflow_unavailable" : "workflow_start_failed",
+    `the workflow could not be started (${cause?.name ?? "Error"}: ${cause?.message ?? String(cause)}); ${outcome}. ${advice}`,
+    undefined,
+    transient ? { "Retry-After": "1" } : {},
+  );
+}

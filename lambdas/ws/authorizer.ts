@@ -1,0 +1,76 @@
+// The WebSocket API's REQUEST authorizer for $connect (API Gateway runs authorizers on $connect
+// only). Browsers cannot set headers on a WebSocket handshake, so the token travels in the query:
+// wss://…/{stage}?token=<subscribe or operator token>. A run token admits a client to one run, an
+// operator token to every run; anything else — missing, malformed, expired, forged — is denied.
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
+import { loadTokenSecret } from "../auth/secret.ts";
+import { InvalidTokenError, verifyToken } from "../auth/tokens.ts";
+import { parseConfig } from "../runtime/config.ts";
+import { createLogger } from "../runtime/logger.ts";
+
+const logger = createLogger("rewoo-ws-authorizer");
+
+export type ConnectDecision =
+  | {
+      effect: "Allow";
+      principalId: string;
+      context: { scope: "run"; run_id: string } | { scope: "operator" };
+    }
+  | { effect: "Deny"; reason: string };
+
+/** Allow with the token's scope, or Deny with why (for the log; the client only sees 403). */
+export function decideConnect(token: unknown, secret: string, now = new Date()): ConnectDecision {
+  try {
+    const { scope } = verifyToken(secret, token, now);
+    return scope.kind === "run"
+      ? {
+          effect: "Allow",
+          principalId: `run:${scope.run_id}`,
+          context: { scope: "run", run_id: scope.run_id },
+        }
+      : { effect: "Allow", principalId: "operator", context: { scope: "operator" } };
+  } catch (error) {
+    if (error instanceof InvalidTokenError) return { effect: "Deny", reason: error.message };
+    throw error;
+  }
+}
+
+/**
+ * The IAM policy API Gateway expects. The context ({scope, run_id}) reaches the $connect route
+ * (and every later message) as requestContext.authorizer; API Gateway only passes
+ * string/number/boolean values, so it is kept flat. A Deny rather than a thrown "Unauthorized"
+ * (401): API Gateway refuses the handshake with 403 and the decision stays plain data.
+ */
+export function toPolicy(decision: ConnectDecision, methodArn: string): APIGatewayAuthorizerResult {
+  return {
+    principalId: decision.effect === "Allow" ? decision.principalId : "anonymous",
+    policyDocument: {
+      Version: "2012-10-17",
+      Statement: [{ Action: "execute-api:Invoke", Effect: decision.effect, Resource: methodArn }],
+    },
+    ...(decision.effect === "Allow" ? { context: decision.context } : {}),
+  };
+}
+
+/** The authorizer's answer for a $connect request carrying `?token=`. */
+export function authorizeConnect(
+  event: Pick<APIGatewayRequestAuthorizerEvent, "methodArn" | "queryStringParameters">,
+  secret: string,
+  now = new Date(),
+): APIGatewayAuthorizerResult {
+  return toPolicy(decideConnect(event.queryStringParameters?.token, secret, now), event.methodArn);
+}
+
+let config: ReturnType<typeof parseConfig> | undefined;
+
+export const handler = async (
+  event: APIGatewayRequestAuthorizerEvent,
+): Promise<APIGatewayAuthorizerResult> => {
+  config ??= parseConfig(process.env);
+  // A missing secret is a deployment fault, not a bad client: it throws (API Gateway answers 500)
+  // instead of quietly denying everyone.
+  const secret = await loadTokenSecret(config);
+  const decision = decideConnect(event.queryStringParameters?.token, secret);
+  if (decision.effect === "Deny") logger.info("websocket connect denied", { reason: decision.reason });
+  return toPolicy(decision, event.methodArn);
+};

@@ -1,0 +1,247 @@
+// The dashboard in a real browser against the real twin: Debian's chromium driven by playwright-core,
+// the page served by the twin's gateway, REST and WebSocket through the same handlers as in AWS.
+// Leaves test-results/dashboard.png behind as an artifact of what the page looked like.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateSampleDocuments } from "../../examples/samples.ts";
+import { startTwin, type Twin } from "../../infra/local/twin.ts";
+import type { ProgressEvent, RunRecord } from "../../lambdas/core/types.ts";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const ARTIFACTS = "test-results";
+const SCREENSHOT = join(ARTIFACTS, "dashboard.png");
+const SAMPLE = JSON.parse(readFileSync("examples/sample-tax-return.json", "utf8"));
+const TAX_RETURN_CONDITIONS = ["TR_SIGNED", "TR_TAX_YEAR", "TR_EIN_MATCH", "TR_NAME_MATCH", "TR_COMPLETE"];
+
+let twin: Twin;
+let context: BrowserContext;
+let userDataDir: string;
+/** Errors the pages reported; a few expected 404s (optional config.json, optional run list) are filtered. */
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  // Tool latency keeps every step visibly "running" for a moment, so the test can see live updates
+  // rather than only the final state.
+  twin = await startTwin({ persist: false, port: 0, env: { REWOO_TOOL_LATENCY_MS: "*=400" } });
+  const bucket = twin.services.config.documentsBucket;
+  for (const document of await generateSampleDocuments()) {
+    await twin.services.blobs.putBytes({ bucket, key: document.key }, document.bytes, "application/pdf");
+  }
+  // A fresh profile per run: no cache or service worker from an earlier run can answer for the twin.
+  userDataDir = mkdtempSync(join(tmpdir(), "rewoo-e2e-chromium-"));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+    viewport: { width: 1440, height: 900 },
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await twin?.stop();
+});
+
+async function openPage(path: string, beforeLoad?: (page: Page) => void): Promise<Page> {
+  const page = await context.newPage();
+  beforeLoad?.(page);
+  page.on("pageerror", (error) => pageErrors.push(`pageerror: ${error.message}`));
+  page.on("response", (response) => {
+    const url = new URL(response.url());
+    const optional = url.pathname === "/config.json" || url.pathname === "/v1/runs";
+    if (response.status() >= 400 && !(optional && response.status() === 404)) {
+      pageErrors.push(`${response.status()} ${response.url()}`);
+    }
+  });
+  await page.goto(new URL(path, twin.urls.dashboard).href);
+  return page;
+}
+
+const withToken = (hash = "") => `/?token=${encodeURIComponent(twin.operatorToken)}${hash}`;
+
+async function getJson<T>(path: string): Promise<T> {
+  const response = await fetch(new URL(path, twin.urls.api));
+  expect(response.status, path).toBe(200);
+  return (await response.json()) as T;
+}
+
+const runIdOf = (page: Page) => decodeURIComponent(new URL(page.url()).hash.replace(/^#\/runs\//, ""));
+
+/** The seqs shown in the activity log, in page order. */
+const shownSeqs = (page: Page) =>
+  page.$$eval("[data-testid=event-log] [data-seq]", (items) =>
+    items.map((item) => Number(item.getAttribute("data-seq"))),
+  );
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
+
+async function expectFinishedRunShown(page: Page, runId: string): Promise<void> {
+  await page.waitForSelector("[data-testid=run-status][data-status=SUCCEEDED]", { timeout: 60_000 });
+  const record = await getJson<RunRecord>(`/v1/runs/${runId}`);
+  const steps = record.plan?.steps ?? [];
+  expect(steps.length).toBeGreaterThan(0);
+  // Every step of the plan is a node, and every node reached "completed". (Page functions use only
+  // Element methods: this project type-checks without the DOM lib.)
+  const stepNodes = () =>
+    page.$$eval("[data-testid^=step-][data-level]", (els) =>
+      els.map((el) => `${el.getAttribute("data-step")}=${el.getAttribute("data-status")}`).sort(),
+    );
+  await expect.poll(stepNodes).toEqual(steps.map((s) => `${s.id}=completed`).sort());
+  // The solver's verdicts: one row per condition with the same status as the run record.
+  const conditions = [
+    ...(record.result?.fulfilled_conditions ?? []).map((c) => ({
+      id: c.id,
+      status: c.status ?? "fulfilled",
+    })),
+    ...(record.result?.unfulfilled_conditions ?? []).map((c) => ({
+      id: c.id,
+      status: c.status ?? "not_fulfilled",
+    })),
+  ];
+  expect(conditions.length).toBeGreaterThan(0);
+  for (const condition of conditions) {
+    const row = page.locator(`[data-testid=verdict-${condition.id}]`);
+    expect(await row.getAttribute("data-status"), condition.id).toBe(condition.status);
+  }
+  // The activity log holds the stored events exactly once each, in order, 1..n without gaps.
+  const { events } = await getJson<{ events: ProgressEvent[] }>(`/v1/runs/${runId}/events?after_seq=0`);
+  await expect.poll(() => shownSeqs(page)).toEqual(range(events.length));
+  expect(events.at(-1)?.stage).toBe("complete");
+}
+
+describe("the progress dashboard", () => {
+  let runId: string;
+
+  it("starts the sample, shows every step reach completed live, then the verdicts", async () => {
+    const page = await openPage(withToken());
+    await page.waitForSelector("[data-testid=connection-status]");
+    await page.click("[data-testid=run-sample]");
+    await page.waitForURL(/#\/runs\/.+/);
+    runId = runIdOf(page);
+
+    // Live, over the WebSocket: the plan appears, a step is seen running before the run ends.
+    await page.waitForSelector("[data-testid=connection-status][data-state=live]", { timeout: 20_000 });
+    await page.waitForSelector("[data-testid^=step-][data-status=running]", { timeout: 20_000 });
+    await expectFinishedRunShown(page, runId);
+
+    // The plan is drawn by dagre (served from node_modules by the gateway), levels left to right.
+    expect(await page.getAttribute("[data-testid=plan-dag]", "data-layout")).toBe("dagre");
+    const columns = await page.$$eval("[data-testid^=step-][data-level]", (els) =>
+      els.map((el) => ({
+        level: Number(el.getAttribute("data-level")),
+        x: el.getBoundingClientRect().x,
+      })),
+    );
+    for (const a of columns) {
+      for (const b of columns) if (a.level < b.level) expect(a.x).toBeLessThan(b.x);
+    }
+
+    // The signed sample return fulfils every tax-return condition, each with a page citation.
+    for (const id of TAX_RETURN_CONDITIONS) {
+      const row = page.locator(`[data-testid=verdict-${id}]`);
+      expect(await row.getAttribute("data-status"), id).toBe("fulfilled");
+      expect(await row.locator(".citations").innerText()).toMatch(/1120-signed\.pdf p\.\d+: /);
+    }
+    expect(await page.innerText("[data-testid=result-summary]")).toContain("5 of 5");
+    expect(await page.innerText("[data-testid=token-usage]")).toMatch(/\d/);
+
+    // A step's evidence opens on click.
+    await page.click("[data-testid=step-E1]");
+    expect(await page.innerText("[data-testid=evidence-json]")).toContain("conditions");
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("reconnects after the server drops the WebSocket, replays without duplicates, and follows the next run", async () => {
+    // Every progress event the page receives over any of its WebSocket connections, by phase.
+    let phase = "first connection";
+    const received: { phase: string; run_id: string; seq: number }[] = [];
+    const page = await openPage(withToken(`#/runs/${runId}`), (p) =>
+      p.on("websocket", (socket) =>
+        socket.on("framereceived", ({ payload }) => {
+          const message = JSON.parse(String(payload));
+          if (Number.isInteger(message.seq))
+            received.push({ phase, run_id: message.run_id, seq: message.seq });
+        }),
+      ),
+    );
+    await expectFinishedRunShown(page, runId);
+    await page.waitForSelector("[data-testid=connection-status][data-state=live]");
+    const seqsIn = (name: string, id: string) =>
+      received.filter((r) => r.phase === name && r.run_id === id).map((r) => r.seq);
+    const history = seqsIn("first connection", runId);
+    expect(history).toEqual(range(history.length));
+    // The previous test's page closes its socket asynchronously; wait for its $disconnect.
+    await expect.poll(() => twin.gateway.connectionIds().length, { timeout: 5_000 }).toBe(1);
+    const before = twin.gateway.connectionIds();
+
+    // The indicator's states over time (a reconnect can be quicker than a selector poll).
+    await page.evaluate(`(() => {
+      const el = document.querySelector("[data-testid=connection-status]");
+      window.connectionStates = [];
+      new MutationObserver(() => window.connectionStates.push(el.dataset.state)).observe(el, { attributes: true });
+    })()`);
+    // What API Gateway does on an idle timeout or a deployment: the server closes the connection.
+    phase = "reconnected";
+    const dropped = await fetch(
+      `${twin.gateway.urls.management}/@connections/${encodeURIComponent(before[0] ?? "")}`,
+      {
+        method: "DELETE",
+      },
+    );
+    expect(dropped.status).toBeLessThan(300);
+    await page.waitForFunction(
+      `window.connectionStates.includes("reconnecting") && window.connectionStates.at(-1) === "live"`,
+    );
+    expect(twin.gateway.connectionIds()).not.toContain(before[0]);
+    // Re-subscribed after the last seq: the server has nothing newer, nothing is sent or shown twice.
+    await expectFinishedRunShown(page, runId);
+    await page.waitForTimeout(500);
+    expect(seqsIn("reconnected", runId)).toEqual([]);
+
+    // The same (new) connection follows another run started elsewhere, from its first event.
+    const started = await fetch(new URL("/v1/evaluate-conditions", twin.urls.api), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(SAMPLE),
+    });
+    expect(started.status).toBe(202);
+    const next = (await started.json()) as { run_id: string };
+    await page.fill("#open-run-id", next.run_id);
+    await page.click("#open-run button[type=submit]");
+    await page.waitForURL(new RegExp(`#/runs/${next.run_id}$`));
+    await expectFinishedRunShown(page, next.run_id);
+    const nextSeqs = seqsIn("reconnected", next.run_id);
+    expect(nextSeqs).toEqual(range(nextSeqs.length));
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("shows a finished run's full history to a late page, and polls REST without a token", async () => {
+    const late = await openPage(withToken(`#/runs/${runId}`));
+    await expectFinishedRunShown(late, runId);
+    await late.close();
+
+    const anonymous = await openPage(`/#/runs/${runId}`);
+    await anonymous.waitForSelector("[data-testid=connection-status][data-state=polling]");
+    await expectFinishedRunShown(anonymous, runId);
+    await anonymous.close();
+    expect(pageErrors).toEqual([]);
+  });
+});
