@@ -16,7 +16,8 @@ async function rewoo(args: string[], env: Record<string, string> = {}) {
   try {
     const { stdout, stderr } = await run("node", ["bin/rewoo.mjs", ...args], {
       cwd: root,
-      env: { ...process.env, ...env },
+      // CI=true makes picocolors colour its output; tests read plain text.
+      env: { ...process.env, NO_COLOR: "1", ...env },
       maxBuffer: 16 * 1024 * 1024,
     });
     return { code: 0, stdout, stderr };

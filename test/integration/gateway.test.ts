@@ -667,7 +667,10 @@ describe("rewoo dev", () => {
 
   /** Runs `rewoo <args>` until it prints `until` (or exits); returns the process and its output so far. */
   function spawnRewoo(args: string[], env: Record<string, string>) {
-    const child = spawn("node", ["bin/rewoo.mjs", ...args], { cwd: root, env: { ...process.env, ...env } });
+    const child = spawn("node", ["bin/rewoo.mjs", ...args], {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: "1", ...env },
+    });
     let stdout = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
