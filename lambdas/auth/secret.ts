@@ -15,6 +15,27 @@ export class TokenSecretUnavailableError extends Error {
 let cached: Promise<string> | undefined;
 
 /**
+ * A Secrets Manager secret read once per cold start: the returned function memoizes the value, but
+ * not a failure (the next invocation tries again instead of the container failing until recycled).
+ */
+export function secretReader(options: {
+  arn: string;
+  region: string;
+  what: string;
+  minLength?: number;
+  client?: SecretsManagerClient;
+}): () => Promise<string> {
+  let value: Promise<string> | undefined;
+  return () => {
+    value ??= readSecretString(options).catch((error: unknown) => {
+      value = undefined;
+      throw error;
+    });
+    return value;
+  };
+}
+
+/**
  * The token secret, memoized per cold start. A failed fetch is not memoized: the next invocation
  * tries again instead of the container failing until it is recycled.
  */
@@ -45,22 +66,39 @@ async function fetchSecret(
       "no token secret configured: set REWOO_TOKEN_SECRET (local) or REWOO_TOKEN_SECRET_ARN (Secrets Manager)",
     );
   }
-  const secrets = client ?? new SecretsManagerClient({ region: config.region });
+  return readSecretString({
+    arn: tokenSecretArn,
+    region: config.region,
+    what: "the token secret",
+    minLength: MIN_TOKEN_SECRET_LENGTH,
+    ...(client ? { client } : {}),
+  });
+}
+
+async function readSecretString(options: {
+  arn: string;
+  region: string;
+  what: string;
+  minLength?: number;
+  client?: SecretsManagerClient;
+}): Promise<string> {
+  const { arn, what, minLength = 1 } = options;
+  const secrets = options.client ?? new SecretsManagerClient({ region: options.region });
   let value: string | undefined;
   try {
-    ({ SecretString: value } = await secrets.send(new GetSecretValueCommand({ SecretId: tokenSecretArn })));
+    ({ SecretString: value } = await secrets.send(new GetSecretValueCommand({ SecretId: arn })));
   } catch (error) {
     throw new TokenSecretUnavailableError(
-      `cannot read the token secret ${tokenSecretArn}: ${(error as Error).name}: ${(error as Error).message}`,
+      `cannot read ${what} ${arn}: ${(error as Error).name}: ${(error as Error).message}`,
     );
   } finally {
-    if (!client) secrets.destroy();
+    if (!options.client) secrets.destroy();
   }
   const secret = unwrap(value);
-  if (!secret || secret.length < MIN_TOKEN_SECRET_LENGTH) {
+  if (!secret || secret.length < minLength) {
     // Never echo the value itself: it is the secret.
     throw new TokenSecretUnavailableError(
-      `the token secret ${tokenSecretArn} must be a string of at least ${MIN_TOKEN_SECRET_LENGTH} characters`,
+      `${what} ${arn} must be a string of at least ${minLength} characters`,
     );
   }
   return secret;

@@ -38,7 +38,7 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
     documentsBucket: config.documentsBucket,
     allowedPrefixes: config.allowedDocumentPrefixes,
   };
-  const lender = createLenderCalls(config.lender, { now });
+  const lender = createLenderCalls(config.lender, { now, region: config.region });
   const toolServices = {
     documents: new DocumentReader(blobs, documentPolicy),
     documentPolicy,

@@ -1,7 +1,9 @@
 // Clients for the lender's own PreConditions and Conditions AI services (docs/lender-services.md,
 // contract in docs/lender-services.openapi.yaml). They return exactly what the reference engines
 // return, so the planner, the solver and stored evidence do not depend on which one ran.
+
 import { z } from "zod";
+import { secretReader } from "../auth/secret.ts";
 import { findCondition } from "./loan/catalog.ts";
 import type { ConditionInput, ConditionsResult, Verdict } from "./loan/conditions-engine.ts";
 import type { PreconditionsResult } from "./loan/preconditions.ts";
@@ -18,8 +20,8 @@ export interface LenderServiceClientOptions {
   /** Named in every error ("PreConditions", "Conditions AI"); defaults to the URL's host. */
   service?: string;
   baseUrl: string;
-  /** Sent as a bearer token. Never included in errors or logs. */
-  token?: string;
+  /** Sent as a bearer token (or read from a secret on first use). Never included in errors or logs. */
+  token?: string | (() => Promise<string>);
   /** Per attempt, including reading the response body. */
   timeoutMs?: number;
   maxAttempts?: number;
@@ -52,7 +54,7 @@ type Attempt =
 export class LenderServiceClient {
   readonly service: string;
   private readonly baseUrl: string;
-  private readonly token?: string;
+  private readonly token?: string | (() => Promise<string>);
   private readonly timeoutMs: number;
   private readonly maxAttempts: number;
   private readonly baseDelayMs: number;
@@ -122,12 +124,13 @@ export class LenderServiceClient {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
+      const token = typeof this.token === "function" ? await this.token() : this.token;
       const response = await this.fetchImpl(url, {
         method: "POST",
         headers: {
           "content-type": "application/json",
           accept: "application/json",
-          ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
         },
         body: payload,
         signal: combined,
@@ -456,6 +459,8 @@ export interface LenderSettings {
   preconditionsUrl?: string | undefined;
   conditionsAiUrl?: string | undefined;
   token?: string | undefined;
+  /** In AWS the token lives in Secrets Manager; it is read once per cold start, on first use. */
+  tokenSecretArn?: string | undefined;
   timeoutMs: number;
 }
 
@@ -469,16 +474,26 @@ export function createLenderCalls(
   settings: LenderSettings,
   options: Omit<LenderServiceClientOptions, "baseUrl" | "service" | "token" | "timeoutMs"> & {
     now?: () => Date;
+    region?: string;
   } = {},
 ): LenderCalls | undefined {
-  const { now, ...clientOptions } = options;
+  const { now, region, ...clientOptions } = options;
+  const token =
+    settings.token ||
+    (settings.tokenSecretArn
+      ? secretReader({
+          arn: settings.tokenSecretArn,
+          region: region ?? "us-east-1",
+          what: "the lender API token",
+        })
+      : undefined);
   const client = (service: string, baseUrl: string) =>
     new LenderServiceClient({
       ...clientOptions,
       service,
       baseUrl,
       timeoutMs: settings.timeoutMs,
-      ...(settings.token ? { token: settings.token } : {}),
+      ...(token ? { token } : {}),
     });
   const calls: LenderCalls = {};
   if (settings.preconditionsUrl) {

@@ -1,0 +1,895 @@
+// The benchmark: ReWOO (through the local twin) vs ReAct (bench/react.ts) on the same loan scenarios,
+// tools, documents and LLM provider interface. See BENCHMARKS.md for what each number means.
+import { existsSync, readFileSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { cpus, platform, release, totalmem } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { HistoryEvent } from "../infra/local/step-functions.ts";
+import { startTwin, type Twin } from "../infra/local/twin.ts";
+import { renderPlannerPrompt, renderSolverPrompt } from "../lambdas/core/prompts.ts";
+import type { EvaluationRequest, Evidence, Plan, RunRecord, RunResult } from "../lambdas/core/types.ts";
+import { createLlmProviders, type LlmProviders } from "../lambdas/llm/index.ts";
+import { ScriptedProvider } from "../lambdas/llm/scripted.ts";
+import { countTokens, TOKENIZER_ENCODING, tokenizerUsage } from "../lambdas/llm/usage.ts";
+import { parseConfig } from "../lambdas/runtime/config.ts";
+import { type BundleResult, measureBundles } from "./bundles.ts";
+import { formatJson } from "./json.ts";
+import {
+  analyzeHistory,
+  type Bounds,
+  type HistoryAnalysis,
+  installPayloadProbe,
+  LLM_LATENCY_MODEL,
+  lambdaCost,
+  median,
+  modelledLlmMs,
+  type OverheadBreakdown,
+  overheadBreakdown,
+  type PayloadProbe,
+  PRICES,
+  percentile,
+  planBounds,
+  sfnCost,
+} from "./measure.ts";
+import { runReact } from "./react.ts";
+import { writeReport } from "./report.ts";
+import {
+  benchmarkDocuments,
+  CONCURRENCY_SCENARIO,
+  SCENARIOS,
+  type Scenario,
+  toolLatencies,
+  WIDE_SCENARIO,
+} from "./scenarios.ts";
+import { buildReactScript, rewooPlannerText, rewooScript } from "./scripted.ts";
+
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+export interface BenchOptions {
+  quick: boolean;
+  /** Directory for results.json, the charts and the scripted responses. */
+  out: string;
+  /** Path of the Markdown report. */
+  report: string;
+  /** Scenario names (default: all). */
+  scenarios?: string[];
+  /** Simultaneous evaluations (default: quick 1,10; full 1,10,50,100). */
+  concurrency?: number[];
+  /** ReWOO runs per scenario for the wall-time median (default: quick 1, full 3). */
+  repeats?: number;
+  bundles: boolean;
+  /** Run the live section when REWOO_LLM_PROVIDER=bedrock|openai is configured. */
+  live: boolean;
+  /** The command line, for the report. */
+  command: string;
+  log?: (line: string) => void;
+}
+
+export interface ArchitectureNumbers {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  llm_calls: number;
+}
+
+export interface ScenarioResult {
+  name: string;
+  description: string;
+  documents: number;
+  tool_calls: number;
+  levels: number;
+  widest_level: number;
+  latencies_ms: Record<string, number>;
+  rewoo: ArchitectureNumbers & {
+    status: string;
+    planner_input_tokens: number;
+    planner_output_tokens: number;
+    solver_input_tokens: number;
+    solver_output_tokens: number;
+    /** Execution start → end, from the executor's event log (median over the repeats). */
+    wall_ms: number;
+    wall_ms_runs: number[];
+    /** startRun() → run finished, as a caller sees it (first run). */
+    client_ms: number;
+    planner_ms: number;
+    solver_ms: number;
+    finalize_ms: number;
+    /** Re-rendering the prompts from the run record gives exactly the usage the run recorded. */
+    usage_verified: boolean;
+    modelled_with_llm_ms: number;
+  };
+  react: ArchitectureNumbers & {
+    completed: boolean;
+    /** Tools run one after another: the sum of their durations (the scripted model answers at once). */
+    wall_ms: number;
+    tool_ms: number;
+    largest_prompt_tokens: number;
+    modelled_with_llm_ms: number;
+    /** Same verdicts (condition id → status) as the ReWOO run. */
+    same_verdicts: boolean;
+  };
+  /** ReAct total tokens ÷ ReWOO total tokens (> 1: ReWOO uses fewer). */
+  token_ratio: number;
+  /** The same ratio with output tokens weighted 5× input tokens (the usual list-price ratio of hosted models). */
+  cost_weighted_ratio: number;
+  /** Where wall − lower bound went (first run). */
+  overhead_breakdown: OverheadBreakdown;
+  /** What the ReWOO numbers would be with two changes outside bench/ (see BENCHMARKS.md). */
+  what_if: {
+    /** Planner output written one compact step per line, like the planner prompt's example. */
+    planner_output_tokens_one_step_per_line: number;
+    /** Solver prompt with retrieve_s3_document evidence reduced to its metadata (no 2,000-char text preview). */
+    solver_input_tokens_without_previews: number;
+    rewoo_total_tokens: number;
+    token_ratio: number;
+  };
+  lower_bound_ms: number;
+  lower_bound_capped_ms: number;
+  critical_path_ms: number;
+  sequential_tools_ms: number;
+  overhead_ms: number;
+  transitions: number;
+  lambda_invocations: number;
+  /** Step Functions Standard: transitions × $0.025 / 1,000. */
+  cost_usd: number;
+  lambda_cost_usd: number;
+  max_payload_bytes: number;
+  max_payload_state: string;
+}
+
+export interface ConcurrencyResult {
+  n: number;
+  scenario: string;
+  throughput_per_s: number;
+  p50_ms: number;
+  p95_ms: number;
+  max_ms: number;
+  errors: number;
+  total_ms: number;
+}
+
+export interface LiveResult {
+  provider: string;
+  planner_model: string;
+  solver_model: string;
+  scenarios: Array<{
+    name: string;
+    rewoo: ArchitectureNumbers & { status: string; tool_calls: number; error?: string };
+    react: ArchitectureNumbers & {
+      completed: boolean;
+      tool_calls: number;
+      usage_source: string;
+      error?: string;
+    };
+    token_ratio: number;
+  }>;
+}
+
+export interface ParallelResult {
+  scenario: string;
+  widest_level: number;
+  worker_concurrency: number;
+  parallel_wall_ms: number;
+  sequential_wall_ms: number;
+  speedup: number;
+  sequential_tools_ms: number;
+  parallel_lower_bound_ms: number;
+  parallel_lower_bound_capped_ms: number;
+}
+
+export type Totals = ReturnType<typeof totals>;
+
+export interface BenchResults {
+  meta: Record<string, unknown>;
+  scenarios: ScenarioResult[];
+  totals: Totals;
+  parallel: ParallelResult | null;
+  concurrency: ConcurrencyResult[];
+  bundles: BundleResult[];
+  live: LiveResult | null;
+  notes: string[];
+}
+
+const LIVE_PROVIDERS = new Set(["bedrock", "openai"]);
+
+export async function runBench(options: BenchOptions): Promise<BenchResults> {
+  const started = Date.now();
+  const sink = options.log ?? ((line: string) => console.log(line));
+  const log = (line: string) => sink(`[${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}`);
+  const repeats = options.repeats ?? (options.quick ? 1 : 3);
+  const concurrencyLevels = options.concurrency ?? (options.quick ? [1, 10] : [1, 10, 50, 100]);
+  const scenarios = options.scenarios?.length
+    ? options.scenarios.map((name) => {
+        const found = SCENARIOS.find((s) => s.name === name);
+        if (!found)
+          throw new Error(`unknown scenario ${name}; known: ${SCENARIOS.map((s) => s.name).join(", ")}`);
+        return found;
+      })
+    : SCENARIOS;
+
+  // The scripted section always runs on the deterministic provider; a configured live provider is
+  // remembered for its own, labelled section.
+  const liveProvider = process.env.REWOO_LLM_PROVIDER;
+  process.env.POWERTOOLS_LOG_LEVEL ??= "ERROR";
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+  log(`booting the local twin (${options.quick ? "quick" : "full"} mode)…`);
+  const twin = await startTwin({
+    persist: false,
+    env: { REWOO_LLM_PROVIDER: "rule-based", REWOO_MAX_STEPS: "16", REWOO_TOOL_LATENCY_MS: "" },
+  });
+  let probe: PayloadProbe | undefined;
+  const results: BenchResults = {
+    meta: {},
+    scenarios: [],
+    totals: totals([]),
+    parallel: null,
+    concurrency: [],
+    bundles: [],
+    live: null,
+    notes: [],
+  };
+  const scriptedDir = join(options.out, "scripted");
+  await mkdir(scriptedDir, { recursive: true });
+  try {
+    probe = await installPayloadProbe();
+    const bucket = twin.services.config.documentsBucket;
+    for (const document of await benchmarkDocuments()) {
+      await twin.services.blobs.putBytes({ bucket, key: document.key }, document.bytes, "application/pdf");
+    }
+
+    // One unmeasured run first (module JIT, SDK connections): the first scenario must not pay for
+    // the process starting. Another loan program, so no history lookup of the scenarios sees it.
+    const warmup = SCENARIOS.find((s) => s.name === CONCURRENCY_SCENARIO) as Scenario;
+    await runRewoo(
+      twin,
+      { ...warmup.request, metadata: { ...warmup.request.metadata, loan_program: "Bench Warm-up" } },
+      probe,
+    );
+
+    const memory = lambdaMemory();
+    const byName = new Map<
+      string,
+      { scenario: Scenario; result: ScenarioResult; record: RunRecord; runs: RunTiming[] }
+    >();
+
+    // Pass 1: tokens, the first wall time, transitions, payloads — in a fixed order on a fresh store, so
+    // history lookups see the same past runs in quick and full mode.
+    for (const scenario of scenarios) {
+      log(`scenario ${scenario.name}`);
+      const latencies = toolLatencies(scenario.name);
+      setLatencies(twin, latencies);
+
+      // ReAct first: it writes no run records, so the ReWOO run's history lookup sees the same store.
+      const maxSteps = plannerMaxSteps(twin, scenario.request);
+      const script = await buildReactScript({
+        request: scenario.request,
+        tools: twin.services.tools,
+        maxSteps,
+        runId: `react-oracle-${scenario.name}`,
+      });
+      const react = await runReact({
+        request: scenario.request,
+        tools: twin.services.tools,
+        provider: new ScriptedProvider(script.responses),
+        runId: `react-${scenario.name}`,
+        toolLatencyMs: latencies,
+        maxTurns: script.turns.length + 2,
+      });
+
+      const first = await runRewoo(twin, scenario.request, probe);
+      const { record, analysis, bounds, payload, history } = first;
+      if (!record.plan) throw new Error(`${scenario.name}: the ReWOO run has no plan (${record.status})`);
+      const verify = verifyUsage(twin, record, maxSteps);
+
+      await writeFile(
+        join(scriptedDir, `${scenario.name}.rewoo.json`),
+        formatJson(
+          rewooScript(
+            scenario.request,
+            twin.services.catalog,
+            maxSteps,
+            record.plan,
+            orderedEvidence(record),
+          ),
+        ),
+      );
+      await writeFile(join(scriptedDir, `${scenario.name}.react.json`), formatJson(script.responses));
+
+      const rewooTotals = totalsOf(record.usage);
+      const reactTotals = {
+        input_tokens: react.input_tokens,
+        output_tokens: react.output_tokens,
+        total_tokens: react.input_tokens + react.output_tokens,
+        llm_calls: react.llm_calls,
+      };
+      const rewooCalls = [
+        { input_tokens: verify.planner.input_tokens, output_tokens: verify.planner.output_tokens },
+        { input_tokens: verify.solver.input_tokens, output_tokens: verify.solver.output_tokens },
+      ];
+      const result: ScenarioResult = {
+        name: scenario.name,
+        description: scenario.description,
+        documents: scenario.request.s3_pdf_paths.length,
+        tool_calls: record.plan.steps.length,
+        levels: bounds.levels,
+        widest_level: bounds.widest_level,
+        latencies_ms: latencies,
+        rewoo: {
+          ...rewooTotals,
+          status: record.status,
+          planner_input_tokens: verify.planner.input_tokens,
+          planner_output_tokens: verify.planner.output_tokens,
+          solver_input_tokens: verify.solver.input_tokens,
+          solver_output_tokens: verify.solver.output_tokens,
+          wall_ms: analysis.execution_ms,
+          wall_ms_runs: [analysis.execution_ms],
+          client_ms: first.client_ms,
+          planner_ms: analysis.planner_ms,
+          solver_ms: analysis.solver_ms,
+          finalize_ms: analysis.finalize_ms,
+          usage_verified: verify.ok,
+          modelled_with_llm_ms: Math.round(analysis.execution_ms + modelledLlmMs(rewooCalls)),
+        },
+        react: {
+          ...reactTotals,
+          completed: react.final_answer !== undefined,
+          wall_ms: react.wall_ms,
+          tool_ms: react.tool_ms,
+          largest_prompt_tokens: Math.max(0, ...react.calls.map((c) => c.input_tokens)),
+          modelled_with_llm_ms: Math.round(react.wall_ms + modelledLlmMs(react.calls)),
+          same_verdicts: sameVerdicts(record.result, react.final_answer),
+        },
+        token_ratio: round(reactTotals.total_tokens / rewooTotals.total_tokens, 2),
+        cost_weighted_ratio: round(weighted(reactTotals) / weighted(rewooTotals), 2),
+        overhead_breakdown: overheadBreakdown(
+          history,
+          record.plan,
+          record.evidence,
+          analysis.execution_ms - bounds.lower_bound_ms,
+        ),
+        what_if: whatIf(twin, record, maxSteps, verify, reactTotals.total_tokens),
+        ...boundsOf(bounds, analysis.execution_ms),
+        transitions: analysis.transitions,
+        lambda_invocations: analysis.lambda_invocations,
+        cost_usd: sfnCost(analysis.transitions),
+        lambda_cost_usd: lambdaCost(analysis, memory),
+        max_payload_bytes: payload?.bytes ?? 0,
+        max_payload_state: payload?.state ?? "n/a",
+      };
+      results.scenarios.push(result);
+      byName.set(scenario.name, { scenario, result, record, runs: [timing(first)] });
+      log(
+        `  ReWOO ${rewooTotals.total_tokens} tok / ${rewooTotals.llm_calls} calls, ReAct ${reactTotals.total_tokens} tok / ${reactTotals.llm_calls} calls (×${result.token_ratio}); wall ${analysis.execution_ms} ms vs bound ${bounds.lower_bound_ms} ms`,
+      );
+    }
+
+    // Further repeats for the wall-time median (full mode).
+    for (let repeat = 1; repeat < repeats; repeat++) {
+      for (const scenario of scenarios) {
+        const entry = byName.get(scenario.name);
+        if (!entry) continue;
+        setLatencies(twin, entry.result.latencies_ms);
+        const again = await runRewoo(twin, scenario.request, probe);
+        entry.result.rewoo.wall_ms_runs.push(again.analysis.execution_ms);
+        entry.runs.push(timing(again));
+        entry.result.max_payload_bytes = Math.max(entry.result.max_payload_bytes, again.payload?.bytes ?? 0);
+        entry.result.transitions = Math.max(entry.result.transitions, again.analysis.transitions);
+      }
+      log(`repeat ${repeat + 1}/${repeats} done`);
+    }
+    for (const { result, runs } of byName.values()) {
+      // The run with the median wall time, compared with the bounds from its own durations.
+      const chosen = [...runs].sort((a, b) => a.wall_ms - b.wall_ms)[Math.floor((runs.length - 1) / 2)];
+      if (!chosen) continue;
+      result.rewoo.wall_ms = chosen.wall_ms;
+      result.rewoo.planner_ms = chosen.planner_ms;
+      result.rewoo.solver_ms = chosen.solver_ms;
+      result.rewoo.finalize_ms = chosen.finalize_ms;
+      result.overhead_breakdown = chosen.breakdown;
+      Object.assign(result, boundsOf(chosen.bounds, chosen.wall_ms));
+    }
+
+    // parallel: true vs false on the widest level.
+    const wide =
+      byName.get(WIDE_SCENARIO) ??
+      [...byName.values()].sort((a, b) => b.result.widest_level - a.result.widest_level)[0];
+    if (wide) {
+      log(`parallel vs sequential on ${wide.scenario.name}`);
+      setLatencies(twin, wide.result.latencies_ms);
+      const sequentialRuns: number[] = [];
+      const parallelRuns: number[] = [];
+      let sequentialBounds: Bounds | undefined;
+      for (let i = 0; i < Math.max(1, Math.min(repeats, 2)); i++) {
+        const sequential = await runRewoo(
+          twin,
+          { ...wide.scenario.request, options: { ...wide.scenario.request.options, parallel: false } },
+          probe,
+          1,
+        );
+        sequentialRuns.push(sequential.analysis.execution_ms);
+        sequentialBounds ??= sequential.bounds;
+        const parallel = await runRewoo(twin, wide.scenario.request, probe);
+        parallelRuns.push(parallel.analysis.execution_ms);
+      }
+      const parallelMs = median(parallelRuns);
+      const sequentialMs = median(sequentialRuns);
+      results.parallel = {
+        scenario: wide.scenario.name,
+        widest_level: wide.result.widest_level,
+        worker_concurrency: twin.services.config.workerConcurrency,
+        parallel_wall_ms: parallelMs,
+        sequential_wall_ms: sequentialMs,
+        speedup: round(sequentialMs / parallelMs, 2),
+        sequential_tools_ms: sequentialBounds?.sequential_tools_ms ?? 0,
+        parallel_lower_bound_ms: wide.result.lower_bound_ms,
+        parallel_lower_bound_capped_ms: wide.result.lower_bound_capped_ms,
+      };
+    }
+
+    // Concurrency: N evaluations started at once.
+    const concurrencyScenario = SCENARIOS.find((s) => s.name === CONCURRENCY_SCENARIO) as Scenario;
+    for (const n of concurrencyLevels) {
+      log(`concurrency N=${n}`);
+      const latencies = toolLatencies(concurrencyScenario.name);
+      setLatencies(twin, latencies);
+      results.concurrency.push(await concurrencyRun(twin, concurrencyScenario, n));
+    }
+
+    // A configured real provider: the same scenarios, provider-reported usage.
+    if (options.live && liveProvider && LIVE_PROVIDERS.has(liveProvider)) {
+      log(`live provider ${liveProvider}`);
+      results.live = await liveSection(twin, scenarios, liveProvider, log);
+    }
+  } finally {
+    probe?.uninstall();
+    await twin.stop();
+  }
+
+  if (options.bundles) {
+    log("bundling the Lambda entries with esbuild…");
+    results.bundles = await measureBundles(REPO_ROOT, { importSamples: options.quick ? 1 : 3 });
+  }
+
+  results.totals = totals(results.scenarios);
+  results.meta = meta(options, started, repeats, concurrencyLevels, memoryOrDefault());
+  results.notes = notes(results);
+
+  await mkdir(options.out, { recursive: true });
+  await writeFile(join(options.out, "results.json"), formatJson(results));
+  await writeReport(results, { out: options.out, report: options.report });
+  log(
+    `wrote ${join(options.out, "results.json")} and ${options.report} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return results;
+}
+
+// ------------------------------------------------------------------------------------------------
+
+interface RewooRun {
+  record: RunRecord;
+  history: HistoryEvent[];
+  analysis: HistoryAnalysis;
+  bounds: Bounds;
+  payload?: { bytes: number; state: string };
+  client_ms: number;
+}
+
+async function runRewoo(
+  twin: Twin,
+  request: EvaluationRequest,
+  probe: PayloadProbe | undefined,
+  maxConcurrency?: number,
+): Promise<RewooRun> {
+  const t0 = performance.now();
+  const { run_id, executionArn } = await twin.startRun(request);
+  const record = await twin.waitForRun(run_id);
+  const client_ms = Math.round(performance.now() - t0);
+  const history = twin.stepFunctions.history(executionArn);
+  const analysis = analyzeHistory(history);
+  const plan: Plan = record.plan ?? { steps: [], levels: [], repairs: [] };
+  const bounds = planBounds(
+    plan,
+    record.evidence,
+    analysis,
+    maxConcurrency ?? (request.options?.parallel === false ? 1 : twin.services.config.workerConcurrency),
+  );
+  const payload = probe?.maxBytes(executionArn);
+  return { record, history, analysis, bounds, client_ms, ...(payload ? { payload } : {}) };
+}
+
+interface RunTiming {
+  wall_ms: number;
+  planner_ms: number;
+  solver_ms: number;
+  finalize_ms: number;
+  bounds: Bounds;
+  breakdown: OverheadBreakdown;
+}
+
+function timing(run: RewooRun): RunTiming {
+  const { analysis, bounds, record, history } = run;
+  return {
+    wall_ms: analysis.execution_ms,
+    planner_ms: analysis.planner_ms,
+    solver_ms: analysis.solver_ms,
+    finalize_ms: analysis.finalize_ms,
+    bounds,
+    breakdown: overheadBreakdown(
+      history,
+      record.plan ?? { steps: [], levels: [], repairs: [] },
+      record.evidence,
+      analysis.execution_ms - bounds.lower_bound_ms,
+    ),
+  };
+}
+
+function boundsOf(bounds: Bounds, wall: number) {
+  return {
+    lower_bound_ms: bounds.lower_bound_ms,
+    lower_bound_capped_ms: bounds.lower_bound_capped_ms,
+    critical_path_ms: bounds.critical_path_ms,
+    sequential_tools_ms: bounds.sequential_tools_ms,
+    overhead_ms: wall - bounds.lower_bound_ms,
+  };
+}
+
+/** The injected tool latencies (REWOO_TOOL_LATENCY_MS), swapped per scenario in the twin's configuration. */
+function setLatencies(twin: Twin, latencies: Record<string, number>): void {
+  const current = twin.services.config.toolLatencyMs;
+  for (const key of Object.keys(current)) delete current[key];
+  Object.assign(current, latencies);
+}
+
+function plannerMaxSteps(twin: Twin, request: EvaluationRequest): number {
+  const cap = twin.services.config.maxSteps;
+  return Math.min(request.options?.max_steps ?? cap, cap);
+}
+
+function orderedEvidence(record: RunRecord): Evidence[] {
+  const byStep = new Map(record.evidence.map((e) => [e.step_id, e]));
+  return (record.plan?.steps ?? []).flatMap((step) => byStep.get(step.id) ?? []);
+}
+
+/** Recounts the planner's and the solver's prompts as the handlers render them, against the recorded usage. */
+function verifyUsage(twin: Twin, record: RunRecord, maxSteps: number) {
+  const plan = record.plan as Plan;
+  const evidence = orderedEvidence(record);
+  const script = rewooScript(record.request, twin.services.catalog, maxSteps, plan, evidence);
+  const plannerPrompt = renderPlannerPrompt({
+    request: record.request,
+    tools: twin.services.catalog,
+    maxSteps,
+  });
+  const solverPrompt = renderSolverPrompt({ request: record.request, plan, evidence });
+  const planner = tokenizerUsage(plannerPrompt.system, plannerPrompt.prompt, script[0]?.text ?? "");
+  const solver = tokenizerUsage(solverPrompt.system, solverPrompt.prompt, script[1]?.text ?? "");
+  const ok =
+    record.usage.llm_calls === 2 &&
+    record.usage.input_tokens === planner.input_tokens + solver.input_tokens &&
+    record.usage.output_tokens === planner.output_tokens + solver.output_tokens;
+  return { ok, planner, solver };
+}
+
+/** Output tokens weighted 5× input tokens. */
+function weighted(n: { input_tokens: number; output_tokens: number }): number {
+  return n.input_tokens + 5 * n.output_tokens;
+}
+
+/**
+ * Two changes outside bench/, measured without making them: the planner answering one compact step
+ * per line (the format of the planner prompt's own example; the rule-based stand-in pretty-prints),
+ * and the solver prompt carrying retrieve_s3_document evidence without its text preview (the
+ * Conditions AI verdicts carry the page citations the solver needs).
+ */
+function whatIf(
+  twin: Twin,
+  record: RunRecord,
+  maxSteps: number,
+  verify: ReturnType<typeof verifyUsage>,
+  reactTotal: number,
+): ScenarioResult["what_if"] {
+  const steps = JSON.parse(rewooPlannerText(record.request, twin.services.catalog, maxSteps)) as unknown[];
+  const oneLine = `[\n${steps.map((step) => `  ${JSON.stringify(step)}`).join(",\n")}\n]`;
+  const plannerOut = countTokens(oneLine);
+  const evidence = orderedEvidence(record).map((item) => {
+    if (item.tool !== "retrieve_s3_document" || item.status !== "ok") return item;
+    const { preview: _preview, ...rest } = (item.output ?? {}) as Record<string, unknown>;
+    return { ...item, output: rest };
+  });
+  const solver = renderSolverPrompt({ request: record.request, plan: record.plan as Plan, evidence });
+  const solverIn = countTokens(solver.system) + countTokens(solver.prompt);
+  const total = verify.planner.input_tokens + plannerOut + solverIn + verify.solver.output_tokens;
+  return {
+    planner_output_tokens_one_step_per_line: plannerOut,
+    solver_input_tokens_without_previews: solverIn,
+    rewoo_total_tokens: total,
+    token_ratio: round(reactTotal / total, 2),
+  };
+}
+
+function totalsOf(usage: {
+  input_tokens: number;
+  output_tokens: number;
+  llm_calls: number;
+}): ArchitectureNumbers {
+  return {
+    input_tokens: usage.input_tokens,
+    output_tokens: usage.output_tokens,
+    total_tokens: usage.input_tokens + usage.output_tokens,
+    llm_calls: usage.llm_calls,
+  };
+}
+
+function verdictMap(result: Pick<RunResult, "fulfilled_conditions" | "unfulfilled_conditions"> | undefined) {
+  const map = new Map<string, string>();
+  for (const c of result?.fulfilled_conditions ?? []) map.set(c.id, "fulfilled");
+  for (const c of result?.unfulfilled_conditions ?? []) map.set(c.id, String(c.status ?? "unfulfilled"));
+  return map;
+}
+
+function sameVerdicts(rewoo: RunResult | undefined, reactAnswer: string | undefined): boolean {
+  if (!rewoo || !reactAnswer) return false;
+  try {
+    const a = verdictMap(rewoo);
+    const b = verdictMap(JSON.parse(reactAnswer) as RunResult);
+    return a.size === b.size && [...a].every(([id, status]) => b.get(id) === status);
+  } catch {
+    return false;
+  }
+}
+
+async function concurrencyRun(twin: Twin, scenario: Scenario, n: number): Promise<ConcurrencyResult> {
+  const t0 = performance.now();
+  const outcomes = await Promise.all(
+    Array.from({ length: n }, async () => {
+      const start = performance.now();
+      try {
+        const { run_id } = await twin.startRun(scenario.request);
+        const record = await twin.waitForRun(run_id);
+        return { ms: performance.now() - start, ok: record.status === "SUCCEEDED", end: performance.now() };
+      } catch {
+        return { ms: performance.now() - start, ok: false, end: performance.now() };
+      }
+    }),
+  );
+  const total = Math.max(...outcomes.map((o) => o.end)) - t0;
+  const latencies = outcomes.map((o) => o.ms);
+  return {
+    n,
+    scenario: scenario.name,
+    throughput_per_s: round(n / (total / 1000), 2),
+    p50_ms: Math.round(percentile(latencies, 50)),
+    p95_ms: Math.round(percentile(latencies, 95)),
+    max_ms: Math.round(Math.max(...latencies)),
+    errors: outcomes.filter((o) => !o.ok).length,
+    total_ms: Math.round(total),
+  };
+}
+
+/**
+ * REWOO_LLM_PROVIDER=bedrock|openai: the twin's planner and solver bindings are swapped for the live
+ * provider (the configuration the handlers would build at cold start with that environment), the
+ * ReWOO runs go through the twin, and ReAct calls the same provider. Usage is what the provider reports.
+ */
+async function liveSection(
+  twin: Twin,
+  scenarios: Scenario[],
+  providerName: string,
+  log: (line: string) => void,
+): Promise<LiveResult> {
+  const config = parseConfig({ ...process.env, REWOO_LLM_PROVIDER: providerName });
+  const live: LlmProviders = createLlmProviders(config.llm, { region: config.region });
+  const llm = twin.services.llm;
+  const saved = { planner: llm.planner, solver: llm.solver };
+  const out: LiveResult = {
+    provider: providerName,
+    planner_model: live.planner.model,
+    solver_model: live.solver.model,
+    scenarios: [],
+  };
+  llm.planner = live.planner;
+  llm.solver = live.solver;
+  try {
+    for (const scenario of scenarios) {
+      log(`  live ${scenario.name}`);
+      setLatencies(twin, {});
+      const entry: LiveResult["scenarios"][number] = {
+        name: scenario.name,
+        rewoo: {
+          input_tokens: 0,
+          output_tokens: 0,
+          total_tokens: 0,
+          llm_calls: 0,
+          status: "ERROR",
+          tool_calls: 0,
+        },
+        react: {
+          input_tokens: 0,
+          output_tokens: 0,
+          total_tokens: 0,
+          llm_calls: 0,
+          completed: false,
+          tool_calls: 0,
+          usage_source: "n/a",
+        },
+        token_ratio: Number.NaN,
+      };
+      try {
+        const { run_id } = await twin.startRun(scenario.request);
+        const record = await twin.waitForRun(run_id);
+        entry.rewoo = {
+          ...totalsOf(record.usage),
+          status: record.status,
+          tool_calls: record.plan?.steps.length ?? 0,
+          ...(record.error ? { error: `${record.error.error}: ${record.error.cause}` } : {}),
+        };
+      } catch (error) {
+        entry.rewoo.error = (error as Error).message;
+      }
+      try {
+        const react = await runReact({
+          request: scenario.request,
+          tools: twin.services.tools,
+          provider: live.planner.provider,
+          model: live.planner.model,
+          runId: `react-live-${scenario.name}`,
+          maxTurns: 2 * (scenario.request.s3_pdf_paths.length + 3) + 2,
+        });
+        entry.react = {
+          ...totalsOf(react),
+          completed: react.final_answer !== undefined,
+          tool_calls: react.steps.length,
+          usage_source: [...new Set(react.calls.map((c) => c.source))].join("+") || "n/a",
+          ...(react.error ? { error: react.error } : {}),
+        };
+      } catch (error) {
+        entry.react.error = (error as Error).message;
+      }
+      entry.token_ratio = entry.rewoo.total_tokens
+        ? round(entry.react.total_tokens / entry.rewoo.total_tokens, 2)
+        : Number.NaN;
+      out.scenarios.push(entry);
+    }
+  } finally {
+    llm.planner = saved.planner;
+    llm.solver = saved.solver;
+  }
+  return out;
+}
+
+function totals(scenarios: ScenarioResult[]) {
+  const sum = (f: (s: ScenarioResult) => number) => scenarios.reduce((t, s) => t + f(s), 0);
+  const rewoo = sum((s) => s.rewoo.total_tokens);
+  const react = sum((s) => s.react.total_tokens);
+  return {
+    scenarios: scenarios.length,
+    tool_calls: sum((s) => s.tool_calls),
+    rewoo_input_tokens: sum((s) => s.rewoo.input_tokens),
+    rewoo_output_tokens: sum((s) => s.rewoo.output_tokens),
+    rewoo_total_tokens: rewoo,
+    rewoo_llm_calls: sum((s) => s.rewoo.llm_calls),
+    react_input_tokens: sum((s) => s.react.input_tokens),
+    react_output_tokens: sum((s) => s.react.output_tokens),
+    react_total_tokens: react,
+    react_llm_calls: sum((s) => s.react.llm_calls),
+    token_ratio: round(react / rewoo, 2),
+    token_savings_pct: round((1 - rewoo / react) * 100, 1),
+    cost_weighted_ratio: round(sum((s) => weighted(s.react)) / sum((s) => weighted(s.rewoo)), 2),
+    what_if_rewoo_total_tokens: sum((s) => s.what_if.rewoo_total_tokens),
+    what_if_token_ratio: round(react / sum((s) => s.what_if.rewoo_total_tokens), 2),
+    rewoo_wall_ms: sum((s) => s.rewoo.wall_ms),
+    lower_bound_ms: sum((s) => s.lower_bound_ms),
+    critical_path_ms: sum((s) => s.critical_path_ms),
+    transitions: sum((s) => s.transitions),
+    cost_usd: sum((s) => s.cost_usd),
+    lambda_cost_usd: sum((s) => s.lambda_cost_usd),
+    max_payload_bytes: Math.max(0, ...scenarios.map((s) => s.max_payload_bytes)),
+  };
+}
+
+// ------------------------------------------------------------------------------------------------
+
+const DEFAULT_MEMORY: Record<string, number> = { planner: 1024, worker: 2048, solver: 1024, finalize: 512 };
+
+/** Memory sizes of the functions as infra/stacks/service-stack.ts declares them (fallback: the values at the time of writing). */
+function lambdaMemory(): Record<string, number> {
+  const memory = { ...DEFAULT_MEMORY };
+  const stack = join(REPO_ROOT, "infra", "stacks", "service-stack.ts");
+  if (existsSync(stack)) {
+    const text = readFileSync(stack, "utf8");
+    for (const match of text.matchAll(/"lambdas\/(\w+)\/index\.ts",\s*\{[^}]*?memorySize:\s*(\d+)/g)) {
+      if (match[1] && match[2]) memory[match[1]] = Number(match[2]);
+    }
+  }
+  return memory;
+}
+
+function memoryOrDefault(): Record<string, number> {
+  try {
+    return lambdaMemory();
+  } catch {
+    return DEFAULT_MEMORY;
+  }
+}
+
+function packageVersion(name: string): string {
+  try {
+    const file = join(REPO_ROOT, "node_modules", name, "package.json");
+    return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+  } catch {
+    return "n/a";
+  }
+}
+
+function meta(
+  options: BenchOptions,
+  started: number,
+  repeats: number,
+  concurrency: number[],
+  memory: Record<string, number>,
+): Record<string, unknown> {
+  const cpu = cpus();
+  return {
+    date: new Date(started).toISOString(),
+    command: options.command,
+    mode: options.quick ? "quick" : "full",
+    duration_s: round((Date.now() - started) / 1000, 1),
+    machine: {
+      cores: cpu.length,
+      cpu_model: cpu[0]?.model ?? "unknown",
+      memory_gb: round(totalmem() / 1024 ** 3, 1),
+      os: `${platform()} ${release()}`,
+      node: process.version,
+    },
+    packages: Object.fromEntries(
+      [
+        "aws-local-stepfunctions",
+        "dynalite",
+        "s3rver",
+        "@aws-sdk/client-dynamodb",
+        "gpt-tokenizer",
+        "esbuild",
+        "unpdf",
+        "pdf-lib",
+        "zod",
+        "tsx",
+        "typescript",
+      ].map((name) => [name, packageVersion(name)]),
+    ),
+    tokenizer: `gpt-tokenizer ${packageVersion("gpt-tokenizer")}, encoding ${TOKENIZER_ENCODING}`,
+    llm: "scripted competent model: ReWOO through the twin with REWOO_LLM_PROVIDER=rule-based (its completions are the scripted answers; usage = o200k_base counts of the real rendered prompts and completions); ReAct with ScriptedProvider replaying its turns",
+    repeats,
+    concurrency_levels: concurrency,
+    worker_concurrency: Number(process.env.REWOO_WORKER_CONCURRENCY ?? 10),
+    prices: {
+      ...PRICES,
+      note: "us-east-1 list prices: Step Functions Standard $0.025 per 1,000 state transitions; Lambda arm64 $0.20 per 1M requests and $0.0000133334 per GB-second; no free tier",
+    },
+    lambda_memory_mb: memory,
+    llm_latency_model: LLM_LATENCY_MODEL,
+    tool_latency: "injected per (scenario, tool): 50 + FNV-1a(scenario|tool) mod 451 ms, i.e. 50–500 ms",
+    out: relative(REPO_ROOT, resolve(options.out)) || ".",
+  };
+}
+
+function notes(results: BenchResults): string[] {
+  const out: string[] = [];
+  const unverified = results.scenarios.filter((s) => !s.rewoo.usage_verified).map((s) => s.name);
+  if (unverified.length) {
+    out.push(`ReWOO usage could not be re-derived from the rendered prompts for: ${unverified.join(", ")}`);
+  }
+  const differing = results.scenarios.filter((s) => !s.react.same_verdicts).map((s) => s.name);
+  if (differing.length) out.push(`ReAct and ReWOO verdicts differ for: ${differing.join(", ")}`);
+  const failed = results.scenarios.filter((s) => s.rewoo.status !== "SUCCEEDED").map((s) => s.name);
+  if (failed.length) out.push(`ReWOO runs that did not succeed: ${failed.join(", ")}`);
+  for (const bundle of results.bundles)
+    if (bundle.error) out.push(`bundle ${bundle.function}: ${bundle.error}`);
+  return out;
+}
+
+function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}

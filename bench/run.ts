@@ -1,0 +1,86 @@
+// `npm run bench [-- --quick] [--out dir]`: ReWOO vs ReAct on the loan workload; writes
+// <out>/results.json, <out>/*.svg, <out>/scripted/ and the Markdown report (BENCHMARKS.md).
+import { join, relative, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Command, InvalidArgumentError } from "commander";
+import { REPO_ROOT, runBench } from "./bench.ts";
+
+const positiveInts = (value: string): number[] => {
+  const list = value.split(",").map((part) => Number(part.trim()));
+  if (list.some((n) => !Number.isInteger(n) || n < 1)) {
+    throw new InvalidArgumentError("expected a comma-separated list of positive integers");
+  }
+  return list;
+};
+
+const positiveInt = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
+  return n;
+};
+
+export async function main(argv: string[]): Promise<void> {
+  const program = new Command()
+    .name("bench")
+    .description(
+      "ReWOO vs ReAct: tokens, latency vs the critical path, concurrency, AWS cost per run, bundle sizes",
+    )
+    .option("--quick", "smoke run: concurrency 1 and 10, one ReWOO run per scenario (< 2 minutes)", false)
+    .option("--out <dir>", "directory for results.json, the charts and the scripted responses", "bench")
+    .option(
+      "--report <file>",
+      "Markdown report (default: BENCHMARKS.md at the repository root, or <out>/BENCHMARKS.md with --out)",
+    )
+    .option("--scenarios <names>", "comma-separated scenario names (default: all)")
+    .option("--concurrency <list>", "simultaneous evaluations, e.g. 1,10,50,100", positiveInts)
+    .option("--repeats <n>", "ReWOO runs per scenario for the wall-time median", positiveInt)
+    .option("--no-bundles", "skip the esbuild bundle sizes")
+    .option("--no-live", "skip the live-provider section even if REWOO_LLM_PROVIDER=bedrock|openai")
+    .parse(argv);
+  const opts = program.opts<{
+    quick: boolean;
+    out: string;
+    report?: string;
+    scenarios?: string;
+    concurrency?: number[];
+    repeats?: number;
+    bundles: boolean;
+    live: boolean;
+  }>();
+  const outGiven = program.getOptionValueSource("out") !== "default";
+  const out = resolve(opts.out === "bench" && !outGiven ? join(REPO_ROOT, "bench") : opts.out);
+  const report = resolve(
+    opts.report ?? (outGiven ? join(out, "BENCHMARKS.md") : join(REPO_ROOT, "BENCHMARKS.md")),
+  );
+  const args = argv.slice(2);
+  await runBench({
+    quick: opts.quick,
+    out,
+    report,
+    ...(opts.scenarios
+      ? {
+          scenarios: opts.scenarios
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean),
+        }
+      : {}),
+    ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+    ...(opts.repeats ? { repeats: opts.repeats } : {}),
+    bundles: opts.bundles,
+    live: opts.live,
+    command: `npm run bench${args.length ? ` -- ${args.join(" ")}` : ""}`,
+  });
+  console.log(`report: ${relative(process.cwd(), report) || report}`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main(process.argv).then(
+    // dynalite/s3rver sockets may linger for a moment after stop(); the work is done.
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

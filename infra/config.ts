@@ -1,0 +1,220 @@
+// One typed configuration per environment. `-c env=<name>` picks one; a few context keys override
+// single values at deploy time (README "Deploy") so an operator can point an environment at an
+// existing bucket or at the lender's services without editing code.
+import { RemovalPolicy } from "aws-cdk-lib";
+import { RetentionDays } from "aws-cdk-lib/aws-logs";
+
+export const ENVIRONMENT_NAMES = ["dev", "staging", "prod"] as const;
+export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
+
+export type LlmProviderName = "rule-based" | "bedrock";
+
+export interface RewooConfig {
+  readonly name: EnvironmentName;
+  /** Every function's, the state machine's and both APIs' log groups. */
+  readonly logRetention: RetentionDays;
+  /** Tables, log groups and the token secret when a stack is deleted. Buckets are always retained. */
+  readonly removalPolicy: RemovalPolicy;
+  /** On the data stack (tables, buckets, secret) and as DynamoDB deletion protection. */
+  readonly terminationProtection: boolean;
+  readonly logLevel: "DEBUG" | "INFO" | "WARN" | "ERROR";
+  readonly workflow: {
+    /** STANDARD: up to a year, exactly-once, cancel/describe work. EXPRESS: cheaper, at most 5 minutes. */
+    readonly type: "STANDARD" | "EXPRESS";
+    /** Steps of one dependency level run at most this many at a time (the RunSteps Map). */
+    readonly workerConcurrency: number;
+    readonly maxSteps: number;
+  };
+  readonly llm: {
+    readonly provider: LlmProviderName;
+    /** Bedrock model or inference-profile ids; required with the bedrock provider (they scope IAM). */
+    readonly plannerModel?: string;
+    readonly solverModel?: string;
+    /** The `llm` tool's model; defaults to the solver's. */
+    readonly toolModel?: string;
+  };
+  readonly documents: {
+    /** Import this bucket instead of creating one (it keeps its own policies and logging). */
+    readonly existingBucketName?: string;
+    /** Key prefixes inside the documents bucket the worker may read; empty: the whole bucket. */
+    readonly allowedPrefixes: readonly string[];
+    /** More readable locations elsewhere, as `bucket` or `bucket/prefix`. */
+    readonly additionalLocations: readonly string[];
+  };
+  readonly results: {
+    /** Where `output_destination` may point besides `s3://<artifacts>/results/`: `bucket/prefix`. */
+    readonly additionalDestinations: readonly string[];
+  };
+  /** Large evidence (runs/<id>/evidence/*) is deleted this many days after it was written. */
+  readonly evidenceRetentionDays: number;
+  readonly lender: {
+    /** Unset: the built-in reference engines answer instead of the lender's services. */
+    readonly preconditionsApiUrl?: string;
+    readonly conditionsAiApiUrl?: string;
+    /** Existing Secrets Manager secret holding the bearer token the lender issued. */
+    readonly apiTokenSecretArn?: string;
+  };
+  readonly api: {
+    /** iam: callers sign with SigV4 (loan systems are AWS principals). api-key: x-api-key + usage plan. */
+    readonly authorization: "iam" | "api-key";
+    readonly throttle: { readonly rateLimit: number; readonly burstLimit: number };
+    /** A regional WAFv2 web ACL to associate with the REST stage. */
+    readonly webAclArn?: string;
+    /**
+     * API Gateway execution logging needs an account-wide CloudWatch role. `false` when the
+     * platform team already set one for the account and region.
+     */
+    readonly createAccountLogRole: boolean;
+  };
+  readonly alarms: {
+    /** Existing SNS topic for alarms; unset: an encrypted topic is created. */
+    readonly topicArn?: string;
+  };
+}
+
+const base: Omit<RewooConfig, "name"> = {
+  logRetention: RetentionDays.ONE_MONTH,
+  removalPolicy: RemovalPolicy.DESTROY,
+  terminationProtection: false,
+  logLevel: "INFO",
+  workflow: { type: "STANDARD", workerConcurrency: 10, maxSteps: 12 },
+  llm: { provider: "rule-based" },
+  documents: { allowedPrefixes: [], additionalLocations: [] },
+  results: { additionalDestinations: [] },
+  evidenceRetentionDays: 30,
+  lender: {},
+  api: {
+    authorization: "iam",
+    throttle: { rateLimit: 20, burstLimit: 40 },
+    createAccountLogRole: true,
+  },
+  alarms: {},
+};
+
+export const ENVIRONMENTS: Record<EnvironmentName, RewooConfig> = {
+  dev: { ...base, name: "dev", logLevel: "DEBUG", logRetention: RetentionDays.ONE_WEEK },
+  staging: { ...base, name: "staging" },
+  prod: {
+    ...base,
+    name: "prod",
+    logRetention: RetentionDays.ONE_YEAR,
+    removalPolicy: RemovalPolicy.RETAIN,
+    terminationProtection: true,
+    evidenceRetentionDays: 90,
+    api: { ...base.api, throttle: { rateLimit: 50, burstLimit: 100 } },
+  },
+};
+
+/** Context keys (`-c key=value`) that override one value of the chosen environment. */
+export const CONTEXT_OVERRIDES = [
+  "documentsBucketName",
+  "preconditionsApiUrl",
+  "conditionsAiApiUrl",
+  "lenderApiTokenSecretArn",
+  "llmProvider",
+  "plannerModel",
+  "solverModel",
+  "toolModel",
+  "workerConcurrency",
+  "workflowType",
+  "alarmTopicArn",
+  "webAclArn",
+] as const;
+
+type Context = (key: string) => unknown;
+
+export function resolveConfig(context: Context): RewooConfig {
+  const envName = String(context("env") ?? "dev");
+  if (!ENVIRONMENT_NAMES.includes(envName as EnvironmentName)) {
+    throw new Error(
+      `-c env=${envName}: unknown environment; expected one of ${ENVIRONMENT_NAMES.join(", ")}`,
+    );
+  }
+  const chosen = ENVIRONMENTS[envName as EnvironmentName];
+  const text = (key: (typeof CONTEXT_OVERRIDES)[number]) => {
+    const value = context(key);
+    return value === undefined || value === "" ? undefined : String(value);
+  };
+  const provider = text("llmProvider") ?? chosen.llm.provider;
+  const workflowType = text("workflowType") ?? chosen.workflow.type;
+  const concurrency = text("workerConcurrency");
+  const config: RewooConfig = {
+    ...chosen,
+    workflow: {
+      ...chosen.workflow,
+      type: workflowType as RewooConfig["workflow"]["type"],
+      workerConcurrency: concurrency === undefined ? chosen.workflow.workerConcurrency : Number(concurrency),
+    },
+    llm: {
+      provider: provider as LlmProviderName,
+      ...definedOnly({
+        plannerModel: text("plannerModel") ?? chosen.llm.plannerModel,
+        solverModel: text("solverModel") ?? chosen.llm.solverModel,
+        toolModel: text("toolModel") ?? chosen.llm.toolModel,
+      }),
+    },
+    documents: {
+      ...chosen.documents,
+      ...definedOnly({
+        existingBucketName: text("documentsBucketName") ?? chosen.documents.existingBucketName,
+      }),
+    },
+    lender: definedOnly({
+      preconditionsApiUrl: text("preconditionsApiUrl") ?? chosen.lender.preconditionsApiUrl,
+      conditionsAiApiUrl: text("conditionsAiApiUrl") ?? chosen.lender.conditionsAiApiUrl,
+      apiTokenSecretArn: text("lenderApiTokenSecretArn") ?? chosen.lender.apiTokenSecretArn,
+    }),
+    api: { ...chosen.api, ...definedOnly({ webAclArn: text("webAclArn") ?? chosen.api.webAclArn }) },
+    alarms: definedOnly({ topicArn: text("alarmTopicArn") ?? chosen.alarms.topicArn }),
+  };
+  validateConfig(config);
+  return config;
+}
+
+/** Fails synth with every problem named, before any resource is built from a bad value. */
+export function validateConfig(config: RewooConfig): void {
+  const problems: string[] = [];
+  if (!["rule-based", "bedrock"].includes(config.llm.provider)) {
+    problems.push(
+      `llmProvider "${config.llm.provider}": expected rule-based or bedrock (the openai provider needs an API key secret, which this app does not wire)`,
+    );
+  }
+  if (config.llm.provider === "bedrock") {
+    for (const key of ["plannerModel", "solverModel"] as const) {
+      if (!config.llm[key])
+        problems.push(`${key} is required with the bedrock provider (it scopes bedrock:InvokeModel)`);
+    }
+  }
+  if (!["STANDARD", "EXPRESS"].includes(config.workflow.type)) {
+    problems.push(`workflowType "${config.workflow.type}": expected STANDARD or EXPRESS`);
+  }
+  if (!Number.isInteger(config.workflow.workerConcurrency) || config.workflow.workerConcurrency < 1) {
+    problems.push(`workerConcurrency ${config.workflow.workerConcurrency}: expected a positive integer`);
+  }
+  for (const key of ["preconditionsApiUrl", "conditionsAiApiUrl"] as const) {
+    const url = config.lender[key];
+    // The functions refuse plain http at cold start (the bearer token travels with every call).
+    if (url !== undefined && !/^https:\/\/[^/\s]+/.test(url))
+      problems.push(`${key} "${url}": expected an https:// URL`);
+  }
+  for (const location of [
+    ...config.documents.additionalLocations,
+    ...config.results.additionalDestinations,
+  ]) {
+    if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(location)) {
+      problems.push(`"${location}": expected bucket or bucket/prefix (no s3:// scheme)`);
+    }
+  }
+  for (const prefix of config.documents.allowedPrefixes) {
+    if (prefix.startsWith("/") || prefix.includes("*")) {
+      problems.push(`documents prefix "${prefix}": expected a plain key prefix such as rm-conditions/`);
+    }
+  }
+  if (problems.length > 0) {
+    throw new Error(`Invalid configuration for environment ${config.name}: ${problems.join("; ")}`);
+  }
+}
+
+function definedOnly<T extends Record<string, unknown>>(record: T): Partial<T> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
+}

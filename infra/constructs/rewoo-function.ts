@@ -1,0 +1,293 @@
+// The one function construct every Lambda is built from (like Powertools' FunctionWithLogGroup):
+// local esbuild bundle, Node 22 on ARM, X-Ray, its own log group with retention, Powertools env,
+// and a role that starts empty. Access is added only through the bind* methods, each granting the
+// narrowest actions on named resources and setting the environment variable that names them.
+import { join } from "node:path";
+import { ArnFormat, type Duration, type RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
+import type * as apigwv2 from "aws-cdk-lib/aws-apigatewayv2";
+import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as iam from "aws-cdk-lib/aws-iam";
+import { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
+import * as logs from "aws-cdk-lib/aws-logs";
+import type * as s3 from "aws-cdk-lib/aws-s3";
+import type * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
+import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
+import { flattenCfnReference } from "cdk-nag/lib/utils/flatten-cfn-reference.js";
+import type { Construct } from "constructs";
+import { bundlingDefaults, functionDefaults, REPO_ROOT } from "./defaults.ts";
+
+export interface RewooFunctionProps {
+  /** Handler file relative to the repository root, exporting `handler`. */
+  readonly entry: string;
+  readonly description: string;
+  /** POWERTOOLS_SERVICE_NAME: how this function's log lines and traces are labelled. */
+  readonly serviceName: string;
+  readonly memorySize: number;
+  readonly timeout: Duration;
+  readonly logRetention: logs.RetentionDays;
+  readonly removalPolicy: RemovalPolicy;
+  readonly logLevel: string;
+  readonly environment?: Record<string, string>;
+}
+
+/**
+ * readUpdate: what a WebSocket publisher does to the connections table (find a run's connections,
+ * take and advance a delivery lease, delete gone connections) without creating connections.
+ */
+export type TableAccess = "read" | "readWrite" | "readUpdate";
+
+const TABLE_ACTIONS: Record<TableAccess, string[]> = {
+  read: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:ConditionCheckItem"],
+  readWrite: [
+    "dynamodb:GetItem",
+    "dynamodb:BatchGetItem",
+    "dynamodb:Query",
+    "dynamodb:ConditionCheckItem",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:BatchWriteItem",
+  ],
+  readUpdate: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:UpdateItem", "dynamodb:DeleteItem"],
+};
+
+export class RewooFunction extends NodejsFunction {
+  private readonly acknowledged = new Set<string>();
+
+  constructor(scope: Construct, id: string, props: RewooFunctionProps) {
+    const logGroup = new logs.LogGroup(scope, `${id}LogGroup`, {
+      retention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    });
+    // Our own role: the default one carries AWSLambdaBasicExecutionRole, which may write to every
+    // log group in the account.
+    const role = new iam.Role(scope, `${id}Role`, {
+      assumedBy: new iam.ServicePrincipal("lambda.amazonaws.com"),
+      description: `${props.serviceName}: ${props.description}`,
+    });
+    super(scope, id, {
+      ...functionDefaults,
+      entry: join(REPO_ROOT, props.entry),
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: join(REPO_ROOT, "package-lock.json"),
+      description: props.description,
+      memorySize: props.memorySize,
+      timeout: props.timeout,
+      role,
+      logGroup,
+      bundling: { ...bundlingDefaults, tsconfig: join(REPO_ROOT, "tsconfig.json") },
+      environment: {
+        POWERTOOLS_SERVICE_NAME: props.serviceName,
+        POWERTOOLS_LOG_LEVEL: props.logLevel,
+        NODE_OPTIONS: "--enable-source-maps",
+        ...props.environment,
+      },
+    });
+    // The group's ARN already ends in `:*`: the streams of this one group.
+    this.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ["logs:CreateLogStream", "logs:PutLogEvents"],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
+    Validations.of(role).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason:
+        "Only X-Ray's PutTraceSegments/PutTelemetryRecords (tracing), which have no resource-level permissions.",
+    });
+    Validations.of(this).acknowledge({
+      id: "AwsSolutions-L1",
+      reason:
+        "Pinned to NODEJS_22_X, the runtime the handlers are built and tested for (esbuild target node22); " +
+        "moving to a newer runtime is a deliberate, tested change rather than a side effect of a CDK upgrade.",
+    });
+  }
+
+  /** Read (or read/write) items of a table and the named indexes, nothing else. */
+  bindTable(
+    table: dynamodb.ITable,
+    options: { access: TableAccess; envName: string; indexes?: readonly string[] },
+  ): this {
+    const resources = [
+      table.tableArn,
+      ...(options.indexes ?? []).map((index) => `${table.tableArn}/index/${index}`),
+    ];
+    this.addToRolePolicy(new iam.PolicyStatement({ actions: TABLE_ACTIONS[options.access], resources }));
+    this.addEnvironment(options.envName, table.tableName);
+    return this;
+  }
+
+  /**
+   * Object access under key prefixes. Matching is `startsWith`, exactly like the documents policy
+   * in lambdas/core/documents.ts: prefix `rm-conditions/` allows `rm-conditions/a.pdf`.
+   */
+  bindObjects(bucket: s3.IBucket, options: { read?: readonly string[]; write?: readonly string[] }): this {
+    const read = options.read ?? [];
+    const write = options.write ?? [];
+    if (read.length > 0) {
+      this.allowRuntimeNamed(
+        ["s3:GetObject"],
+        read.map((prefix) => bucket.arnForObjects(`${prefix}*`)),
+        "Objects under a fixed key prefix of one named bucket; object keys are per run or per document.",
+      );
+      // Without ListBucket a missing key answers 403 instead of 404, and the worker could not say
+      // "document not found".
+      this.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ["s3:ListBucket"],
+          resources: [bucket.bucketArn],
+          conditions: { StringLike: { "s3:prefix": read.map((prefix) => `${prefix}*`) } },
+        }),
+      );
+    }
+    if (write.length > 0) {
+      this.allowRuntimeNamed(
+        ["s3:PutObject"],
+        write.map((prefix) => bucket.arnForObjects(`${prefix}*`)),
+        "Objects under a fixed key prefix of one named bucket; object keys are per run.",
+      );
+    }
+    return this;
+  }
+
+  /** Same as bindObjects, for locations given by name (`bucket` or `bucket/prefix`) in the config. */
+  bindObjectLocations(locations: readonly string[], access: "read" | "write"): this {
+    if (locations.length === 0) return this;
+    const arn = (location: string) => {
+      const [bucket, ...rest] = location.split("/");
+      return { bucket: `arn:${Stack.of(this).partition}:s3:::${bucket}`, prefix: rest.join("/") };
+    };
+    const targets = locations.map(arn);
+    this.allowRuntimeNamed(
+      [access === "read" ? "s3:GetObject" : "s3:PutObject"],
+      targets.map(({ bucket, prefix }) => `${bucket}/${prefix}*`),
+      "A bucket/prefix location named in this environment's configuration; object keys are per document or run.",
+    );
+    if (access === "read") {
+      for (const { bucket, prefix } of targets) {
+        this.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: ["s3:ListBucket"],
+            resources: [bucket],
+            conditions: { StringLike: { "s3:prefix": [`${prefix}*`] } },
+          }),
+        );
+      }
+    }
+    return this;
+  }
+
+  bindSecret(secret: secretsmanager.ISecret, envName: string): this {
+    secret.grantRead(this);
+    this.addEnvironment(envName, secret.secretArn);
+    return this;
+  }
+
+  /**
+   * bedrock:InvokeModel on these model ids only. The Converse API is authorized by InvokeModel;
+   * there is no separate Converse action. A cross-region inference profile (`us.…`, `eu.…`,
+   * `global.…`) also needs the foundation model in every region the profile routes to.
+   */
+  bindModels(modelIds: readonly string[]): this {
+    const stack = Stack.of(this);
+    const models = new Set<string>();
+    const anyRegionModels = new Set<string>();
+    for (const modelId of new Set(modelIds)) {
+      const profile = /^(us|eu|apac|us-gov|ca|jp|au|global)\.(.+)$/.exec(modelId);
+      if (profile?.[2]) {
+        models.add(
+          `arn:${stack.partition}:bedrock:${stack.region}:${stack.account}:inference-profile/${modelId}`,
+        );
+        anyRegionModels.add(`arn:${stack.partition}:bedrock:*::foundation-model/${profile[2]}`);
+      } else {
+        models.add(`arn:${stack.partition}:bedrock:${stack.region}::foundation-model/${modelId}`);
+      }
+    }
+    this.addToRolePolicy(
+      new iam.PolicyStatement({ actions: ["bedrock:InvokeModel"], resources: [...models] }),
+    );
+    if (anyRegionModels.size > 0) {
+      this.allowRuntimeNamed(
+        ["bedrock:InvokeModel"],
+        [...anyRegionModels],
+        "One foundation model, in whichever region its cross-region inference profile routes the call to.",
+      );
+    }
+    return this;
+  }
+
+  /** Push progress events to dashboards: find a run's connections, post to them, forget gone ones. */
+  bindWebSocketPush(
+    stage: apigwv2.IWebSocketStage,
+    connections: dynamodb.ITable,
+    options: { access?: TableAccess } = {},
+  ): this {
+    this.bindTable(connections, {
+      access: options.access ?? "readUpdate",
+      envName: "CONNECTIONS_TABLE",
+      indexes: [CONNECTIONS_BY_RUN_INDEX],
+    });
+    const stack = Stack.of(this);
+    this.allowRuntimeNamed(
+      ["execute-api:ManageConnections"],
+      [
+        stack.formatArn({
+          service: "execute-api",
+          resource: stage.api.apiId,
+          resourceName: `${stage.stageName}/*/@connections/*`,
+        }),
+      ],
+      "The @connections of this one WebSocket API stage; connection ids exist only once a client connects.",
+    );
+    this.addEnvironment("WEBSOCKET_ENDPOINT", stage.callbackUrl);
+    return this;
+  }
+
+  /** Start, describe and stop executions of one state machine. */
+  bindStateMachine(stateMachine: sfn.StateMachine): this {
+    this.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ["states:StartExecution"],
+        resources: [stateMachine.stateMachineArn],
+      }),
+    );
+    this.allowRuntimeNamed(
+      ["states:DescribeExecution", "states:StopExecution"],
+      [
+        Stack.of(this).formatArn({
+          service: "states",
+          resource: "execution",
+          resourceName: `${stateMachine.stateMachineName}:*`,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      ],
+      "Executions of this one state machine; each is named after its run id at start.",
+    );
+    this.addEnvironment("STATE_MACHINE_ARN", stateMachine.stateMachineArn);
+    return this;
+  }
+
+  /**
+   * A statement whose resources end in a wildcard because the names exist only at run time (object
+   * keys, connection ids, execution names). Each such resource is acknowledged for cdk-nag
+   * individually, with its reason, so a new wildcard anywhere else still fails synth.
+   */
+  private allowRuntimeNamed(actions: string[], resources: string[], reason: string): void {
+    this.addToRolePolicy(new iam.PolicyStatement({ actions, resources }));
+    const stack = Stack.of(this);
+    for (const resource of resources) {
+      // The finding id is the resolved resource as cdk-nag prints it (`<Logical.Arn>/runs/*`).
+      const id = `AwsSolutions-IAM5[Resource::${flattenCfnReference(stack.resolve(resource))}]`;
+      if (this.acknowledged.has(id)) continue;
+      this.acknowledged.add(id);
+      Validations.of(this.role as iam.Role).acknowledge({ id, reason });
+    }
+  }
+}
+
+/** The connections table's GSI (infra/local/provision.ts creates the same one locally). */
+export const CONNECTIONS_BY_RUN_INDEX = "by_run";
+/** The runs table's GSI for the history tool. */
+export const RUNS_BY_PROFILE_INDEX = "by_profile";
+/** The runs table's GSI for recent runs (GET /v1/runs), partitioned by creation day. */
+export const RUNS_BY_DAY_INDEX = "by_day";

@@ -1,0 +1,155 @@
+// Stateful resources, in their own stack so the service stack can be replaced freely: the runs and
+// connections tables, the documents and artifacts buckets (with their access-log bucket), and the
+// HMAC key for subscribe/operator tokens. Termination protection in prod.
+import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps, Validations } from "aws-cdk-lib";
+import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as s3 from "aws-cdk-lib/aws-s3";
+import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
+import type { Construct } from "constructs";
+import type { RewooConfig } from "../config.ts";
+import { bucketDefaults, tableDefaults } from "../constructs/defaults.ts";
+import {
+  CONNECTIONS_BY_RUN_INDEX,
+  RUNS_BY_DAY_INDEX,
+  RUNS_BY_PROFILE_INDEX,
+} from "../constructs/rewoo-function.ts";
+
+/** TTL attribute of both tables (epoch seconds), as written by lambdas/store and the twin. */
+export const TTL_ATTRIBUTE = "expires_at";
+/** Large evidence is written under this prefix of the artifacts bucket (lambdas/store/evidence.ts). */
+export const EVIDENCE_PREFIX = "runs/";
+/** Results the finalize function may write into the artifacts bucket. */
+export const RESULTS_PREFIX = "results/";
+
+export interface DataStackProps extends StackProps {
+  readonly config: RewooConfig;
+}
+
+export class DataStack extends Stack {
+  readonly runsTable: dynamodb.Table;
+  readonly connectionsTable: dynamodb.Table;
+  readonly documentsBucket: s3.IBucket;
+  readonly artifactsBucket: s3.Bucket;
+  readonly tokenSecret: secretsmanager.Secret;
+
+  constructor(scope: Construct, id: string, props: DataStackProps) {
+    const { config } = props;
+    super(scope, id, { ...props, terminationProtection: config.terminationProtection });
+
+    // One item collection per run (META, STEP#, EVENT#); see lambdas/store/runs.ts.
+    this.runsTable = new dynamodb.Table(this, "RunsTable", {
+      ...tableDefaults,
+      partitionKey: { name: "pk", type: dynamodb.AttributeType.STRING },
+      sortKey: { name: "sk", type: dynamodb.AttributeType.STRING },
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      deletionProtection: config.terminationProtection,
+      removalPolicy: config.removalPolicy,
+    });
+    this.runsTable.addGlobalSecondaryIndex({
+      indexName: RUNS_BY_PROFILE_INDEX,
+      partitionKey: { name: "gsi1pk", type: dynamodb.AttributeType.STRING },
+      sortKey: { name: "gsi1sk", type: dynamodb.AttributeType.STRING },
+    });
+    this.runsTable.addGlobalSecondaryIndex({
+      indexName: RUNS_BY_DAY_INDEX,
+      partitionKey: { name: "gsi2pk", type: dynamodb.AttributeType.STRING },
+      sortKey: { name: "gsi2sk", type: dynamodb.AttributeType.STRING },
+    });
+
+    // connection_id → run_id; stale connections expire after ~2 h.
+    this.connectionsTable = new dynamodb.Table(this, "ConnectionsTable", {
+      ...tableDefaults,
+      partitionKey: { name: "connection_id", type: dynamodb.AttributeType.STRING },
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      deletionProtection: config.terminationProtection,
+      removalPolicy: config.removalPolicy,
+    });
+    this.connectionsTable.addGlobalSecondaryIndex({
+      indexName: CONNECTIONS_BY_RUN_INDEX,
+      partitionKey: { name: "run_id", type: dynamodb.AttributeType.STRING },
+    });
+
+    const accessLogs = new s3.Bucket(this, "AccessLogsBucket", {
+      ...bucketDefaults,
+      // Server access log delivery does not support SSE-KMS targets; versions of logs add nothing.
+      versioned: false,
+      lifecycleRules: [{ expiration: Duration.days(config.terminationProtection ? 365 : 90) }],
+      // Buckets are retained in every environment: documents and results are a lender's records.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.documentsBucket = config.documents.existingBucketName
+      ? s3.Bucket.fromBucketName(this, "DocumentsBucket", config.documents.existingBucketName)
+      : new s3.Bucket(this, "DocumentsBucket", {
+          ...bucketDefaults,
+          serverAccessLogsBucket: accessLogs,
+          serverAccessLogsPrefix: "documents/",
+          lifecycleRules: [
+            {
+              noncurrentVersionExpiration: Duration.days(90),
+              abortIncompleteMultipartUploadAfter: Duration.days(7),
+            },
+          ],
+          removalPolicy: RemovalPolicy.RETAIN,
+        });
+
+    this.artifactsBucket = new s3.Bucket(this, "ArtifactsBucket", {
+      ...bucketDefaults,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: "artifacts/",
+      lifecycleRules: [
+        {
+          // Evidence above the inline limit is only read while its run is solved and reviewed.
+          prefix: EVIDENCE_PREFIX,
+          expiration: Duration.days(config.evidenceRetentionDays),
+          noncurrentVersionExpiration: Duration.days(1),
+        },
+        {
+          noncurrentVersionExpiration: Duration.days(90),
+          abortIncompleteMultipartUploadAfter: Duration.days(7),
+        },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    for (const [name, bucket] of [
+      ["Documents", this.documentsBucket],
+      ["Artifacts", this.artifactsBucket],
+    ] as const) {
+      new CfnOutput(this, `${name}BucketArn`, {
+        value: bucket.bucketArn,
+        exportName: this.bucketExport(name),
+      });
+    }
+
+    this.tokenSecret = new secretsmanager.Secret(this, "TokenSecret", {
+      description: "HMAC key that signs WebSocket subscribe and operator tokens (lambdas/auth/tokens.ts)",
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: config.removalPolicy,
+    });
+    Validations.of(this.tokenSecret).acknowledge({
+      id: "AwsSolutions-SMG4",
+      reason:
+        "An HMAC signing key, not a credential for another system: tokens it signs expire within 24 h. " +
+        "Rotate by updating the secret value (outstanding tokens then stop verifying); no rotation Lambda needed.",
+    });
+  }
+
+  /**
+   * A bucket as another stack should reference it: through an export named here rather than an
+   * automatic cross-stack reference. cdk-nag acknowledgements name wildcard object ARNs by their
+   * exact text, and an automatic reference only becomes its (generated) export name late in
+   * synthesis, after the acknowledgement was written.
+   */
+  importBucket(scope: Construct, name: "Documents" | "Artifacts"): s3.IBucket {
+    const bucketArn = Fn.importValue(this.bucketExport(name));
+    return s3.Bucket.fromBucketAttributes(scope, `${name}Bucket`, {
+      bucketArn,
+      bucketName: Fn.select(5, Fn.split(":", bucketArn)),
+    });
+  }
+
+  private bucketExport(name: string): string {
+    return `${this.stackName}-${name}BucketArn`;
+  }
+}

@@ -1,0 +1,503 @@
+// Everything stateless: the functions, the workflow (statemachine/rewoo.asl.json, the same file the
+// local twin runs), the REST API for loan systems, the WebSocket API for dashboards, and alarms.
+// Every function starts with no access and is bound to exactly what its handler touches.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Aws, CfnOutput, Duration, Stack, type StackProps, Validations } from "aws-cdk-lib";
+import * as apigateway from "aws-cdk-lib/aws-apigateway";
+import * as apigwv2 from "aws-cdk-lib/aws-apigatewayv2";
+import { WebSocketLambdaAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
+import { WebSocketLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import * as iam from "aws-cdk-lib/aws-iam";
+import * as logs from "aws-cdk-lib/aws-logs";
+import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
+import * as sfn from "aws-cdk-lib/aws-stepfunctions";
+import * as wafv2 from "aws-cdk-lib/aws-wafv2";
+import type { Construct } from "constructs";
+import { ROUTES } from "../../lambdas/api/routes.ts";
+import type { RewooConfig } from "../config.ts";
+import { Alarms } from "../constructs/alarms.ts";
+import { ApiGatewayAccountLogging } from "../constructs/api-gateway-account-logging.ts";
+import {
+  API_INTEGRATION_TIMEOUT,
+  REPO_ROOT,
+  restStageDefaults,
+  webSocketAccessLogFormat,
+} from "../constructs/defaults.ts";
+import {
+  RewooFunction,
+  type RewooFunctionProps,
+  RUNS_BY_DAY_INDEX,
+  RUNS_BY_PROFILE_INDEX,
+} from "../constructs/rewoo-function.ts";
+import { type DataStack, EVIDENCE_PREFIX, RESULTS_PREFIX } from "./data-stack.ts";
+
+export const ASL_FILE = join(REPO_ROOT, "statemachine/rewoo.asl.json");
+/** Unauthenticated by the API contract (docs/api.openapi.yaml): liveness only. */
+export const PUBLIC_RESOURCES = ["/health"];
+/** The routes whose body is an evaluation request (lambdas/core/request.ts). */
+export const START_RESOURCES = ["/v1/evaluate-conditions", "/v1/evaluate-loan-conditions"];
+
+export interface ServiceStackProps extends StackProps {
+  readonly config: RewooConfig;
+  readonly data: DataStack;
+}
+
+export class ServiceStack extends Stack {
+  readonly functions: Record<
+    "planner" | "worker" | "solver" | "finalize" | "api" | "websocket" | "authorizer",
+    RewooFunction
+  >;
+  readonly stateMachine: sfn.StateMachine;
+  readonly restApi: apigateway.RestApi;
+  readonly webSocketApi: apigwv2.WebSocketApi;
+  readonly webSocketStage: apigwv2.WebSocketStage;
+
+  constructor(scope: Construct, id: string, props: ServiceStackProps) {
+    super(scope, id, props);
+    const { config, data } = props;
+    const stageName = config.name;
+    this.addStackDependency(data, "buckets are referenced through the data stack's exports");
+    const documentsBucket = data.importBucket(this, "Documents");
+    const artifactsBucket = data.importBucket(this, "Artifacts");
+
+    const fn = (
+      name: string,
+      entry: string,
+      sizing: Pick<RewooFunctionProps, "memorySize" | "timeout" | "description">,
+      environment: Record<string, string>,
+    ) =>
+      new RewooFunction(this, name, {
+        entry,
+        serviceName: `rewoo-${name.toLowerCase()}`,
+        logRetention: config.logRetention,
+        removalPolicy: config.removalPolicy,
+        logLevel: config.logLevel,
+        ...sizing,
+        environment,
+      });
+
+    // lambdas/runtime/config.ts requires these names in every function; names are not access.
+    const documentLocations = config.documents.allowedPrefixes.length
+      ? config.documents.allowedPrefixes.map((prefix) => `${documentsBucket.bucketName}/${prefix}`)
+      : [documentsBucket.bucketName];
+    const base = {
+      RUNS_TABLE: data.runsTable.tableName,
+      DOCUMENTS_BUCKET: documentsBucket.bucketName,
+      ARTIFACTS_BUCKET: artifactsBucket.bucketName,
+      ALLOWED_DOCUMENT_PREFIXES: [...documentLocations, ...config.documents.additionalLocations].join(","),
+      REWOO_MAX_STEPS: String(config.workflow.maxSteps),
+    };
+    // The four workflow functions share one services() configuration, so they agree on the tool
+    // catalog, the providers and the limits; only their grants differ.
+    const agent = {
+      ...base,
+      REWOO_LLM_PROVIDER: config.llm.provider,
+      // The planner turns this into the RunSteps Map's MaxConcurrencyPath value.
+      REWOO_WORKER_CONCURRENCY: String(config.workflow.workerConcurrency),
+      ...definedEnv({
+        REWOO_PLANNER_MODEL: config.llm.plannerModel,
+        REWOO_SOLVER_MODEL: config.llm.solverModel,
+        REWOO_TOOL_MODEL: config.llm.toolModel,
+        PRECONDITIONS_API_URL: config.lender.preconditionsApiUrl,
+        CONDITIONS_AI_API_URL: config.lender.conditionsAiApiUrl,
+      }),
+    };
+
+    // Lambda timeouts sit below the ASL Task TimeoutSeconds (Plan/Solve 300, Work 180, Finalize 60)
+    // so a slow invocation fails as a Lambda timeout the Retry/Catch understands, not a states timeout.
+    const planner = fn(
+      "Planner",
+      "lambdas/planner/index.ts",
+      {
+        description: "ReWOO planner: one LLM call turns the request into a plan",
+        memorySize: 1024,
+        timeout: Duration.seconds(280),
+      },
+      agent,
+    );
+    const worker = fn(
+      "Worker",
+      "lambdas/worker/index.ts",
+      // A full vCPU and room for PDF text extraction.
+      {
+        description: "ReWOO worker: runs one tool call of the plan",
+        memorySize: 2048,
+        timeout: Duration.seconds(170),
+      },
+      agent,
+    );
+    const solver = fn(
+      "Solver",
+      "lambdas/solver/index.ts",
+      {
+        description: "ReWOO solver: one LLM call reads all evidence and writes the result",
+        memorySize: 1024,
+        timeout: Duration.seconds(280),
+      },
+      agent,
+    );
+    const finalize = fn(
+      "Finalize",
+      "lambdas/finalize/index.ts",
+      {
+        description: "Closes a run: result, status, complete event",
+        memorySize: 512,
+        timeout: Duration.seconds(50),
+      },
+      agent,
+    );
+
+    planner.bindTable(data.runsTable, { access: "readWrite", envName: "RUNS_TABLE" });
+    worker
+      .bindTable(data.runsTable, {
+        access: "readWrite",
+        envName: "RUNS_TABLE",
+        indexes: [RUNS_BY_PROFILE_INDEX],
+      })
+      .bindObjects(documentsBucket, {
+        read: config.documents.allowedPrefixes.length ? config.documents.allowedPrefixes : [""],
+      })
+      .bindObjectLocations(config.documents.additionalLocations, "read")
+      .bindObjects(artifactsBucket, { read: [EVIDENCE_PREFIX], write: [EVIDENCE_PREFIX] });
+    solver
+      .bindTable(data.runsTable, { access: "readWrite", envName: "RUNS_TABLE" })
+      .bindObjects(artifactsBucket, { read: [EVIDENCE_PREFIX] });
+    finalize
+      .bindTable(data.runsTable, { access: "readWrite", envName: "RUNS_TABLE" })
+      .bindObjects(artifactsBucket, { write: [RESULTS_PREFIX] })
+      .bindObjectLocations(config.results.additionalDestinations, "write");
+    if (config.lender.apiTokenSecretArn) {
+      const lenderToken = secretsmanager.Secret.fromSecretCompleteArn(
+        this,
+        "LenderApiToken",
+        config.lender.apiTokenSecretArn,
+      );
+      worker.bindSecret(lenderToken, "LENDER_API_TOKEN_SECRET_ARN");
+    }
+    if (config.llm.provider === "bedrock") {
+      planner.bindModels(definedList(config.llm.plannerModel));
+      solver.bindModels(definedList(config.llm.solverModel));
+      worker.bindModels(definedList(config.llm.toolModel ?? config.llm.solverModel));
+    }
+
+    // ---- Workflow ------------------------------------------------------------------------------
+    const workflowLogs = new logs.LogGroup(this, "StateMachineLogs", {
+      retention: config.logRetention,
+      removalPolicy: config.removalPolicy,
+    });
+    this.stateMachine = new sfn.StateMachine(this, "StateMachine", {
+      // fromString, not fromFile: the definition stays in the template where assertions can read it.
+      definitionBody: sfn.DefinitionBody.fromString(readFileSync(ASL_FILE, "utf8")),
+      definitionSubstitutions: {
+        PlannerFunctionArn: planner.functionArn,
+        WorkerFunctionArn: worker.functionArn,
+        SolverFunctionArn: solver.functionArn,
+        FinalizeFunctionArn: finalize.functionArn,
+      },
+      stateMachineType:
+        config.workflow.type === "EXPRESS" ? sfn.StateMachineType.EXPRESS : sfn.StateMachineType.STANDARD,
+      tracingEnabled: true,
+      // Evidence and borrower data travel in state inputs/outputs: never log them.
+      logs: { destination: workflowLogs, level: sfn.LogLevel.ALL, includeExecutionData: false },
+    });
+    // The ASL names plain function ARNs, which CDK cannot see through: grant exactly those.
+    this.stateMachine.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ["lambda:InvokeFunction"],
+        resources: [planner, worker, solver, finalize].map((f) => f.functionArn),
+      }),
+    );
+    Validations.of(this.stateMachine.role).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason:
+        "Only the CloudWatch Logs delivery actions (CreateLogDelivery, PutResourcePolicy, …) and X-Ray writes " +
+        "that Step Functions logging and tracing need; none of them supports resource-level permissions.",
+    });
+
+    // ---- WebSocket API (dashboards) ------------------------------------------------------------
+    const authorizer = fn(
+      "Authorizer",
+      "lambdas/ws/authorizer.ts",
+      {
+        description: "WebSocket $connect authorizer: checks the subscribe/operator token",
+        memorySize: 256,
+        timeout: Duration.seconds(10),
+      },
+      base,
+    ).bindSecret(data.tokenSecret, "REWOO_TOKEN_SECRET_ARN");
+    const websocket = fn(
+      "WebSocket",
+      "lambdas/ws/index.ts",
+      {
+        description: "WebSocket routes: connect, disconnect, subscribe (replays stored events)",
+        memorySize: 512,
+        timeout: Duration.seconds(28),
+      },
+      base,
+    );
+
+    this.webSocketApi = new apigwv2.WebSocketApi(this, "WebSocketApi", {
+      description: `ReWOO run progress (${config.name})`,
+      connectRouteOptions: {
+        integration: new WebSocketLambdaIntegration("ConnectIntegration", websocket),
+        // Browsers cannot set headers on a WebSocket handshake: the token is a query parameter.
+        authorizer: new WebSocketLambdaAuthorizer("TokenAuthorizer", authorizer, {
+          identitySource: ["route.request.querystring.token"],
+        }),
+      },
+      disconnectRouteOptions: {
+        integration: new WebSocketLambdaIntegration("DisconnectIntegration", websocket),
+      },
+      defaultRouteOptions: { integration: new WebSocketLambdaIntegration("FallbackIntegration", websocket) },
+    });
+    this.webSocketApi.addRoute("subscribe", {
+      integration: new WebSocketLambdaIntegration("SubscribeIntegration", websocket),
+    });
+    for (const route of ["$disconnect", "$default", "subscribe"]) {
+      const routeConstruct = this.webSocketApi.node.findChild(`${route}-Route`);
+      Validations.of(routeConstruct).acknowledge({
+        id: "AwsSolutions-APIG4",
+        reason:
+          "WebSocket APIs authorize at $connect only (the token authorizer); later routes run on that " +
+          "authorized connection and check the connection's scope before subscribing it to a run.",
+      });
+    }
+
+    const webSocketAccessLogs = new logs.LogGroup(this, "WebSocketAccessLogs", {
+      retention: config.logRetention,
+      removalPolicy: config.removalPolicy,
+    });
+    this.webSocketStage = new apigwv2.WebSocketStage(this, "WebSocketStage", {
+      webSocketApi: this.webSocketApi,
+      stageName,
+      autoDeploy: true,
+      throttle: config.api.throttle,
+      accessLogSettings: {
+        destination: new apigwv2.LogGroupLogDestination(webSocketAccessLogs),
+        format: webSocketAccessLogFormat,
+      },
+    });
+    const webSocketUrl = `wss://${this.webSocketApi.apiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${stageName}`;
+
+    websocket
+      .bindTable(data.runsTable, { access: "read", envName: "RUNS_TABLE" })
+      .bindWebSocketPush(this.webSocketStage, data.connectionsTable, { access: "readWrite" });
+    for (const publisher of [planner, worker, solver, finalize]) {
+      publisher.bindWebSocketPush(this.webSocketStage, data.connectionsTable, { access: "readUpdate" });
+    }
+
+    // ---- REST API (loan systems) ---------------------------------------------------------------
+    const api = fn(
+      "Api",
+      "lambdas/api/index.ts",
+      {
+        description: "REST API: start, read and cancel runs",
+        memorySize: 1024,
+        timeout: API_INTEGRATION_TIMEOUT,
+      },
+      { ...base, WEBSOCKET_URL: webSocketUrl },
+    );
+    api
+      .bindTable(data.runsTable, { access: "readWrite", envName: "RUNS_TABLE", indexes: [RUNS_BY_DAY_INDEX] })
+      .bindStateMachine(this.stateMachine)
+      .bindSecret(data.tokenSecret, "REWOO_TOKEN_SECRET_ARN")
+      // Cancelling publishes the run's `complete` event.
+      .bindWebSocketPush(this.webSocketStage, data.connectionsTable, { access: "readUpdate" });
+
+    this.restApi = this.buildRestApi(config, api);
+    // Built from the API id and the literal stage name: the stage itself depends on the function.
+    api.addEnvironment(
+      "PUBLIC_API_URL",
+      `https://${this.restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${stageName}`,
+    );
+
+    if (config.api.createAccountLogRole) {
+      const accountLogging = new ApiGatewayAccountLogging(this, "ApiGatewayAccountLogging");
+      this.restApi.deploymentStage.node.addDependency(accountLogging.account);
+      this.webSocketStage.node.addDependency(accountLogging.account);
+    }
+    // WebSocket execution logs (errors only, never message bodies); WebSocketStage has no prop for it.
+    const cfnWebSocketStage = this.webSocketStage.node.defaultChild as apigwv2.CfnStage;
+    cfnWebSocketStage.addPropertyOverride("DefaultRouteSettings.LoggingLevel", "ERROR");
+    cfnWebSocketStage.addPropertyOverride("DefaultRouteSettings.DataTraceEnabled", false);
+
+    this.functions = { planner, worker, solver, finalize, api, websocket, authorizer };
+
+    // ---- Alarms --------------------------------------------------------------------------------
+    const alarms = new Alarms(this, "Alarms", {
+      topicArn: config.alarms.topicArn,
+      removalPolicy: config.removalPolicy,
+    });
+    alarms.onAny("ExecutionsFailed", this.stateMachine.metricFailed(), "A ReWOO run failed");
+    alarms.onAny(
+      "ExecutionsTimedOut",
+      this.stateMachine.metricTimedOut(),
+      "A ReWOO run hit the state machine timeout",
+    );
+    alarms.onAny(
+      "ExecutionsThrottled",
+      this.stateMachine.metricThrottled(),
+      "Step Functions throttled ReWOO executions",
+    );
+    for (const [name, f] of Object.entries(this.functions)) {
+      alarms.onAny(`${name}Errors`, f.metricErrors(), `The ${name} function raised errors`);
+    }
+    alarms.onAny("RestApi5xx", this.restApi.metricServerError(), "The REST API answered 5xx");
+
+    // ---- Outputs -------------------------------------------------------------------------------
+    new CfnOutput(this, "RestApiUrl", { value: this.restApi.url, description: "REST API base URL (SigV4)" });
+    new CfnOutput(this, "WebSocketUrl", { value: webSocketUrl, description: "WebSocket URL (?token=…)" });
+    new CfnOutput(this, "StateMachineArn", { value: this.stateMachine.stateMachineArn });
+    new CfnOutput(this, "DocumentsBucketName", { value: documentsBucket.bucketName });
+    new CfnOutput(this, "ArtifactsBucketName", { value: artifactsBucket.bucketName });
+    new CfnOutput(this, "TokenSecretArn", {
+      value: data.tokenSecret.secretArn,
+      description: "HMAC key for subscribe/operator tokens",
+    });
+  }
+
+  private buildRestApi(config: RewooConfig, handler: RewooFunction): apigateway.RestApi {
+    const accessLogs = new logs.LogGroup(this, "RestApiAccessLogs", {
+      retention: config.logRetention,
+      removalPolicy: config.removalPolicy,
+    });
+    const iamAuth = config.api.authorization === "iam";
+    const api = new apigateway.RestApi(this, "RestApi", {
+      description: `ReWOO loan-conditions agent (${config.name})`,
+      endpointConfiguration: { types: [apigateway.EndpointType.REGIONAL] },
+      // The account's logging role is handled by ApiGatewayAccountLogging (shared with WebSocket).
+      cloudWatchRole: false,
+      deployOptions: {
+        ...restStageDefaults,
+        stageName: config.name,
+        accessLogDestination: new apigateway.LogGroupLogDestination(accessLogs),
+        throttlingRateLimit: config.api.throttle.rateLimit,
+        throttlingBurstLimit: config.api.throttle.burstLimit,
+      },
+      defaultMethodOptions: iamAuth
+        ? { authorizationType: apigateway.AuthorizationType.IAM }
+        : { authorizationType: apigateway.AuthorizationType.NONE, apiKeyRequired: true },
+    });
+
+    // RestApi adds its own URL output; RestApiUrl below is the one documented.
+    api.node.tryRemoveChild("Endpoint");
+
+    const integration = new apigateway.LambdaIntegration(handler, {
+      proxy: true,
+      // One invoke permission for the whole API instead of one per method and test stage.
+      scopePermissionToMethod: false,
+    });
+    const validator = new apigateway.RequestValidator(this, "RequestValidator", {
+      restApi: api,
+      validateRequestBody: true,
+      validateRequestParameters: true,
+    });
+    // The handler names every offending field; the gateway only turns away what is not even a request.
+    const startModel = new apigateway.Model(this, "EvaluationRequestModel", {
+      restApi: api,
+      contentType: "application/json",
+      schema: {
+        schema: apigateway.JsonSchemaVersion.DRAFT4,
+        type: apigateway.JsonSchemaType.OBJECT,
+        required: ["metadata", "s3_pdf_paths"],
+        properties: {
+          metadata: { type: apigateway.JsonSchemaType.OBJECT },
+          s3_pdf_paths: {
+            type: apigateway.JsonSchemaType.ARRAY,
+            minItems: 1,
+            items: { type: apigateway.JsonSchemaType.STRING },
+          },
+        },
+      },
+    });
+    api.addGatewayResponse("InvalidBody", {
+      type: apigateway.ResponseType.BAD_REQUEST_BODY,
+      templates: {
+        "application/json":
+          '{"error":{"code":"invalid_request","message":"$context.error.message: expected a JSON object with metadata (object) and s3_pdf_paths (non-empty array of strings)"}}',
+      },
+    });
+    // The resources are the handler's own routing table: a route added there is deployed here.
+    for (const route of ROUTES) {
+      const resource = api.root.resourceForPath(route.resource);
+      const pathParameters = [...route.resource.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+      for (const method of Object.keys(route.methods)) {
+        resource.addMethod(method, integration, {
+          requestValidator: validator,
+          ...(pathParameters.length
+            ? {
+                requestParameters: Object.fromEntries(
+                  pathParameters.map((p) => [`method.request.path.${p}`, true]),
+                ),
+              }
+            : {}),
+          ...(method === "POST" && START_RESOURCES.includes(route.resource)
+            ? { requestModels: { "application/json": startModel } }
+            : {}),
+          ...(PUBLIC_RESOURCES.includes(route.resource)
+            ? { authorizationType: apigateway.AuthorizationType.NONE, apiKeyRequired: false }
+            : {}),
+        });
+        if (PUBLIC_RESOURCES.includes(route.resource)) {
+          const methodConstruct = resource.node.findChild(method);
+          for (const id of ["AwsSolutions-APIG4", "AwsSolutions-COG4"]) {
+            Validations.of(methodConstruct).acknowledge({
+              id,
+              reason:
+                "Liveness probe, public by the API contract (docs/api.openapi.yaml: security []): it answers " +
+                "only {status, version}, reads no data and is throttled with the stage.",
+            });
+          }
+        }
+      }
+    }
+
+    if (iamAuth) {
+      Validations.of(api).acknowledge({
+        id: "AwsSolutions-COG4",
+        reason: "Callers are AWS principals (loan systems) authorized with IAM (SigV4), not Cognito users.",
+      });
+    } else {
+      const plan = api.addUsagePlan("UsagePlan", {
+        throttle: config.api.throttle,
+        apiStages: [{ api, stage: api.deploymentStage }],
+      });
+      plan.addApiKey(api.addApiKey("LoanSystemKey"));
+      for (const id of ["AwsSolutions-APIG4", "AwsSolutions-COG4"]) {
+        Validations.of(api).acknowledge({
+          id,
+          reason:
+            "api.authorization is set to api-key for this environment: callers that are not AWS principals " +
+            "present an API key and are throttled by its usage plan.",
+        });
+      }
+    }
+
+    if (config.api.webAclArn) {
+      new wafv2.CfnWebACLAssociation(this, "RestApiWebAcl", {
+        resourceArn: api.deploymentStage.stageArn,
+        webAclArn: config.api.webAclArn,
+      });
+    } else {
+      Validations.of(api).acknowledge({
+        id: "AwsSolutions-APIG3",
+        reason:
+          "No WAF web ACL configured for this environment (api.webAclArn): every method requires " +
+          "authorization (SigV4 or API key) and the stage is throttled. Set webAclArn to associate the account's web ACL.",
+      });
+    }
+    return api;
+  }
+}
+
+function definedEnv<T extends Record<string, string | undefined>>(record: T): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Record<
+    string,
+    string
+  >;
+}
+
+function definedList(...values: Array<string | undefined>): string[] {
+  return values.filter((value): value is string => value !== undefined);
+}

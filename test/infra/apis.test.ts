@@ -1,0 +1,206 @@
+// The REST API for loan systems and the WebSocket API for dashboards.
+import { Match } from "aws-cdk-lib/assertions";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ROUTES } from "../../lambdas/api/routes.ts";
+import { type Cfn, configWith, functionAccess, resourcesOf, type Synthesized, synthesize } from "./synth.ts";
+
+/** `METHOD /path` of every API Gateway method, rebuilt from the resource tree. */
+function deployedRoutes(s: Synthesized): Map<string, Cfn> {
+  const resources = resourcesOf(s.serviceTemplate, "AWS::ApiGateway::Resource");
+  const pathOf = (ref: unknown): string => {
+    const id = (ref as { Ref?: string }).Ref;
+    const resource = id ? resources[id] : undefined;
+    if (!resource) return "";
+    return `${pathOf(resource.Properties?.ParentId)}/${resource.Properties?.PathPart}`;
+  };
+  const methods = Object.values(resourcesOf(s.serviceTemplate, "AWS::ApiGateway::Method"));
+  return new Map(
+    methods.map((m) => [
+      `${m.Properties?.HttpMethod} ${pathOf(m.Properties?.ResourceId)}`,
+      m.Properties ?? {},
+    ]),
+  );
+}
+
+describe("REST API (dev)", () => {
+  let dev: Synthesized;
+  let routes: Map<string, Cfn>;
+  beforeAll(() => {
+    dev = synthesize();
+    routes = deployedRoutes(dev);
+  });
+
+  it("deploys exactly the routes of the API handler's routing table", () => {
+    const expected = ROUTES.flatMap((route) =>
+      Object.keys(route.methods).map((m) => `${m} ${route.resource}`),
+    );
+    expect([...routes.keys()].sort()).toEqual(expected.sort());
+    expect([...routes.keys()]).toEqual(
+      expect.arrayContaining([
+        "POST /v1/evaluate-conditions",
+        "POST /v1/evaluate-loan-conditions",
+        "GET /v1/runs/{run_id}",
+        "GET /v1/runs/{run_id}/events",
+        "POST /v1/runs/{run_id}/cancel",
+        "GET /health",
+      ]),
+    );
+  });
+
+  it("requires IAM (SigV4) authorization on every method but the liveness probe", () => {
+    for (const [route, method] of routes) {
+      expect(method.AuthorizationType, route).toBe(route === "GET /health" ? "NONE" : "AWS_IAM");
+      expect(method.ApiKeyRequired ?? false, route).toBe(false);
+    }
+  });
+
+  it("proxies every method to the API function", () => {
+    const api = functionAccess(dev.serviceTemplate, "rewoo-api").logicalId;
+    for (const [route, method] of routes) {
+      expect(method.Integration.Type, route).toBe("AWS_PROXY");
+      expect(JSON.stringify(method.Integration.Uri), route).toContain(`"${api}","Arn"`);
+    }
+  });
+
+  it("validates requests: an evaluation body needs metadata and s3_pdf_paths, run routes need the run id", () => {
+    for (const [route, method] of routes) expect(method.RequestValidatorId, route).toBeDefined();
+    dev.serviceTemplate.hasResourceProperties("AWS::ApiGateway::RequestValidator", {
+      ValidateRequestBody: true,
+      ValidateRequestParameters: true,
+    });
+    const model = Object.values(resourcesOf(dev.serviceTemplate, "AWS::ApiGateway::Model"))[0]?.Properties;
+    expect(model?.Schema).toMatchObject({
+      type: "object",
+      required: ["metadata", "s3_pdf_paths"],
+      properties: { s3_pdf_paths: { type: "array", minItems: 1 } },
+    });
+    for (const route of ["POST /v1/evaluate-conditions", "POST /v1/evaluate-loan-conditions"]) {
+      expect(routes.get(route)?.RequestModels, route).toEqual({
+        "application/json": { Ref: expect.any(String) },
+      });
+    }
+    expect(routes.get("POST /v1/runs/{run_id}/cancel")?.RequestParameters).toEqual({
+      "method.request.path.run_id": true,
+    });
+  });
+
+  it("answers an invalid body in the API's own error shape", () => {
+    dev.serviceTemplate.hasResourceProperties("AWS::ApiGateway::GatewayResponse", {
+      ResponseType: "BAD_REQUEST_BODY",
+      ResponseTemplates: {
+        "application/json": Match.stringLikeRegexp('^\\{"error":\\{"code":"invalid_request"'),
+      },
+    });
+  });
+
+  it("writes JSON access logs, traces with X-Ray, throttles, and never logs bodies", () => {
+    const stage = Object.values(resourcesOf(dev.serviceTemplate, "AWS::ApiGateway::Stage"))[0]?.Properties;
+    expect(stage?.TracingEnabled).toBe(true);
+    expect(stage?.AccessLogSetting.DestinationArn).toEqual({
+      "Fn::GetAtt": [expect.stringMatching(/^RestApiAccessLogs/), "Arn"],
+    });
+    expect(JSON.parse(stage?.AccessLogSetting.Format)).toMatchObject({ requestId: "$context.requestId" });
+    expect(stage?.MethodSettings).toEqual([
+      expect.objectContaining({
+        HttpMethod: "*",
+        ResourcePath: "/*",
+        LoggingLevel: "ERROR",
+        DataTraceEnabled: false,
+        MetricsEnabled: true,
+        ThrottlingRateLimit: dev.config.api.throttle.rateLimit,
+        ThrottlingBurstLimit: dev.config.api.throttle.burstLimit,
+      }),
+    ]);
+  });
+
+  it("tells the API function its public URL and the WebSocket URL", () => {
+    const env = functionAccess(dev.serviceTemplate, "rewoo-api").environment;
+    expect(JSON.stringify(env.PUBLIC_API_URL)).toMatch(/^\{"Fn::Join":\["",\["https:\/\/",\{"Ref":"RestApi/);
+    expect(JSON.stringify(env.WEBSOCKET_URL)).toContain('"wss://"');
+  });
+});
+
+describe("REST API with api.authorization = api-key", () => {
+  it("requires an API key on every method and throttles it with a usage plan", () => {
+    const keyed = synthesize({
+      config: configWith("dev", (base) => ({ api: { ...base.api, authorization: "api-key" } })),
+    });
+    for (const [route, method] of deployedRoutes(keyed)) {
+      expect(method.AuthorizationType, route).toBe("NONE");
+      expect(method.ApiKeyRequired, route).toBe(route !== "GET /health");
+    }
+    keyed.serviceTemplate.resourceCountIs("AWS::ApiGateway::ApiKey", 1);
+    keyed.serviceTemplate.hasResourceProperties("AWS::ApiGateway::UsagePlan", {
+      Throttle: {
+        RateLimit: keyed.config.api.throttle.rateLimit,
+        BurstLimit: keyed.config.api.throttle.burstLimit,
+      },
+    });
+  });
+});
+
+describe("WebSocket API (dev)", () => {
+  let dev: Synthesized;
+  beforeAll(() => {
+    dev = synthesize();
+  });
+
+  const route = (key: string) => {
+    const found = Object.values(resourcesOf(dev.serviceTemplate, "AWS::ApiGatewayV2::Route")).find(
+      (r) => r.Properties?.RouteKey === key,
+    );
+    if (!found) throw new Error(`no ${key} route`);
+    return found.Properties as Cfn;
+  };
+
+  it("has the $connect, $disconnect, subscribe and $default routes", () => {
+    const keys = Object.values(resourcesOf(dev.serviceTemplate, "AWS::ApiGatewayV2::Route")).map(
+      (r) => r.Properties?.RouteKey,
+    );
+    expect(keys.sort()).toEqual(["$connect", "$default", "$disconnect", "subscribe"]);
+  });
+
+  it("authorizes $connect with the token authorizer, reading the token from the query string", () => {
+    const connect = route("$connect");
+    expect(connect.AuthorizationType).toBe("CUSTOM");
+    const authorizers = resourcesOf(dev.serviceTemplate, "AWS::ApiGatewayV2::Authorizer");
+    const authorizer = authorizers[connect.AuthorizerId.Ref as string]?.Properties;
+    expect(authorizer).toMatchObject({
+      AuthorizerType: "REQUEST",
+      IdentitySource: ["route.request.querystring.token"],
+    });
+    const authorizerFn = functionAccess(dev.serviceTemplate, "rewoo-authorizer").logicalId;
+    expect(JSON.stringify(authorizer?.AuthorizerUri)).toContain(`"${authorizerFn}","Arn"`);
+  });
+
+  it("writes access logs and error logs, never message bodies, and throttles", () => {
+    dev.serviceTemplate.hasResourceProperties("AWS::ApiGatewayV2::Stage", {
+      StageName: "dev",
+      AutoDeploy: true,
+      AccessLogSettings: {
+        DestinationArn: { "Fn::GetAtt": [Match.stringLikeRegexp("^WebSocketAccessLogs"), "Arn"] },
+        Format: Match.stringLikeRegexp("\\$context.connectionId"),
+      },
+      DefaultRouteSettings: {
+        LoggingLevel: "ERROR",
+        DataTraceEnabled: false,
+        ThrottlingRateLimit: dev.config.api.throttle.rateLimit,
+        ThrottlingBurstLimit: dev.config.api.throttle.burstLimit,
+      },
+    });
+  });
+
+  it("gives publishers the stage's management endpoint", () => {
+    const endpoint = JSON.stringify(
+      functionAccess(dev.serviceTemplate, "rewoo-worker").environment.WEBSOCKET_ENDPOINT,
+    );
+    expect(endpoint).toMatch(/"https:\/\/",\{"Ref":"WebSocketApi\w+"\},".execute-api.",/);
+    expect(endpoint).toContain('"/dev"');
+  });
+
+  it("lets execution logging wait for the account's API Gateway logging role", () => {
+    const account = Object.keys(resourcesOf(dev.serviceTemplate, "AWS::ApiGateway::Account"))[0];
+    dev.serviceTemplate.hasResource("AWS::ApiGatewayV2::Stage", { DependsOn: Match.arrayWith([account]) });
+    dev.serviceTemplate.hasResource("AWS::ApiGateway::Stage", { DependsOn: Match.arrayWith([account]) });
+  });
+});

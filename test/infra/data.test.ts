@@ -1,0 +1,151 @@
+// The stateful stack: tables and buckets as the code expects them, locked down, kept in prod.
+import { Match } from "aws-cdk-lib/assertions";
+import { beforeAll, describe, expect, it } from "vitest";
+import { connectionsTableDefinition, runsTableDefinition } from "../../infra/local/provision.ts";
+import { type Cfn, resourcesOf, type Synthesized, synthesize } from "./synth.ts";
+
+describe("data stack (dev)", () => {
+  let dev: Synthesized;
+  beforeAll(() => {
+    dev = synthesize();
+  });
+
+  const tableKeyedBy = (partitionKey: string) => {
+    const tables = Object.values(resourcesOf(dev.dataTemplate, "AWS::DynamoDB::Table"));
+    const table = tables.find((t) => t.Properties?.KeySchema[0].AttributeName === partitionKey);
+    if (!table) throw new Error(`no table keyed by ${partitionKey}`);
+    return table.Properties as Cfn;
+  };
+
+  it("has the same keys and indexes as the tables the local twin provisions", () => {
+    for (const [local, partitionKey] of [
+      [runsTableDefinition("runs"), "pk"],
+      [connectionsTableDefinition("connections"), "connection_id"],
+    ] as const) {
+      const table = tableKeyedBy(partitionKey);
+      expect(table.KeySchema).toEqual(local.KeySchema);
+      expect(table.BillingMode).toBe(local.BillingMode);
+      const indexes = (table.GlobalSecondaryIndexes as Array<Record<string, unknown>>).map(
+        ({ IndexName, KeySchema }) => ({ IndexName, KeySchema }),
+      );
+      expect(indexes).toEqual(
+        local.GlobalSecondaryIndexes?.map(({ IndexName, KeySchema }) => ({ IndexName, KeySchema })),
+      );
+    }
+  });
+
+  it("gives both tables point-in-time recovery, KMS encryption and the expires_at TTL", () => {
+    dev.dataTemplate.resourceCountIs("AWS::DynamoDB::Table", 2);
+    dev.dataTemplate.allResourcesProperties("AWS::DynamoDB::Table", {
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+      TimeToLiveSpecification: { AttributeName: "expires_at", Enabled: true },
+    });
+  });
+
+  it("blocks public access, encrypts and versions every bucket", () => {
+    dev.dataTemplate.resourceCountIs("AWS::S3::Bucket", 3);
+    dev.dataTemplate.allResourcesProperties("AWS::S3::Bucket", {
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
+      },
+      OwnershipControls: { Rules: [{ ObjectOwnership: "BucketOwnerEnforced" }] },
+    });
+    const buckets = resourcesOf(dev.dataTemplate, "AWS::S3::Bucket");
+    const logged = Object.values(buckets).filter((bucket) => bucket.Properties?.LoggingConfiguration);
+    expect(logged).toHaveLength(2);
+    for (const bucket of logged)
+      expect(bucket.Properties?.VersioningConfiguration).toEqual({ Status: "Enabled" });
+  });
+
+  it("denies every request to every bucket that does not use TLS 1.2+", () => {
+    const buckets = Object.keys(resourcesOf(dev.dataTemplate, "AWS::S3::Bucket"));
+    const policies = Object.values(resourcesOf(dev.dataTemplate, "AWS::S3::BucketPolicy"));
+    for (const bucket of buckets) {
+      const policy = policies.find(
+        (p) => JSON.stringify(p.Properties?.Bucket) === JSON.stringify({ Ref: bucket }),
+      );
+      const statements = policy?.Properties?.PolicyDocument.Statement as Array<Cfn>;
+      expect(statements, bucket).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            Effect: "Deny",
+            Action: "s3:*",
+            Condition: { Bool: { "aws:SecureTransport": "false" } },
+          }),
+          expect.objectContaining({
+            Effect: "Deny",
+            Action: "s3:*",
+            Condition: { NumericLessThan: { "s3:TlsVersion": 1.2 } },
+          }),
+        ]),
+      );
+    }
+  });
+
+  it("expires large evidence (runs/) after the configured days", () => {
+    dev.dataTemplate.hasResourceProperties("AWS::S3::Bucket", {
+      LifecycleConfiguration: {
+        Rules: Match.arrayWith([
+          Match.objectLike({
+            Prefix: "runs/",
+            ExpirationInDays: dev.config.evidenceRetentionDays,
+            Status: "Enabled",
+          }),
+        ]),
+      },
+    });
+  });
+
+  it("creates the token secret with a generated value, never a literal", () => {
+    dev.dataTemplate.hasResourceProperties("AWS::SecretsManager::Secret", {
+      GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true },
+      SecretString: Match.absent(),
+    });
+  });
+
+  it("names no tables or buckets: CloudFormation generates the names", () => {
+    dev.dataTemplate.allResourcesProperties("AWS::DynamoDB::Table", { TableName: Match.absent() });
+    dev.dataTemplate.allResourcesProperties("AWS::S3::Bucket", { BucketName: Match.absent() });
+  });
+
+  it("can be deleted in dev: no termination protection, tables destroyed with the stack", () => {
+    expect(dev.data.terminationProtection).toBe(false);
+    dev.dataTemplate.allResources("AWS::DynamoDB::Table", { DeletionPolicy: "Delete" });
+  });
+});
+
+describe("data stack (prod)", () => {
+  let prod: Synthesized;
+  beforeAll(() => {
+    prod = synthesize({ context: { env: "prod" } });
+  });
+
+  it("is termination-protected and keeps its tables, buckets and secret", () => {
+    expect(prod.data.terminationProtection).toBe(true);
+    expect(prod.service.terminationProtection).toBe(false);
+    prod.dataTemplate.allResourcesProperties("AWS::DynamoDB::Table", { DeletionProtectionEnabled: true });
+    for (const type of ["AWS::DynamoDB::Table", "AWS::S3::Bucket", "AWS::SecretsManager::Secret"]) {
+      prod.dataTemplate.allResources(type, { DeletionPolicy: "Retain", UpdateReplacePolicy: "Retain" });
+    }
+  });
+
+  it("keeps a year of logs", () => {
+    prod.serviceTemplate.allResourcesProperties("AWS::Logs::LogGroup", { RetentionInDays: 365 });
+  });
+});
+
+describe("an existing documents bucket", () => {
+  it("is imported, not created, and is what the worker may read", () => {
+    const existing = synthesize({ context: { documentsBucketName: "lender-loan-documents" } });
+    existing.dataTemplate.resourceCountIs("AWS::S3::Bucket", 2);
+    const outputs = existing.dataTemplate.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(JSON.stringify(outputs.DocumentsBucketArn?.Value)).toContain(":s3:::lender-loan-documents");
+  });
+});

@@ -1,0 +1,262 @@
+// Every function: the shared defaults, its own log group, and only the access its handler needs.
+import { RetentionDays } from "aws-cdk-lib/aws-logs";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  actionsOf,
+  configWith,
+  functionAccess,
+  resourcesOf,
+  resourcesOfStatement,
+  SERVICES,
+  type Synthesized,
+  synthesize,
+} from "./synth.ts";
+
+const WORKFLOW = ["rewoo-planner", "rewoo-worker", "rewoo-solver", "rewoo-finalize"] as const;
+
+describe("functions (dev)", () => {
+  let dev: Synthesized;
+  let access: (service: string) => ReturnType<typeof functionAccess>;
+  beforeAll(() => {
+    dev = synthesize();
+    access = (service) => functionAccess(dev.serviceTemplate, service);
+  });
+
+  it("builds all seven functions: the four workflow steps, the REST API, the WebSocket routes and the authorizer", () => {
+    const names = Object.values(resourcesOf(dev.serviceTemplate, "AWS::Lambda::Function")).map(
+      (fn) => fn.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME,
+    );
+    expect(names.sort()).toEqual([...SERVICES].sort());
+  });
+
+  it("runs every function on Node 22, ARM, with X-Ray, explicit memory and timeout, and Powertools settings", () => {
+    for (const service of SERVICES) {
+      const { properties, environment } = access(service);
+      expect(properties, service).toMatchObject({
+        Runtime: "nodejs22.x",
+        Architectures: ["arm64"],
+        TracingConfig: { Mode: "Active" },
+        Handler: "index.handler",
+      });
+      expect(properties.MemorySize, service).toBeGreaterThanOrEqual(256);
+      expect(properties.Timeout, service).toBeGreaterThan(0);
+      expect(environment, service).toMatchObject({
+        POWERTOOLS_SERVICE_NAME: service,
+        POWERTOOLS_LOG_LEVEL: "DEBUG",
+      });
+    }
+  });
+
+  it("gives every function its own log group with the environment's retention, and lets it write only there", () => {
+    const groups = resourcesOf(dev.serviceTemplate, "AWS::Logs::LogGroup");
+    for (const service of SERVICES) {
+      const fn = access(service);
+      const groupId = (fn.properties.LoggingConfig.LogGroup as { Ref: string }).Ref;
+      expect(groups[groupId]?.Properties?.RetentionInDays, service).toBe(7);
+      expect(fn.allowing("logs:PutLogEvents"), service).toEqual([`<${groupId}.Arn>`]);
+      // Its own role, not the default one with AWSLambdaBasicExecutionRole (every log group of the account).
+      expect(JSON.stringify(fn.statements), service).not.toContain("logs:CreateLogGroup");
+    }
+    const roles = resourcesOf(dev.serviceTemplate, "AWS::IAM::Role");
+    for (const service of SERVICES) {
+      const roleId = (access(service).properties.Role as { "Fn::GetAtt": [string] })["Fn::GetAtt"][0];
+      expect(roles[roleId]?.Properties?.ManagedPolicyArns, service).toBeUndefined();
+    }
+  });
+
+  it("uses Resource * only for the X-Ray write actions", () => {
+    for (const service of SERVICES) {
+      const starred = access(service).statements.filter((s) => resourcesOfStatement(s).includes("*"));
+      expect(starred.flatMap(actionsOf).sort(), service).toEqual([
+        "xray:PutTelemetryRecords",
+        "xray:PutTraceSegments",
+      ]);
+    }
+  });
+
+  it("lets only the worker read documents", () => {
+    for (const service of SERVICES) {
+      const readsDocuments = access(service)
+        .allowing("s3:GetObject")
+        .some((resource) => resource.startsWith("Rewoo-dev-Data-DocumentsBucketArn/"));
+      expect(readsDocuments, service).toBe(service === "rewoo-worker");
+    }
+  });
+
+  it("keeps large evidence (runs/) and results (results/) apart: the worker cannot write results", () => {
+    const puts = (service: string) => access(service).allowing("s3:PutObject");
+    expect(puts("rewoo-worker")).toEqual(["Rewoo-dev-Data-ArtifactsBucketArn/runs/*"]);
+    expect(puts("rewoo-finalize")).toEqual(["Rewoo-dev-Data-ArtifactsBucketArn/results/*"]);
+    for (const service of [
+      "rewoo-planner",
+      "rewoo-solver",
+      "rewoo-api",
+      "rewoo-websocket",
+      "rewoo-authorizer",
+    ]) {
+      expect(puts(service), service).toEqual([]);
+    }
+    expect(access("rewoo-solver").allowing("s3:GetObject")).toEqual([
+      "Rewoo-dev-Data-ArtifactsBucketArn/runs/*",
+    ]);
+  });
+
+  it("lets the publishers (workflow functions, API cancel) and the WebSocket handler post to this API's connections only", () => {
+    const apiId = Object.keys(resourcesOf(dev.serviceTemplate, "AWS::ApiGatewayV2::Api"))[0] as string;
+    for (const service of SERVICES) {
+      const resources = access(service).allowing("execute-api:ManageConnections");
+      if (service === "rewoo-authorizer") {
+        expect(resources, service).toEqual([]);
+        continue;
+      }
+      expect(resources, service).toEqual([
+        `arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<${apiId}>/dev/*/@connections/*`,
+      ]);
+      expect(access(service).environment.WEBSOCKET_ENDPOINT, service).toBeDefined();
+    }
+  });
+
+  it("lets only the WebSocket handler create connections; publishers may only find, update and drop them", () => {
+    const connectionsTable = Object.keys(
+      dev.dataTemplate.findResources("AWS::DynamoDB::Table", {
+        Properties: { KeySchema: [{ AttributeName: "connection_id", KeyType: "HASH" }] },
+      }),
+    )[0] as string;
+    for (const service of SERVICES) {
+      const puts = access(service)
+        .allowing("dynamodb:PutItem")
+        .filter((resource) => resource.includes(connectionsTable));
+      expect(puts.length > 0, service).toBe(service === "rewoo-websocket");
+    }
+  });
+
+  it("keeps the authorizer to reading the token secret", () => {
+    const actions = access("rewoo-authorizer")
+      .statements.flatMap(actionsOf)
+      .filter((action) => !action.startsWith("xray:") && !action.startsWith("logs:"));
+    expect(actions.sort()).toEqual(["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"]);
+    expect(access("rewoo-authorizer").environment.REWOO_TOKEN_SECRET_ARN).toEqual({
+      "Fn::ImportValue": expect.stringContaining("TokenSecret"),
+    });
+  });
+
+  it("lets only the API start, describe and stop executions, of this state machine only", () => {
+    for (const service of SERVICES) {
+      const starts = access(service).allowing("states:StartExecution");
+      expect(starts.length, service).toBe(service === "rewoo-api" ? 1 : 0);
+    }
+    expect(access("rewoo-api").allowing("states:StopExecution")).toEqual([
+      expect.stringMatching(/:execution:<StateMachine\w+\.Name>:\*$/),
+    ]);
+    expect(access("rewoo-api").environment.STATE_MACHINE_ARN).toEqual({
+      Ref: expect.stringMatching(/^StateMachine/),
+    });
+  });
+
+  it("grants no Bedrock access with the rule-based provider", () => {
+    for (const service of SERVICES)
+      expect(access(service).allowing("bedrock:InvokeModel"), service).toEqual([]);
+  });
+
+  it("gives the four workflow functions one shared configuration", () => {
+    const shared = (service: string) => {
+      const { POWERTOOLS_SERVICE_NAME: _name, ...rest } = access(service).environment;
+      return rest;
+    };
+    for (const service of WORKFLOW) expect(shared(service), service).toEqual(shared("rewoo-planner"));
+    expect(shared("rewoo-planner")).toMatchObject({
+      REWOO_LLM_PROVIDER: "rule-based",
+      RUNS_TABLE: expect.anything(),
+      DOCUMENTS_BUCKET: expect.anything(),
+      ARTIFACTS_BUCKET: expect.anything(),
+      ALLOWED_DOCUMENT_PREFIXES: expect.anything(),
+      CONNECTIONS_TABLE: expect.anything(),
+    });
+  });
+});
+
+describe("functions with Bedrock, the lender's services and extra locations", () => {
+  let custom: Synthesized;
+  beforeAll(() => {
+    custom = synthesize({
+      config: configWith("staging", (base) => ({
+        logRetention: RetentionDays.TWO_WEEKS,
+        llm: {
+          provider: "bedrock",
+          plannerModel: "us.anthropic.claude-sonnet-4-20250514-v1:0",
+          solverModel: "anthropic.claude-3-5-haiku-20241022-v1:0",
+        },
+        documents: {
+          ...base.documents,
+          allowedPrefixes: ["rm-conditions/"],
+          additionalLocations: ["lender-archive/returns/"],
+        },
+        results: { additionalDestinations: ["lender-results/rewoo/"] },
+        lender: {
+          preconditionsApiUrl: "https://preconditions.lender.example",
+          conditionsAiApiUrl: "https://conditions-ai.lender.example",
+          apiTokenSecretArn: "arn:aws:secretsmanager:eu-west-1:111122223333:secret:lender-token-AbCdEf",
+        },
+      })),
+    });
+  });
+  const access = (service: string) => functionAccess(custom.serviceTemplate, service);
+
+  it("lets only the LLM callers invoke only their configured models", () => {
+    const models = (service: string) => access(service).allowing("bedrock:InvokeModel").join(" ");
+    expect(models("rewoo-planner")).toContain("inference-profile/us.anthropic.claude-sonnet-4-20250514-v1:0");
+    // A cross-region profile routes to the foundation model in several regions.
+    expect(models("rewoo-planner")).toContain(
+      ":bedrock:*::foundation-model/anthropic.claude-sonnet-4-20250514-v1:0",
+    );
+    expect(models("rewoo-planner")).not.toContain("haiku");
+    expect(models("rewoo-solver")).toContain("::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0");
+    expect(models("rewoo-solver")).not.toContain("sonnet");
+    // The `llm` tool uses the solver's model unless told otherwise.
+    expect(models("rewoo-worker")).toContain("foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0");
+    for (const service of ["rewoo-finalize", "rewoo-api", "rewoo-websocket", "rewoo-authorizer"]) {
+      expect(models(service), service).toBe("");
+    }
+    expect(access("rewoo-planner").environment).toMatchObject({
+      REWOO_LLM_PROVIDER: "bedrock",
+      REWOO_PLANNER_MODEL: "us.anthropic.claude-sonnet-4-20250514-v1:0",
+      REWOO_SOLVER_MODEL: "anthropic.claude-3-5-haiku-20241022-v1:0",
+    });
+  });
+
+  it("reads documents only under the configured prefixes, and says so to the functions", () => {
+    expect(access("rewoo-worker").allowing("s3:GetObject").sort()).toEqual([
+      "Rewoo-staging-Data-ArtifactsBucketArn/runs/*",
+      "Rewoo-staging-Data-DocumentsBucketArn/rm-conditions/*",
+      "arn:<AWS::Partition>:s3:::lender-archive/returns/*",
+    ]);
+    expect(JSON.stringify(access("rewoo-api").environment.ALLOWED_DOCUMENT_PREFIXES)).toContain(
+      '"/rm-conditions/,lender-archive/returns/"',
+    );
+  });
+
+  it("lets finalize write the extra result destinations", () => {
+    expect(access("rewoo-finalize").allowing("s3:PutObject")).toEqual([
+      "Rewoo-staging-Data-ArtifactsBucketArn/results/*",
+      "arn:<AWS::Partition>:s3:::lender-results/rewoo/*",
+    ]);
+  });
+
+  it("hands the worker the lender URLs and the name of the token secret, never the token", () => {
+    const worker = access("rewoo-worker");
+    expect(worker.environment).toMatchObject({
+      PRECONDITIONS_API_URL: "https://preconditions.lender.example",
+      CONDITIONS_AI_API_URL: "https://conditions-ai.lender.example",
+      LENDER_API_TOKEN_SECRET_ARN: "arn:aws:secretsmanager:eu-west-1:111122223333:secret:lender-token-AbCdEf",
+    });
+    expect(worker.environment.LENDER_API_TOKEN).toBeUndefined();
+    expect(worker.allowing("secretsmanager:GetSecretValue")).toEqual([
+      "arn:aws:secretsmanager:eu-west-1:111122223333:secret:lender-token-AbCdEf",
+    ]);
+    expect(access("rewoo-planner").allowing("secretsmanager:GetSecretValue")).toEqual([]);
+  });
+
+  it("applies the configured log retention to every function", () => {
+    custom.serviceTemplate.allResourcesProperties("AWS::Logs::LogGroup", { RetentionInDays: 14 });
+  });
+});

@@ -1,0 +1,138 @@
+// The deployed workflow is statemachine/rewoo.asl.json itself, wired to the right functions.
+import { readFileSync } from "node:fs";
+import aslValidator from "asl-validator";
+import { Match } from "aws-cdk-lib/assertions";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ASL_FILE } from "../../infra/stacks/service-stack.ts";
+import { type Cfn, functionAccess, resourcesOf, type Synthesized, synthesize } from "./synth.ts";
+
+const aslText = readFileSync(ASL_FILE, "utf8");
+
+type State = {
+  Type: string;
+  TimeoutSeconds?: number;
+  Resource?: string;
+  ItemProcessor?: { States: Record<string, State> };
+};
+function tasks(states: Record<string, State>): Array<[string, State]> {
+  return Object.entries(states).flatMap(([name, state]) => [
+    ...(state.Type === "Task" ? [[name, state] as [string, State]] : []),
+    ...(state.ItemProcessor ? tasks(state.ItemProcessor.States) : []),
+  ]);
+}
+
+describe("the state machine (dev)", () => {
+  let dev: Synthesized;
+  let stateMachine: Cfn;
+  beforeAll(() => {
+    dev = synthesize();
+    stateMachine = Object.values(resourcesOf(dev.serviceTemplate, "AWS::StepFunctions::StateMachine"))[0]
+      ?.Properties as Cfn;
+  });
+
+  it("deploys the ASL file byte for byte, the same file the local twin runs", () => {
+    expect(stateMachine.DefinitionString).toBe(aslText);
+  });
+
+  it("substitutes each FunctionArn placeholder with the ARN of the function of that name", () => {
+    const arnOf = (service: string) => ({
+      "Fn::GetAtt": [functionAccess(dev.serviceTemplate, service).logicalId, "Arn"],
+    });
+    expect(stateMachine.DefinitionSubstitutions).toEqual({
+      PlannerFunctionArn: arnOf("rewoo-planner"),
+      WorkerFunctionArn: arnOf("rewoo-worker"),
+      SolverFunctionArn: arnOf("rewoo-solver"),
+      FinalizeFunctionArn: arnOf("rewoo-finalize"),
+    });
+    const placeholders = new Set(aslText.match(/\$\{(\w+)\}/g)?.map((p) => p.slice(2, -1)));
+    expect([...placeholders].sort()).toEqual(Object.keys(stateMachine.DefinitionSubstitutions).sort());
+  });
+
+  it("with the substitutions filled in, passes asl-validator", () => {
+    const filled = aslText.replace(
+      /\$\{(\w+)FunctionArn\}/g,
+      (_match, name: string) => `arn:aws:lambda:eu-west-1:111122223333:function:rewoo-${name.toLowerCase()}`,
+    );
+    const result = aslValidator(JSON.parse(filled));
+    expect(result.errors).toEqual([]);
+    expect(result.isValid).toBe(true);
+  });
+
+  it("is a Standard workflow with X-Ray and ALL-level logs that never include execution data", () => {
+    expect(stateMachine.StateMachineType).toBe("STANDARD");
+    expect(stateMachine.TracingConfiguration).toEqual({ Enabled: true });
+    expect(stateMachine.LoggingConfiguration).toMatchObject({ Level: "ALL", IncludeExecutionData: false });
+  });
+
+  it("may invoke exactly the four workflow functions, and nothing else in Lambda", () => {
+    const roleId = (stateMachine.RoleArn as { "Fn::GetAtt": [string] })["Fn::GetAtt"][0];
+    const policies = Object.values(resourcesOf(dev.serviceTemplate, "AWS::IAM::Policy")).filter((policy) =>
+      JSON.stringify(policy.Properties?.Roles).includes(roleId),
+    );
+    const lambdaStatements = policies
+      .flatMap((policy) => policy.Properties?.PolicyDocument.Statement as Array<Cfn>)
+      .filter((statement) => JSON.stringify(statement.Action).includes("lambda:"));
+    const functionArns = ["rewoo-planner", "rewoo-worker", "rewoo-solver", "rewoo-finalize"].map(
+      (service) => ({
+        "Fn::GetAtt": [functionAccess(dev.serviceTemplate, service).logicalId, "Arn"],
+      }),
+    );
+    expect(lambdaStatements).toEqual([
+      { Action: "lambda:InvokeFunction", Effect: "Allow", Resource: functionArns },
+    ]);
+  });
+
+  it("gives the planner the worker concurrency that becomes the RunSteps Map's MaxConcurrencyPath", () => {
+    const runSteps = JSON.parse(aslText).States.RunLevels.ItemProcessor.States.RunSteps;
+    expect(runSteps.MaxConcurrencyPath).toBe("$.max_concurrency");
+    expect(functionAccess(dev.serviceTemplate, "rewoo-planner").environment.REWOO_WORKER_CONCURRENCY).toBe(
+      String(dev.config.workflow.workerConcurrency),
+    );
+  });
+
+  it("lets every Lambda time out before its Task's TimeoutSeconds, so Retry/Catch see a Lambda error", () => {
+    const services: Record<string, string> = {
+      Plan: "rewoo-planner",
+      Work: "rewoo-worker",
+      Solve: "rewoo-solver",
+      Finalize: "rewoo-finalize",
+      HandleFailure: "rewoo-finalize",
+    };
+    for (const [name, task] of tasks(JSON.parse(aslText).States)) {
+      const fn = functionAccess(dev.serviceTemplate, services[name] as string);
+      expect(fn.properties.Timeout, name).toBeLessThan(task.TimeoutSeconds as number);
+    }
+  });
+
+  it("alarms on failed, timed-out and throttled executions", () => {
+    for (const metric of ["ExecutionsFailed", "ExecutionsTimedOut", "ExecutionThrottled"]) {
+      dev.serviceTemplate.hasResourceProperties("AWS::CloudWatch::Alarm", {
+        Namespace: "AWS/States",
+        MetricName: metric,
+        Dimensions: [{ Name: "StateMachineArn", Value: Match.anyValue() }],
+        Threshold: 1,
+        AlarmActions: Match.anyValue(),
+      });
+    }
+  });
+
+  it("publishes its ARN, the REST URL and the WebSocket URL as stack outputs", () => {
+    const outputs = dev.serviceTemplate.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(Object.keys(outputs)).toEqual(
+      expect.arrayContaining(["StateMachineArn", "RestApiUrl", "WebSocketUrl"]),
+    );
+    expect(JSON.stringify(outputs.WebSocketUrl?.Value)).toContain("wss://");
+  });
+});
+
+describe("workflow settings from the configuration", () => {
+  it("takes the worker concurrency and the workflow type from context overrides", () => {
+    const custom = synthesize({ context: { workerConcurrency: "3", workflowType: "EXPRESS" } });
+    expect(functionAccess(custom.serviceTemplate, "rewoo-planner").environment.REWOO_WORKER_CONCURRENCY).toBe(
+      "3",
+    );
+    custom.serviceTemplate.hasResourceProperties("AWS::StepFunctions::StateMachine", {
+      StateMachineType: "EXPRESS",
+    });
+  });
+});
