@@ -11,7 +11,7 @@ import { renderPlannerPrompt, renderSolverPrompt } from "../lambdas/core/prompts
 import type { EvaluationRequest, Evidence, Plan, RunRecord, RunResult } from "../lambdas/core/types.ts";
 import { createLlmProviders, type LlmProviders } from "../lambdas/llm/index.ts";
 import { ScriptedProvider } from "../lambdas/llm/scripted.ts";
-import { countTokens, TOKENIZER_ENCODING, tokenizerUsage } from "../lambdas/llm/usage.ts";
+import { TOKENIZER_ENCODING, tokenizerUsage } from "../lambdas/llm/usage.ts";
 import { parseConfig } from "../lambdas/runtime/config.ts";
 import { type BundleResult, measureBundles } from "./bundles.ts";
 import { formatJson } from "./json.ts";
@@ -42,7 +42,7 @@ import {
   toolLatencies,
   WIDE_SCENARIO,
 } from "./scenarios.ts";
-import { buildReactScript, rewooPlannerText, rewooScript } from "./scripted.ts";
+import { buildReactScript, rewooScript } from "./scripted.ts";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -115,15 +115,6 @@ export interface ScenarioResult {
   cost_weighted_ratio: number;
   /** Where wall − lower bound went (first run). */
   overhead_breakdown: OverheadBreakdown;
-  /** What the ReWOO numbers would be with two changes outside bench/ (see BENCHMARKS.md). */
-  what_if: {
-    /** Planner output written one compact step per line, like the planner prompt's example. */
-    planner_output_tokens_one_step_per_line: number;
-    /** Solver prompt with retrieve_s3_document evidence reduced to its metadata (no 2,000-char text preview). */
-    solver_input_tokens_without_previews: number;
-    rewoo_total_tokens: number;
-    token_ratio: number;
-  };
   lower_bound_ms: number;
   lower_bound_capped_ms: number;
   critical_path_ms: number;
@@ -349,7 +340,6 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
           record.evidence,
           analysis.execution_ms - bounds.lower_bound_ms,
         ),
-        what_if: whatIf(twin, record, maxSteps, verify, reactTotals.total_tokens),
         ...boundsOf(bounds, analysis.execution_ms),
         transitions: analysis.transitions,
         lambda_invocations: analysis.lambda_invocations,
@@ -555,7 +545,8 @@ function orderedEvidence(record: RunRecord): Evidence[] {
 /** Recounts the planner's and the solver's prompts as the handlers render them, against the recorded usage. */
 function verifyUsage(twin: Twin, record: RunRecord, maxSteps: number) {
   const plan = record.plan as Plan;
-  const evidence = orderedEvidence(record);
+  // The solver reads each tool's solver view of the evidence, as the solver handler renders it.
+  const evidence = orderedEvidence(record).map((item) => twin.services.tools.forSolver(item));
   const script = rewooScript(record.request, twin.services.catalog, maxSteps, plan, evidence);
   const plannerPrompt = renderPlannerPrompt({
     request: record.request,
@@ -575,38 +566,6 @@ function verifyUsage(twin: Twin, record: RunRecord, maxSteps: number) {
 /** Output tokens weighted 5× input tokens. */
 function weighted(n: { input_tokens: number; output_tokens: number }): number {
   return n.input_tokens + 5 * n.output_tokens;
-}
-
-/**
- * Two changes outside bench/, measured without making them: the planner answering one compact step
- * per line (the format of the planner prompt's own example; the rule-based stand-in pretty-prints),
- * and the solver prompt carrying retrieve_s3_document evidence without its text preview (the
- * Conditions AI verdicts carry the page citations the solver needs).
- */
-function whatIf(
-  twin: Twin,
-  record: RunRecord,
-  maxSteps: number,
-  verify: ReturnType<typeof verifyUsage>,
-  reactTotal: number,
-): ScenarioResult["what_if"] {
-  const steps = JSON.parse(rewooPlannerText(record.request, twin.services.catalog, maxSteps)) as unknown[];
-  const oneLine = `[\n${steps.map((step) => `  ${JSON.stringify(step)}`).join(",\n")}\n]`;
-  const plannerOut = countTokens(oneLine);
-  const evidence = orderedEvidence(record).map((item) => {
-    if (item.tool !== "retrieve_s3_document" || item.status !== "ok") return item;
-    const { preview: _preview, ...rest } = (item.output ?? {}) as Record<string, unknown>;
-    return { ...item, output: rest };
-  });
-  const solver = renderSolverPrompt({ request: record.request, plan: record.plan as Plan, evidence });
-  const solverIn = countTokens(solver.system) + countTokens(solver.prompt);
-  const total = verify.planner.input_tokens + plannerOut + solverIn + verify.solver.output_tokens;
-  return {
-    planner_output_tokens_one_step_per_line: plannerOut,
-    solver_input_tokens_without_previews: solverIn,
-    rewoo_total_tokens: total,
-    token_ratio: round(reactTotal / total, 2),
-  };
 }
 
 function totalsOf(usage: {
@@ -777,8 +736,6 @@ function totals(scenarios: ScenarioResult[]) {
     token_ratio: round(react / rewoo, 2),
     token_savings_pct: round((1 - rewoo / react) * 100, 1),
     cost_weighted_ratio: round(sum((s) => weighted(s.react)) / sum((s) => weighted(s.rewoo)), 2),
-    what_if_rewoo_total_tokens: sum((s) => s.what_if.rewoo_total_tokens),
-    what_if_token_ratio: round(react / sum((s) => s.what_if.rewoo_total_tokens), 2),
     rewoo_wall_ms: sum((s) => s.rewoo.wall_ms),
     lower_bound_ms: sum((s) => s.lower_bound_ms),
     critical_path_ms: sum((s) => s.critical_path_ms),

@@ -430,22 +430,18 @@ function losses(r: BenchResults): string[] {
 
 function improvements(r: BenchResults): string[] {
   const t = r.totals;
-  const s = r.scenarios;
-  const big = [...s].sort((a, b) => b.tool_calls - a.tool_calls)[0];
   const out: string[] = [
-    "Found while benchmarking; they change files outside `bench/`, so they are measured here as *what-ifs* (the prompts re-rendered and re-counted from each run's real evidence) rather than made:",
+    `Made because of this benchmark (first full run, 2026-11-21: ReAct ÷ ReWOO **3.85×** over the same 10 scenarios; now **${fixed(t.token_ratio)}×**):`,
+    "",
+    "1. **Solver prompt without duplicate evidence.** `retrieve_s3_document` carried a 2,000-character text preview per document into the solver prompt, although the Conditions AI step reads the documents itself and its verdicts carry the page citations. Tools now declare a `solver_view`; retrieval evidence reaches the solver with its facts (path, size, pages, text layer) and a 200-character preview. The full output stays in the evidence store.",
+    "2. **Compact plan lines.** The rule-based planner answers one compact step per line, like the planner prompt's example, instead of indented JSON.",
+    "",
+    "Still open:",
     "",
   ];
-  if (big) {
-    out.push(
-      `1. **Solver prompt: drop the document previews.** \`retrieve_s3_document\` evidence carries a 2,000-character text preview per document; the solver reads verdicts and citations from Conditions AI, not the previews, and the ReAct baseline is charged for the same observations. Rendering retrieval evidence as its metadata only (path, size, pages, text layer) in \`renderEvidence\` (lambdas/core/prompts.ts) cuts the solver prompt of \`${big.name}\` from ${int(big.rewoo.solver_input_tokens)} to ${int(big.what_if.solver_input_tokens_without_previews)} tokens. (This is a ReWOO-side saving: its solver sees evidence after the fact and can be told what to skip, while a ReAct model must read each tool's observation as it comes. Shortening the tool's own preview instead would save tokens in both architectures.)`,
-      `2. **Planner answer format.** The planner prompt's example writes one compact step per line; the rule-based stand-in (lambdas/llm/rule-based.ts) pretty-prints with 2-space indentation. One step per line takes \`${big.name}\`'s plan from ${int(big.rewoo.planner_output_tokens)} to ${int(big.what_if.planner_output_tokens_one_step_per_line)} output tokens.`,
-      `   With both: ReWOO Σ ${int(t.rewoo_total_tokens)} → ${int(t.what_if_rewoo_total_tokens)} tokens, ReAct ÷ ReWOO ${fixed(t.token_ratio)}× → **${fixed(t.what_if_token_ratio)}×** (per scenario: ${s.map((x) => `${x.name} ${fixed(x.what_if.token_ratio)}×`).join(", ")}).`,
-    );
-  }
   out.push(
-    "3. **Worker bookkeeping** (lambdas/worker/run-step.ts): before its tool a worker makes up to five sequential DynamoDB round trips (idempotency BatchGet, plan Get, `started` event = counter Update + Put, upstream-evidence BatchGet) and after it three more (evidence Put, `completed` event Update + Put); every worker of a level updates the same run item's event counter. The idempotency read, the plan read and the upstream read are independent and could run concurrently (or be one Query of the run's item collection); the `started` event need not delay the tool call. That is the *before tools* column above.",
-    "4. **Bundles** (lambdas/runtime/services.ts, lambdas/llm/usage.ts, lambdas/tools/loan/pdf-text.ts): import gpt-tokenizer only when a provider reports no usage and unpdf only in the worker (dynamic `import()` plus esbuild code splitting, or a catalog-only tool registry for planner and solver), so planner, solver and finalize stop loading megabytes they never use.",
+    "1. **Worker bookkeeping** (lambdas/worker/run-step.ts): before its tool a worker makes up to five sequential DynamoDB round trips (idempotency BatchGet, plan Get, `started` event = counter Update + Put, upstream-evidence BatchGet) and after it three more (evidence Put, `completed` event Update + Put); every worker of a level updates the same run item's event counter. The idempotency read, the plan read and the upstream read are independent and could run concurrently (or be one Query of the run's item collection); the `started` event need not delay the tool call. That is the *before tools* column above.",
+    "2. **Bundles** (lambdas/runtime/services.ts, lambdas/llm/usage.ts, lambdas/tools/loan/pdf-text.ts): import gpt-tokenizer only when a provider reports no usage and unpdf only in the worker (dynamic `import()` plus esbuild code splitting, or a catalog-only tool registry for planner and solver), so planner, solver and finalize stop loading megabytes they never use.",
   );
   return out;
 }

@@ -10,18 +10,13 @@
 // what it read), then the same final answer computed from the evidence the ReAct run observed.
 import { computeLevels } from "../lambdas/core/levels.ts";
 import type { EvaluationRequest, Evidence, Plan, RawStep, ToolCatalog } from "../lambdas/core/types.ts";
-import { planFromRequest, solveFromEvidence } from "../lambdas/llm/rule-based.ts";
+import { planFromRequest, plannerText, solverText } from "../lambdas/llm/rule-based.ts";
 import type { ScriptedResponse } from "../lambdas/llm/scripted.ts";
 import type { ToolRegistry } from "../lambdas/tools/registry.ts";
 import { callTool } from "./react.ts";
 
-export function rewooPlannerText(request: EvaluationRequest, tools: ToolCatalog, maxSteps: number): string {
-  return JSON.stringify(planFromRequest(request, tools, maxSteps), null, 2);
-}
-
-export function rewooSolverText(request: EvaluationRequest, plan: Plan, evidence: Evidence[]): string {
-  return JSON.stringify(solveFromEvidence(request, plan, evidence), null, 2);
-}
+export const rewooPlannerText = plannerText;
+export const rewooSolverText = solverText;
 
 export function rewooScript(
   request: EvaluationRequest,

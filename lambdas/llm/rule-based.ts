@@ -42,9 +42,9 @@ export class RuleBasedProvider implements LlmProvider {
     const { context } = request;
     let text: string;
     if (context.purpose === "planner") {
-      text = JSON.stringify(planFromRequest(context.request, context.tools, context.maxSteps), null, 2);
+      text = plannerText(context.request, context.tools, context.maxSteps);
     } else if (context.purpose === "solver") {
-      text = JSON.stringify(solveFromEvidence(context.request, context.plan, context.evidence), null, 2);
+      text = solverText(context.request, context.plan, context.evidence);
     } else {
       text = extractiveAnswer(request.prompt);
     }
@@ -468,4 +468,18 @@ export function extractiveAnswer(prompt: string): string {
   const sentenceEnd = Math.max(head.lastIndexOf(". "), head.lastIndexOf("! "), head.lastIndexOf("? "));
   const cut = sentenceEnd >= TOOL_ANSWER_CHARS / 2 ? head.slice(0, sentenceEnd + 1) : `${head.trimEnd()}…`;
   return `rule-based summary: ${cut}`;
+}
+
+/**
+ * The planner's answer: one compact step per line, as the planner prompt's example asks of a model
+ * (indentation is output tokens that carry nothing). Benchmarks replay exactly this text.
+ */
+export function plannerText(request: EvaluationRequest, tools: ToolCatalog, maxSteps: number): string {
+  const steps = planFromRequest(request, tools, maxSteps);
+  return `[\n${steps.map((step) => JSON.stringify(step)).join(",\n")}\n]`;
+}
+
+/** The solver's answer (benchmarks replay exactly this text). */
+export function solverText(request: EvaluationRequest, plan: Plan, evidence: Evidence[]): string {
+  return JSON.stringify(solveFromEvidence(request, plan, evidence), null, 2);
 }

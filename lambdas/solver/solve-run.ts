@@ -17,7 +17,10 @@ export async function solveRun(runId: string, services: Services, log: Logger): 
     runId,
     plan.steps.map((step) => step.id),
   );
-  const evidence = plan.steps.flatMap((step) => byStep.get(step.id) ?? []);
+  const evidence = plan.steps.flatMap((step) => {
+    const item = byStep.get(step.id);
+    return item ? [services.tools.forSolver(item)] : [];
+  });
   const { system, prompt } = renderSolverPrompt({
     request,
     plan,

@@ -26,6 +26,7 @@ export interface LoanToolServices {
 }
 
 const PREVIEW_CHARS = 2_000;
+const SOLVER_PREVIEW_CHARS = 200;
 
 const ConditionRef = z.union([
   z.string().min(1),
@@ -116,6 +117,12 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
           has_text_layer: document.extracted.has_text_layer,
           preview: text.slice(0, PREVIEW_CHARS),
         };
+      },
+      // The Conditions AI step reads the documents themselves and cites them; the solver needs to
+      // know each document was readable and what it is, not its first 2,000 characters again.
+      solver_view: (output) => {
+        const { preview, ...rest } = output as { preview?: string };
+        return { ...rest, preview: preview?.slice(0, SOLVER_PREVIEW_CHARS) };
       },
     }),
     defineTool({

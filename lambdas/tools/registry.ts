@@ -2,7 +2,7 @@
 // feed plan validation and the planner's tool descriptions (lambdas/core), so a tool is described
 // in exactly one place.
 import type { z } from "zod";
-import type { ToolCatalog, ToolSpec } from "../core/types.ts";
+import type { Evidence, ToolCatalog, ToolSpec } from "../core/types.ts";
 
 export interface ToolContext {
   run_id: string;
@@ -18,6 +18,11 @@ export interface ToolDefinition<Args extends Record<string, unknown> = Record<st
   args: z.ZodType<Args>;
   timeout_ms: number;
   run(args: Args, context: ToolContext): Promise<unknown>;
+  /**
+   * What of this tool's output the solver reads, when less than all of it: the full output stays in
+   * the evidence store; the solver prompt should not pay for what another step already digested.
+   */
+  solver_view?(output: unknown): unknown;
 }
 
 export class ToolRegistry {
@@ -42,6 +47,14 @@ export class ToolRegistry {
 
   catalog(): ToolCatalog {
     return this.tools;
+  }
+
+  /** Evidence as the solver should see it (see ToolDefinition.solver_view). */
+  forSolver(evidence: Evidence): Evidence {
+    const view = this.tools.get(evidence.tool)?.solver_view;
+    return view && evidence.status === "ok" && evidence.output !== undefined
+      ? { ...evidence, output: view(evidence.output) }
+      : evidence;
   }
 }
 
