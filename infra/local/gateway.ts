@@ -564,17 +564,7 @@ class LocalGateway {
     const requestId = randomUUID();
     const event: WebSocketEvent = {
       requestContext: {
-        ...this.requestContext(routeKey, "MESSAGE", {
-          connectionId: connection.id,
-          connectedAt: connection.connectedAt.getTime(),
-          domainName: connection.domainName,
-          stage: this.stage,
-          apiId: LOCAL_API_ID,
-          identity: {
-            sourceIp: connection.sourceIp,
-            ...(connection.userAgent ? { userAgent: connection.userAgent } : {}),
-          },
-        }),
+        ...this.requestContext(routeKey, "MESSAGE", this.connectionBase(connection)),
         requestId,
         messageId: randomBytes(12).toString("base64"),
         requestTime: clfTime(now),
@@ -616,17 +606,7 @@ class LocalGateway {
     const now = new Date();
     const event: WebSocketEvent = {
       requestContext: {
-        ...this.requestContext("$disconnect", "DISCONNECT", {
-          connectionId: connection.id,
-          connectedAt: connection.connectedAt.getTime(),
-          domainName: connection.domainName,
-          stage: this.stage,
-          apiId: LOCAL_API_ID,
-          identity: {
-            sourceIp: connection.sourceIp,
-            ...(connection.userAgent ? { userAgent: connection.userAgent } : {}),
-          },
-        }),
+        ...this.requestContext("$disconnect", "DISCONNECT", this.connectionBase(connection)),
         requestTime: clfTime(now),
         requestTimeEpoch: now.getTime(),
         authorizer: connection.authorizer,
@@ -643,6 +623,21 @@ class LocalGateway {
       // $disconnect is best effort in AWS too: nobody is left to tell.
       this.log(`gateway: $disconnect handler failed: ${describeError(error)}`);
     }
+  }
+
+  /** The request-context fields that stay the same for every event of one connection. */
+  private connectionBase(connection: Connection) {
+    return {
+      connectionId: connection.id,
+      connectedAt: connection.connectedAt.getTime(),
+      domainName: connection.domainName,
+      stage: this.stage,
+      apiId: LOCAL_API_ID,
+      identity: {
+        sourceIp: connection.sourceIp,
+        ...(connection.userAgent ? { userAgent: connection.userAgent } : {}),
+      },
+    };
   }
 
   private requestContext(
