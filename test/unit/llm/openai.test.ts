@@ -1,55 +1,29 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { OpenAiCompatibleProvider, OpenAiHttpError } from "../../../lambdas/llm/openai.ts";
 import { countTokens } from "../../../lambdas/llm/usage.ts";
+import {
+  type RecordedRequest,
+  type RecordingServer,
+  startRecordingServer,
+} from "../../support/recording-server.ts";
 
 // A real HTTP server on loopback: the provider's fetch, headers, body and error paths are exercised
 // end to end, not against a mocked fetch.
-interface Received {
-  method?: string;
-  url?: string;
-  headers: IncomingHttpHeaders;
-  body: unknown;
-}
-
-let server: Server;
+let stub: RecordingServer;
+let received: RecordedRequest[];
 let baseUrl: string;
-let received: Received[] = [];
 let reply: { status: number; body: string; delayMs?: number } = { status: 200, body: "{}" };
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let raw = "";
-    req.on("data", (chunk) => {
-      raw += chunk;
-    });
-    req.on("end", () => {
-      received.push({
-        method: req.method,
-        url: req.url,
-        headers: req.headers,
-        body: JSON.parse(raw || "null"),
-      });
-      const send = () => {
-        res.writeHead(reply.status, { "content-type": "application/json" });
-        res.end(reply.body);
-      };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
-      else send();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
+  stub = await startRecordingServer(() => reply);
+  received = stub.received;
+  baseUrl = `${stub.origin}/v1/`;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => stub.close());
 
 beforeEach(() => {
-  received = [];
+  received.length = 0;
 });
 
 const solverContext = {

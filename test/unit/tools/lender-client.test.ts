@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { LlmProvider } from "../../../lambdas/llm/types.ts";
@@ -16,54 +16,36 @@ import {
 } from "../../../lambdas/tools/lender-client.ts";
 import { createLoanTools, type LoanToolServices } from "../../../lambdas/tools/loan-tools.ts";
 import type { ToolContext } from "../../../lambdas/tools/registry.ts";
+import {
+  type RecordedRequest,
+  type RecordingServer,
+  startRecordingServer,
+} from "../../support/recording-server.ts";
 
 // A real HTTP server on loopback with one scripted reply per request, so headers, bodies, status
 // handling and timeouts go through fetch and the network stack, not a mocked fetch.
-interface Received {
-  method?: string;
-  url?: string;
-  headers: IncomingHttpHeaders;
-  body: unknown;
-}
-
 type Reply = { status: number; body: unknown; headers?: Record<string, string> } | "hang";
 
-let server: Server;
+let stub: RecordingServer;
 let origin: string;
-let received: Received[] = [];
+let received: RecordedRequest[];
 let script: Reply[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    let raw = "";
-    req.on("data", (chunk) => {
-      raw += chunk;
-    });
-    req.on("end", () => {
-      received.push({
-        method: req.method,
-        url: req.url,
-        headers: req.headers,
-        body: JSON.parse(raw || "null"),
-      });
-      const reply = script.shift() ?? { status: 500, body: { message: "stub: no scripted reply left" } };
-      if (reply === "hang") return;
-      const text = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
-      res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
-      res.end(text);
-    });
+  stub = await startRecordingServer(() => {
+    const reply = script.shift() ?? { status: 500, body: { message: "stub: no scripted reply left" } };
+    if (reply === "hang") return "hang";
+    const body = typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
+    return { status: reply.status, body, ...(reply.headers ? { headers: reply.headers } : {}) };
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = stub.origin;
+  received = stub.received;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => stub.close());
 
 beforeEach(() => {
-  received = [];
+  received.length = 0;
   script = [];
 });
 
