@@ -33,6 +33,8 @@ export function formatEvent(event: ProgressEvent): string[] {
     }
     case "solver":
       return [`${pc.bold("SOLVER")}  ${event.status}`];
+    case "resume":
+      return [`${pc.bold("RESUME")}  attempt ${event.attempt}: ${event.reason}`];
     case "complete":
       return [
         `${pc.bold("DONE")}    ${event.status === "SUCCEEDED" ? pc.green(event.status) : pc.red(event.status)}${event.error ? `: ${event.error}` : ""}`,

@@ -5,8 +5,16 @@
 // the same event may arrive twice) and may be applied in any order: each step keeps the event with
 // the highest seq, and a step with stored evidence is finished whatever late events say.
 
-export const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
-const PROGRESS = { PLANNING: 0, RUNNING: 1, SOLVING: 2, SUCCEEDED: 3, FAILED: 3, CANCELLED: 3 };
+export const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED", "INTERRUPTED"]);
+const PROGRESS = {
+  PLANNING: 0,
+  RUNNING: 1,
+  SOLVING: 2,
+  SUCCEEDED: 3,
+  FAILED: 3,
+  CANCELLED: 3,
+  INTERRUPTED: 3,
+};
 
 export class RunState {
   constructor(runId) {
@@ -21,6 +29,8 @@ export class RunState {
     this.stepEvents = new Map();
     this.solverEvent = null;
     this.completeEvent = null;
+    /** The latest `resume` event: a `complete` before it ended an earlier attempt, not the run. */
+    this.resumeEvent = null;
   }
 
   applyRecord(record) {
@@ -56,8 +66,13 @@ export class RunState {
         if (!this.solverEvent || this.solverEvent.seq < event.seq) this.solverEvent = event;
         break;
       case "complete":
-        this.completeEvent = event;
+        if (!this.resumeEvent || this.resumeEvent.seq < event.seq) this.completeEvent = event;
         refetch = true; // final status, usage, timestamps
+        break;
+      case "resume":
+        if (!this.resumeEvent || this.resumeEvent.seq < event.seq) this.resumeEvent = event;
+        if (this.completeEvent && this.completeEvent.seq < event.seq) this.completeEvent = null;
+        refetch = true; // status and attempt
         break;
       default:
         break;

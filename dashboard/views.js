@@ -20,6 +20,7 @@ const RUN_STATUS_LABEL = {
   SUCCEEDED: "Succeeded",
   FAILED: "Failed",
   CANCELLED: "Cancelled",
+  INTERRUPTED: "Interrupted",
 };
 
 export function runStatusBadge(status, props = {}) {
@@ -521,6 +522,8 @@ export function describeEvent(event) {
       return event.status === "started"
         ? "Solver started"
         : `Solver completed${event.results?.summary ? `: ${event.results.summary}` : suffix}`;
+    case "resume":
+      return `Resumed (attempt ${event.attempt}): ${event.reason}`;
     case "complete":
       return `Run ${event.status}${event.error ? `: ${event.error}` : ""}`;
     default:

@@ -20,6 +20,8 @@ export interface EmulatorOptions {
 
 export interface Emulators {
   dynamodbEndpoint: string;
+  /** dynalite's HTTP server, for the twin's DynamoDB Streams emulation to attach to. */
+  dynamodbServer: Server;
   s3Endpoint: string;
   stop(): Promise<void>;
 }
@@ -90,6 +92,7 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
     let stopped: Promise<void> | undefined;
     return {
       dynamodbEndpoint: `http://${urlHost(host)}:${dynamoPort}`,
+      dynamodbServer: dynamoServer,
       s3Endpoint: `http://${urlHost(host)}:${s3Address.port}`,
       stop() {
         stopped ??= runCleanups();

@@ -31,6 +31,7 @@ import type {
   APIGatewayRequestAuthorizerEvent,
 } from "aws-lambda";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
+import { ROUTES } from "../../lambdas/api/routes.ts";
 import { type ExecutionDescription, type LocalStepFunctions, StepFunctionsError } from "./step-functions.ts";
 
 export type ApiHandler = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
@@ -136,14 +137,7 @@ export const LOCAL_API_ID = "local";
 const LOCAL_ACCOUNT_ID = "000000000000";
 
 /** The routes of lambdas/api; matched like API Gateway resources, anything else falls back to `/{proxy+}`. */
-export const API_RESOURCES = [
-  "/health",
-  "/v1/evaluate-conditions",
-  "/v1/evaluate-loan-conditions",
-  "/v1/runs/{run_id}",
-  "/v1/runs/{run_id}/events",
-  "/v1/runs/{run_id}/cancel",
-];
+export const API_RESOURCES = ROUTES.map((route) => route.resource);
 export const WEBSOCKET_ROUTES = ["subscribe"];
 export const WEBSOCKET_PATH = "/ws";
 export const STEP_FUNCTIONS_PATH = "/sfn";

@@ -47,6 +47,25 @@ export interface LocalStepFunctionsOptions {
   retryIntervalOverrides?: Record<string, number | number[]>;
 }
 
+/**
+ * What Step Functions sends to EventBridge when an execution changes status (detail-type "Step Functions
+ * Execution Status Change"): the fields of its `detail`.
+ */
+export interface ExecutionStatusChangeDetail {
+  executionArn: string;
+  stateMachineArn: string;
+  name: string;
+  status: ExecutionStatus;
+  startDate: number;
+  stopDate: number | null;
+  input: string;
+  output: string | null;
+  error: string | null;
+  cause: string | null;
+}
+
+export type StatusChangeListener = (detail: ExecutionStatusChangeDetail) => void;
+
 /** Errors carry the Step Functions API error code as `name` (what the JSON API returns as `__type`). */
 export class StepFunctionsError extends Error {
   constructor(name: string, message: string) {
@@ -151,6 +170,9 @@ export class LocalStepFunctions {
   /** The task states of the definition (including those nested in Map / Parallel states). */
   readonly taskStates: readonly string[];
   private readonly executions = new Map<string, ExecutionRecord>();
+  private readonly statusListeners: StatusChangeListener[] = [];
+  /** Set by close(): the emulation is going away with its process, and so is its event bus. */
+  private closing = false;
 
   private constructor(
     private readonly lib: Interpreter,
@@ -263,6 +285,7 @@ export class LocalStepFunctions {
       onIdle: [],
     };
     this.executions.set(executionArn, record);
+    this.emitStatusChange(record);
 
     const runOptions: RunOptions = {
       overrides: {
@@ -291,6 +314,11 @@ export class LocalStepFunctions {
       (error: unknown) => this.settle(record, this.classify(error)),
     );
     return { executionArn, startDate: record.startDate };
+  }
+
+  /** Every status change from now on (RUNNING at start, then the final one), as EventBridge would see it. */
+  onStatusChange(listener: StatusChangeListener): void {
+    this.statusListeners.push(listener);
   }
 
   describeExecution(executionArn: string): ExecutionDescription {
@@ -336,6 +364,9 @@ export class LocalStepFunctions {
 
   /** Stops every running execution and waits (bounded) for their running handler calls to return. */
   async close(options: { timeoutMs?: number } = {}): Promise<void> {
+    // Executions stopped here are not "stopped by someone": the process is going away. Their runs
+    // stay in flight, to be resumed by the next twin on the same data (see infra/local/twin.ts).
+    this.closing = true;
     const records = [...this.executions.values()];
     for (const record of records) {
       if (record.status === "RUNNING") {
@@ -443,6 +474,24 @@ export class LocalStepFunctions {
     if (settlement.cause !== undefined) record.cause = settlement.cause;
     record.stopDate = new Date();
     record.markSettled();
+    this.emitStatusChange(record);
+  }
+
+  private emitStatusChange(record: ExecutionRecord): void {
+    if (this.closing) return;
+    const detail: ExecutionStatusChangeDetail = {
+      executionArn: record.arn,
+      stateMachineArn: this.stateMachineArn,
+      name: record.name,
+      status: record.status,
+      startDate: record.startDate.getTime(),
+      stopDate: record.stopDate?.getTime() ?? null,
+      input: record.inputJson,
+      output: record.status === "SUCCEEDED" ? (JSON.stringify(record.output) ?? null) : null,
+      error: record.error ?? null,
+      cause: record.cause ?? null,
+    };
+    for (const listener of this.statusListeners) listener(detail);
   }
 }
 

@@ -10,10 +10,14 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { mintToken } from "../../lambdas/auth/tokens.ts";
-import type { RunRecord } from "../../lambdas/core/types.ts";
+import { isTerminal, type RunRecord } from "../../lambdas/core/types.ts";
+import { resumeRun } from "../../lambdas/runs/resume-run.ts";
 import { startRun } from "../../lambdas/runs/start-run.ts";
 import { type Services, services } from "../../lambdas/runtime/services.ts";
+import { executionNameOf } from "../../lambdas/store/runs.ts";
+import { LocalDynamoDbStreams } from "./dynamodb-streams.ts";
 import { type Emulators, startEmulators } from "./emulators.ts";
+import { LocalEventBus } from "./event-bridge.ts";
 import { DEFAULT_STAGE, type Gateway, listenLoopback, startGateway } from "./gateway.ts";
 import { provisionResources } from "./provision.ts";
 import { LocalStepFunctions } from "./step-functions.ts";
@@ -37,6 +41,12 @@ export interface TwinOptions {
 export interface Twin {
   services: Services;
   stepFunctions: LocalStepFunctions;
+  /** The runs table's stream and its consumer (the push function), as Lambda's event source mapping runs it. */
+  streams: LocalDynamoDbStreams;
+  /** The default event bus with the workflow's execution-status rule. */
+  eventBus: LocalEventBus;
+  /** What boot found in flight from a previous process on the same data, and what became of it. */
+  recovered: RecoveredRun[];
   emulators: Emulators;
   gateway: Gateway;
   urls: {
@@ -50,8 +60,18 @@ export interface Twin {
   /** Lets a dashboard watch every run; signed with this data folder's token secret. */
   operatorToken: string;
   startRun(request: unknown, options?: { runId?: string }): Promise<{ run_id: string; executionArn: string }>;
+  /** Resolves with the run record once the run has ended (following its resumes). */
   waitForRun(runId: string): Promise<RunRecord>;
+  /** Resolves when every stream record and bus event written so far has been handled. */
+  settled(): Promise<void>;
   stop(): Promise<void>;
+}
+
+export interface RecoveredRun {
+  run_id: string;
+  /** resumed: a new execution continues it; interrupted: it could not be, and ended INTERRUPTED. */
+  outcome: "resumed" | "interrupted";
+  detail: string;
 }
 
 /** Who the handlers are, for the names and ARNs they are given; fixed so STATE_MACHINE_ARN is known before the machine is built. */
@@ -134,8 +154,11 @@ async function bootTwin(
     connectionsTable: LOCAL_NAMES.CONNECTIONS_TABLE,
     buckets: [LOCAL_NAMES.DOCUMENTS_BUCKET, LOCAL_NAMES.ARTIFACTS_BUCKET],
   });
+  // In AWS the runs table has a stream; dynalite has none, so the twin records one from its writes.
+  const streams = new LocalDynamoDbStreams(REGION, ACCOUNT_ID);
+  streams.attach(emulators.dynamodbServer, { [LOCAL_NAMES.RUNS_TABLE]: ["pk", "sk"] });
 
-  const [planner, worker, solver, finalize, api, ws, authorizer] = await Promise.all([
+  const [planner, worker, solver, finalize, api, ws, authorizer, push, executionStatus] = await Promise.all([
     import("../../lambdas/planner/index.ts"),
     import("../../lambdas/worker/index.ts"),
     import("../../lambdas/solver/index.ts"),
@@ -143,7 +166,24 @@ async function bootTwin(
     import("../../lambdas/api/index.ts"),
     import("../../lambdas/ws/index.ts"),
     import("../../lambdas/ws/authorizer.ts"),
+    import("../../lambdas/ws/stream.ts"),
+    import("../../lambdas/finalize/execution-status.ts"),
   ]);
+  const warn = (message: string, extra: Record<string, unknown>) =>
+    console.warn(`[rewoo twin] ${message} ${JSON.stringify(extra)}`);
+  // The push function's event source mapping (infra/stacks: the same filter, batch size and retries).
+  streams.addEventSourceMapping({
+    tableName: LOCAL_NAMES.RUNS_TABLE,
+    handler: push.handler,
+    filters: push.PUSH_STREAM_FILTERS,
+    batchSize: 100,
+    maxRetries: 2,
+    onDiscard: (records, error) =>
+      warn("stream records given up on (live delivery resumes with the next event or a re-subscribe)", {
+        records: records.length,
+        error: String(error),
+      }),
+  });
   const stepFunctions = await LocalStepFunctions.fromFile(
     ASL_PATH,
     {
@@ -170,11 +210,35 @@ async function bootTwin(
   });
   onGateway(gateway);
   const svc = services();
-  const executions = new Map<string, string>();
+  // Executions that end outside the workflow (stopped, timed out, failure handler out of retries) reach
+  // the finalize function through EventBridge, as in AWS.
+  const eventBus = new LocalEventBus(REGION, ACCOUNT_ID);
+  eventBus.addRule({
+    name: "ExecutionEnded",
+    pattern: executionStatus.EXECUTION_ENDED_PATTERN,
+    target: (event) => finalize.handler(event as never),
+    retryAttempts: 3,
+    onDeadLetter: (event, error) =>
+      warn("execution status event not delivered", { id: event.id, error: String(error) }),
+  });
+  stepFunctions.onStatusChange((detail) =>
+    eventBus.put({
+      source: "aws.states",
+      detailType: executionStatus.EXECUTION_STATUS_CHANGE,
+      resources: [detail.executionArn],
+      detail,
+    }),
+  );
+  const startExecution = async (name: string, input: { run_id: string }) =>
+    stepFunctions.startExecution({ name, input });
+  const recovered = await recoverRuns(svc, startExecution);
 
   const twin: Twin = {
     services: svc,
     stepFunctions,
+    streams,
+    eventBus,
+    recovered,
     emulators,
     gateway,
     urls: { api: gateway.urls.api, websocket: gateway.urls.websocket, dashboard: gateway.urls.dashboard },
@@ -187,33 +251,91 @@ async function bootTwin(
           runs: svc.runs,
           policy: svc.documentPolicy,
           startExecution: async (name, input) => {
-            executionArn = stepFunctions.startExecution({ name, input }).executionArn;
+            executionArn = (await startExecution(name, input)).executionArn;
           },
         },
         startOptions,
       );
-      executions.set(run_id, executionArn);
       return { run_id, executionArn };
     },
     async waitForRun(runId) {
-      // Runs started through the REST API are executions named after the run, like those started here.
-      const executionArn =
-        executions.get(runId) ?? stateMachineArn.replace(":stateMachine:", ":execution:").concat(`:${runId}`);
-      await stepFunctions.waitForExecution(executionArn);
+      for (;;) {
+        const meta = await svc.runs.getMeta(runId);
+        const executionArn = stateMachineArn
+          .replace(":stateMachine:", ":execution:")
+          .concat(`:${executionNameOf(meta)}`);
+        try {
+          await stepFunctions.waitForExecution(executionArn);
+        } catch (error) {
+          if ((error as Error).name !== "ExecutionDoesNotExist") throw error;
+        }
+        // An execution that ended outside the workflow is closed by the bus's finalize delivery.
+        await eventBus.idle();
+        const now = await svc.runs.getMeta(runId);
+        if (executionNameOf(now) !== executionNameOf(meta)) continue; // resumed meanwhile: follow it
+        if (isTerminal(now.status)) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       const record = await svc.runs.getRun(runId);
       if (!record) throw new Error(`run ${runId} has no record`);
       return record;
+    },
+    async settled() {
+      await eventBus.idle();
+      await streams.idle();
     },
     async stop() {
       booted = undefined;
       // Executions first, while the gateway still takes their WebSocket pushes; then the clients
       // ($disconnect still reaches DynamoDB); the emulators last, once nothing uses them.
       await stepFunctions.close({ timeoutMs: 10_000 });
+      await eventBus.idle();
+      await streams.close();
       await gateway.close();
       await emulators.stop();
     },
   };
   return twin;
+}
+
+/**
+ * Runs whose executions died with a previous process on the same data (a crash, a kill, a shutdown
+ * with runs in flight). In AWS executions outlive any process; here they are resumed: a new execution
+ * for the same run, which reuses the stored plan, evidence and result, so finished work is not redone.
+ * A run that cannot be resumed (it already ran MAX_ATTEMPTS times, or its execution will not start)
+ * ends INTERRUPTED with its `complete` event, and `rewoo runs resume` may try it again later.
+ */
+async function recoverRuns(
+  svc: Services,
+  startExecution: (name: string, input: { run_id: string }) => Promise<unknown>,
+): Promise<RecoveredRun[]> {
+  const recovered: RecoveredRun[] = [];
+  for (const meta of await svc.runs.listUnfinishedRuns()) {
+    const runId = meta.run_id;
+    try {
+      const resumed = await resumeRun(
+        runId,
+        { runs: svc.runs, publisher: svc.publisher, startExecution },
+        { reason: "the local twin restarted while the run was in flight", orphaned: true },
+      );
+      recovered.push({ run_id: runId, outcome: "resumed", detail: `attempt ${resumed.attempt}` });
+    } catch (error) {
+      const cause = (error as Error).message;
+      const error_ = {
+        error: "Interrupted",
+        cause: `the local twin stopped while the run was in flight; ${cause}`,
+      };
+      if (await svc.runs.updateRun(runId, { status: "INTERRUPTED", error: error_ })) {
+        await svc.publisher.publish(runId, {
+          stage: "complete",
+          status: "INTERRUPTED",
+          error: `${error_.error}: ${error_.cause}`,
+        });
+      }
+      recovered.push({ run_id: runId, outcome: "interrupted", detail: cause });
+    }
+  }
+  return recovered;
 }
 
 let twinTokenSecret: string | undefined;

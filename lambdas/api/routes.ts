@@ -6,7 +6,7 @@ import { TokenSecretUnavailableError } from "../auth/secret.ts";
 import { RunNotFoundError } from "../store/runs.ts";
 import type { ApiContext } from "./context.ts";
 import { errorResult, HttpError, json } from "./http.ts";
-import { cancelRun, getRun, listRecentRuns, listRunEvents } from "./runs.ts";
+import { cancelRun, getRun, listRecentRuns, listRunEvents, resumeRunRoute } from "./runs.ts";
 import { WorkflowNotConfiguredError } from "./sfn.ts";
 import { startEvaluation } from "./start.ts";
 
@@ -41,6 +41,10 @@ export const ROUTES: readonly Route[] = [
   {
     resource: "/v1/runs/{run_id}/cancel",
     methods: { POST: (_event, params, ctx) => cancelRun(runId(params), ctx) },
+  },
+  {
+    resource: "/v1/runs/{run_id}/resume",
+    methods: { POST: (_event, params, ctx) => resumeRunRoute(runId(params), ctx) },
   },
   {
     resource: "/health",

@@ -1,13 +1,14 @@
-// The run resources: GET /v1/runs/{run_id}, GET /v1/runs/{run_id}/events, POST /v1/runs/{run_id}/cancel.
+// The run resources: GET /v1/runs/{run_id}, GET /v1/runs/{run_id}/events, POST /v1/runs/{run_id}/cancel,
+// POST /v1/runs/{run_id}/resume.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
-import type { ProgressEvent, RunStatus } from "../core/types.ts";
+import { isTerminal, type ProgressEvent, type RunStatus } from "../core/types.ts";
+import { ResumeRefusedError, resumeRun } from "../runs/resume-run.ts";
 import { RUN_ID_PATTERN } from "../runs/start-run.ts";
 import { contiguousAfter } from "../store/events.ts";
-import { RunNotFoundError } from "../store/runs.ts";
+import { executionNameOf, RunNotFoundError } from "../store/runs.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json } from "./http.ts";
 
-const TERMINAL = new Set<RunStatus>(["SUCCEEDED", "FAILED", "CANCELLED"]);
 export const DEFAULT_EVENTS_LIMIT = 500;
 export const MAX_EVENTS_LIMIT = 1000;
 
@@ -49,7 +50,7 @@ export async function listRunEvents(
   // the contiguous prefix is served, so a poller that advances to next_after_seq never skips one.
   const { status } = await runs.getMeta(runId);
   const stored = await runs.listEvents(runId, afterSeq);
-  const events = (TERMINAL.has(status) ? stored : contiguousAfter(stored, afterSeq)).slice(0, limit);
+  const events = (isTerminal(status) ? stored : contiguousAfter(stored, afterSeq)).slice(0, limit);
   const page: EventsPage = {
     run_id: runId,
     status,
@@ -66,18 +67,50 @@ export async function listRunEvents(
 export async function cancelRun(runId: string, ctx: ApiContext): Promise<APIGatewayProxyResult> {
   const { runs, publisher } = ctx.services;
   checkRunId(runId);
-  const { status } = await runs.getMeta(runId);
-  if (TERMINAL.has(status)) throw runFinished(runId, status);
+  const meta = await runs.getMeta(runId);
+  if (isTerminal(meta.status)) throw runFinished(runId, meta.status);
 
   // Stop first: once the run reads CANCELLED nothing may start another step. No execution (a run whose
   // start crashed) is nothing to stop; the run is still cancelled.
-  const stopped = await ctx.workflow.stop(runId, `run ${runId} cancelled through the API`);
+  const stopped = await ctx.workflow.stop(executionNameOf(meta), `run ${runId} cancelled through the API`);
   if (!(await runs.updateRun(runId, { status: "CANCELLED" }))) {
     throw runFinished(runId, (await runs.getMeta(runId)).status);
   }
   await publisher.publish(runId, { stage: "complete", status: "CANCELLED" });
   ctx.logger.info("run cancelled", { run_id: runId, execution_stopped: stopped });
   return json(200, { run_id: runId, status: "CANCELLED" });
+}
+
+/**
+ * Redrives a FAILED or INTERRUPTED run from where it stopped: a new execution for the same run, in
+ * which every finished step is reused (202). 409 for a run that is not resumable.
+ */
+export async function resumeRunRoute(runId: string, ctx: ApiContext): Promise<APIGatewayProxyResult> {
+  const { runs, publisher } = ctx.services;
+  checkRunId(runId);
+  try {
+    const resumed = await resumeRun(
+      runId,
+      { runs, publisher, startExecution: ctx.workflow.start },
+      { reason: "resumed through the API" },
+    );
+    ctx.logger.info("run resumed", { ...resumed });
+    return json(202, { ...resumed, status: (await runs.getMeta(runId)).status });
+  } catch (error) {
+    if (error instanceof ResumeRefusedError) {
+      throw new HttpError(409, "run_not_resumable", error.message, [
+        { field: "run_id", message: error.message },
+      ]);
+    }
+    if (error instanceof RunNotFoundError) throw error;
+    throw new HttpError(
+      503,
+      "workflow_unavailable",
+      `run ${runId} could not be resumed: the workflow did not start (${(error as Error).message}); it is FAILED again and may be resumed later`,
+      undefined,
+      { "Retry-After": "1" },
+    );
+  }
 }
 
 function runFinished(runId: string, status: RunStatus): HttpError {

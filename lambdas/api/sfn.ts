@@ -52,8 +52,8 @@ export function executionArnFor(stateMachineArn: string, executionName: string):
 
 export interface Workflow {
   start: StartExecution;
-  /** Stops the run's execution; false when there is no such execution (never started, or unknown here). */
-  stop(runId: string, cause: string): Promise<boolean>;
+  /** Stops the run's current execution; false when there is no such execution (never started, or unknown here). */
+  stop(executionName: string, cause: string): Promise<boolean>;
 }
 
 export function createWorkflow(config: Pick<Config, "region" | "api" | "stateMachineArn">): Workflow {
@@ -75,11 +75,11 @@ export function createWorkflow(config: Pick<Config, "region" | "api" | "stateMac
         throw error;
       }
     },
-    async stop(runId, cause) {
+    async stop(executionName, cause) {
       try {
         await sfnClient(config).send(
           new StopExecutionCommand({
-            executionArn: executionArnFor(requireArn(), runId),
+            executionArn: executionArnFor(requireArn(), executionName),
             error: "Cancelled",
             cause,
           }),

@@ -97,7 +97,29 @@ export interface Evidence {
   duration_ms: number;
 }
 
-export type RunStatus = "PLANNING" | "RUNNING" | "SOLVING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+export type RunStatus =
+  | "PLANNING"
+  | "RUNNING"
+  | "SOLVING"
+  | "SUCCEEDED"
+  | "FAILED"
+  | "CANCELLED"
+  | "INTERRUPTED";
+
+/** A run in one of these has ended: its `complete` event is published and nothing moves it on. */
+export const TERMINAL_STATUSES: readonly RunStatus[] = ["SUCCEEDED", "FAILED", "CANCELLED", "INTERRUPTED"];
+export type TerminalStatus = "SUCCEEDED" | "FAILED" | "CANCELLED" | "INTERRUPTED";
+
+export function isTerminal(status: RunStatus): status is TerminalStatus {
+  return TERMINAL_STATUSES.includes(status);
+}
+
+/**
+ * Ended runs that `POST /v1/runs/{run_id}/resume` may redrive: the work already done (plan, ok
+ * evidence, result) is kept and the rest runs again. SUCCEEDED has nothing left to do and
+ * CANCELLED was somebody's decision.
+ */
+export const RESUMABLE_STATUSES: readonly RunStatus[] = ["FAILED", "INTERRUPTED"];
 
 export interface ConditionFinding {
   id: string;
@@ -131,6 +153,8 @@ export interface RunRecord {
   result?: RunResult;
   error?: { error: string; cause: string };
   usage: Usage;
+  /** 1 for the first execution, +1 for each resume. */
+  attempt?: number;
   created_at: string;
   updated_at: string;
 }
@@ -148,6 +172,7 @@ export type ProgressEventBody =
       error?: string;
     }
   | { stage: "solver"; status: "started" | "completed"; results?: RunResult }
-  | { stage: "complete"; status: "SUCCEEDED" | "FAILED" | "CANCELLED"; error?: string };
+  | { stage: "resume"; attempt: number; reason: string }
+  | { stage: "complete"; status: TerminalStatus; error?: string };
 
 export type ProgressEvent = ProgressEventBody & { run_id: string; seq: number; timestamp: string };

@@ -1,10 +1,26 @@
 import { createLogger } from "../runtime/logger.ts";
 import { services } from "../runtime/services.ts";
+import {
+  closeEndedExecution,
+  type ExecutionStatusChange,
+  isExecutionStatusChange,
+  type StatusChangeOutcome,
+} from "./execution-status.ts";
 import { type FinalizeEvent, finalizeRun } from "./finalize-run.ts";
 
 const logger = createLogger("rewoo-finalize");
 
-export const handler = async (event: FinalizeEvent): Promise<{ status: string }> => {
+/** Finalize and HandleFailure states of the workflow, and EventBridge's execution status changes. */
+export const handler = async (
+  event: FinalizeEvent | ExecutionStatusChange,
+): Promise<{ status: string } | StatusChangeOutcome> => {
+  if (isExecutionStatusChange(event)) {
+    return closeEndedExecution(
+      event,
+      services(),
+      logger.createChild({ persistentKeys: { source: event.source } }),
+    );
+  }
   const log = logger.createChild({ persistentKeys: { run_id: event.run_id } });
   return finalizeRun(event, services(), log);
 };

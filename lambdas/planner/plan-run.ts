@@ -6,7 +6,7 @@ import type { Logger } from "@aws-lambda-powertools/logger";
 import { parsePlanText } from "../core/parse.ts";
 import { loanEvaluationProfile } from "../core/profiles.ts";
 import { renderPlannerPrompt } from "../core/prompts.ts";
-import type { EvaluationRequest, Plan } from "../core/types.ts";
+import { type EvaluationRequest, isTerminal, type Plan } from "../core/types.ts";
 import { normalizePlan } from "../core/validate.ts";
 import type { Services } from "../runtime/services.ts";
 
@@ -16,17 +16,20 @@ export interface PlanOutput {
   step_count: number;
 }
 
-const FINISHED = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
-
 export const LEGACY_PLAN_NOTE =
   "legacy mode (POST /v1/evaluate-loan-conditions): fixed plan PreConditions → Conditions AI, no planner LLM call";
 
 export async function planRun(runId: string, services: Services, log: Logger): Promise<PlanOutput> {
   const { runs, publisher, config } = services;
-  const { request, status, mode = "rewoo" } = await runs.getMeta(runId);
-  if (FINISHED.has(status)) {
+  const { request, status, plan: stored, mode = "rewoo" } = await runs.getMeta(runId);
+  if (isTerminal(status)) {
     // Cancelled (or failed to start) before the planner ran: neither pay for an LLM call nor announce a plan.
     throw new Error(`run ${runId} is already ${status}; not planning it`);
+  }
+  if (stored) {
+    // A retried Plan task or a resumed run: the plan was made, paid for and announced already.
+    log.info("plan already stored; planner not called again");
+    return planOutput(stored, request, config);
   }
 
   const plan =
@@ -38,6 +41,10 @@ export async function planRun(runId: string, services: Services, log: Logger): P
     throw new Error(`run ${runId} became ${now} while it was being planned; plan discarded`);
   }
   await publisher.publish(runId, { stage: "plan", plan });
+  return planOutput(plan, request, config);
+}
+
+function planOutput(plan: Plan, request: EvaluationRequest, config: Services["config"]): PlanOutput {
   return {
     levels: plan.levels,
     max_concurrency: request.options?.parallel === false ? 1 : config.workerConcurrency,

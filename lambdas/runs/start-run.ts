@@ -66,7 +66,7 @@ export async function startRun(
   return { run_id: runId, request, created };
 }
 
-async function failUnstartedRun(
+export async function failUnstartedRun(
   runId: string,
   error: unknown,
   deps: { runs: RunStore; publisher?: EventPublisher },

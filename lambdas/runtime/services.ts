@@ -24,15 +24,15 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
   const runs = new RunStore(clients.ddb, config.runsTable, now);
   const blobs = new BlobStore(clients.s3);
   const evidence = new EvidenceStore(runs, blobs, config.artifactsBucket, config.evidenceInlineLimit);
-  // Live WebSocket delivery is one more sink, present when the deployment has a WebSocket API.
+  // Live WebSocket delivery, present when the deployment has a WebSocket API. Publishers never push:
+  // the stream consumer (lambdas/ws/stream.ts) and the subscribe route do.
   const websocket = createLiveDelivery(
     config,
     clients.ddb,
     runs,
     options.logger ?? createLogger("rewoo-live-delivery"),
   );
-  const sinks = [...(options.sinks ?? []), ...(websocket ? [websocket.sink] : [])];
-  const publisher = new EventPublisher(runs, sinks, options.logger);
+  const publisher = new EventPublisher(runs, options.sinks ?? [], options.logger);
   const llm = createLlmProviders(config.llm);
   const documentPolicy = {
     documentsBucket: config.documentsBucket,

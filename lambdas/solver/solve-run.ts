@@ -7,11 +7,19 @@ import type { Services } from "../runtime/services.ts";
 
 export async function solveRun(runId: string, services: Services, log: Logger): Promise<void> {
   const { runs, evidence: evidenceStore, publisher, llm, config } = services;
-  const { request, plan } = await runs.getMeta(runId);
+  const { request, plan, result: stored, status } = await runs.getMeta(runId);
   if (!plan) throw new Error(`run ${runId} has no plan to solve`);
+  if (stored) {
+    // A retried Solve task or a resumed run: the answer was written (and paid for) already.
+    log.info("result already stored; solver not called again");
+    return;
+  }
 
-  await runs.updateRun(runId, { status: "SOLVING" });
-  await publisher.publish(runId, { stage: "solver", status: "started" });
+  // A retry of this task after a crash finds the run SOLVING: it was announced already.
+  if (status !== "SOLVING") {
+    await runs.updateRun(runId, { status: "SOLVING" });
+    await publisher.publish(runId, { stage: "solver", status: "started" });
+  }
 
   const byStep = await evidenceStore.load(
     runId,

@@ -20,8 +20,13 @@ export class EventPublisher {
     private readonly logger?: EventPublisherLogger,
   ) {}
 
-  async publish(runId: string, body: ProgressEventBody): Promise<ProgressEvent> {
+  /** Undefined when the run's stream is already closed by its `complete` event (the event is dropped). */
+  async publish(runId: string, body: ProgressEventBody): Promise<ProgressEvent | undefined> {
     const event = await this.runs.appendEvent(runId, body);
+    if (!event) {
+      this.logger?.warn("event after the run's complete event dropped", { run_id: runId, stage: body.stage });
+      return undefined;
+    }
     await Promise.all(
       this.sinks.map(async (sink) => {
         try {

@@ -10,6 +10,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import type {
@@ -23,9 +24,10 @@ import type {
   RunStatus,
   Usage,
 } from "../core/types.ts";
+import { TERMINAL_STATUSES } from "../core/types.ts";
 import { dayKey, eventKey, META, profileKey, runKey, stepKey } from "./keys.ts";
 
-const TERMINAL: RunStatus[] = ["SUCCEEDED", "FAILED", "CANCELLED"];
+const UNFINISHED: RunStatus[] = ["PLANNING", "RUNNING", "SOLVING"];
 /** Finished runs stay queryable (history tool, GET /runs) for 90 days, then DynamoDB TTL removes them. */
 const RETENTION_SECONDS = 90 * 24 * 3600;
 
@@ -56,7 +58,7 @@ export class RunNotFoundError extends Error {
   }
 }
 
-interface MetaItem {
+export interface MetaItem {
   run_id: string;
   status: RunStatus;
   /** Absent on runs created before modes existed: those are "rewoo". */
@@ -68,8 +70,19 @@ interface MetaItem {
   usage_llm_calls?: number;
   usage_input_tokens?: number;
   usage_output_tokens?: number;
+  /** The execution currently driving the run (absent: named after the run, the first one). */
+  execution_name?: string;
+  /** 1 for the first execution, +1 per resume. */
+  attempt?: number;
+  /** Set with the `complete` event: no event is appended after it (until a resume reopens the run). */
+  events_closed?: boolean;
   created_at: string;
   updated_at: string;
+}
+
+/** The execution a run is driven by; resumes start new executions under new names. */
+export function executionNameOf(meta: Pick<MetaItem, "run_id" | "execution_name">): string {
+  return meta.execution_name ?? meta.run_id;
 }
 
 type StoredEvidence = Evidence & { run_id: string };
@@ -143,6 +156,7 @@ export class RunStore {
       ...(meta.result ? { result: meta.result } : {}),
       ...(meta.error ? { error: meta.error } : {}),
       usage: usageOf(meta),
+      attempt: meta.attempt ?? 1,
       created_at: meta.created_at,
       updated_at: meta.updated_at,
     };
@@ -180,16 +194,17 @@ export class RunStore {
       set("gsi1sk", meta.created_at);
       set("expires_at", Math.floor(this.now().getTime() / 1000) + RETENTION_SECONDS);
     }
-    values[":t0"] = TERMINAL[0];
-    values[":t1"] = TERMINAL[1];
-    values[":t2"] = TERMINAL[2];
+    const terminal = TERMINAL_STATUSES.map((status, index) => {
+      values[`:t${index}`] = status;
+      return `:t${index}`;
+    });
     try {
       await this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: runKey(runId), sk: META },
           UpdateExpression: `SET ${sets.join(", ")}`,
-          ConditionExpression: "attribute_exists(pk) AND NOT (#status IN (:t0, :t1, :t2))",
+          ConditionExpression: `attribute_exists(pk) AND NOT (#status IN (${terminal.join(", ")}))`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
         }),
@@ -338,24 +353,106 @@ export class RunStore {
    * Appends a progress event with the next seq. The atomic counter on META hands out each seq
    * exactly once; the event item is then written under that seq, so concurrent writers (the
    * steps of one level) never collide and the sequence has no gaps.
+   * The `complete` event closes the stream in the same update: an event that comes later (a worker
+   * that was still running when its run was cancelled) gets no seq and is dropped (undefined), so
+   * `complete` is always a run's last event. A resume reopens the stream.
    */
-  async appendEvent(runId: string, body: ProgressEventBody): Promise<ProgressEvent> {
-    const { Attributes } = await this.ddb.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: { pk: runKey(runId), sk: META },
-        UpdateExpression: "ADD event_seq :one",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: { ":one": 1 },
-        ReturnValues: "UPDATED_NEW",
-      }),
-    );
-    const seq = Number(Attributes?.event_seq);
+  async appendEvent(runId: string, body: ProgressEventBody): Promise<ProgressEvent | undefined> {
+    let seq: number;
+    try {
+      const { Attributes } = await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: runKey(runId), sk: META },
+          UpdateExpression:
+            body.stage === "complete"
+              ? "ADD event_seq :one SET events_closed = :closed"
+              : "ADD event_seq :one",
+          ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(events_closed)",
+          ExpressionAttributeValues: { ":one": 1, ...(body.stage === "complete" ? { ":closed": true } : {}) },
+          ReturnValues: "UPDATED_NEW",
+        }),
+      );
+      seq = Number(Attributes?.event_seq);
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      await this.getMeta(runId); // throws RunNotFoundError for a missing run
+      return undefined;
+    }
     const event = { ...body, run_id: runId, seq, timestamp: this.now().toISOString() } as ProgressEvent;
     await this.ddb.send(
       new PutCommand({ TableName: this.table, Item: { pk: runKey(runId), sk: eventKey(seq), ...event } }),
     );
     return event;
+  }
+
+  /**
+   * Hands an ended (FAILED, INTERRUPTED) or orphaned (unfinished, its execution gone) run to a new
+   * execution: status back to where its stored work says it is, the error cleared, the event
+   * stream reopened. Conditional on the attempt the caller read, so of two concurrent resumes
+   * exactly one wins (the other gets false).
+   */
+  async reopenRun(
+    runId: string,
+    reopen: { executionName: string; fromAttempt: number; allowed: readonly RunStatus[] },
+  ): Promise<boolean> {
+    const meta = await this.getMeta(runId);
+    const status: RunStatus = meta.plan ? "RUNNING" : "PLANNING";
+    const allowed = Object.fromEntries(reopen.allowed.map((value, index) => [`:s${index}`, value]));
+    try {
+      await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: runKey(runId), sk: META },
+          UpdateExpression:
+            "SET #status = :status, execution_name = :execution, attempt = :next, updated_at = :now REMOVE events_closed, #error",
+          // Runs created before resumes existed have no attempt: they are on their first.
+          ConditionExpression: `attribute_exists(pk) AND #status IN (${Object.keys(allowed).join(", ")}) AND ${
+            reopen.fromAttempt === 1
+              ? "(attribute_not_exists(attempt) OR attempt = :from)"
+              : "attempt = :from"
+          }`,
+          ExpressionAttributeNames: { "#status": "status", "#error": "error" },
+          ExpressionAttributeValues: {
+            ...allowed,
+            ":status": status,
+            ":execution": reopen.executionName,
+            ":next": reopen.fromAttempt + 1,
+            ":from": reopen.fromAttempt,
+            ":now": this.now().toISOString(),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Runs that have not ended, oldest first. A full scan: only the local twin calls it, at boot, to
+   * find runs whose executions died with the process (in AWS executions outlive any process).
+   */
+  async listUnfinishedRuns(): Promise<MetaItem[]> {
+    const found: MetaItem[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    const values = Object.fromEntries(UNFINISHED.map((status, index) => [`:u${index}`, status]));
+    do {
+      const page = await this.ddb.send(
+        new ScanCommand({
+          TableName: this.table,
+          FilterExpression: `sk = :meta AND #status IN (${Object.keys(values).join(", ")})`,
+          ExpressionAttributeNames: { "#status": "status" },
+          ExpressionAttributeValues: { ":meta": META, ...values },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      found.push(...((page.Items ?? []) as MetaItem[]));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return found.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 
   async listEvents(runId: string, afterSeq = 0): Promise<ProgressEvent[]> {

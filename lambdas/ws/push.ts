@@ -19,7 +19,8 @@
 //        (conditional: still our lease, same subscription) — stop pushing if that fails
 //     release the lease, and loop: re-check for events that arrived meanwhile
 //
-//   publisher (the sink):  after its event is stored, drain every connection subscribed to the run
+//   stream consumer:       after events are stored (DynamoDB Streams → lambdas/ws/stream.ts), drain
+//                          every connection subscribed to their run
 //   subscribe:             set the cursor to after_seq, then drain
 //
 // Why nothing is sent twice: only the lease holder pushes, and it advances the cursor (under the
@@ -27,10 +28,10 @@
 // renews before a push when its lease is near its end, so a lease never expires mid-push
 // (pushes are bounded by the client's timeouts, far below the lease).
 // Why nothing is skipped: a drain only ever pushes cursor+1, cursor+2, … (contiguous), so seq 6
-// waits while 5 is missing. The publisher of 5 drains after writing it, and then sees 5 and 6.
+// waits while 5 is missing. The stream record of 5 triggers a drain after 5 is written, which sees 5 and 6.
 // Why nothing is left behind (no lost wake-up): a drain that finds pending events but cannot take
 // the lease gives up only because another drain holds it; that holder releases AFTER the failed
-// attempt, and its re-check reads the events AFTER that — so it sees every event whose publisher
+// attempt, and its re-check reads the events AFTER that — so it sees every event whose drain
 // gave up on it (the failed attempt came after that event was written). Reads are strongly
 // consistent, so "written before" means "seen".
 // Crashes: a holder that dies keeps the lease until draining_until; the next drain after that
@@ -48,7 +49,7 @@ import type { ProgressEvent } from "../core/types.ts";
 import { createManagementApiClient } from "../runtime/clients.ts";
 import type { Config } from "../runtime/config.ts";
 import { ConnectionStore, type LeaseRef } from "../store/connections.ts";
-import { contiguousAfter, type EventSink } from "../store/events.ts";
+import { contiguousAfter } from "../store/events.ts";
 import type { RunStore } from "../store/runs.ts";
 import { errorMessage, eventMessage } from "./messages.ts";
 
@@ -156,7 +157,7 @@ export class LiveDelivery {
         if (outcome !== "gone") await this.connections.releaseLease(lease);
       }
       // A connection that keeps failing (throttled, forbidden) gets its backlog on the next drain;
-      // retrying here would hold the publisher (a worker Lambda) hostage to a sick client.
+      // retrying here would hold the stream consumer (and every other run's dashboards) hostage to a sick client.
       if (outcome === "gone" || outcome === "failed") return;
     }
     this.logger?.warn("websocket drain stopped after too many rounds", { connection_id: connectionId });
@@ -191,12 +192,12 @@ export class LiveDelivery {
 }
 
 /**
- * The publisher's side: after an event is stored, drain every connection subscribed to its run.
- * Never throws — a dashboard that went away or misbehaves must not fail a worker or the run.
+ * The consumer's side: after events of a run are stored, drain every connection subscribed to it.
+ * Runs in the stream consumer (lambdas/ws/stream.ts), never in a publisher, so a run's wall time does
+ * not depend on how many dashboards watch it. Throws only when the subscribers cannot be listed (the
+ * stream retries that batch); a single connection's trouble is logged and left to the next drain.
  */
-export class WebSocketEventSink implements EventSink {
-  readonly name = "websocket";
-
+export class RunSubscribers {
   constructor(
     private readonly connections: ConnectionStore,
     private readonly delivery: LiveDelivery,
@@ -205,14 +206,8 @@ export class WebSocketEventSink implements EventSink {
     private readonly concurrency = 16,
   ) {}
 
-  async deliver(event: ProgressEvent): Promise<void> {
-    let subscribers: string[];
-    try {
-      subscribers = (await this.connections.listByRun(event.run_id)).map((c) => c.connection_id);
-    } catch (error) {
-      this.logger?.warn("cannot list websocket subscribers", { run_id: event.run_id, error: String(error) });
-      return;
-    }
+  async drainAll(runId: string): Promise<void> {
+    const subscribers = (await this.connections.listByRun(runId)).map((c) => c.connection_id);
     let next = 0;
     const worker = async () => {
       while (next < subscribers.length) {
@@ -222,8 +217,7 @@ export class WebSocketEventSink implements EventSink {
         } catch (error) {
           this.logger?.warn("websocket drain failed", {
             connection_id: connectionId,
-            run_id: event.run_id,
-            seq: event.seq,
+            run_id: runId,
             error: String(error),
           });
         }
@@ -236,7 +230,7 @@ export class WebSocketEventSink implements EventSink {
 export interface LiveDeliveryServices {
   connections: ConnectionStore;
   delivery: LiveDelivery;
-  sink: WebSocketEventSink;
+  subscribers: RunSubscribers;
 }
 
 /** Live delivery when both the connections table and the management endpoint are configured. */
@@ -250,5 +244,5 @@ export function createLiveDelivery(
   if (!config.connectionsTable || !client) return undefined;
   const connections = new ConnectionStore(ddb, config.connectionsTable);
   const delivery = new LiveDelivery({ connections, runs, poster: new ManagementApiPoster(client), logger });
-  return { connections, delivery, sink: new WebSocketEventSink(connections, delivery, logger) };
+  return { connections, delivery, subscribers: new RunSubscribers(connections, delivery, logger) };
 }

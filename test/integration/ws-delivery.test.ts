@@ -140,6 +140,13 @@ async function newRun(): Promise<string> {
   return runId;
 }
 
+/** Publishes, then waits for the stream consumer to have handled what was written (delivery is off the publisher's path). */
+async function publishSettled(runId: string, body: ProgressEventBody) {
+  const event = await twin.services.publisher.publish(runId, body);
+  await twin.settled();
+  return event;
+}
+
 const workerEvent = (i: number): ProgressEventBody => ({
   stage: "worker",
   step: `E${i}`,
@@ -163,10 +170,8 @@ function delayedPublisher(beforePut: (seq: number) => Promise<unknown>): EventPu
       return ddb.send(command as never);
     },
   } as unknown as DynamoDBDocumentClient;
-  const runs = new RunStore(delaying, twin.services.config.runsTable);
-  const sink = twin.services.websocket?.sink;
-  if (!sink) throw new Error("the WebSocket sink is not configured");
-  return new EventPublisher(runs, [sink]);
+  // No sink: the twin's stream emulation sees the (delayed) writes and the push consumer delivers them.
+  return new EventPublisher(new RunStore(delaying, twin.services.config.runsTable));
 }
 
 /** Writes most event items 0–10 ms late and one in five 60–100 ms late, so drains meet holes. */
@@ -181,7 +186,7 @@ describe("live WebSocket delivery", () => {
   it("sends stored then live events exactly once, in order, while 10 publishers write during the replay", async () => {
     const runId = await newRun();
     const history = 20;
-    for (let i = 1; i <= history; i++) await twin.services.publisher.publish(runId, workerEvent(i));
+    for (let i = 1; i <= history; i++) await publishSettled(runId, workerEvent(i));
     const connectionId = await connect();
     endpoint.delayMs = 5;
     try {
@@ -198,6 +203,7 @@ describe("live WebSocket delivery", () => {
       });
       expect(await replay).toEqual({ statusCode: 200 });
       await Promise.all(publishers);
+      await twin.settled();
 
       const total = history + 50;
       expect(endpoint.seqs(connectionId)).toEqual(range(1, total));
@@ -226,10 +232,12 @@ describe("live WebSocket delivery", () => {
     const slow = publisher.publish(runId, workerEvent(2)); // seq 2 handed out, its item held back
     await sleep(50);
     await publisher.publish(runId, workerEvent(3)); // seq 3 stored while 2 is missing
+    await twin.settled();
     expect(endpoint.seqs(connectionId)).toEqual([1]);
 
     release();
-    await slow; // the publisher of 2 drains after its write, and pushes 2 and the waiting 3
+    await slow; // the stream record of 2 triggers a drain that pushes 2 and the waiting 3
+    await twin.settled();
     expect(endpoint.seqs(connectionId)).toEqual([1, 2, 3]);
   });
 
@@ -257,6 +265,7 @@ describe("live WebSocket delivery", () => {
     const connectionId = await connect(runScope(run_id));
     await subscribe(connectionId, run_id, 0, runScope(run_id));
     await twin.waitForRun(run_id);
+    await twin.settled();
     const stored = await twin.services.runs.listEvents(run_id);
     expect(endpoint.seqs(connectionId)).toEqual(range(1, stored.length));
     expect(endpoint.messages(connectionId).at(-1)).toMatchObject({ stage: "complete" });
@@ -264,12 +273,13 @@ describe("live WebSocket delivery", () => {
 
   it("delivers everything to each of two subscribers of one run", async () => {
     const runId = await newRun();
-    await twin.services.publisher.publish(runId, workerEvent(1));
+    await publishSettled(runId, workerEvent(1));
     const first = await connect();
     const second = await connect(runScope(runId));
     await Promise.all([subscribe(first, runId), subscribe(second, runId, 0, runScope(runId))]);
     const publisher = jitteryPublisher();
     await Promise.all(range(2, 31).map((i) => publisher.publish(runId, workerEvent(i))));
+    await twin.settled();
     expect(endpoint.seqs(first)).toEqual(range(1, 31));
     expect(endpoint.seqs(second)).toEqual(range(1, 31));
   });
@@ -282,12 +292,12 @@ describe("live WebSocket delivery", () => {
     await subscribe(liveId, runId);
     endpoint.gone.add(goneId);
 
-    const event = await twin.services.publisher.publish(runId, workerEvent(1));
-    expect(event.seq).toBe(1);
+    const event = await publishSettled(runId, workerEvent(1));
+    expect(event?.seq).toBe(1);
     expect(await twin.services.websocket?.connections.get(goneId)).toBeUndefined();
     expect(endpoint.seqs(liveId)).toEqual([1]);
     expect(endpoint.seqs(goneId)).toEqual([]);
-    await twin.services.publisher.publish(runId, workerEvent(2));
+    await publishSettled(runId, workerEvent(2));
     expect(endpoint.seqs(liveId)).toEqual([1, 2]);
   });
 
@@ -296,7 +306,7 @@ describe("live WebSocket delivery", () => {
     const connectionId = await connect();
     await subscribe(connectionId, runId);
     const results = { summary: "s".repeat(150_000) } as never;
-    await twin.services.publisher.publish(runId, { stage: "solver", status: "completed", results });
+    await publishSettled(runId, { stage: "solver", status: "completed", results });
 
     const [body] = endpoint.received.get(connectionId) ?? [];
     expect(Buffer.byteLength(body ?? "")).toBeLessThan(MAX_MESSAGE_BYTES);
@@ -316,8 +326,8 @@ describe("live WebSocket delivery", () => {
   it("refuses a run token's subscribe to another run, keeps the connection, and lets it watch its own", async () => {
     const mine = await newRun();
     const other = await newRun();
-    await twin.services.publisher.publish(mine, workerEvent(1));
-    await twin.services.publisher.publish(other, workerEvent(1));
+    await publishSettled(mine, workerEvent(1));
+    await publishSettled(other, workerEvent(1));
     const connectionId = await connect(runScope(mine));
 
     expect(await subscribe(connectionId, other, 0, runScope(mine))).toEqual({ statusCode: 400 });
@@ -355,10 +365,10 @@ describe("live WebSocket delivery", () => {
     const second = await newRun();
     const connectionId = await connect();
     await subscribe(connectionId, first);
-    await twin.services.publisher.publish(first, workerEvent(1));
+    await publishSettled(first, workerEvent(1));
     await subscribe(connectionId, second);
-    await twin.services.publisher.publish(first, workerEvent(2));
-    await twin.services.publisher.publish(second, workerEvent(1));
+    await publishSettled(first, workerEvent(2));
+    await publishSettled(second, workerEvent(1));
     expect(endpoint.messages(connectionId).map((m) => [m.run_id, m.seq])).toEqual([
       [first, 1],
       [second, 1],
@@ -378,12 +388,12 @@ describe("live WebSocket delivery", () => {
         ExpressionAttributeValues: { ":ghost": "crashed", ":until": Date.now() + 300 },
       }),
     );
-    await twin.services.publisher.publish(runId, workerEvent(1));
-    await twin.services.publisher.publish(runId, workerEvent(2));
+    await publishSettled(runId, workerEvent(1));
+    await publishSettled(runId, workerEvent(2));
     expect(endpoint.seqs(connectionId)).toEqual([]);
 
     await sleep(350);
-    await twin.services.publisher.publish(runId, workerEvent(3));
+    await publishSettled(runId, workerEvent(3));
     expect(endpoint.seqs(connectionId)).toEqual([1, 2, 3]);
   });
 

@@ -1,0 +1,130 @@
+// Runs whose execution ended outside the workflow's own failure handler: stopped from the console or
+// CLI (ABORTED), past the state machine's TimeoutSeconds (TIMED_OUT), or failed where no Catch leads
+// to HandleFailure, or with HandleFailure itself out of retries (FAILED). Step Functions reports these
+// only as EventBridge "Step Functions Execution Status Change" events; a rule sends them here (the
+// local twin's Step Functions emulation emits the same events), and the run gets its terminal status
+// and `complete` event like any other ending.
+import type { Logger } from "@aws-lambda-powertools/logger";
+import type { TerminalStatus } from "../core/types.ts";
+import type { Services } from "../runtime/services.ts";
+import { executionNameOf, RunNotFoundError } from "../store/runs.ts";
+
+export const EXECUTION_STATUS_CHANGE = "Step Functions Execution Status Change";
+
+/** The event as EventBridge delivers it (only the fields read here). */
+export interface ExecutionStatusChange {
+  "detail-type": typeof EXECUTION_STATUS_CHANGE;
+  source: "aws.states";
+  detail: {
+    executionArn: string;
+    stateMachineArn?: string;
+    name: string;
+    status: "RUNNING" | "SUCCEEDED" | "FAILED" | "TIMED_OUT" | "ABORTED" | "PENDING_REDRIVE";
+    /** The execution input, as a JSON string. */
+    input?: string | null;
+    error?: string | null;
+    cause?: string | null;
+  };
+}
+
+export function isExecutionStatusChange(event: unknown): event is ExecutionStatusChange {
+  return (
+    typeof event === "object" &&
+    event !== null &&
+    (event as Record<string, unknown>)["detail-type"] === EXECUTION_STATUS_CHANGE
+  );
+}
+
+export type StatusChangeOutcome = { run_id?: string; outcome: "closed" | "ignored"; reason: string };
+
+export async function closeEndedExecution(
+  event: ExecutionStatusChange,
+  services: Pick<Services, "runs" | "publisher">,
+  log: Logger,
+): Promise<StatusChangeOutcome> {
+  const { detail } = event;
+  const ending = endingOf(detail);
+  if (!ending) return { outcome: "ignored", reason: `status ${detail.status} does not end a run here` };
+  const runId = runIdOf(detail);
+  let meta: Awaited<ReturnType<Services["runs"]["getMeta"]>>;
+  try {
+    meta = await services.runs.getMeta(runId);
+  } catch (error) {
+    if (error instanceof RunNotFoundError) {
+      log.warn("execution ended for an unknown run", { run_id: runId, execution: detail.executionArn });
+      return { run_id: runId, outcome: "ignored", reason: "no such run" };
+    }
+    throw error;
+  }
+  // A resumed run is driven by a newer execution; the end of an older one says nothing about it.
+  if (executionNameOf(meta) !== detail.name) {
+    return { run_id: runId, outcome: "ignored", reason: `execution ${detail.name} no longer drives the run` };
+  }
+  if (!(await services.runs.updateRun(runId, { status: ending.status, error: ending.error }))) {
+    return { run_id: runId, outcome: "ignored", reason: "the run had already ended" };
+  }
+  log.error("run ended outside its workflow", {
+    run_id: runId,
+    execution_status: detail.status,
+    error: ending.error,
+  });
+  await services.publisher.publish(runId, {
+    stage: "complete",
+    status: ending.status,
+    error: `${ending.error.error}: ${ending.error.cause}`,
+  });
+  return { run_id: runId, outcome: "closed", reason: `execution ${detail.status}` };
+}
+
+function endingOf(
+  detail: ExecutionStatusChange["detail"],
+): { status: TerminalStatus; error: { error: string; cause: string } } | undefined {
+  switch (detail.status) {
+    case "FAILED":
+      return {
+        status: "FAILED",
+        error: {
+          error: detail.error || "States.ExecutionFailed",
+          cause: detail.cause || "the execution failed before its failure handler could record why",
+        },
+      };
+    case "TIMED_OUT":
+      return {
+        status: "FAILED",
+        error: {
+          error: "States.Timeout",
+          cause: "the execution exceeded the workflow's time limit (TimeoutSeconds)",
+        },
+      };
+    case "ABORTED":
+      return {
+        status: "CANCELLED",
+        error: {
+          error: detail.error || "ExecutionAborted",
+          cause: detail.cause || "the execution was stopped outside the API (console, CLI or StopExecution)",
+        },
+      };
+    default:
+      return undefined;
+  }
+}
+
+function runIdOf(detail: ExecutionStatusChange["detail"]): string {
+  try {
+    const input = JSON.parse(detail.input ?? "") as { run_id?: unknown };
+    if (typeof input.run_id === "string") return input.run_id;
+  } catch {
+    // no readable input: executions are named after their run
+  }
+  return detail.name;
+}
+
+/**
+ * The EventBridge rule's pattern (the CDK stack adds this state machine's ARN to `detail`; the twin
+ * has one state machine): the endings the workflow's own handler may not have recorded.
+ */
+export const EXECUTION_ENDED_PATTERN = {
+  source: ["aws.states"],
+  "detail-type": [EXECUTION_STATUS_CHANGE],
+  detail: { status: ["FAILED", "TIMED_OUT", "ABORTED"] },
+} as const;
