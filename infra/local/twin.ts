@@ -36,6 +36,8 @@ export interface TwinOptions {
   port?: number;
   /** Static files served at `/` (default `dashboard/`). */
   dashboardDir?: string;
+  /** Milliseconds to wait before each retry, per state name (tests use 0 instead of the ASL's backoff). */
+  retryIntervalOverrides?: Record<string, number>;
 }
 
 export interface Twin {
@@ -193,7 +195,12 @@ async function bootTwin(
       Finalize: (input) => finalize.handler(input as never),
       HandleFailure: (input) => finalize.handler(input as never),
     },
-    { region: REGION, accountId: ACCOUNT_ID, stateMachineName: STATE_MACHINE_NAME },
+    {
+      region: REGION,
+      accountId: ACCOUNT_ID,
+      stateMachineName: STATE_MACHINE_NAME,
+      ...(options.retryIntervalOverrides ? { retryIntervalOverrides: options.retryIntervalOverrides } : {}),
+    },
   );
   if (stepFunctions.stateMachineArn !== stateMachineArn) {
     throw new Error(

@@ -1,5 +1,6 @@
 import { createLogger } from "../runtime/logger.ts";
 import { services } from "../runtime/services.ts";
+import { forStateMachine } from "../runtime/transient.ts";
 import {
   closeEndedExecution,
   type ExecutionStatusChange,
@@ -22,5 +23,10 @@ export const handler = async (
     );
   }
   const log = logger.createChild({ persistentKeys: { run_id: event.run_id } });
-  return finalizeRun(event, services(), log);
+  try {
+    return await finalizeRun(event, services(), log);
+  } catch (error) {
+    log.error("finalizing failed", error as Error);
+    throw forStateMachine(error);
+  }
 };

@@ -1,5 +1,6 @@
 import { createLogger } from "../runtime/logger.ts";
 import { services } from "../runtime/services.ts";
+import { forStateMachine } from "../runtime/transient.ts";
 import { type PlanOutput, planRun } from "./plan-run.ts";
 
 const logger = createLogger("rewoo-planner");
@@ -10,6 +11,6 @@ export const handler = async (event: { run_id: string }): Promise<PlanOutput> =>
     return await planRun(event.run_id, services(), log);
   } catch (error) {
     log.error("planning failed", error as Error);
-    throw error;
+    throw forStateMachine(error);
   }
 };

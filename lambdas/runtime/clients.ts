@@ -13,12 +13,17 @@ export interface AwsClients {
 
 export function createAwsClients(config: Config): AwsClients {
   const local = { accessKeyId: "local", secretAccessKey: "local" };
+  // The SDK's standard retry mode retries throttling, 5xx and timeouts with backoff; a few more
+  // attempts than the default 3 ride out a burst, and what still fails is a Rewoo.TransientError
+  // the state machine retries (lambdas/runtime/transient.ts).
   const dynamo = new DynamoDBClient({
     region: config.region,
+    maxAttempts: 5,
     ...(config.endpoints.dynamodb ? { endpoint: config.endpoints.dynamodb, credentials: local } : {}),
   });
   const s3 = new S3Client({
     region: config.region,
+    maxAttempts: 5,
     ...(config.endpoints.s3
       ? {
           endpoint: config.endpoints.s3,

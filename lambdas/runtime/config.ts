@@ -1,6 +1,7 @@
 // Configuration of every function, read once per cold start from the environment (Lambda) or set by
 // the local twin before it imports the handlers. Invalid configuration fails the cold start loudly.
 import { z } from "zod";
+import { parseFaults } from "./faults.ts";
 
 const csv = z
   .string()
@@ -57,6 +58,9 @@ const EnvSchema = z.object({
   REWOO_EVIDENCE_INLINE_LIMIT: positiveInt(64 * 1024),
   /** Extra latency per tool (`tool=ms,tool=ms` or `*=ms`), used by benchmarks to emulate remote services. */
   REWOO_TOOL_LATENCY_MS: z.string().optional(),
+  /** Injected faults for chaos tests and benchmarks (`tool=probability:kind,…`, see lambdas/runtime/faults.ts). */
+  REWOO_FAULTS: z.string().optional(),
+  REWOO_FAULTS_SEED: z.coerce.number().int().optional(),
   PRECONDITIONS_API_URL: lenderUrl,
   CONDITIONS_AI_API_URL: lenderUrl,
   /**
@@ -121,6 +125,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     workerConcurrency: e.REWOO_WORKER_CONCURRENCY,
     evidenceInlineLimit: e.REWOO_EVIDENCE_INLINE_LIMIT,
     toolLatencyMs: parseLatencies(e.REWOO_TOOL_LATENCY_MS),
+    faults: { spec: e.REWOO_FAULTS, seed: e.REWOO_FAULTS_SEED, rules: parseFaults(e.REWOO_FAULTS) },
     connectionsTable: e.CONNECTIONS_TABLE,
     stateMachineArn: e.STATE_MACHINE_ARN,
     api: {

@@ -14,6 +14,7 @@ import { ToolRegistry } from "../tools/registry.ts";
 import { createLiveDelivery } from "../ws/push.ts";
 import { createAwsClients } from "./clients.ts";
 import { type Config, parseConfig } from "./config.ts";
+import { FaultInjector } from "./faults.ts";
 import { createLogger } from "./logger.ts";
 
 export type Services = ReturnType<typeof buildServices>;
@@ -34,6 +35,7 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
   );
   const publisher = new EventPublisher(runs, options.sinks ?? [], options.logger);
   const llm = createLlmProviders(config.llm);
+  const faults = new FaultInjector(config.faults.spec, config.faults.seed);
   const documentPolicy = {
     documentsBucket: config.documentsBucket,
     allowedPrefixes: config.allowedDocumentPrefixes,
@@ -61,6 +63,7 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
     tools,
     catalog,
     documentPolicy,
+    faults,
     now,
   };
 }

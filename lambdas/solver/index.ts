@@ -1,5 +1,6 @@
 import { createLogger } from "../runtime/logger.ts";
 import { services } from "../runtime/services.ts";
+import { forStateMachine } from "../runtime/transient.ts";
 import { solveRun } from "./solve-run.ts";
 
 const logger = createLogger("rewoo-solver");
@@ -11,6 +12,6 @@ export const handler = async (event: { run_id: string }): Promise<{ run_id: stri
     return { run_id: event.run_id };
   } catch (error) {
     log.error("solving failed", error as Error);
-    throw error;
+    throw forStateMachine(error);
   }
 };

@@ -1,5 +1,6 @@
 import { createLogger } from "../runtime/logger.ts";
 import { services } from "../runtime/services.ts";
+import { forStateMachine } from "../runtime/transient.ts";
 import { runStep, type WorkItem, type WorkOutput } from "./run-step.ts";
 
 const logger = createLogger("rewoo-worker");
@@ -10,6 +11,6 @@ export const handler = async (event: WorkItem): Promise<WorkOutput> => {
     return await runStep(event, services(), log);
   } catch (error) {
     log.error("worker failed", error as Error);
-    throw error;
+    throw forStateMachine(error);
   }
 };

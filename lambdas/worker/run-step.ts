@@ -5,7 +5,9 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { substitutePlaceholders } from "../core/placeholders.ts";
 import type { Evidence, PlanStep } from "../core/types.ts";
+import { type FaultKind, InjectedFaultError } from "../runtime/faults.ts";
 import type { Services } from "../runtime/services.ts";
+import { TransientInfrastructureError } from "../runtime/transient.ts";
 
 export interface WorkItem {
   run_id: string;
@@ -23,7 +25,6 @@ export interface WorkOutput {
 export async function runStep(item: WorkItem, services: Services, log: Logger): Promise<WorkOutput> {
   const { runs, evidence: evidenceStore, publisher } = services;
   const { run_id: runId, step_id: stepId } = item;
-
   // Idempotency: a retried or duplicated invocation returns the stored result, tool not called.
   const existing = (await evidenceStore.load(runId, [stepId])).get(stepId);
   if (existing?.status === "ok") {
@@ -34,6 +35,12 @@ export async function runStep(item: WorkItem, services: Services, log: Logger): 
   const { plan } = await runs.getMeta(runId);
   const step = plan?.steps.find((candidate) => candidate.id === stepId);
   if (!step) throw new Error(`run ${runId} has no step ${stepId} in its plan`);
+  const fault = services.faults.draw(step.tool);
+  if (fault === "throttle") {
+    throw new TransientInfrastructureError(
+      new InjectedFaultError("ProvisionedThroughputExceededException", "injected throttle (REWOO_FAULTS)"),
+    );
+  }
 
   await publisher.publish(runId, {
     stage: "worker",
@@ -42,8 +49,14 @@ export async function runStep(item: WorkItem, services: Services, log: Logger): 
     level: item.level_index,
     status: "started",
   });
+  if (fault === "crash") {
+    throw new InjectedFaultError(
+      "Rewoo.InjectedCrash",
+      `injected crash before ${step.tool} ran (REWOO_FAULTS)`,
+    );
+  }
   const started = new Date();
-  const outcome = await execute(step, runId, services);
+  const outcome = await execute(step, runId, services, fault);
   const finished = new Date();
   const evidence: Evidence = {
     step_id: stepId,
@@ -84,7 +97,12 @@ interface Outcome {
   args?: Record<string, unknown>;
 }
 
-async function execute(step: PlanStep, runId: string, services: Services): Promise<Outcome> {
+async function execute(
+  step: PlanStep,
+  runId: string,
+  services: Services,
+  fault: FaultKind | undefined,
+): Promise<Outcome> {
   const { evidence: evidenceStore, tools, runs, config } = services;
   let upstreamErrors: string[] = [];
   let args: Record<string, unknown> | undefined;
@@ -121,10 +139,14 @@ async function execute(step: PlanStep, runId: string, services: Services): Promi
       const latency = config.toolLatencyMs[step.tool] ?? config.toolLatencyMs["*"] ?? 0;
       const call = (async () => {
         if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+        if (fault === "error") throw new Error(`injected fault: ${step.tool} failed (REWOO_FAULTS)`);
+        if (fault === "timeout") await new Promise(() => undefined); // the tool's timeout ends it
         return tool.run(parsed.data, {
           run_id: runId,
           step_id: step.id,
           signal: controller.signal,
+          planned_args: step.args,
+          upstream,
           recordLlmUsage: (usage) => {
             llmUsage.llm_calls += 1;
             llmUsage.input_tokens += usage.input_tokens;

@@ -1,10 +1,13 @@
 // Boots one local twin per test file (each vitest file runs in its own process, like a Lambda
 // container has its own configuration) with the sample documents uploaded.
 import { generateSampleDocuments } from "../../examples/samples.ts";
-import { startTwin, type Twin } from "../../infra/local/twin.ts";
+import { startTwin, type Twin, type TwinOptions } from "../../infra/local/twin.ts";
 
-export async function bootTwinWithSamples(env: Record<string, string> = {}): Promise<Twin> {
-  const twin = await startTwin({ persist: false, env });
+export async function bootTwinWithSamples(
+  env: Record<string, string> = {},
+  options: Omit<TwinOptions, "env" | "persist"> = {},
+): Promise<Twin> {
+  const twin = await startTwin({ persist: false, env, ...options });
   const bucket = twin.services.config.documentsBucket;
   for (const document of await generateSampleDocuments()) {
     await twin.services.blobs.putBytes({ bucket, key: document.key }, document.bytes, "application/pdf");

@@ -1,0 +1,82 @@
+// A fault switch for chaos tests and benchmarks: REWOO_FAULTS="call_conditions_ai_api=0.3:error,*=0.1:timeout"
+// makes the named tools (or every tool, `*`) misbehave with the given probability. Off unless set.
+//   error     the tool call fails (error evidence: the run goes on and the solver names what is missing)
+//   timeout   the tool call runs past the tool's timeout (error evidence, after the wait)
+//   throttle  the worker's store answers as throttled DynamoDB does (transient: the workflow retries)
+//   crash     the worker invocation dies before the tool runs (an infrastructure failure, not retried)
+// REWOO_FAULTS_SEED makes the draws reproducible.
+
+export const FAULT_KINDS = ["error", "timeout", "throttle", "crash"] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+interface FaultRule {
+  target: string;
+  probability: number;
+  kind: FaultKind;
+}
+
+export class InjectedFaultError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+export function parseFaults(spec: string | undefined): FaultRule[] {
+  const rules: FaultRule[] = [];
+  for (const part of (spec ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean)) {
+    const match = /^([\w*-]+)=(0|1|0?\.\d+|1\.0+):(\w+)$/.exec(part);
+    const kind = match?.[3] as FaultKind | undefined;
+    if (!match?.[1] || !kind || !FAULT_KINDS.includes(kind)) {
+      throw new Error(
+        `Invalid configuration: REWOO_FAULTS entry "${part}" is not "<tool or *>=<probability 0..1>:<${FAULT_KINDS.join("|")}>"`,
+      );
+    }
+    rules.push({ target: match[1], probability: Number(match[2]), kind });
+  }
+  return rules;
+}
+
+export class FaultInjector {
+  private rules: FaultRule[] = [];
+  private random: () => number = Math.random;
+
+  constructor(spec?: string, seed?: number) {
+    this.configure(spec, seed);
+  }
+
+  /** Replaces the rules (tests and the benchmark switch faults on and off between runs). */
+  configure(spec: string | undefined, seed?: number): void {
+    this.rules = parseFaults(spec);
+    this.random = seed === undefined ? Math.random : seeded(seed);
+  }
+
+  get enabled(): boolean {
+    return this.rules.length > 0;
+  }
+
+  /** The fault to inject into this call of `tool`, if any: the tool's own rule wins over `*`. */
+  draw(tool: string): FaultKind | undefined {
+    if (this.rules.length === 0) return undefined;
+    const rule =
+      this.rules.find((candidate) => candidate.target === tool) ??
+      this.rules.find((candidate) => candidate.target === "*");
+    if (!rule || rule.probability <= 0) return undefined;
+    return this.random() < rule.probability ? rule.kind : undefined;
+  }
+}
+
+/** mulberry32: small, fast, good enough to spread faults; reproducible from one number. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
