@@ -1,11 +1,28 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { countTokens as countWholeText } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import {
   addUsage,
   countTokens,
   emptyUsage,
+  MAX_PRETOKEN_CHARS,
+  MAX_TOKENIZED_CHARS,
   TOKENIZER_ENCODING,
   usageOf,
 } from "../../../lambdas/llm/usage.ts";
+
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+/** Real texts of this project: the paper's plans (prose) and the providers' recorded answers (JSON). */
+function sampleTexts(): Array<[string, string]> {
+  const dirs = ["test/fixtures/rewoo-plans", "bench/scripted"];
+  return dirs.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((name) => /\.(txt|json)$/.test(name))
+      .map((name): [string, string] => [`${dir}/${name}`, readFileSync(join(dir, name), "utf8")]),
+  );
+}
 
 describe("usage", () => {
   it("counts tokens with o200k_base, treating special-token text as plain text", () => {
@@ -13,6 +30,44 @@ describe("usage", () => {
     expect(countTokens("")).toBe(0);
     expect(countTokens("hello world")).toBe(2);
     expect(countTokens("a <|endoftext|> b")).toBeGreaterThan(3);
+  });
+
+  it("counts every sample exactly as the tokenizer counts the whole text", () => {
+    const samples = sampleTexts();
+    expect(samples.length).toBeGreaterThan(10);
+    for (const [name, text] of samples) {
+      expect(countTokens(text), name).toBe(countWholeText(text, PLAIN_TEXT));
+    }
+    // All of them at once: many chunks, still the same count.
+    const all = samples.map(([, text]) => text).join("\n\n");
+    expect(all.length).toBeGreaterThan(100_000);
+    expect(countTokens(all)).toBe(countWholeText(all, PLAIN_TEXT));
+  });
+
+  it("counts 250 KB of one character (one giant pre-token) close to its true count", () => {
+    // 8,000 characters are still quick for the tokenizer: its count per character is the reference.
+    const perChar = countWholeText("a".repeat(8_000), PLAIN_TEXT) / 8_000;
+    const count = countTokens("a".repeat(250_000));
+    expect(count).toBeGreaterThan(0);
+    expect(Math.abs(count - perChar * 250_000)).toBeLessThanOrEqual(0.01 * perChar * 250_000);
+    // A run of spaces and a run of punctuation are single pre-tokens too.
+    expect(countTokens(" ".repeat(250_000))).toBeGreaterThan(250_000 / (4 * MAX_PRETOKEN_CHARS));
+    expect(countTokens(".".repeat(250_000))).toBeGreaterThan(250_000 / (4 * MAX_PRETOKEN_CHARS));
+  });
+
+  it("never splits an astral character when it slices a long pre-token", () => {
+    const emoji = "\u{1F600}".repeat(MAX_PRETOKEN_CHARS); // 2 UTF-16 units each: cuts land mid-pair
+    expect(countTokens(emoji)).toBe(
+      countWholeText("\u{1F600}".repeat(MAX_PRETOKEN_CHARS / 2), PLAIN_TEXT) * 2,
+    );
+  });
+
+  it("extrapolates beyond the tokenized cap instead of counting megabytes", () => {
+    const sentence = "The borrower signed Form 1120 on 2024-03-15; deposits are listed below. ";
+    const text = sentence.repeat(Math.ceil((3 * MAX_TOKENIZED_CHARS) / sentence.length));
+    const sample = sentence.repeat(100);
+    const expected = (countWholeText(sample, PLAIN_TEXT) * text.length) / sample.length;
+    expect(Math.abs(countTokens(text) - expected)).toBeLessThanOrEqual(0.01 * expected);
   });
 
   it("adds completions into a run's usage", () => {
