@@ -69,6 +69,15 @@ export class ApiClient {
     }
   }
 
+  /** POST /v1/runs/{run_id}/resume: a FAILED or INTERRUPTED run continues from where it stopped. */
+  resume(
+    runId: string,
+  ): Promise<{ run_id: string; attempt: number; execution_name: string; status: string }> {
+    return this.call("POST", `/v1/runs/${encodeURIComponent(runId)}/resume`, {
+      headers: { "content-type": "application/json" },
+    });
+  }
+
   getRun(runId: string): Promise<RunRecord> {
     return this.call<RunRecord>("GET", `/v1/runs/${encodeURIComponent(runId)}`);
   }

@@ -14,6 +14,8 @@ export interface FollowOptions {
   /** Sent as ?token=; undefined connects without one. */
   token?: string;
   onEvent: (event: ProgressEvent) => void;
+  /** Follow from after this seq (default 0: the whole run); a resumed run is followed from its `resume` event. */
+  afterSeq?: number;
   /** Diagnostics for people: fell back to polling, reconnecting… */
   onNotice?: (message: string) => void;
   pollIntervalMs?: number;
@@ -34,7 +36,10 @@ export class EventSequencer {
   constructor(
     private readonly runId: string,
     private readonly deliver: (event: ProgressEvent) => void,
-  ) {}
+    afterSeq = 0,
+  ) {
+    this.last = afterSeq;
+  }
 
   get lastSeq(): number {
     return this.last;
@@ -64,7 +69,7 @@ export class EventSequencer {
 }
 
 export async function followRun(options: FollowOptions): Promise<void> {
-  const sequencer = new EventSequencer(options.runId, options.onEvent);
+  const sequencer = new EventSequencer(options.runId, options.onEvent, options.afterSeq ?? 0);
   if (options.websocketUrl) {
     const outcome = await viaWebSocket(options, options.websocketUrl, sequencer);
     if (outcome === "done") return;

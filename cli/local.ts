@@ -8,9 +8,11 @@ import { generateSampleDocuments } from "../examples/samples.ts";
 import { startTwin, type Twin } from "../infra/local/twin.ts";
 import { InvalidRequestError } from "../lambdas/core/request.ts";
 import type { RunRecord } from "../lambdas/core/types.ts";
+import { ResumeRefusedError, resumeRun } from "../lambdas/runs/resume-run.ts";
 import { contiguousAfter } from "../lambdas/store/events.ts";
+import { RunNotFoundError } from "../lambdas/store/runs.ts";
 import { type StagedDocument, stageLocalDocuments } from "./local-documents.ts";
-import { reportProblems, reportRun } from "./output.ts";
+import { EXIT_INVALID_INPUT, reportProblems, reportRun } from "./output.ts";
 import { PlainView } from "./view.ts";
 
 /** What `npm start` evaluates: a signed return (all fulfilled) and an unsigned one (TR_SIGNED not fulfilled). */
@@ -134,6 +136,14 @@ async function bootLocalTwin(say: Say, options: { port?: number } = {}): Promise
       `local twin: dynalite ${dynamodbEndpoint}, s3rver ${s3Endpoint}, state machine statemachine/rewoo.asl.json`,
     ),
   );
+  if (twin.recovered.length > 0) {
+    const resumed = twin.recovered.filter((run) => run.outcome === "resumed").length;
+    say(
+      pc.yellow(
+        `${twin.recovered.length} runs were in flight when the last twin stopped: ${resumed} resumed, ${twin.recovered.length - resumed} ended INTERRUPTED`,
+      ),
+    );
+  }
   const uploaded = await uploadSampleDocuments(twin);
   say(
     pc.dim(
@@ -167,13 +177,47 @@ async function evaluateOnTwin(
   return reportRun(record, { json: options.json, say });
 }
 
+/**
+ * `rewoo runs resume <run_id> --local`: boots the twin on its data folder (which itself resumes runs
+ * that were in flight when the last twin stopped), resumes a FAILED or INTERRUPTED run and follows it.
+ */
+export async function runLocalResume(runId: string, options: { json: boolean }): Promise<number> {
+  const say: Say = options.json ? () => {} : (line) => process.stdout.write(`${line}\n`);
+  const twin = await bootLocalTwin(say);
+  try {
+    if (!twin.recovered.some((run) => run.run_id === runId && run.outcome === "resumed")) {
+      try {
+        const resumed = await resumeRun(
+          runId,
+          {
+            runs: twin.services.runs,
+            publisher: twin.services.publisher,
+            startExecution: twin.startExecution,
+          },
+          { reason: "resumed with rewoo runs resume" },
+        );
+        say(`${pc.bold("RESUME")}  ${runId}: attempt ${resumed.attempt} (${resumed.execution_name})`);
+      } catch (error) {
+        if (!(error instanceof ResumeRefusedError || error instanceof RunNotFoundError)) throw error;
+        process.stderr.write(`${pc.red("cannot resume the run")}: ${error.message}\n`);
+        return EXIT_INVALID_INPUT;
+      }
+    }
+    const events = await twin.services.runs.listEvents(runId);
+    const resumeSeq = events.filter((event) => event.stage === "resume").at(-1)?.seq ?? 1;
+    return reportRun(await follow(twin, runId, say, resumeSeq - 1), { json: options.json, say });
+  } finally {
+    await twin.stop();
+  }
+}
+
 /** Prints the run's stored events as they arrive, until the execution ends. */
-async function follow(twin: Twin, runId: string, say: Say): Promise<RunRecord> {
+async function follow(twin: Twin, runId: string, say: Say, fromSeq = 0): Promise<RunRecord> {
   let done = false;
   const completion = twin.waitForRun(runId).finally(() => {
     done = true;
   });
-  let afterSeq = 0;
+  let afterSeq = fromSeq;
   // The same plain lines as `rewoo evaluate --api` prints when its output is not a terminal.
   const view = new PlainView(say);
   // After the execution ended every writer has finished, so a hole that remains is a lost write,

@@ -2,9 +2,9 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { devCommand, exitAfterSampleFromEnv, runLocalEvaluation } from "./local.ts";
+import { devCommand, exitAfterSampleFromEnv, runLocalEvaluation, runLocalResume } from "./local.ts";
 import { parsePlanCommand } from "./plan-parse.ts";
-import { runApiEvaluation } from "./remote.ts";
+import { runApiEvaluation, runApiResume } from "./remote.ts";
 
 const program = new Command()
   .name("rewoo")
@@ -112,6 +112,28 @@ program
       });
     },
   );
+
+const runs = program.command("runs").description("work with existing runs");
+runs
+  .command("resume")
+  .description(
+    "resume a FAILED or INTERRUPTED run from where it stopped (finished steps are not run again) and follow it to its end",
+  )
+  .argument("<run_id>", "the run to resume")
+  .option("--local", "the run lives in the local twin's data folder (.rewoo, or REWOO_DATA_DIR)")
+  .option("--api <url>", "the run lives behind this API (e.g. http://127.0.0.1:3000 from `rewoo dev`)")
+  .option("--json", "print only the final run record as JSON on stdout")
+  .action(async (runId: string, options: { local?: boolean; api?: string; json?: boolean }) => {
+    if (options.local === (options.api !== undefined)) {
+      program.error(
+        "rewoo runs resume: choose one of --local (the local twin) or --api <url> (a running API)",
+      );
+    }
+    process.exitCode =
+      options.api !== undefined
+        ? await runApiResume(runId, { api: options.api, json: options.json ?? false, tty: false })
+        : await runLocalResume(runId, { json: options.json ?? false });
+  });
 
 const plan = program.command("plan").description("work with planner outputs");
 plan

@@ -113,3 +113,48 @@ class EventRelay {
     return record.plan ? { ...event, plan: record.plan } : event;
   }
 }
+
+/**
+ * `rewoo runs resume <run_id> --api <url>`: resumes the run and follows the new attempt (from its
+ * `resume` event) to its end, like `rewoo evaluate --api` follows a new run.
+ */
+export async function runApiResume(
+  runId: string,
+  options: Omit<RemoteOptions, "label"> & { label?: string },
+): Promise<number> {
+  const stdout = options.stdout ?? ((text: string) => process.stdout.write(text));
+  const stderr = options.stderr ?? ((text: string) => process.stderr.write(text));
+  const say = options.json ? () => undefined : (line: string) => stdout(`${line}\n`);
+  let client: ApiClient;
+  let resumeSeq = 0;
+  try {
+    client = new ApiClient(options.api, options.client);
+    const resumed = await client.resume(runId);
+    say(`${pc.bold("RESUME")}  ${runId}: attempt ${resumed.attempt} (${resumed.execution_name})`);
+    const page = await client.events(runId, 0);
+    resumeSeq = page.events.filter((event) => event.stage === "resume").at(-1)?.seq ?? 0;
+  } catch (error) {
+    if (!(error instanceof ApiRequestError)) throw error;
+    stderr(`${pc.red("cannot resume the run")}: ${error.message}\n`);
+    return error.status === undefined || error.status >= 500 ? EXIT_RUN_FAILED : EXIT_INVALID_INPUT;
+  }
+  const view = createProgressView({ json: options.json, tty: options.tty ?? false, say });
+  try {
+    await followRun({
+      client,
+      runId,
+      // A resume answers without a subscribe token: follow by polling the events resource.
+      websocketUrl: null,
+      onEvent: (event) => view.event(event),
+      onNotice: (message) => stderr(`${pc.dim(message)}\n`),
+      afterSeq: Math.max(resumeSeq - 1, 0),
+      ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
+    });
+  } catch (error) {
+    await view.finish();
+    stderr(`${pc.red("lost the run")} ${runId}: ${(error as Error).message}\n`);
+    return EXIT_RUN_FAILED;
+  }
+  await view.finish();
+  return reportRun(await client.getRun(runId), { json: options.json, say, stdout });
+}

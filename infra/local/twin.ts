@@ -62,6 +62,8 @@ export interface Twin {
   /** Lets a dashboard watch every run; signed with this data folder's token secret. */
   operatorToken: string;
   startRun(request: unknown, options?: { runId?: string }): Promise<{ run_id: string; executionArn: string }>;
+  /** StartExecution on the twin's Step Functions (what the API's SFN client reaches through the gateway). */
+  startExecution(name: string, input: { run_id: string }): Promise<{ executionArn: string }>;
   /** Resolves with the run record once the run has ended (following its resumes). */
   waitForRun(runId: string): Promise<RunRecord>;
   /** Resolves when every stream record and bus event written so far has been handled. */
@@ -246,6 +248,7 @@ async function bootTwin(
     streams,
     eventBus,
     recovered,
+    startExecution,
     emulators,
     gateway,
     urls: { api: gateway.urls.api, websocket: gateway.urls.websocket, dashboard: gateway.urls.dashboard },
@@ -364,7 +367,8 @@ async function localTokenSecret(dataDir: string, persist: boolean): Promise<stri
   );
   if (existing && existing.length >= 32) return existing;
   const secret = randomBytes(32).toString("base64url");
-  await mkdir(dataDir, { recursive: true });
+  // Owner-only like the data beside it (the emulators also tighten a folder created before).
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   await writeFile(file, `${secret}\n`, { mode: 0o600 });
   return secret;
 }
