@@ -70,6 +70,22 @@ export interface RewooConfig {
     /** Existing SNS topic for alarms; unset: an encrypted topic is created. */
     readonly topicArn?: string;
   };
+  /**
+   * Lambda reserved concurrency: the most instances that may run at once, and also instances that
+   * no other function in the account can take. Reserving needs the account's unreserved
+   * concurrency to stay at 100 or more afterwards, so a new account with a low limit must ask for
+   * an increase or lower these.
+   */
+  readonly reservedConcurrency: {
+    /**
+     * Worker invocations across all runs: caps the load on the lender's services, Bedrock and the
+     * documents bucket. At least workflow.workerConcurrency, or one run's widest level throttles
+     * itself (the ASL retries a throttle three times, then the run fails).
+     */
+    readonly worker: number;
+    /** REST API invocations: a request burst cannot starve the workflow functions. */
+    readonly api: number;
+  };
 }
 
 const base: Omit<RewooConfig, "name"> = {
@@ -89,6 +105,7 @@ const base: Omit<RewooConfig, "name"> = {
     createAccountLogRole: true,
   },
   alarms: {},
+  reservedConcurrency: { worker: 50, api: 20 },
 };
 
 export const ENVIRONMENTS: Record<EnvironmentName, RewooConfig> = {
@@ -102,6 +119,7 @@ export const ENVIRONMENTS: Record<EnvironmentName, RewooConfig> = {
     terminationProtection: true,
     evidenceRetentionDays: 90,
     api: { ...base.api, throttle: { rateLimit: 50, burstLimit: 100 } },
+    reservedConcurrency: { worker: 200, api: 50 },
   },
 };
 
@@ -119,6 +137,8 @@ export const CONTEXT_OVERRIDES = [
   "workflowType",
   "alarmTopicArn",
   "webAclArn",
+  "workerReservedConcurrency",
+  "apiReservedConcurrency",
 ] as const;
 
 type Context = (key: string) => unknown;
@@ -137,13 +157,16 @@ export function resolveConfig(context: Context): RewooConfig {
   };
   const provider = text("llmProvider") ?? chosen.llm.provider;
   const workflowType = text("workflowType") ?? chosen.workflow.type;
-  const concurrency = text("workerConcurrency");
+  const count = (key: (typeof CONTEXT_OVERRIDES)[number], fallback: number) => {
+    const value = text(key);
+    return value === undefined ? fallback : Number(value);
+  };
   const config: RewooConfig = {
     ...chosen,
     workflow: {
       ...chosen.workflow,
       type: workflowType as RewooConfig["workflow"]["type"],
-      workerConcurrency: concurrency === undefined ? chosen.workflow.workerConcurrency : Number(concurrency),
+      workerConcurrency: count("workerConcurrency", chosen.workflow.workerConcurrency),
     },
     llm: {
       provider: provider as LlmProviderName,
@@ -166,6 +189,10 @@ export function resolveConfig(context: Context): RewooConfig {
     }),
     api: { ...chosen.api, ...definedOnly({ webAclArn: text("webAclArn") ?? chosen.api.webAclArn }) },
     alarms: definedOnly({ topicArn: text("alarmTopicArn") ?? chosen.alarms.topicArn }),
+    reservedConcurrency: {
+      worker: count("workerReservedConcurrency", chosen.reservedConcurrency.worker),
+      api: count("apiReservedConcurrency", chosen.reservedConcurrency.api),
+    },
   };
   validateConfig(config);
   return config;
@@ -190,6 +217,20 @@ export function validateConfig(config: RewooConfig): void {
   }
   if (!Number.isInteger(config.workflow.workerConcurrency) || config.workflow.workerConcurrency < 1) {
     problems.push(`workerConcurrency ${config.workflow.workerConcurrency}: expected a positive integer`);
+  }
+  for (const [name, value] of Object.entries(config.reservedConcurrency)) {
+    if (!Number.isInteger(value) || value < 1) {
+      problems.push(`reservedConcurrency.${name} ${value}: expected a positive integer`);
+    }
+  }
+  if (
+    Number.isInteger(config.reservedConcurrency.worker) &&
+    config.reservedConcurrency.worker < config.workflow.workerConcurrency
+  ) {
+    problems.push(
+      `reservedConcurrency.worker ${config.reservedConcurrency.worker}: expected at least workerConcurrency ` +
+        `(${config.workflow.workerConcurrency}), or one run's widest level throttles itself`,
+    );
   }
   for (const key of ["preconditionsApiUrl", "conditionsAiApiUrl"] as const) {
     const url = config.lender[key];

@@ -1,12 +1,14 @@
 // The one function construct every Lambda is built from (like Powertools' FunctionWithLogGroup):
-// local esbuild bundle, Node 22 on ARM, X-Ray, its own log group with retention, Powertools env,
-// and a role that starts empty. Access is added only through the bind* methods, each granting the
+// local esbuild bundle, Node 22 on ARM, X-Ray, its own KMS-encrypted log group with retention,
+// Powertools env, and a role that starts empty. Access is added only through the bind* methods, each granting the
 // narrowest actions on named resources and setting the environment variable that names them.
 import { join } from "node:path";
 import { ArnFormat, type Duration, type RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import type * as apigwv2 from "aws-cdk-lib/aws-apigatewayv2";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
+import type * as kms from "aws-cdk-lib/aws-kms";
+import type * as lambda from "aws-cdk-lib/aws-lambda";
 import { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type * as s3 from "aws-cdk-lib/aws-s3";
@@ -25,7 +27,11 @@ export interface RewooFunctionProps {
   readonly memorySize: number;
   readonly timeout: Duration;
   readonly logRetention: logs.RetentionDays;
+  /** The environment's log key (CloudWatch Logs encrypts with it; the function needs no KMS access). */
+  readonly logEncryptionKey: kms.IKey;
   readonly removalPolicy: RemovalPolicy;
+  /** Instances that may run at once, reserved out of the account's pool; unset: unreserved. */
+  readonly reservedConcurrentExecutions?: number;
   readonly logLevel: string;
   readonly environment?: Record<string, string>;
 }
@@ -57,6 +63,7 @@ export class RewooFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: RewooFunctionProps) {
     const logGroup = new logs.LogGroup(scope, `${id}LogGroup`, {
       retention: props.logRetention,
+      encryptionKey: props.logEncryptionKey,
       removalPolicy: props.removalPolicy,
     });
     // Our own role: the default one carries AWSLambdaBasicExecutionRole, which may write to every
@@ -73,6 +80,7 @@ export class RewooFunction extends NodejsFunction {
       description: props.description,
       memorySize: props.memorySize,
       timeout: props.timeout,
+      reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       role,
       logGroup,
       bundling: { ...bundlingDefaults, tsconfig: join(REPO_ROOT, "tsconfig.json") },
@@ -240,6 +248,33 @@ export class RewooFunction extends NodejsFunction {
       "The @connections of this one WebSocket API stage; connection ids exist only once a client connects.",
     );
     this.addEnvironment("WEBSOCKET_ENDPOINT", stage.callbackUrl);
+    return this;
+  }
+
+  /**
+   * Consume a table's stream (event source mapping). The role may read that one stream and nothing
+   * else: DynamoEventSource would also grant dynamodb:ListStreams on every stream of the account.
+   */
+  bindTableStream(
+    table: dynamodb.ITable,
+    options: Omit<lambda.EventSourceMappingOptions, "eventSourceArn">,
+  ): this {
+    if (!table.tableStreamArn) throw new Error(`${table.node.path}: the table has no stream to consume`);
+    this.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: [
+          "dynamodb:DescribeStream",
+          "dynamodb:GetRecords",
+          "dynamodb:GetShardIterator",
+          "dynamodb:ListStreams",
+        ],
+        resources: [table.tableStreamArn],
+      }),
+    );
+    this.addEventSourceMapping(`${table.node.id}Stream`, {
+      ...options,
+      eventSourceArn: table.tableStreamArn,
+    });
     return this;
   }
 

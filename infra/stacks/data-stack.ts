@@ -1,8 +1,11 @@
 // Stateful resources, in their own stack so the service stack can be replaced freely: the runs and
-// connections tables, the documents and artifacts buckets (with their access-log bucket), and the
-// HMAC key for subscribe/operator tokens. Termination protection in prod.
+// connections tables, the documents and artifacts buckets (with their access-log bucket), the
+// HMAC key for subscribe/operator tokens, and the key that encrypts every log group. Termination
+// protection in prod.
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps, Validations } from "aws-cdk-lib";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
+import * as iam from "aws-cdk-lib/aws-iam";
+import * as kms from "aws-cdk-lib/aws-kms";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct } from "constructs";
@@ -31,16 +34,19 @@ export class DataStack extends Stack {
   readonly documentsBucket: s3.IBucket;
   readonly artifactsBucket: s3.Bucket;
   readonly tokenSecret: secretsmanager.Secret;
+  readonly logsKey: kms.Key;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     const { config } = props;
     super(scope, id, { ...props, terminationProtection: config.terminationProtection });
 
-    // One item collection per run (META, STEP#, EVENT#); see lambdas/store/runs.ts.
+    // One item collection per run (META, STEP#, EVENT#); see lambdas/store/runs.ts. The stream
+    // feeds live WebSocket delivery: a new EVENT# item is pushed to the run's dashboards.
     this.runsTable = new dynamodb.Table(this, "RunsTable", {
       ...tableDefaults,
       partitionKey: { name: "pk", type: dynamodb.AttributeType.STRING },
       sortKey: { name: "sk", type: dynamodb.AttributeType.STRING },
+      stream: dynamodb.StreamViewType.NEW_IMAGE,
       timeToLiveAttribute: TTL_ATTRIBUTE,
       deletionProtection: config.terminationProtection,
       removalPolicy: config.removalPolicy,
@@ -69,11 +75,18 @@ export class DataStack extends Stack {
       partitionKey: { name: "run_id", type: dynamodb.AttributeType.STRING },
     });
 
+    // Server access log delivery needs SSE-S3 on its target (bucketDefaults); versioning is allowed
+    // and keeps a deleted or overwritten log recoverable for 30 days.
     const accessLogs = new s3.Bucket(this, "AccessLogsBucket", {
       ...bucketDefaults,
-      // Server access log delivery does not support SSE-KMS targets; versions of logs add nothing.
-      versioned: false,
-      lifecycleRules: [{ expiration: Duration.days(config.terminationProtection ? 365 : 90) }],
+      lifecycleRules: [
+        {
+          // Expiring a current version leaves a delete marker; S3 removes it with the last noncurrent version.
+          expiration: Duration.days(config.terminationProtection ? 365 : 90),
+          noncurrentVersionExpiration: Duration.days(30),
+          abortIncompleteMultipartUploadAfter: Duration.days(7),
+        },
+      ],
       // Buckets are retained in every environment: documents and results are a lender's records.
       removalPolicy: RemovalPolicy.RETAIN,
     });
@@ -133,6 +146,27 @@ export class DataStack extends Stack {
         "An HMAC signing key, not a credential for another system: tokens it signs expire within 24 h. " +
         "Rotate by updating the secret value (outstanding tokens then stop verifying); no rotation Lambda needed.",
     });
+
+    // One key per environment for every CloudWatch log group (functions, workflow, both APIs'
+    // access logs). CloudWatch Logs encrypts and decrypts with it on the groups' behalf, and only
+    // for log groups of this account and region.
+    this.logsKey = new kms.Key(this, "LogsKey", {
+      description: `Encrypts the ReWOO ${config.name} CloudWatch log groups`,
+      enableKeyRotation: true,
+      removalPolicy: config.removalPolicy,
+    });
+    this.logsKey.addToResourcePolicy(
+      new iam.PolicyStatement({
+        principals: [new iam.ServicePrincipal(`logs.${this.region}.amazonaws.com`)],
+        actions: ["kms:Encrypt*", "kms:Decrypt*", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:Describe*"],
+        resources: ["*"],
+        conditions: {
+          ArnLike: {
+            "kms:EncryptionContext:aws:logs:arn": `arn:${this.partition}:logs:${this.region}:${this.account}:log-group:*`,
+          },
+        },
+      }),
+    );
   }
 
   /**

@@ -1,5 +1,6 @@
 // Everything stateless: the functions, the workflow (statemachine/rewoo.asl.json, the same file the
-// local twin runs), the REST API for loan systems, the WebSocket API for dashboards, and alarms.
+// local twin runs), the rule that closes runs the workflow could not close itself, the REST API for
+// loan systems, the WebSocket API for dashboards with its stream-fed live delivery, and alarms.
 // Every function starts with no access and is bound to exactly what its handler touches.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,16 +9,25 @@ import * as apigateway from "aws-cdk-lib/aws-apigateway";
 import * as apigwv2 from "aws-cdk-lib/aws-apigatewayv2";
 import { WebSocketLambdaAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
 import { WebSocketLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import * as cloudwatch from "aws-cdk-lib/aws-cloudwatch";
+import * as events from "aws-cdk-lib/aws-events";
+import * as targets from "aws-cdk-lib/aws-events-targets";
 import * as iam from "aws-cdk-lib/aws-iam";
+import type * as kms from "aws-cdk-lib/aws-kms";
+import * as lambda from "aws-cdk-lib/aws-lambda";
+import { SqsDestination } from "aws-cdk-lib/aws-lambda-destinations";
+import { SqsDlq } from "aws-cdk-lib/aws-lambda-event-sources";
 import * as logs from "aws-cdk-lib/aws-logs";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import * as wafv2 from "aws-cdk-lib/aws-wafv2";
 import type { Construct } from "constructs";
 import { ROUTES } from "../../lambdas/api/routes.ts";
+import { PUSH_STREAM_FILTERS } from "../../lambdas/ws/stream.ts";
 import type { RewooConfig } from "../config.ts";
 import { Alarms } from "../constructs/alarms.ts";
 import { ApiGatewayAccountLogging } from "../constructs/api-gateway-account-logging.ts";
+import { DeadLetterQueue } from "../constructs/dead-letter-queue.ts";
 import {
   API_INTEGRATION_TIMEOUT,
   REPO_ROOT,
@@ -37,6 +47,12 @@ export const ASL_FILE = join(REPO_ROOT, "statemachine/rewoo.asl.json");
 export const PUBLIC_RESOURCES = ["/health"];
 /** The routes whose body is an evaluation request (lambdas/core/request.ts). */
 export const START_RESOURCES = ["/v1/evaluate-conditions", "/v1/evaluate-loan-conditions"];
+/**
+ * Execution ends the workflow's own HandleFailure may never see (a Task timing out past its
+ * Catch, the execution timeout, StopExecution, a failure inside HandleFailure itself): finalize
+ * closes those runs from the execution status event.
+ */
+export const UNHANDLED_EXECUTION_STATUSES = ["FAILED", "TIMED_OUT", "ABORTED"];
 
 export interface ServiceStackProps extends StackProps {
   readonly config: RewooConfig;
@@ -45,7 +61,7 @@ export interface ServiceStackProps extends StackProps {
 
 export class ServiceStack extends Stack {
   readonly functions: Record<
-    "planner" | "worker" | "solver" | "finalize" | "api" | "websocket" | "authorizer",
+    "planner" | "worker" | "solver" | "finalize" | "api" | "websocket" | "authorizer" | "push",
     RewooFunction
   >;
   readonly stateMachine: sfn.StateMachine;
@@ -64,13 +80,17 @@ export class ServiceStack extends Stack {
     const fn = (
       name: string,
       entry: string,
-      sizing: Pick<RewooFunctionProps, "memorySize" | "timeout" | "description">,
+      sizing: Pick<
+        RewooFunctionProps,
+        "memorySize" | "timeout" | "description" | "reservedConcurrentExecutions"
+      >,
       environment: Record<string, string>,
     ) =>
       new RewooFunction(this, name, {
         entry,
         serviceName: `rewoo-${name.toLowerCase()}`,
         logRetention: config.logRetention,
+        logEncryptionKey: data.logsKey,
         removalPolicy: config.removalPolicy,
         logLevel: config.logLevel,
         ...sizing,
@@ -87,6 +107,14 @@ export class ServiceStack extends Stack {
       ARTIFACTS_BUCKET: artifactsBucket.bucketName,
       ALLOWED_DOCUMENT_PREFIXES: [...documentLocations, ...config.documents.additionalLocations].join(","),
       REWOO_MAX_STEPS: String(config.workflow.maxSteps),
+    };
+    // Where a request's output_destination may point: checked by the API when it accepts a run,
+    // and again by finalize, the only writer, which holds s3:PutObject on exactly these.
+    const resultDestinations = {
+      ALLOWED_RESULT_DESTINATIONS: [
+        `${artifactsBucket.bucketName}/${RESULTS_PREFIX}`,
+        ...config.results.additionalDestinations,
+      ].join(","),
     };
     // The four workflow functions share one services() configuration, so they agree on the tool
     // catalog, the providers and the limits; only their grants differ.
@@ -124,6 +152,7 @@ export class ServiceStack extends Stack {
         description: "ReWOO worker: runs one tool call of the plan",
         memorySize: 2048,
         timeout: Duration.seconds(170),
+        reservedConcurrentExecutions: config.reservedConcurrency.worker,
       },
       agent,
     );
@@ -145,7 +174,7 @@ export class ServiceStack extends Stack {
         memorySize: 512,
         timeout: Duration.seconds(50),
       },
-      agent,
+      { ...agent, ...resultDestinations },
     );
 
     planner.bindTable(data.runsTable, { access: "readWrite", envName: "RUNS_TABLE" });
@@ -184,6 +213,7 @@ export class ServiceStack extends Stack {
     // ---- Workflow ------------------------------------------------------------------------------
     const workflowLogs = new logs.LogGroup(this, "StateMachineLogs", {
       retention: config.logRetention,
+      encryptionKey: data.logsKey,
       removalPolicy: config.removalPolicy,
     });
     this.stateMachine = new sfn.StateMachine(this, "StateMachine", {
@@ -214,6 +244,44 @@ export class ServiceStack extends Stack {
         "Only the CloudWatch Logs delivery actions (CreateLogDelivery, PutResourcePolicy, …) and X-Ray writes " +
         "that Step Functions logging and tracing need; none of them supports resource-level permissions.",
     });
+
+    // Standard workflows only: Express executions send no status events to EventBridge. Delivery
+    // is asynchronous; finalize must treat a run it already closed as done (HandleFailure's
+    // failures arrive here too).
+    let finalizeDeadLetters: DeadLetterQueue | undefined;
+    if (config.workflow.type === "STANDARD") {
+      finalizeDeadLetters = new DeadLetterQueue(this, "FinalizeDeadLetters", {
+        deadLettersOf: "the execution-ended rule's finalize target and finalize's asynchronous invocations",
+        removalPolicy: config.removalPolicy,
+      });
+      new events.Rule(this, "UnhandledExecutionEndRule", {
+        description: "Closes the run of a ReWOO execution that ended outside the workflow's failure handler",
+        eventPattern: {
+          source: ["aws.states"],
+          detailType: ["Step Functions Execution Status Change"],
+          detail: {
+            stateMachineArn: [this.stateMachine.stateMachineArn],
+            status: UNHANDLED_EXECUTION_STATUSES,
+          },
+        },
+        targets: [
+          new targets.LambdaFunction(finalize, {
+            // EventBridge retries delivery (throttling, a service error) with backoff; an event
+            // still undelivered after two hours waits in the queue, whose alarm calls a person.
+            retryAttempts: 20,
+            maxEventAge: Duration.hours(2),
+            deadLetterQueue: finalizeDeadLetters,
+          }),
+        ],
+      });
+      // EventBridge invokes asynchronously: a delivered event whose finalize invocation fails
+      // (after Lambda's own two retries) lands in the same queue instead of vanishing.
+      finalize.configureAsyncInvoke({
+        retryAttempts: 2,
+        maxEventAge: Duration.hours(2),
+        onFailure: new SqsDestination(finalizeDeadLetters),
+      });
+    }
 
     // ---- WebSocket API (dashboards) ------------------------------------------------------------
     const authorizer = fn(
@@ -266,6 +334,7 @@ export class ServiceStack extends Stack {
 
     const webSocketAccessLogs = new logs.LogGroup(this, "WebSocketAccessLogs", {
       retention: config.logRetention,
+      encryptionKey: data.logsKey,
       removalPolicy: config.removalPolicy,
     });
     this.webSocketStage = new apigwv2.WebSocketStage(this, "WebSocketStage", {
@@ -280,32 +349,66 @@ export class ServiceStack extends Stack {
     });
     const webSocketUrl = `wss://${this.webSocketApi.apiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${stageName}`;
 
+    // Subscribe replays a run's stored events to the new subscriber itself.
     websocket
       .bindTable(data.runsTable, { access: "read", envName: "RUNS_TABLE" })
       .bindWebSocketPush(this.webSocketStage, data.connectionsTable, { access: "readWrite" });
-    for (const publisher of [planner, worker, solver, finalize]) {
-      publisher.bindWebSocketPush(this.webSocketStage, data.connectionsTable, { access: "readUpdate" });
-    }
+
+    // Live delivery, off the workflow's critical path: publishers only write EVENT# items, and the
+    // runs table's stream hands each new one to Push, which drains it to the run's connections.
+    // A failed push is not lost: the connection's cursor stays put and the next event (or a
+    // resubscribe) delivers everything after it.
+    const pushDeadLetters = new DeadLetterQueue(this, "PushDeadLetters", {
+      deadLettersOf: "the runs-table stream consumer (Push)",
+      removalPolicy: config.removalPolicy,
+    });
+    const push = fn(
+      "Push",
+      "lambdas/ws/stream.ts",
+      {
+        description:
+          "Live delivery: pushes new progress events from the runs table's stream to WebSocket subscribers",
+        memorySize: 512,
+        timeout: Duration.seconds(60),
+      },
+      base,
+    )
+      .bindTable(data.runsTable, { access: "read", envName: "RUNS_TABLE" })
+      .bindWebSocketPush(this.webSocketStage, data.connectionsTable, { access: "readUpdate" })
+      .bindTableStream(data.runsTable, {
+        // New events only: whatever happened before a deployment is replayed by subscribe.
+        startingPosition: lambda.StartingPosition.LATEST,
+        // The handler's own patterns (new EVENT# items), which the local twin's stream applies too.
+        filters: PUSH_STREAM_FILTERS.map((pattern) => ({ pattern: JSON.stringify(pattern) })),
+        // Dashboards wait on this: small batches, no batching window.
+        batchSize: 100,
+        maxBatchingWindow: Duration.seconds(0),
+        reportBatchItemFailures: true,
+        bisectBatchOnError: true,
+        // A record that still fails is skipped rather than holding back its shard's later events.
+        retryAttempts: 3,
+        maxRecordAge: Duration.minutes(5),
+        onFailure: new SqsDlq(pushDeadLetters),
+      });
 
     // ---- REST API (loan systems) ---------------------------------------------------------------
     const api = fn(
       "Api",
       "lambdas/api/index.ts",
       {
-        description: "REST API: start, read and cancel runs",
+        description: "REST API: start, read, cancel and resume runs",
         memorySize: 1024,
         timeout: API_INTEGRATION_TIMEOUT,
+        reservedConcurrentExecutions: config.reservedConcurrency.api,
       },
-      { ...base, WEBSOCKET_URL: webSocketUrl },
+      { ...base, ...resultDestinations, WEBSOCKET_URL: webSocketUrl },
     );
     api
       .bindTable(data.runsTable, { access: "readWrite", envName: "RUNS_TABLE", indexes: [RUNS_BY_DAY_INDEX] })
       .bindStateMachine(this.stateMachine)
-      .bindSecret(data.tokenSecret, "REWOO_TOKEN_SECRET_ARN")
-      // Cancelling publishes the run's `complete` event.
-      .bindWebSocketPush(this.webSocketStage, data.connectionsTable, { access: "readUpdate" });
+      .bindSecret(data.tokenSecret, "REWOO_TOKEN_SECRET_ARN");
 
-    this.restApi = this.buildRestApi(config, api);
+    this.restApi = this.buildRestApi(config, api, data.logsKey);
     // Built from the API id and the literal stage name: the stage itself depends on the function.
     api.addEnvironment(
       "PUBLIC_API_URL",
@@ -322,7 +425,7 @@ export class ServiceStack extends Stack {
     cfnWebSocketStage.addPropertyOverride("DefaultRouteSettings.LoggingLevel", "ERROR");
     cfnWebSocketStage.addPropertyOverride("DefaultRouteSettings.DataTraceEnabled", false);
 
-    this.functions = { planner, worker, solver, finalize, api, websocket, authorizer };
+    this.functions = { planner, worker, solver, finalize, api, websocket, authorizer, push };
 
     // ---- Alarms --------------------------------------------------------------------------------
     const alarms = new Alarms(this, "Alarms", {
@@ -343,7 +446,32 @@ export class ServiceStack extends Stack {
     for (const [name, f] of Object.entries(this.functions)) {
       alarms.onAny(`${name}Errors`, f.metricErrors(), `The ${name} function raised errors`);
     }
+    for (const [name, f] of Object.entries({ worker, api })) {
+      alarms.onAny(
+        `${name}Throttles`,
+        f.metricThrottles(),
+        `The ${name} function reached its reserved concurrency (reservedConcurrency.${name})`,
+      );
+    }
     alarms.onAny("RestApi5xx", this.restApi.metricServerError(), "The REST API answered 5xx");
+    if (finalizeDeadLetters) {
+      alarms.onAny(
+        "FinalizeDeadLetters",
+        finalizeDeadLetters.metricApproximateNumberOfMessagesVisible(),
+        "An ended execution's run could not be closed by finalize: its event waits in the dead-letter queue",
+      );
+    }
+    alarms.onAny(
+      "PushDeadLetters",
+      pushDeadLetters.metricApproximateNumberOfMessagesVisible(),
+      "Live delivery skipped stream records after its retries: they wait in the dead-letter queue",
+    );
+    alarms.onAny(
+      "PushIteratorAge",
+      push.metric("IteratorAge", { statistic: cloudwatch.Stats.MAXIMUM }),
+      "Live delivery lags the runs table's stream by a minute or more",
+      60_000,
+    );
 
     // ---- Outputs -------------------------------------------------------------------------------
     new CfnOutput(this, "RestApiUrl", { value: this.restApi.url, description: "REST API base URL (SigV4)" });
@@ -357,9 +485,14 @@ export class ServiceStack extends Stack {
     });
   }
 
-  private buildRestApi(config: RewooConfig, handler: RewooFunction): apigateway.RestApi {
+  private buildRestApi(
+    config: RewooConfig,
+    handler: RewooFunction,
+    logEncryptionKey: kms.IKey,
+  ): apigateway.RestApi {
     const accessLogs = new logs.LogGroup(this, "RestApiAccessLogs", {
       retention: config.logRetention,
+      encryptionKey: logEncryptionKey,
       removalPolicy: config.removalPolicy,
     });
     const iamAuth = config.api.authorization === "iam";

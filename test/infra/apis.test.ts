@@ -42,9 +42,27 @@ describe("REST API (dev)", () => {
         "GET /v1/runs/{run_id}",
         "GET /v1/runs/{run_id}/events",
         "POST /v1/runs/{run_id}/cancel",
+        "POST /v1/runs/{run_id}/resume",
         "GET /health",
       ]),
     );
+  });
+
+  it("deploys POST /v1/runs/{run_id}/resume like cancel: IAM, the run id required, the API function", () => {
+    const resume = routes.get("POST /v1/runs/{run_id}/resume");
+    const cancel = routes.get("POST /v1/runs/{run_id}/cancel");
+    expect(resume).toMatchObject({
+      AuthorizationType: "AWS_IAM",
+      RequestParameters: { "method.request.path.run_id": true },
+      Integration: { Type: "AWS_PROXY", IntegrationHttpMethod: "POST" },
+    });
+    expect(resume?.Integration.Uri).toEqual(cancel?.Integration.Uri);
+  });
+
+  it("lets the API describe executions of this state machine (resume reads where a run stopped)", () => {
+    expect(functionAccess(dev.serviceTemplate, "rewoo-api").allowing("states:DescribeExecution")).toEqual([
+      expect.stringMatching(/:execution:<StateMachine\w+\.Name>:\*$/),
+    ]);
   });
 
   it("requires IAM (SigV4) authorization on every method but the liveness probe", () => {
@@ -188,14 +206,6 @@ describe("WebSocket API (dev)", () => {
         ThrottlingBurstLimit: dev.config.api.throttle.burstLimit,
       },
     });
-  });
-
-  it("gives publishers the stage's management endpoint", () => {
-    const endpoint = JSON.stringify(
-      functionAccess(dev.serviceTemplate, "rewoo-worker").environment.WEBSOCKET_ENDPOINT,
-    );
-    expect(endpoint).toMatch(/"https:\/\/",\{"Ref":"WebSocketApi\w+"\},".execute-api.",/);
-    expect(endpoint).toContain('"/dev"');
   });
 
   it("lets execution logging wait for the account's API Gateway logging role", () => {

@@ -53,6 +53,30 @@ describe("resolveConfig", () => {
     );
   });
 
+  it("reserves worker and API concurrency per environment, overridable from the context", () => {
+    expect(resolveConfig(context({})).reservedConcurrency).toEqual({ worker: 50, api: 20 });
+    expect(resolveConfig(context({ env: "prod" })).reservedConcurrency).toEqual({ worker: 200, api: 50 });
+    expect(
+      resolveConfig(context({ env: "prod", workerReservedConcurrency: "80", apiReservedConcurrency: "10" }))
+        .reservedConcurrency,
+    ).toEqual({ worker: 80, api: 10 });
+  });
+
+  it("refuses reserved concurrency that is not a positive integer or below the worker concurrency", () => {
+    const attempt = () =>
+      resolveConfig(context({ workerReservedConcurrency: "8", apiReservedConcurrency: "2.5" }));
+    expect(attempt).toThrow(/reservedConcurrency.api 2.5: expected a positive integer/);
+    expect(attempt).toThrow(
+      /reservedConcurrency.worker 8: expected at least workerConcurrency \(10\), or one run's widest level throttles itself/,
+    );
+    expect(() => resolveConfig(context({ apiReservedConcurrency: "0" }))).toThrow(
+      /reservedConcurrency.api 0: expected a positive integer/,
+    );
+    expect(() => resolveConfig(context({ workerReservedConcurrency: "ten" }))).toThrow(
+      /reservedConcurrency.worker NaN: expected a positive integer/,
+    );
+  });
+
   it("refuses the openai provider, whose API key this app has no secret for", () => {
     expect(() => resolveConfig(context({ llmProvider: "openai" }))).toThrow(/expected rule-based or bedrock/);
   });

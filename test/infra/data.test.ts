@@ -43,7 +43,7 @@ describe("data stack (dev)", () => {
     });
   });
 
-  it("blocks public access, encrypts and versions every bucket", () => {
+  it("blocks public access, encrypts and versions every bucket, the access-log bucket included", () => {
     dev.dataTemplate.resourceCountIs("AWS::S3::Bucket", 3);
     dev.dataTemplate.allResourcesProperties("AWS::S3::Bucket", {
       PublicAccessBlockConfiguration: {
@@ -56,12 +56,81 @@ describe("data stack (dev)", () => {
         ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
       },
       OwnershipControls: { Rules: [{ ObjectOwnership: "BucketOwnerEnforced" }] },
+      VersioningConfiguration: { Status: "Enabled" },
     });
     const buckets = resourcesOf(dev.dataTemplate, "AWS::S3::Bucket");
     const logged = Object.values(buckets).filter((bucket) => bucket.Properties?.LoggingConfiguration);
     expect(logged).toHaveLength(2);
-    for (const bucket of logged)
-      expect(bucket.Properties?.VersioningConfiguration).toEqual({ Status: "Enabled" });
+  });
+
+  it("versions the access-log bucket and expires its old versions and its logs", () => {
+    const buckets = resourcesOf(dev.dataTemplate, "AWS::S3::Bucket");
+    const logTargets = new Set(
+      Object.values(buckets).map((bucket) =>
+        JSON.stringify(bucket.Properties?.LoggingConfiguration?.DestinationBucketName),
+      ),
+    );
+    const [accessLogs] = Object.entries(buckets).filter(([id]) =>
+      logTargets.has(JSON.stringify({ Ref: id })),
+    );
+    expect(accessLogs?.[1].Properties).toMatchObject({
+      VersioningConfiguration: { Status: "Enabled" },
+      // Server access log delivery writes only to SSE-S3 buckets.
+      BucketEncryption: {
+        ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: "AES256" } }],
+      },
+      LifecycleConfiguration: {
+        Rules: [
+          expect.objectContaining({
+            Status: "Enabled",
+            ExpirationInDays: 90,
+            NoncurrentVersionExpiration: { NoncurrentDays: 30 },
+          }),
+        ],
+      },
+    });
+  });
+
+  it("creates one rotating log key whose policy lets CloudWatch Logs use it for this account's and region's log groups only", () => {
+    dev.dataTemplate.resourceCountIs("AWS::KMS::Key", 1);
+    dev.dataTemplate.hasResource("AWS::KMS::Key", { DeletionPolicy: "Delete" });
+    dev.dataTemplate.hasResourceProperties("AWS::KMS::Key", {
+      EnableKeyRotation: true,
+      KeyPolicy: {
+        Statement: Match.arrayWith([
+          {
+            Effect: "Allow",
+            Principal: { Service: { "Fn::Join": ["", ["logs.", { Ref: "AWS::Region" }, ".amazonaws.com"]] } },
+            Action: [
+              "kms:Encrypt*",
+              "kms:Decrypt*",
+              "kms:ReEncrypt*",
+              "kms:GenerateDataKey*",
+              "kms:Describe*",
+            ],
+            Resource: "*",
+            Condition: {
+              ArnLike: {
+                "kms:EncryptionContext:aws:logs:arn": {
+                  "Fn::Join": [
+                    "",
+                    [
+                      "arn:",
+                      { Ref: "AWS::Partition" },
+                      ":logs:",
+                      { Ref: "AWS::Region" },
+                      ":",
+                      { Ref: "AWS::AccountId" },
+                      ":log-group:*",
+                    ],
+                  ],
+                },
+              },
+            },
+          },
+        ]),
+      },
+    });
   });
 
   it("denies every request to every bucket that does not use TLS 1.2+", () => {
@@ -131,13 +200,25 @@ describe("data stack (prod)", () => {
     expect(prod.data.terminationProtection).toBe(true);
     expect(prod.service.terminationProtection).toBe(false);
     prod.dataTemplate.allResourcesProperties("AWS::DynamoDB::Table", { DeletionProtectionEnabled: true });
-    for (const type of ["AWS::DynamoDB::Table", "AWS::S3::Bucket", "AWS::SecretsManager::Secret"]) {
+    for (const type of [
+      "AWS::DynamoDB::Table",
+      "AWS::S3::Bucket",
+      "AWS::SecretsManager::Secret",
+      "AWS::KMS::Key",
+    ]) {
       prod.dataTemplate.allResources(type, { DeletionPolicy: "Retain", UpdateReplacePolicy: "Retain" });
     }
   });
 
-  it("keeps a year of logs", () => {
+  it("keeps a year of logs, and the access logs a year past their last version", () => {
     prod.serviceTemplate.allResourcesProperties("AWS::Logs::LogGroup", { RetentionInDays: 365 });
+    prod.dataTemplate.hasResourceProperties("AWS::S3::Bucket", {
+      LifecycleConfiguration: {
+        Rules: [
+          Match.objectLike({ ExpirationInDays: 365, NoncurrentVersionExpiration: { NoncurrentDays: 30 } }),
+        ],
+      },
+    });
   });
 });
 

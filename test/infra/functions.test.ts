@@ -5,6 +5,8 @@ import {
   actionsOf,
   configWith,
   functionAccess,
+  importOf,
+  PUBLISHERS,
   resourcesOf,
   resourcesOfStatement,
   SERVICES,
@@ -22,7 +24,7 @@ describe("functions (dev)", () => {
     access = (service) => functionAccess(dev.serviceTemplate, service);
   });
 
-  it("builds all seven functions: the four workflow steps, the REST API, the WebSocket routes and the authorizer", () => {
+  it("builds all eight functions: the four workflow steps, the REST API, the WebSocket routes, the authorizer and live delivery", () => {
     const names = Object.values(resourcesOf(dev.serviceTemplate, "AWS::Lambda::Function")).map(
       (fn) => fn.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME,
     );
@@ -64,6 +66,48 @@ describe("functions (dev)", () => {
     }
   });
 
+  it("encrypts every log group in the template with the environment's log key from the data stack", () => {
+    const groups = resourcesOf(dev.serviceTemplate, "AWS::Logs::LogGroup");
+    // One per function, the state machine's, and the REST and WebSocket access logs.
+    expect(Object.keys(groups)).toHaveLength(SERVICES.length + 3);
+    dev.serviceTemplate.allResourcesProperties("AWS::Logs::LogGroup", { KmsKeyId: importOf("LogsKey") });
+    dev.dataTemplate.resourceCountIs("AWS::Logs::LogGroup", 0);
+  });
+
+  it("reserves concurrency for the worker and the REST API only, as configured", () => {
+    expect(access("rewoo-worker").properties.ReservedConcurrentExecutions).toBe(50);
+    expect(access("rewoo-api").properties.ReservedConcurrentExecutions).toBe(20);
+    for (const service of SERVICES.filter((s) => s !== "rewoo-worker" && s !== "rewoo-api")) {
+      expect(access(service).properties.ReservedConcurrentExecutions, service).toBeUndefined();
+    }
+    for (const [name, metric] of [
+      ["worker", "Throttles"],
+      ["api", "Throttles"],
+    ]) {
+      dev.serviceTemplate.hasResourceProperties("AWS::CloudWatch::Alarm", {
+        Namespace: "AWS/Lambda",
+        MetricName: metric,
+        Dimensions: [{ Name: "FunctionName", Value: { Ref: access(`rewoo-${name}`).logicalId } }],
+        Threshold: 1,
+      });
+    }
+  });
+
+  it("tells the API and finalize, and only them, where results may be written", () => {
+    const expected = {
+      "Fn::Join": ["", [expect.objectContaining({ "Fn::Select": [5, expect.anything()] }), "/results/"]],
+    };
+    for (const service of SERVICES) {
+      const destinations = access(service).environment.ALLOWED_RESULT_DESTINATIONS;
+      if (service === "rewoo-api" || service === "rewoo-finalize")
+        expect(destinations, service).toEqual(expected);
+      else expect(destinations, service).toBeUndefined();
+    }
+    expect(JSON.stringify(access("rewoo-api").environment.ALLOWED_RESULT_DESTINATIONS)).toContain(
+      "Rewoo-dev-Data-ArtifactsBucketArn",
+    );
+  });
+
   it("uses Resource * only for the X-Ray write actions", () => {
     for (const service of SERVICES) {
       const starred = access(service).statements.filter((s) => resourcesOfStatement(s).includes("*"));
@@ -101,18 +145,25 @@ describe("functions (dev)", () => {
     ]);
   });
 
-  it("lets the publishers (workflow functions, API cancel) and the WebSocket handler post to this API's connections only", () => {
+  it("lets only live delivery (Push) and the WebSocket handler post to connections, of this API's stage only", () => {
     const apiId = Object.keys(resourcesOf(dev.serviceTemplate, "AWS::ApiGatewayV2::Api"))[0] as string;
-    for (const service of SERVICES) {
-      const resources = access(service).allowing("execute-api:ManageConnections");
-      if (service === "rewoo-authorizer") {
-        expect(resources, service).toEqual([]);
-        continue;
-      }
-      expect(resources, service).toEqual([
+    for (const service of ["rewoo-push", "rewoo-websocket"]) {
+      expect(access(service).allowing("execute-api:ManageConnections"), service).toEqual([
         `arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<${apiId}>/dev/*/@connections/*`,
       ]);
       expect(access(service).environment.WEBSOCKET_ENDPOINT, service).toBeDefined();
+      expect(access(service).environment.CONNECTIONS_TABLE, service).toBeDefined();
+    }
+  });
+
+  it("leaves publishers (workflow functions, REST API) and the authorizer without any WebSocket access: they only write events", () => {
+    for (const service of [...PUBLISHERS, "rewoo-authorizer"]) {
+      const fn = access(service);
+      expect(fn.allowing("execute-api:ManageConnections"), service).toEqual([]);
+      expect(JSON.stringify(fn.statements), service).not.toContain("ConnectionsTable");
+      // lambdas/runtime/services.ts builds in-line delivery only when both are set.
+      expect(fn.environment.WEBSOCKET_ENDPOINT, service).toBeUndefined();
+      expect(fn.environment.CONNECTIONS_TABLE, service).toBeUndefined();
     }
   });
 
@@ -160,7 +211,11 @@ describe("functions (dev)", () => {
 
   it("gives the four workflow functions one shared configuration", () => {
     const shared = (service: string) => {
-      const { POWERTOOLS_SERVICE_NAME: _name, ...rest } = access(service).environment;
+      const {
+        POWERTOOLS_SERVICE_NAME: _name,
+        ALLOWED_RESULT_DESTINATIONS: _destinations,
+        ...rest
+      } = access(service).environment;
       return rest;
     };
     for (const service of WORKFLOW) expect(shared(service), service).toEqual(shared("rewoo-planner"));
@@ -170,7 +225,6 @@ describe("functions (dev)", () => {
       DOCUMENTS_BUCKET: expect.anything(),
       ARTIFACTS_BUCKET: expect.anything(),
       ALLOWED_DOCUMENT_PREFIXES: expect.anything(),
-      CONNECTIONS_TABLE: expect.anything(),
     });
   });
 });
@@ -235,11 +289,17 @@ describe("functions with Bedrock, the lender's services and extra locations", ()
     );
   });
 
-  it("lets finalize write the extra result destinations", () => {
+  it("lets finalize write the extra result destinations, and tells the API and finalize that they are allowed", () => {
     expect(access("rewoo-finalize").allowing("s3:PutObject")).toEqual([
       "Rewoo-staging-Data-ArtifactsBucketArn/results/*",
       "arn:<AWS::Partition>:s3:::lender-results/rewoo/*",
     ]);
+    for (const service of ["rewoo-api", "rewoo-finalize"]) {
+      const destinations = access(service).environment.ALLOWED_RESULT_DESTINATIONS as {
+        "Fn::Join": [string, unknown[]];
+      };
+      expect(destinations["Fn::Join"][1].at(-1), service).toBe("/results/,lender-results/rewoo/");
+    }
   });
 
   it("hands the worker the lender URLs and the name of the token secret, never the token", () => {
@@ -258,5 +318,16 @@ describe("functions with Bedrock, the lender's services and extra locations", ()
 
   it("applies the configured log retention to every function", () => {
     custom.serviceTemplate.allResourcesProperties("AWS::Logs::LogGroup", { RetentionInDays: 14 });
+  });
+});
+
+describe("reserved concurrency (prod)", () => {
+  it("reserves more for the worker and the REST API in prod", () => {
+    const prod = synthesize({ context: { env: "prod" } });
+    expect(prod.config.reservedConcurrency).toEqual({ worker: 200, api: 50 });
+    const reserved = (service: string) =>
+      functionAccess(prod.serviceTemplate, service).properties.ReservedConcurrentExecutions;
+    expect(reserved("rewoo-worker")).toBe(200);
+    expect(reserved("rewoo-api")).toBe(50);
   });
 });

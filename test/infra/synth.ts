@@ -131,4 +131,19 @@ export const SERVICES = [
   "rewoo-api",
   "rewoo-websocket",
   "rewoo-authorizer",
+  "rewoo-push",
 ] as const;
+
+/** Functions that write progress events; since live delivery moved to the stream, nothing more. */
+export const PUBLISHERS = [
+  "rewoo-planner",
+  "rewoo-worker",
+  "rewoo-solver",
+  "rewoo-finalize",
+  "rewoo-api",
+] as const;
+
+/** The one Data-stack export a Service-stack value imports whose name contains `logicalIdPrefix`. */
+export const importOf = (logicalIdPrefix: string) => ({
+  "Fn::ImportValue": Match.stringLikeRegexp(`^Rewoo-\\w+-Data:ExportsOutput\\w*${logicalIdPrefix}`),
+});

@@ -125,6 +125,106 @@ describe("the state machine (dev)", () => {
   });
 });
 
+describe("runs that end outside the workflow's failure handler (dev)", () => {
+  let dev: Synthesized;
+  let finalize: string;
+  let queue: string;
+  beforeAll(() => {
+    dev = synthesize();
+    finalize = functionAccess(dev.serviceTemplate, "rewoo-finalize").logicalId;
+    const queues = Object.keys(resourcesOf(dev.serviceTemplate, "AWS::SQS::Queue"));
+    queue = queues.find((id) => id.startsWith("FinalizeDeadLetters")) as string;
+  });
+
+  it("sends this state machine's FAILED, TIMED_OUT and ABORTED status events to finalize, with bounded retries and a dead-letter queue", () => {
+    dev.serviceTemplate.resourceCountIs("AWS::Events::Rule", 1);
+    dev.serviceTemplate.hasResourceProperties("AWS::Events::Rule", {
+      State: "ENABLED",
+      EventPattern: {
+        source: ["aws.states"],
+        "detail-type": ["Step Functions Execution Status Change"],
+        detail: {
+          stateMachineArn: [{ Ref: Match.stringLikeRegexp("^StateMachine") }],
+          status: ["FAILED", "TIMED_OUT", "ABORTED"],
+        },
+      },
+      Targets: [
+        {
+          Id: Match.anyValue(),
+          Arn: { "Fn::GetAtt": [finalize, "Arn"] },
+          // The event as delivered: finalize reads detail.executionArn, detail.status, …
+          Input: Match.absent(),
+          InputTransformer: Match.absent(),
+          RetryPolicy: { MaximumRetryAttempts: 20, MaximumEventAgeInSeconds: 7200 },
+          DeadLetterConfig: { Arn: { "Fn::GetAtt": [queue, "Arn"] } },
+        },
+      ],
+    });
+  });
+
+  it("lets EventBridge, from this rule only, invoke finalize and write to the dead-letter queue", () => {
+    const rule = Object.keys(resourcesOf(dev.serviceTemplate, "AWS::Events::Rule"))[0] as string;
+    dev.serviceTemplate.hasResourceProperties("AWS::Lambda::Permission", {
+      Action: "lambda:InvokeFunction",
+      FunctionName: { "Fn::GetAtt": [finalize, "Arn"] },
+      Principal: "events.amazonaws.com",
+      SourceArn: { "Fn::GetAtt": [rule, "Arn"] },
+    });
+    dev.serviceTemplate.hasResourceProperties("AWS::SQS::QueuePolicy", {
+      Queues: [{ Ref: queue }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: "Deny",
+            Action: "sqs:*",
+            Condition: { Bool: { "aws:SecureTransport": "false" } },
+          }),
+          Match.objectLike({
+            Effect: "Allow",
+            Principal: { Service: "events.amazonaws.com" },
+            Action: "sqs:SendMessage",
+            Condition: { ArnEquals: { "aws:SourceArn": { "Fn::GetAtt": [rule, "Arn"] } } },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it("keeps a failed asynchronous finalize invocation in the same encrypted queue, and alarms on its depth", () => {
+    expect(resourcesOf(dev.serviceTemplate, "AWS::SQS::Queue")[queue]?.Properties).toMatchObject({
+      SqsManagedSseEnabled: true,
+      MessageRetentionPeriod: 14 * 24 * 3600,
+    });
+    dev.serviceTemplate.hasResourceProperties("AWS::Lambda::EventInvokeConfig", {
+      FunctionName: { Ref: finalize },
+      MaximumRetryAttempts: 2,
+      DestinationConfig: { OnFailure: { Destination: { "Fn::GetAtt": [queue, "Arn"] } } },
+    });
+    expect(functionAccess(dev.serviceTemplate, "rewoo-finalize").allowing("sqs:SendMessage")).toEqual([
+      `<${queue}.Arn>`,
+    ]);
+    dev.serviceTemplate.hasResourceProperties("AWS::CloudWatch::Alarm", {
+      Namespace: "AWS/SQS",
+      MetricName: "ApproximateNumberOfMessagesVisible",
+      Dimensions: [{ Name: "QueueName", Value: { "Fn::GetAtt": [queue, "QueueName"] } }],
+      Threshold: 1,
+      ComparisonOperator: "GreaterThanOrEqualToThreshold",
+      AlarmActions: Match.anyValue(),
+    });
+  });
+
+  it("gives finalize no other new access: the state machine still invokes it synchronously", () => {
+    const actions = functionAccess(dev.serviceTemplate, "rewoo-finalize")
+      .statements.flatMap((statement) =>
+        Array.isArray(statement.Action) ? statement.Action : [statement.Action],
+      )
+      .filter(
+        (action) => action.startsWith("sqs:") || action.startsWith("states:") || action.startsWith("events:"),
+      );
+    expect(actions.sort()).toEqual(["sqs:GetQueueAttributes", "sqs:GetQueueUrl", "sqs:SendMessage"]);
+  });
+});
+
 describe("workflow settings from the configuration", () => {
   it("takes the worker concurrency and the workflow type from context overrides", () => {
     const custom = synthesize({ context: { workerConcurrency: "3", workflowType: "EXPRESS" } });
@@ -134,5 +234,12 @@ describe("workflow settings from the configuration", () => {
     custom.serviceTemplate.hasResourceProperties("AWS::StepFunctions::StateMachine", {
       StateMachineType: "EXPRESS",
     });
+    // Express executions send no status events to EventBridge: no rule that could never fire.
+    custom.serviceTemplate.resourceCountIs("AWS::Events::Rule", 0);
+    custom.serviceTemplate.resourceCountIs("AWS::Lambda::EventInvokeConfig", 0);
+    // Only live delivery's dead-letter queue remains.
+    expect(Object.keys(resourcesOf(custom.serviceTemplate, "AWS::SQS::Queue"))).toEqual([
+      expect.stringMatching(/^PushDeadLetters/),
+    ]);
   });
 });
