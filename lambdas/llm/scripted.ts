@@ -2,7 +2,7 @@
 // a chatty solver) without a model. The first entry whose purpose and match fit answers, every time.
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import type { Completion, CompletionRequest, LlmProvider } from "./types.ts";
+import type { Completion, CompletionPurpose, CompletionRequest, LlmProvider } from "./types.ts";
 import { tokenizerUsage } from "./usage.ts";
 
 export const SCRIPTED_MODEL = "scripted";
@@ -21,9 +21,21 @@ export type ScriptedResponse = z.infer<typeof ScriptedResponseSchema>;
 
 const ScriptedResponsesSchema = z.array(ScriptedResponseSchema);
 
+/** What a caller sent, so a test can assert what a model would have seen. */
+export interface ReceivedPrompt {
+  purpose: CompletionPurpose;
+  system: string;
+  prompt: string;
+}
+
+/** `received` keeps the latest calls only: a long-running dev twin on this provider must not grow without bound. */
+export const RECEIVED_PROMPTS_KEPT = 100;
+
 export class ScriptedProvider implements LlmProvider {
   readonly name = "scripted";
   private readonly responses: ScriptedResponse[];
+  /** The prompts it was asked to complete, oldest first (at most RECEIVED_PROMPTS_KEPT). */
+  readonly received: ReceivedPrompt[] = [];
 
   constructor(responses: ScriptedResponse[]) {
     this.responses = responses.map((response, index) => {
@@ -63,6 +75,8 @@ export class ScriptedProvider implements LlmProvider {
   async complete(request: CompletionRequest): Promise<Completion> {
     request.signal?.throwIfAborted();
     const purpose = request.context.purpose;
+    this.received.push({ purpose, system: request.system, prompt: request.prompt });
+    if (this.received.length > RECEIVED_PROMPTS_KEPT) this.received.shift();
     const entry = this.responses.find(
       (response) =>
         (!response.purpose || response.purpose === purpose) &&

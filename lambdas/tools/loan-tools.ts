@@ -3,6 +3,7 @@
 // are configured, as HTTP calls to the lender's own services (docs/lender-services.md).
 import { z } from "zod";
 import { type DocumentPolicy, resolveDocumentPath } from "../core/documents.ts";
+import { renderToolPrompt, TOOL_SYSTEM_PROMPT } from "../core/prompts.ts";
 import type { LlmProvider } from "../llm/types.ts";
 import type { RunStore } from "../store/runs.ts";
 import type { DocumentReader } from "./document-reader.ts";
@@ -204,9 +205,15 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
       timeout_ms: 120_000,
       run: async ({ prompt }, context) => {
         const { llm } = resolveServices();
+        // The planned prompt is the instruction; what the worker substituted into it is evidence,
+        // rendered as data. Without the planned args (a direct call) the prompt holds no evidence.
+        const planned = context.planned_args?.prompt;
+        const rendered =
+          typeof planned === "string" && context.upstream
+            ? renderToolPrompt(planned, context.upstream)
+            : { system: TOOL_SYSTEM_PROMPT, prompt };
         const completion = await llm.provider.complete({
-          system: "Answer the instruction using only the context it contains. Be concise.",
-          prompt,
+          ...rendered,
           ...(llm.model ? { model: llm.model } : {}),
           context: { purpose: "tool" },
           signal: context.signal,

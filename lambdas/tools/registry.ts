@@ -11,6 +11,12 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Tools that call an LLM report its usage so the run's `usage` counts every call. */
   recordLlmUsage(usage: { input_tokens: number; output_tokens: number }): void;
+  /**
+   * The step's args as planned (placeholders unresolved) and the evidence they referenced: a tool
+   * that prompts a model delimits the evidence it was given instead of trusting substituted text.
+   */
+  planned_args?: Record<string, unknown>;
+  upstream?: ReadonlyMap<string, Evidence>;
 }
 
 export interface ToolDefinition<Args extends Record<string, unknown> = Record<string, unknown>>

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ScriptedProvider } from "../../../lambdas/llm/scripted.ts";
+import { RECEIVED_PROMPTS_KEPT, ScriptedProvider } from "../../../lambdas/llm/scripted.ts";
 import type { CompletionRequest } from "../../../lambdas/llm/types.ts";
 import { countTokens } from "../../../lambdas/llm/usage.ts";
 
@@ -94,5 +94,17 @@ describe("ScriptedProvider", () => {
     expect(() => ScriptedProvider.fromFile("/nonexistent/responses.json")).toThrow(
       /cannot read scripted LLM responses from \/nonexistent\/responses\.json/,
     );
+  });
+
+  it("keeps the latest prompts it was asked to complete, oldest first", async () => {
+    const recorder = new ScriptedProvider([{ text: "ok" }]);
+    for (let i = 0; i < RECEIVED_PROMPTS_KEPT + 2; i++) {
+      await recorder.complete({ system: `s${i}`, prompt: `p${i}`, context: { purpose: "tool" } });
+    }
+    await recorder.complete({ system: "sys", prompt: "the plan", context: plannerContext });
+
+    expect(recorder.received).toHaveLength(RECEIVED_PROMPTS_KEPT);
+    expect(recorder.received[0]).toEqual({ purpose: "tool", system: "s3", prompt: "p3" });
+    expect(recorder.received.at(-1)).toEqual({ purpose: "planner", system: "sys", prompt: "the plan" });
   });
 });
