@@ -62,7 +62,7 @@ program
 program
   .command("evaluate")
   .description(
-    "evaluate a request file (DESIGN.md §4.1) on the local twin (--local) or a running API (--api <url>)",
+    "evaluate a request file (docs/api.openapi.yaml EvaluationRequest) on the local twin (--local) or a running API (--api <url>)",
   )
   .argument(
     "<request.json>",

@@ -1,4 +1,4 @@
-// REST client for DESIGN.md §4: the run record, its stored events, starting and cancelling runs,
+// REST client for docs/api.openapi.yaml: the run record, its stored events, starting and cancelling runs,
 // and the list of recent runs (optional: older API versions answer 404 and the page degrades).
 
 export class ApiError extends Error {

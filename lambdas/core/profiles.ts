@@ -1,4 +1,4 @@
-// Agent profiles: steps a plan must contain whatever the planner wrote (seed 000's loan evaluation flow).
+// Agent profiles: steps a plan must contain whatever the planner wrote (the original loan-agent plan's loan evaluation flow).
 import type { AgentProfile } from "./types.ts";
 
 /** Conditions AI can only evaluate conditions that PreConditions has predicted, so it always runs second. */

@@ -1,4 +1,4 @@
-// The solver's answer (DESIGN.md §4.3 `result`). Models wrap JSON in fences or prose, drop empty
+// The solver's answer (docs/api.openapi.yaml RunResult). Models wrap JSON in fences or prose, drop empty
 // arrays, or list a condition as a bare id; a run that gathered all its evidence must not fail on
 // that, so parsing is lenient, records what it repaired as warnings, and never throws.
 

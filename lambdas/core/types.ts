@@ -1,4 +1,4 @@
-// The contracts of DESIGN.md §4, shared by every function. Pure types: no I/O here.
+// The contracts of docs/api.openapi.yaml, shared by every function. Pure types: no I/O here.
 import type { z } from "zod";
 
 /** A step as the planner wrote it, before validation (ids and tools as given). */
@@ -44,7 +44,7 @@ export interface ToolSpec {
 
 export type ToolCatalog = ReadonlyMap<string, ToolSpec>;
 
-/** Agent profiles carry the steps a plan must contain (seed 000: PreConditions before Conditions AI). */
+/** Agent profiles carry the steps a plan must contain (the original loan-agent plan: PreConditions before Conditions AI). */
 export interface AgentProfile {
   name: string;
   /**
@@ -70,7 +70,7 @@ export interface EvaluationOptions {
   parallel?: boolean;
 }
 
-/** The hybrid request of DESIGN.md §4.1. */
+/** The hybrid request of docs/api.openapi.yaml EvaluationRequest. */
 export interface EvaluationRequest {
   metadata: Record<string, unknown>;
   instructions?: string;
@@ -159,7 +159,7 @@ export interface RunRecord {
   updated_at: string;
 }
 
-/** Progress events of DESIGN.md §4.4, before the store stamps `run_id`, `seq` and `timestamp`. */
+/** Progress events of docs/api.openapi.yaml ProgressEvent, before the store stamps `run_id`, `seq` and `timestamp`. */
 export type ProgressEventBody =
   | { stage: "plan"; plan: Plan }
   | {

@@ -1,4 +1,4 @@
-// Amazon Bedrock through the Converse API (DESIGN.md §5): one request shape for every model family,
+// Amazon Bedrock through the Converse API (README: Configuration): one request shape for every model family,
 // and token usage reported by the service. The client is injected so a handler builds it once per
 // cold start and tests pass an aws-sdk-client-mock instance.
 import { type BedrockRuntimeClient, ConverseCommand } from "@aws-sdk/client-bedrock-runtime";

@@ -1,4 +1,4 @@
-// The default provider (DESIGN.md §5): plans and solves deterministically from the request and the
+// The default provider (README: Configuration): plans and solves deterministically from the request and the
 // evidence, so the whole system is useful offline and every test is reproducible. It answers in the
 // same text format a model is asked for (a JSON plan, a JSON result), so its output goes through the
 // same parser and validation as a real model's.
@@ -21,7 +21,7 @@ const CONDITIONS_AI = "call_conditions_ai_api";
 const RETRIEVE = "retrieve_s3_document";
 const DATABASE = "query_database";
 
-/** Instructions that ask for the loan's history or comparable loans (seed 000's "query_database: Check historical evaluations"). */
+/** Instructions that ask for the loan's history or comparable loans (the original loan-agent plan's "query_database: Check historical evaluations"). */
 const HISTORY_QUESTION =
   /\b(?:histor(?:y|ic|ical|ically)|similar|(?:previous|prior|past|earlier)\s+(?:loans?|evaluations?|conditions?|decisions?|files?|applications?|underwriting))\b/i;
 const SIMILAR_LOANS = /\bsimilar\b/i;

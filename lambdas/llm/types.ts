@@ -1,4 +1,4 @@
-// The one interface every LLM backend implements (DESIGN.md §5). The planner, the solver and the
+// The one interface every LLM backend implements (README: Configuration). The planner, the solver and the
 // `llm` tool each pass what they know as `context`, so the rule-based provider can plan and solve
 // from structured data instead of re-parsing its own prompt.
 import type { EvaluationRequest, Evidence, Plan, ToolCatalog } from "../core/types.ts";

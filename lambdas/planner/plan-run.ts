@@ -1,6 +1,6 @@
 // PLANNER (ReWOO step 1): one LLM call turns the request into a plan; the plan is parsed and
 // validated before anything runs, then stored. Returns only ids for the state machine.
-// Legacy runs (seed 000's POST /v1/evaluate-loan-conditions) skip the LLM: their plan is the
+// Legacy runs (the original loan-agent plan's POST /v1/evaluate-loan-conditions) skip the LLM: their plan is the
 // fixed PreConditions → Conditions AI pair that the loan profile requires anyway.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { parsePlanText } from "../core/parse.ts";
@@ -90,7 +90,7 @@ async function writtenPlan(
 /**
  * Legacy: an empty plan that the loan profile completes with exactly its required steps, so the
  * fixed orchestration and the ReWOO one can never disagree on what those steps are. max_steps is
- * not applied: it caps what a planner writes, and seed 000's two-step flow never had such a cap.
+ * not applied: it caps what a planner writes, and the original loan-agent plan's two-step flow never had such a cap.
  */
 function fixedPlan(request: EvaluationRequest, services: Services): Plan {
   const plan = normalizePlan([], { tools: services.catalog, profile: loanEvaluationProfile, request });

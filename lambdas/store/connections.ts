@@ -1,4 +1,4 @@
-// The connections table (DESIGN.md §4.6): one item per open WebSocket connection, keyed by
+// The connections table (README: Architecture): one item per open WebSocket connection, keyed by
 // connection_id, with a GSI `by_run` on the run the connection is subscribed to and a TTL.
 //
 // Besides who may watch what, the item carries the connection's delivery state (see

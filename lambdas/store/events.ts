@@ -1,4 +1,4 @@
-// Progress events (DESIGN.md §4.4): stored first (the durable, ordered record with gap-free seq),
+// Progress events (docs/api.openapi.yaml ProgressEvent): stored first (the durable, ordered record with gap-free seq),
 // then handed to every sink. Sinks are where live delivery plugs in (WebSocket push): adding one
 // touches only the list built at cold start. A sink failure never fails a run.
 import type { ProgressEvent, ProgressEventBody } from "../core/types.ts";

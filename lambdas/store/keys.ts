@@ -1,4 +1,4 @@
-// One item collection per run (DESIGN.md §4.6): a single Query on pk loads the whole run.
+// One item collection per run (README: Architecture): a single Query on pk loads the whole run.
 export const runKey = (runId: string) => `RUN#${runId}`;
 export const META = "META";
 export const stepKey = (stepId: string) => `STEP#${stepId}`;

@@ -32,7 +32,7 @@ const UNFINISHED: RunStatus[] = ["PLANNING", "RUNNING", "SOLVING"];
 const RETENTION_SECONDS = 90 * 24 * 3600;
 
 /**
- * How a run is planned: "rewoo" asks the planner LLM; "legacy" (seed 000's POST
+ * How a run is planned: "rewoo" asks the planner LLM; "legacy" (the original loan-agent plan's POST
  * /v1/evaluate-loan-conditions) runs the fixed PreConditions → Conditions AI plan without it.
  */
 export type RunMode = "rewoo" | "legacy";
@@ -139,7 +139,7 @@ export class RunStore {
     return Item as MetaItem;
   }
 
-  /** The run record of DESIGN.md §4.3, evidence in plan order (large outputs stay as output_ref). */
+  /** The run record of docs/api.openapi.yaml RunRecord, evidence in plan order (large outputs stay as output_ref). */
   async getRun(runId: string): Promise<RunRecord | undefined> {
     const items = await this.queryAll(runId, "STEP#", META);
     const meta = items.find((item) => item.sk === META) as MetaItem | undefined;

@@ -1,4 +1,4 @@
-// The tools of seed 000, as ReWOO worker tools. The two lender services (PreConditions,
+// The tools of the original loan-agent plan, as ReWOO worker tools. The two lender services (PreConditions,
 // Conditions AI) run as built-in reference engines over the documents' text, or, when their URLs
 // are configured, as HTTP calls to the lender's own services (docs/lender-services.md).
 import { z } from "zod";

@@ -1,4 +1,4 @@
-// What goes over the WebSocket. Progress events are sent as they are stored (DESIGN.md §4.4), one
+// What goes over the WebSocket. Progress events are sent as they are stored (docs/api.openapi.yaml ProgressEvent), one
 // event per message; the other messages carry a `type` (events never do), so a client tells them apart.
 import type { ProgressEvent } from "../core/types.ts";
 

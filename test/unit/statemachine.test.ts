@@ -1,5 +1,5 @@
 // statemachine/rewoo.asl.json is the only definition of the workflow: CDK deploys it and the twin
-// runs it. These checks hold it to what AWS accepts and to the rules of DESIGN.md §2.
+// runs it. These checks hold it to what AWS accepts and to the rules of README: Architecture.
 import { readFileSync } from "node:fs";
 import asl from "amazon-states-language-service";
 import { describe, expect, it } from "vitest";

@@ -4,7 +4,7 @@ import { resolveDocumentPath } from "../../../lambdas/core/documents.ts";
 const policy = { documentsBucket: "loan-docs", allowedPrefixes: ["loan-docs", "shared-bucket/incoming/"] };
 
 describe("resolveDocumentPath", () => {
-  it("reads a relative key from the documents bucket, as seed 000 writes them", () => {
+  it("reads a relative key from the documents bucket, as the original loan-agent plan writes them", () => {
     expect(resolveDocumentPath("rm-conditions/doc1.pdf", policy)).toEqual({
       bucket: "loan-docs",
       key: "rm-conditions/doc1.pdf",
