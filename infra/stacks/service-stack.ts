@@ -23,6 +23,7 @@ import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import * as wafv2 from "aws-cdk-lib/aws-wafv2";
 import type { Construct } from "constructs";
 import { ROUTES } from "../../lambdas/api/routes.ts";
+import { EXECUTION_ENDED_PATTERN } from "../../lambdas/finalize/execution-status.ts";
 import { PUSH_STREAM_FILTERS } from "../../lambdas/ws/stream.ts";
 import type { RewooConfig } from "../config.ts";
 import { Alarms } from "../constructs/alarms.ts";
@@ -47,12 +48,6 @@ export const ASL_FILE = join(REPO_ROOT, "statemachine/rewoo.asl.json");
 export const PUBLIC_RESOURCES = ["/health"];
 /** The routes whose body is an evaluation request (lambdas/core/request.ts). */
 export const START_RESOURCES = ["/v1/evaluate-conditions", "/v1/evaluate-loan-conditions"];
-/**
- * Execution ends the workflow's own HandleFailure may never see (a Task timing out past its
- * Catch, the execution timeout, StopExecution, a failure inside HandleFailure itself): finalize
- * closes those runs from the execution status event.
- */
-export const UNHANDLED_EXECUTION_STATUSES = ["FAILED", "TIMED_OUT", "ABORTED"];
 
 export interface ServiceStackProps extends StackProps {
   readonly config: RewooConfig;
@@ -256,12 +251,13 @@ export class ServiceStack extends Stack {
       });
       new events.Rule(this, "UnhandledExecutionEndRule", {
         description: "Closes the run of a ReWOO execution that ended outside the workflow's failure handler",
+        // The same pattern the local twin's event bus applies, narrowed to this state machine.
         eventPattern: {
-          source: ["aws.states"],
-          detailType: ["Step Functions Execution Status Change"],
+          source: [...EXECUTION_ENDED_PATTERN.source],
+          detailType: [...EXECUTION_ENDED_PATTERN["detail-type"]],
           detail: {
             stateMachineArn: [this.stateMachine.stateMachineArn],
-            status: UNHANDLED_EXECUTION_STATUSES,
+            status: [...EXECUTION_ENDED_PATTERN.detail.status],
           },
         },
         targets: [
