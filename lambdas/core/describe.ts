@@ -1,10 +1,12 @@
 // Error messages must say what shape a value had without dumping it whole (plans and evidence can be large).
+// A preview quotes LLM output or evidence, which may carry a document's personal data: it is scrubbed.
+import { scrubbedHead, scrubSensitiveText } from "./redaction.ts";
 
 const MAX_PREVIEW = 60;
 
 export function preview(text: string, max = MAX_PREVIEW): string {
   const flat = text.replace(/\s+/g, " ");
-  return JSON.stringify(flat.length > max ? `${flat.slice(0, max)}…` : flat);
+  return JSON.stringify(flat.length > max ? `${scrubbedHead(flat, max)}…` : scrubSensitiveText(flat));
 }
 
 export function describeValue(value: unknown): string {

@@ -1,5 +1,6 @@
 // The OpenAI-compatible chat-completions protocol over fetch (DESIGN.md §5), so OpenAI, vLLM, Ollama
 // or LM Studio all work with a base URL and an optional key, and no SDK is bundled into the Lambda.
+import { scrubSensitiveText } from "../core/redaction.ts";
 import { type Completion, type CompletionRequest, DEFAULT_TEMPERATURES, type LlmProvider } from "./types.ts";
 import { tokenizerUsage } from "./usage.ts";
 
@@ -163,7 +164,7 @@ function errorMessage(raw: string): string {
   return preview(raw) || "(empty body)";
 }
 
+/** Scrubbed: a provider's body may echo the prompt, which quotes the borrower's documents. */
 function preview(raw: string): string {
-  const text = raw.trim();
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  return scrubSensitiveText(raw.trim(), { maxLength: 300 });
 }

@@ -1,7 +1,47 @@
 // One Powertools logger per function; handlers append run_id (and step_id) as persistent keys
 // for the duration of an invocation so every line can be joined to a run.
-import { Logger } from "@aws-lambda-powertools/logger";
+// Every line goes through RedactingLogFormatter: loan files, lender responses and LLM output carry
+// borrowers' personal data, and a log line must not (lambdas/core/sensitive-data.ts says what is
+// removed). A formatter sees each record before serialization, including persistent keys, child
+// loggers' keys and Error objects, so no call site can forget it.
+import { LogFormatter, Logger, LogItem } from "@aws-lambda-powertools/logger";
+import type { LogAttributes, UnformattedAttributes } from "@aws-lambda-powertools/logger/types";
+import { redactForLog, scrubSensitiveText } from "../core/redaction.ts";
+
+/** Powertools' standard record (same keys, so log queries keep working) with its content redacted. */
+export class RedactingLogFormatter extends LogFormatter {
+  override formatAttributes(attributes: UnformattedAttributes, additional: LogAttributes): LogItem {
+    const context = attributes.lambdaContext;
+    const base: LogAttributes = {
+      level: attributes.logLevel,
+      message: typeof attributes.message === "string" ? scrubSensitiveText(attributes.message) : undefined,
+      timestamp: this.formatTimestamp(attributes.timestamp),
+      service: attributes.serviceName,
+      cold_start: context?.coldStart,
+      function_arn: context?.invokedFunctionArn,
+      function_memory_size: context?.memoryLimitInMB,
+      function_name: context?.functionName,
+      function_request_id: context?.awsRequestId,
+      sampling_rate: attributes.sampleRateValue,
+      xray_trace_id: attributes.xRayTraceId,
+      tenant_id: context?.tenantId,
+    };
+    return new LogItem({ attributes: base }).addAttributes(this.redact(additional) as LogAttributes);
+  }
+
+  /** Also used by Powertools' serializer for any Error that reaches it. */
+  override formatError(error: Error): LogAttributes {
+    return this.redact(error) as LogAttributes;
+  }
+
+  private redact(value: unknown): unknown {
+    return redactForLog(value, { errorLocation: (stack) => this.getCodeLocation(stack) });
+  }
+}
 
 export function createLogger(serviceName: string): Logger {
-  return new Logger({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? serviceName });
+  return new Logger({
+    serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? serviceName,
+    logFormatter: new RedactingLogFormatter(),
+  });
 }

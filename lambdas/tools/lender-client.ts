@@ -4,6 +4,8 @@
 
 import { z } from "zod";
 import { secretReader } from "../auth/secret.ts";
+import { scrubSensitiveText } from "../core/redaction.ts";
+import { MAX_QUOTED_REASON_CHARS } from "../core/sensitive-data.ts";
 import { findCondition } from "./loan/catalog.ts";
 import type { ConditionInput, ConditionsResult, Verdict } from "./loan/conditions-engine.ts";
 import type { PreconditionsResult } from "./loan/preconditions.ts";
@@ -14,7 +16,6 @@ export const DEFAULT_LENDER_MAX_ATTEMPTS = 4;
 export const DEFAULT_LENDER_BASE_DELAY_MS = 200;
 /** Caps both the backoff and a server's Retry-After: the tool's own timeout bounds the whole call. */
 export const DEFAULT_LENDER_MAX_DELAY_MS = 10_000;
-const MAX_ERROR_DETAIL = 300;
 
 export interface LenderServiceClientOptions {
   /** Named in every error ("PreConditions", "Conditions AI"); defaults to the URL's host. */
@@ -48,7 +49,7 @@ export class LenderServiceError extends Error {
 }
 
 type Attempt =
-  | { kind: "response"; status: number; raw: string; retryAfterMs?: number }
+  | { kind: "response"; status: number; raw: string; contentType: string; retryAfterMs?: number }
   | { kind: "failure"; detail: string; cause: unknown };
 
 export class LenderServiceClient {
@@ -95,10 +96,12 @@ export class LenderServiceClient {
       this.throwIfCancelled(signal, where, last, attempt);
 
       if (last.kind === "response") {
-        if (last.status >= 200 && last.status < 300) return this.parse(last.raw, schema, attempt);
+        if (last.status >= 200 && last.status < 300) {
+          return this.parse(last.raw, last.contentType, schema, attempt);
+        }
         if (!retryable(last.status)) {
           throw new LenderServiceError(
-            `${where} failed with HTTP ${last.status}: ${errorDetail(last.raw)}`,
+            `${where} failed with HTTP ${last.status}: ${errorReason(last.raw, last.contentType)}`,
             this.service,
             last.status,
             attempt,
@@ -109,7 +112,7 @@ export class LenderServiceClient {
 
     const outcome =
       last?.kind === "response"
-        ? `last response HTTP ${last.status}: ${errorDetail(last.raw)}`
+        ? `last response HTTP ${last.status}: ${errorReason(last.raw, last.contentType)}`
         : `last error: ${last?.detail ?? "none"}`;
     throw new LenderServiceError(
       `${where} failed after ${this.maxAttempts} attempt${this.maxAttempts === 1 ? "" : "s"}; ${outcome}`,
@@ -144,6 +147,7 @@ export class LenderServiceClient {
         kind: "response",
         status: response.status,
         raw,
+        contentType: response.headers.get("content-type") ?? "",
         ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
       };
     } catch (error) {
@@ -179,13 +183,13 @@ export class LenderServiceClient {
     return Math.floor(this.random() * ceiling);
   }
 
-  private parse<T>(raw: string, schema: z.ZodType<T>, attempts: number): T {
+  private parse<T>(raw: string, contentType: string, schema: z.ZodType<T>, attempts: number): T {
     let data: unknown;
     try {
       data = JSON.parse(raw);
     } catch {
       throw new LenderServiceError(
-        `${this.service} response is not JSON: ${truncate(raw.trim() || "(empty body)")}`,
+        `${this.service} response is not JSON: ${describeBody(raw, contentType)}`,
         this.service,
         200,
         attempts,
@@ -195,7 +199,7 @@ export class LenderServiceClient {
     if (result.success) return result.data;
     const [first, ...rest] = result.error.issues;
     const problem = first
-      ? `${formatPath(first.path)}: ${first.message.replace(/^Invalid input: /, "")}`
+      ? `${formatPath(first.path)}: ${quoteReason(first.message.replace(/^Invalid input: /, ""))}`
       : "invalid";
     throw new LenderServiceError(
       `${this.service} response: ${problem}${rest.length ? ` (and ${rest.length} more issue${rest.length === 1 ? "" : "s"})` : ""}`,
@@ -228,8 +232,13 @@ function networkDetail(error: unknown): string {
   return reason ? `${error.message} (${reason})` : error.message;
 }
 
-/** The error body's message: `{"message"}`, `{"error"}`, `{"error": {"message"}}`, `{"detail"}` or the text. */
-function errorDetail(raw: string): string {
+/**
+ * Why the service refused, for an error that becomes evidence a loan officer reads and that is
+ * logged: the body's own message (`{"message"}`, `{"error"}`, `{"error": {"message"}}`,
+ * `{"detail"}`), scrubbed and short, never the body itself. A lender's error body may echo the
+ * borrower's data it was sent (names, SSN, account numbers).
+ */
+function errorReason(raw: string, contentType: string): string {
   const text = raw.trim();
   if (text === "") return "(empty body)";
   try {
@@ -237,17 +246,30 @@ function errorDetail(raw: string): string {
     if (body && typeof body === "object") {
       const nested = body.error as { message?: unknown } | undefined;
       for (const candidate of [body.message, body.error, nested?.message, body.detail]) {
-        if (typeof candidate === "string" && candidate.trim() !== "") return truncate(candidate.trim());
+        if (typeof candidate === "string" && candidate.trim() !== "") return quoteReason(candidate);
       }
     }
   } catch {
-    // Not JSON: the text itself is the message (proxies and gateways answer in HTML or plain text).
+    // Not JSON (proxies and gateways answer in HTML or plain text): described, not quoted.
   }
-  return truncate(text);
+  return describeBody(text, contentType);
 }
 
-function truncate(text: string): string {
-  return text.length <= MAX_ERROR_DETAIL ? text : `${text.slice(0, MAX_ERROR_DETAIL - 1)}…`;
+/** What a body was, without its content; an HTML page's title says which gateway or proxy answered. */
+function describeBody(raw: string, contentType: string): string {
+  const text = raw.trim();
+  if (text === "") return "(empty body)";
+  const size = `${Buffer.byteLength(text)} bytes`;
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+  if (title) return `an HTML page titled "${quoteReason(title)}" (${size})`;
+  if (/^\s*<(?:!doctype html|html)/i.test(text)) return `an HTML page (${size}, not shown)`;
+  if (/^[[{]/.test(text)) return `a JSON body without a message (${size}, not shown)`;
+  const type = contentType.split(";")[0]?.trim() || "unknown content type";
+  return `a ${type} body (${size}, not shown)`;
+}
+
+function quoteReason(text: string): string {
+  return scrubSensitiveText(text.replace(/\s+/g, " ").trim(), { maxLength: MAX_QUOTED_REASON_CHARS });
 }
 
 function formatPath(path: ReadonlyArray<PropertyKey>): string {

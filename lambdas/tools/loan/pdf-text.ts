@@ -5,6 +5,8 @@
 // one line (sorted left to right), and a wide horizontal gap becomes two spaces, which the
 // engines read as a column boundary.
 import { getDocumentProxy } from "unpdf";
+import { scrubSensitiveText } from "../../core/redaction.ts";
+import { MAX_QUOTED_REASON_CHARS } from "../../core/sensitive-data.ts";
 
 export interface ExtractedDocument {
   document: string;
@@ -178,11 +180,35 @@ function describeOpenError(documentName: string, bytes: Uint8Array, error: unkno
   return `${documentName} is not a readable PDF: ${errorMessage(error)}`;
 }
 
+/**
+ * What the file is, from its signature: its first bytes are the document's own content (a text
+ * file's first line may be a borrower's name or SSN), so they are never quoted.
+ */
 function describeHead(bytes: Uint8Array): string {
-  const sample = new TextDecoder("latin1").decode(bytes.subarray(0, 16)).replace(/[^\x20-\x7e]/g, ".");
-  return `${bytes.byteLength} bytes starting with "${sample}"`;
+  const head = new TextDecoder("latin1").decode(bytes.subarray(0, 512));
+  const kind =
+    FILE_SIGNATURES.find(([signature]) => head.startsWith(signature))?.[1] ??
+    (/^\s*<(?:!doctype html|html)/i.test(head)
+      ? "an HTML page"
+      : !/[^\t\n\r -~]/.test(head)
+        ? "plain text"
+        : "binary data");
+  return `${kind} of ${bytes.byteLength} bytes`;
 }
 
+const FILE_SIGNATURES: ReadonlyArray<readonly [signature: string, kind: string]> = [
+  ["\x89PNG", "a PNG image"],
+  ["\xff\xd8\xff", "a JPEG image"],
+  ["GIF8", "a GIF image"],
+  ["II*\x00", "a TIFF image"],
+  ["MM\x00*", "a TIFF image"],
+  ["PK\x03\x04", "a ZIP archive (an Office document?)"],
+  ["\xd0\xcf\x11\xe0", "a legacy Office document"],
+  ["{\\rtf", "an RTF document"],
+];
+
+/** pdf.js's reason, scrubbed and short: a parser error may quote the bytes it choked on. */
 function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return scrubSensitiveText(message, { maxLength: MAX_QUOTED_REASON_CHARS });
 }

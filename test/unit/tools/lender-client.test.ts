@@ -170,12 +170,13 @@ describe("LenderServiceClient", () => {
     expect(error.message).not.toContain("secret-token");
   });
 
-  it("truncates a long plain-text error body", async () => {
-    script = [{ status: 401, body: `<html>${"x".repeat(1_000)}</html>` }];
+  it("describes an HTML error page by its title and size, not its content", async () => {
+    script = [{ status: 401, body: `<html><title>Gateway login</title>${"x".repeat(1_000)}</html>` }];
     const error = await rejection(client().post("/v1/preconditions", {}, PreconditionsResponseSchema));
     expect(received).toHaveLength(1);
-    expect(error.message).toContain("HTTP 401");
-    expect(error.message.length).toBeLessThan(450);
+    expect(error.message).toBe(
+      'PreConditions POST /lender/v1/preconditions failed with HTTP 401: an HTML page titled "Gateway login" (1041 bytes)',
+    );
   });
 
   it("rejects a malformed response naming the first invalid field", async () => {
@@ -193,7 +194,8 @@ describe("LenderServiceClient", () => {
   it("rejects a response that is not JSON", async () => {
     script = [{ status: 200, body: "<html>maintenance</html>" }];
     const error = await rejection(client().post("/v1/preconditions", {}, PreconditionsResponseSchema));
-    expect(error.message).toContain("PreConditions response is not JSON: <html>maintenance</html>");
+    // Described, never quoted: a body may echo what the service was sent.
+    expect(error.message).toBe("PreConditions response is not JSON: an HTML page (24 bytes, not shown)");
   });
 
   it("times out an attempt that never answers, retries, then names the timeout", async () => {
