@@ -1,5 +1,5 @@
 // Boots the storage emulators of the local twin on loopback: dynalite (DynamoDB) and s3rver (S3).
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import type { Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
@@ -48,11 +48,21 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
   };
 
   try {
+    // Documents, runs and evidence are borrowers' personal data, and the token secret sits beside
+    // them: the data folder is its owner's alone (folders 0700, files 0600), including what an
+    // earlier version left readable; the sweep at stop catches files made without the umask.
+    cleanups.push(holdPrivateUmask());
+    if (persist) {
+      await mkdir(dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+      await makeOwnerOnly(dataDir);
+      cleanups.push(() => makeOwnerOnly(dataDir));
+    }
+
     // --- DynamoDB ---
     let dynamoPath: string | undefined;
     if (persist) {
       dynamoPath = join(dataDir, "dynamodb");
-      await mkdir(dynamoPath, { recursive: true });
+      await mkdir(dynamoPath, { recursive: true, mode: PRIVATE_FOLDER_MODE });
       await assertLevelDbUnlocked(dynamoPath);
     }
     const dynamoServer = dynalite({
@@ -70,7 +80,7 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
     let s3Dir: string;
     if (persist) {
       s3Dir = join(dataDir, "s3");
-      await mkdir(s3Dir, { recursive: true });
+      await mkdir(s3Dir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
     } else {
       s3Dir = await mkdtemp(join(tmpdir(), "rewoo-s3-"));
       const dir = s3Dir;
@@ -103,6 +113,54 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
     await runCleanups().catch(() => undefined);
     throw error;
   }
+}
+
+const PRIVATE_FOLDER_MODE = 0o700;
+/** The permission bits of group and others. */
+const SHARED_BITS = 0o077;
+let umaskHolders = 0;
+let umaskBefore: number | undefined;
+
+/**
+ * dynalite (LevelDB) and s3rver create files whenever they write, with the process umask, and take
+ * no mode option: while emulators run, the umask denies group and others. Returns its release.
+ */
+function holdPrivateUmask(): () => Promise<void> {
+  try {
+    if (umaskHolders === 0) {
+      const previous = process.umask(SHARED_BITS);
+      process.umask(previous | SHARED_BITS);
+      umaskBefore = previous;
+    }
+    umaskHolders += 1;
+  } catch {
+    // Worker threads may not change the umask; the sweep at stop still tightens what was written.
+    return async () => undefined;
+  }
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    umaskHolders -= 1;
+    if (umaskHolders === 0 && umaskBefore !== undefined) process.umask(umaskBefore);
+  };
+}
+
+/** Removes group and other permissions from `path` and everything under it; symlinks are not followed. */
+async function makeOwnerOnly(path: string): Promise<void> {
+  const stats = await lstat(path).catch(ignoreMissing);
+  if (!stats || stats.isSymbolicLink()) return;
+  if ((stats.mode & SHARED_BITS) !== 0)
+    await chmod(path, stats.mode & 0o777 & ~SHARED_BITS).catch(ignoreMissing);
+  if (!stats.isDirectory()) return;
+  const entries = (await readdir(path).catch(ignoreMissing)) ?? [];
+  for (const entry of entries) await makeOwnerOnly(join(path, entry));
+}
+
+/** LevelDB deletes files as it compacts: one gone between listing and chmod is not an error. */
+function ignoreMissing(error: unknown): undefined {
+  if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+  throw error;
 }
 
 function urlHost(host: string): string {
