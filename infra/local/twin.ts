@@ -260,6 +260,7 @@ async function bootTwin(
         {
           runs: svc.runs,
           policy: svc.documentPolicy,
+          resultPolicy: svc.resultPolicy,
           startExecution: async (name, input) => {
             executionArn = (await startExecution(name, input)).executionArn;
           },

@@ -53,6 +53,40 @@ export function header(event: Pick<APIGatewayProxyEvent, "headers">, name: strin
   return undefined;
 }
 
+/**
+ * A POST body is read only when it is declared JSON (`application/json`, optionally with
+ * `charset=utf-8`). HTML forms send text/plain, urlencoded and multipart bodies to any site without
+ * a CORS preflight, so an undeclared or differently declared body is refused before it is read: a
+ * page the operator happens to visit cannot start or cancel runs on a twin listening on localhost.
+ * A POST without a body and without a Content-Type (a cancel) passes.
+ */
+export function requireJsonBody(event: Pick<APIGatewayProxyEvent, "headers" | "body">): void {
+  const declared = header(event, "content-type");
+  if (declared === undefined) {
+    if (event.body == null || event.body === "") return;
+    throw unsupportedMediaType("missing: a request with a body must declare Content-Type: application/json");
+  }
+  const [type = "", ...parameters] = declared.split(";").map((part) => part.trim());
+  if (type.toLowerCase() !== "application/json") {
+    throw unsupportedMediaType(`expected application/json, got ${JSON.stringify(declared.slice(0, 100))}`);
+  }
+  for (const parameter of parameters) {
+    const [name = "", value = ""] = parameter.split("=").map((part) => part.trim());
+    if (name.toLowerCase() === "charset" && value.replace(/^"|"$/g, "").toLowerCase() !== "utf-8") {
+      throw unsupportedMediaType(`expected charset=utf-8 (JSON is UTF-8), got ${JSON.stringify(parameter)}`);
+    }
+  }
+}
+
+function unsupportedMediaType(message: string): HttpError {
+  return new HttpError(
+    415,
+    "unsupported_media_type",
+    `the Content-Type header is ${message.startsWith("missing") ? "missing" : "not application/json"}; send the body as JSON with Content-Type: application/json`,
+    [{ field: "Content-Type", message }],
+  );
+}
+
 /** The raw body as text (API Gateway base64-encodes bodies it considers binary). */
 export function bodyText(event: Pick<APIGatewayProxyEvent, "body" | "isBase64Encoded">): string {
   if (event.body == null) return "";

@@ -5,7 +5,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { TokenSecretUnavailableError } from "../auth/secret.ts";
 import { RunNotFoundError } from "../store/runs.ts";
 import type { ApiContext } from "./context.ts";
-import { errorResult, HttpError, json } from "./http.ts";
+import { errorResult, HttpError, json, requireJsonBody } from "./http.ts";
 import { cancelRun, getRun, listRecentRuns, listRunEvents, resumeRunRoute } from "./runs.ts";
 import { WorkflowNotConfiguredError } from "./sfn.ts";
 import { startEvaluation } from "./start.ts";
@@ -95,6 +95,7 @@ export async function routeRequest(
         { Allow: allowed },
       );
     }
+    if (method === "POST") requireJsonBody(event);
     return await handle(event, matched.params, ctx);
   } catch (error) {
     return toErrorResult(error, event, ctx);

@@ -3,7 +3,7 @@
 // 202 with where to follow it.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { mintToken } from "../auth/tokens.ts";
-import { InvalidRequestError, validateRequest } from "../core/request.ts";
+import { InvalidRequestError, RequestTooLargeError, validateRequest } from "../core/request.ts";
 import type { RunStatus } from "../core/types.ts";
 import { newRunId, StartExecutionError, startRun } from "../runs/start-run.ts";
 import type { IdempotencyRecord, RunMode } from "../store/runs.ts";
@@ -31,12 +31,15 @@ export async function startEvaluation(
   ctx: ApiContext,
   mode: RunMode,
 ): Promise<APIGatewayProxyResult> {
-  const { config, runs, documentPolicy, publisher } = ctx.services;
+  const { config, runs, documentPolicy, resultPolicy, publisher } = ctx.services;
   const body = parseBody(event, config.api.maxBodyBytes);
   const key = idempotencyKeyOf(event);
   try {
-    validateRequest(body, documentPolicy);
+    validateRequest(body, { documents: documentPolicy, results: resultPolicy });
   } catch (error) {
+    if (error instanceof RequestTooLargeError) {
+      throw new HttpError(413, "request_too_large", error.message, error.problems);
+    }
     if (error instanceof InvalidRequestError) {
       throw new HttpError(400, "invalid_request", error.message, error.problems);
     }
@@ -56,7 +59,7 @@ export async function startEvaluation(
   try {
     await startRun(
       body,
-      { runs, policy: documentPolicy, publisher, startExecution: ctx.workflow.start },
+      { runs, policy: documentPolicy, resultPolicy, publisher, startExecution: ctx.workflow.start },
       { runId, mode },
     );
   } catch (error) {

@@ -1,10 +1,45 @@
-// The hybrid request of DESIGN.md §4.1, validated wherever a request enters (API, CLI). Every
-// offending field is reported at once, by its path.
+// The hybrid request, validated wherever a request enters (API, CLI local mode) with the same
+// policy, so both accept and refuse the same requests. Every offending field is reported at once,
+// by its path.
 import { z } from "zod";
-import { type DocumentPolicy, resolveDocumentPath } from "./documents.ts";
+import { checkResultDestination, ResultDestinationError, type ResultPolicy } from "./destinations.ts";
+import {
+  type DocumentLocation,
+  DocumentPathError,
+  type DocumentPolicy,
+  resolveDocumentPath,
+  s3KeyProblem,
+} from "./documents.ts";
+import {
+  DOCUMENT_PATH_COPIES,
+  DYNAMODB_ITEM_BYTES,
+  DYNAMODB_MAX_NESTED_CONTAINERS,
+  findTooDeep,
+  MAX_METADATA_DEPTH,
+  META_RESERVE_BYTES,
+  METADATA_COPIES,
+  REQUEST_STORAGE_BUDGET_BYTES,
+  requestFootprint,
+} from "./request-budget.ts";
 import type { EvaluationRequest } from "./types.ts";
 
 export const MAX_DOCUMENTS = 50;
+/**
+ * Objects and arrays nest at most this deep in a request (the body itself is level 1). Checked
+ * before anything walks the value recursively (schema, hashing, DynamoDB marshalling).
+ */
+export const MAX_JSON_DEPTH = 32;
+
+/** The object key a document path names, for S3's key rules (the bucket is checked by the policy). */
+const keyOfPath = (path: string) =>
+  path.startsWith("s3://") ? path.replace(/^s3:\/\/[^/]*\/?/, "") : path.replace(/^\/+/, "");
+
+const s3KeyRules =
+  (keyOf: (value: string) => string | undefined) => (value: string, ctx: z.RefinementCtx) => {
+    const key = keyOf(value);
+    const problem = key === undefined ? undefined : s3KeyProblem(key);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  };
 
 export const EvaluationRequestSchema = z.strictObject({
   metadata: z.record(z.string(), z.unknown(), {
@@ -13,15 +48,19 @@ export const EvaluationRequestSchema = z.strictObject({
   }),
   instructions: z.string().max(4_000).optional(),
   s3_pdf_paths: z
-    .array(z.string().trim().min(1, "expected a non-empty document path"), {
-      error: (issue) =>
-        issue.input === undefined ? "required: a list of document paths" : "expected an array of strings",
-    })
+    .array(
+      z.string().trim().min(1, "expected a non-empty document path").superRefine(s3KeyRules(keyOfPath)),
+      {
+        error: (issue) =>
+          issue.input === undefined ? "required: a list of document paths" : "expected an array of strings",
+      },
+    )
     .min(1, "expected at least one document path")
     .max(MAX_DOCUMENTS, `expected at most ${MAX_DOCUMENTS} documents`),
   output_destination: z
     .string()
-    .regex(/^s3:\/\/[^/]+\/.*$/, "expected s3://bucket/prefix/ or s3://bucket/key.json")
+    .regex(/^s3:\/\/[^/]+\/.*$/s, "expected s3://bucket/prefix/ or s3://bucket/key.json")
+    .superRefine(s3KeyRules((uri) => /^s3:\/\/[^/]+\/(.*)$/s.exec(uri)?.[1]))
     .optional(),
   options: z
     .strictObject({
@@ -43,8 +82,31 @@ export class InvalidRequestError extends Error {
   }
 }
 
-/** Validates shape and, when a policy is given, that every document is in an allowed location. */
-export function validateRequest(input: unknown, policy?: DocumentPolicy): EvaluationRequest {
+/** Well-formed, but more than a run can store (the API answers 413). */
+export class RequestTooLargeError extends InvalidRequestError {
+  override name = "RequestTooLargeError";
+}
+
+/** Where this deployment lets a request read documents and write its result. */
+export interface RequestPolicy {
+  documents: DocumentPolicy;
+  results: ResultPolicy;
+}
+
+/**
+ * Validates the shape, that every document and the result destination are in allowed locations,
+ * and that what the run will store fits DynamoDB (RequestTooLargeError when only that fails).
+ */
+export function validateRequest(input: unknown, policy: RequestPolicy): EvaluationRequest {
+  const tooDeep = findTooDeep(input, MAX_JSON_DEPTH);
+  if (tooDeep) {
+    throw new InvalidRequestError([
+      {
+        field: tooDeep.path.startsWith("[") || tooDeep.path === "" ? `(body)${tooDeep.path}` : tooDeep.path,
+        message: `nested more than ${MAX_JSON_DEPTH} levels deep here: objects and arrays in a request nest at most ${MAX_JSON_DEPTH} levels`,
+      },
+    ]);
+  }
   const parsed = EvaluationRequestSchema.safeParse(input);
   const problems: RequestProblem[] = [];
   if (!parsed.success) {
@@ -58,17 +120,58 @@ export function validateRequest(input: unknown, policy?: DocumentPolicy): Evalua
         });
       }
     }
-  } else if (policy) {
-    parsed.data.s3_pdf_paths.forEach((path, index) => {
-      try {
-        resolveDocumentPath(path, policy);
-      } catch (error) {
-        problems.push({ field: `s3_pdf_paths[${index}]`, message: (error as Error).message });
-      }
+    throw new InvalidRequestError(problems);
+  }
+  const request = parsed.data as EvaluationRequest;
+  const documents: DocumentLocation[] = [];
+  request.s3_pdf_paths.forEach((path, index) => {
+    try {
+      documents.push(resolveDocumentPath(path, policy.documents));
+    } catch (error) {
+      if (!(error instanceof DocumentPathError)) throw error;
+      problems.push({ field: `s3_pdf_paths[${index}]`, message: error.message });
+    }
+  });
+  if (request.output_destination !== undefined) {
+    try {
+      checkResultDestination(request.output_destination, policy.results, policy.documents, documents);
+    } catch (error) {
+      if (!(error instanceof ResultDestinationError)) throw error;
+      problems.push({ field: "output_destination", message: error.message });
+    }
+  }
+  const deepMetadata = findTooDeep(request.metadata, MAX_METADATA_DEPTH, "metadata");
+  if (deepMetadata) {
+    problems.push({
+      field: deepMetadata.path,
+      message: `metadata nests ${deepMetadata.depth} levels deep here (metadata itself is level 1); at most ${MAX_METADATA_DEPTH}: the run stores a copy of metadata inside its plan, 4 levels down, and DynamoDB nests at most ${DYNAMODB_MAX_NESTED_CONTAINERS} maps and lists`,
     });
   }
-  if (problems.length > 0 || !parsed.success) throw new InvalidRequestError(problems);
-  return parsed.data as EvaluationRequest;
+  if (problems.length > 0) throw new InvalidRequestError(problems);
+  assertStorable(request);
+  return request;
+}
+
+const COPIES_EXPLAINED: Record<string, string> = {
+  metadata: `${METADATA_COPIES} copies: the request and the plan's PreConditions step`,
+  s3_pdf_paths: `up to ${DOCUMENT_PATH_COPIES} copies: the request and the plan's steps that retrieve and judge the documents`,
+};
+
+/** The run record (one DynamoDB item) keeps the request and the plan's copies of it. */
+function assertStorable(request: EvaluationRequest): void {
+  const footprint = requestFootprint(request as unknown as Record<string, unknown>);
+  if (footprint.total <= REQUEST_STORAGE_BUDGET_BYTES) return;
+  const [field, bytes] = Object.entries(footprint.byField).sort(([, a], [, b]) => b - a)[0] ?? ["(body)", 0];
+  throw new RequestTooLargeError([
+    {
+      field,
+      message:
+        `${field} takes ${bytes} bytes in the run record (${COPIES_EXPLAINED[field] ?? "stored once"}); ` +
+        `the request would take ${footprint.total} bytes in all, and a run record keeps at most ` +
+        `${REQUEST_STORAGE_BUDGET_BYTES} bytes for its request (DynamoDB items stop at ${DYNAMODB_ITEM_BYTES} bytes; ` +
+        `${META_RESERVE_BYTES} are kept for the plan, the result and errors): make ${field} smaller`,
+    },
+  ]);
 }
 
 function formatPath(path: PropertyKey[]): string {

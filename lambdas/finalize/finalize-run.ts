@@ -2,6 +2,7 @@
 // to output_destination, and it is indexed for the history tool. Failure: the run becomes FAILED
 // with the error the state machine caught. Either way one `complete` event closes the stream.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { resultObjectLocation } from "../core/destinations.ts";
 import type { Services } from "../runtime/services.ts";
 import { parseS3Uri } from "../store/blobs.ts";
 
@@ -19,7 +20,16 @@ export async function finalizeRun(
     const meta = await runs.getMeta(event.run_id);
     const destination = meta.request.output_destination;
     if (destination && meta.result) {
-      const uri = await blobs.putJson(resultLocation(destination, event.run_id), {
+      // Checked again right before writing (throws ResultDestinationError, which fails the run):
+      // never a document, never outside the configured result locations.
+      const target = resultObjectLocation(
+        destination,
+        event.run_id,
+        services.resultPolicy,
+        services.documentPolicy,
+        meta.request.s3_pdf_paths,
+      );
+      const uri = await blobs.putJson(target, {
         run_id: event.run_id,
         request: meta.request,
         result: meta.result,

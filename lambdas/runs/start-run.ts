@@ -1,6 +1,7 @@
 // Starting a run: validate, create the run record, start the execution named after the run.
 // Shared by the CLI's local mode and the API's start handler so both start runs the same way.
 import { randomUUID } from "node:crypto";
+import type { ResultPolicy } from "../core/destinations.ts";
 import type { DocumentPolicy } from "../core/documents.ts";
 import { validateRequest } from "../core/request.ts";
 import type { EvaluationRequest } from "../core/types.ts";
@@ -42,13 +43,15 @@ export async function startRun(
   deps: {
     runs: RunStore;
     policy: DocumentPolicy;
+    /** Where output_destination may point: the API and the CLI's local mode pass the same one. */
+    resultPolicy: ResultPolicy;
     startExecution: StartExecution;
     /** When given, a run that fails to start also gets its `complete` event, like any other ending. */
     publisher?: EventPublisher;
   },
   options: { runId?: string; mode?: RunMode } = {},
 ): Promise<{ run_id: string; request: EvaluationRequest; created: boolean }> {
-  const request = validateRequest(input, deps.policy);
+  const request = validateRequest(input, { documents: deps.policy, results: deps.resultPolicy });
   const runId = options.runId ?? newRunId();
   const created = await deps.runs.createRun(runId, request, { mode: options.mode ?? "rewoo" });
   if (created) {

@@ -40,6 +40,11 @@ const EnvSchema = z.object({
   ARTIFACTS_BUCKET: z.string().min(1, "ARTIFACTS_BUCKET must name the artifacts/results bucket"),
   /** `bucket` or `bucket/prefix` entries; empty means "the documents bucket, any key". */
   ALLOWED_DOCUMENT_PREFIXES: csv,
+  /**
+   * `bucket/prefix` (or `bucket`) entries where `output_destination` may point, besides
+   * `<ARTIFACTS_BUCKET>/results/`, which is always allowed. Never inside a document location.
+   */
+  ALLOWED_RESULT_DESTINATIONS: csv,
   /** Endpoint overrides: the local twin points the SDK clients at dynalite and s3rver. */
   DYNAMODB_ENDPOINT: z.string().url().optional(),
   S3_ENDPOINT: z.string().url().optional(),
@@ -109,6 +114,9 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     allowedDocumentPrefixes: e.ALLOWED_DOCUMENT_PREFIXES.length
       ? e.ALLOWED_DOCUMENT_PREFIXES
       : [e.DOCUMENTS_BUCKET],
+    allowedResultDestinations: [
+      ...new Set([`${e.ARTIFACTS_BUCKET}/results/`, ...e.ALLOWED_RESULT_DESTINATIONS]),
+    ],
     endpoints: { dynamodb: e.DYNAMODB_ENDPOINT, s3: e.S3_ENDPOINT },
     llm: {
       provider: e.REWOO_LLM_PROVIDER,

@@ -40,6 +40,7 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
     documentsBucket: config.documentsBucket,
     allowedPrefixes: config.allowedDocumentPrefixes,
   };
+  const resultPolicy = { allowedDestinations: config.allowedResultDestinations };
   const lender = createLenderCalls(config.lender, { now, region: config.region });
   const toolServices = {
     documents: new DocumentReader(blobs, documentPolicy),
@@ -63,6 +64,7 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
     tools,
     catalog,
     documentPolicy,
+    resultPolicy,
     faults,
     now,
   };

@@ -67,7 +67,12 @@ beforeEach(() => {
 const executionArn = (runId: string) => `arn:aws:states:us-east-1:123456789012:execution:rewoo:${runId}`;
 const call = (spec: EventSpec) => handler(apiEvent(spec));
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  call({ method: "POST", path, body: typeof body === "string" ? body : JSON.stringify(body), headers });
+  call({
+    method: "POST",
+    path,
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    headers: { "Content-Type": "application/json", ...headers },
+  });
 const bodyOf = (result: APIGatewayProxyResult) => JSON.parse(result.body);
 const validRequest = (extra: Record<string, unknown> = {}) =>
   taxReturnRequest(["rm-conditions/1120-signed.pdf"], extra);

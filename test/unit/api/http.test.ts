@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bodyText, header, publicBaseUrl } from "../../../lambdas/api/http.ts";
+import { bodyText, HttpError, header, publicBaseUrl, requireJsonBody } from "../../../lambdas/api/http.ts";
 import { hashKey, idempotencyKeyOf, requestHash } from "../../../lambdas/api/idempotency.ts";
 import { apiEvent } from "./events.ts";
 
@@ -78,5 +78,57 @@ describe("Idempotency-Key", () => {
     );
     expect(requestHash("rewoo", { a: 1 })).not.toBe(requestHash("legacy", { a: 1 }));
     expect(requestHash("rewoo", { a: [1, 2] })).not.toBe(requestHash("rewoo", { a: [2, 1] }));
+  });
+});
+
+describe("requireJsonBody", () => {
+  const withType = (contentType: string | undefined, body: string | null = "{}") =>
+    apiEvent({
+      method: "POST",
+      path: "/v1/evaluate-conditions",
+      body,
+      headers: contentType === undefined ? {} : { "cOnTeNt-TyPe": contentType },
+    });
+  const refusal = (contentType: string | undefined, body?: string | null) => {
+    try {
+      requireJsonBody(withType(contentType, body));
+    } catch (error) {
+      return error as HttpError;
+    }
+    return undefined;
+  };
+
+  it.each([
+    "application/json",
+    "Application/JSON",
+    "application/json; charset=utf-8",
+    "application/json;charset=UTF-8",
+    'application/json; charset="utf-8"',
+  ])("accepts %j (header name in any case)", (contentType) => {
+    expect(refusal(contentType)).toBeUndefined();
+  });
+
+  it("accepts a POST with neither body nor Content-Type (a cancel)", () => {
+    expect(refusal(undefined, null)).toBeUndefined();
+    expect(refusal(undefined, "")).toBeUndefined();
+  });
+
+  it.each([
+    ["text/plain", /expected application\/json, got "text\/plain"/],
+    ["application/x-www-form-urlencoded", /got "application\/x-www-form-urlencoded"/],
+    ["multipart/form-data; boundary=x", /got "multipart\/form-data; boundary=x"/],
+    ["application/json-patch+json", /expected application\/json/],
+    ["application/json; charset=latin1", /expected charset=utf-8/],
+    [undefined, /missing: a request with a body must declare Content-Type: application\/json/],
+  ])("answers 415 naming Content-Type for %j", (contentType, message) => {
+    const error = refusal(contentType);
+    expect(error).toBeInstanceOf(HttpError);
+    expect(error?.status).toBe(415);
+    expect(error?.code).toBe("unsupported_media_type");
+    expect(error?.fields).toEqual([{ field: "Content-Type", message: expect.stringMatching(message) }]);
+  });
+
+  it("refuses a form's empty body too: the declared type is what a cross-site form cannot change", () => {
+    expect(refusal("text/plain", "")?.status).toBe(415);
   });
 });

@@ -23,6 +23,7 @@ function fakeContext(overrides: Partial<ApiContext> = {}): ApiContext {
       runs: untouchable as ApiContext["services"]["runs"],
       publisher: untouchable as ApiContext["services"]["publisher"],
       documentPolicy: { documentsBucket: "docs", allowedPrefixes: ["docs"] },
+      resultPolicy: { allowedDestinations: ["artifacts/results/"] },
       now: () => new Date("2026-01-01T00:00:00Z"),
     },
     workflow: untouchable as ApiContext["workflow"],
