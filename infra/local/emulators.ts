@@ -8,6 +8,7 @@ import { join } from "node:path";
 import dynalite from "dynalite";
 import S3rver from "s3rver";
 import s3rverAccounts from "s3rver/lib/models/account.js";
+import { releaseDynaliteIterators } from "./dynalite-iterators.ts";
 
 export interface EmulatorOptions {
   /** Root of the persisted state: `<dataDir>/dynamodb` (LevelDB) and `<dataDir>/s3` (s3rver files). */
@@ -65,6 +66,7 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
       await mkdir(dynamoPath, { recursive: true, mode: PRIVATE_FOLDER_MODE });
       await assertLevelDbUnlocked(dynamoPath);
     }
+    releaseDynaliteIterators();
     const dynamoServer = dynalite({
       ...(dynamoPath ? { path: dynamoPath } : {}),
       // Real tables are ACTIVE within seconds; dynalite's default 500 ms CREATING phase only slows boots.

@@ -45,7 +45,20 @@ export interface LocalStepFunctionsOptions {
   substitutions?: Record<string, string>;
   /** Passed to the interpreter: milliseconds to wait before each retry, per state name (tests use 0). */
   retryIntervalOverrides?: Record<string, number | number[]>;
+  /**
+   * Closed executions kept for DescribeExecution and history(); older ones are forgotten, oldest
+   * closed first (default CLOSED_EXECUTIONS_KEPT). Running executions are always kept.
+   */
+  closedExecutionsKept?: number;
 }
+
+/**
+ * AWS keeps a closed execution's history for 90 days; a process that serves for weeks cannot keep
+ * them all in memory (each record holds its input, output and event history). The twin's runs live
+ * in DynamoDB, so forgetting an old execution loses only its Step Functions view (and, unlike AWS,
+ * frees its name).
+ */
+export const CLOSED_EXECUTIONS_KEPT = 1_000;
 
 /**
  * What Step Functions sends to EventBridge when an execution changes status (detail-type "Step Functions
@@ -170,6 +183,8 @@ export class LocalStepFunctions {
   /** The task states of the definition (including those nested in Map / Parallel states). */
   readonly taskStates: readonly string[];
   private readonly executions = new Map<string, ExecutionRecord>();
+  /** ARNs of closed executions still in `executions`, oldest closed first. */
+  private readonly closedOrder = new Set<string>();
   private readonly statusListeners: StatusChangeListener[] = [];
   /** Set by close(): the emulation is going away with its process, and so is its event bus. */
   private closing = false;
@@ -183,6 +198,7 @@ export class LocalStepFunctions {
     private readonly accountId: string,
     stateMachineName: string,
     private readonly retryIntervalOverrides: Record<string, number | number[]> | undefined,
+    private readonly closedExecutionsKept: number,
   ) {
     this.taskStates = taskStates;
     this.stateMachineName = stateMachineName;
@@ -194,6 +210,10 @@ export class LocalStepFunctions {
     handlers: Record<string, TaskHandler>,
     options: LocalStepFunctionsOptions = {},
   ): Promise<LocalStepFunctions> {
+    const kept = options.closedExecutionsKept ?? CLOSED_EXECUTIONS_KEPT;
+    if (!Number.isInteger(kept) || kept < 0) {
+      throw new Error(`closedExecutionsKept must be an integer ≥ 0, got ${kept}`);
+    }
     const region = options.region ?? DEFAULT_REGION;
     const accountId = options.accountId ?? DEFAULT_ACCOUNT;
     const stateMachineName = options.stateMachineName ?? basename(aslPath).replace(/(\.asl)?\.json$/, "");
@@ -232,6 +252,7 @@ export class LocalStepFunctions {
       accountId,
       stateMachineName,
       options.retryIntervalOverrides,
+      kept,
     );
   }
 
@@ -352,7 +373,10 @@ export class LocalStepFunctions {
 
   /** Resolves when no handler call of the execution is running (after a stop, or a Task timeout). */
   async idle(executionArn: string): Promise<void> {
-    const record = this.get(executionArn);
+    await this.recordIdle(this.get(executionArn));
+  }
+
+  private async recordIdle(record: ExecutionRecord): Promise<void> {
     if (record.inFlight === 0) return;
     await new Promise<void>((resolve) => record.onIdle.push(resolve));
   }
@@ -373,7 +397,8 @@ export class LocalStepFunctions {
         this.stopExecution(record.arn, { error: "LocalTwinShutdown", cause: "The local twin was stopped" });
       }
     }
-    const idle = Promise.all(records.map((record) => this.idle(record.arn)));
+    // By record, not by ARN: stopping one may forget an old closed one.
+    const idle = Promise.all(records.map((record) => this.recordIdle(record)));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, options.timeoutMs ?? 5_000);
@@ -475,6 +500,20 @@ export class LocalStepFunctions {
     record.stopDate = new Date();
     record.markSettled();
     this.emitStatusChange(record);
+    this.forgetOldClosedExecutions(record);
+  }
+
+  private forgetOldClosedExecutions(closed: ExecutionRecord): void {
+    this.closedOrder.add(closed.arn);
+    for (const arn of this.closedOrder) {
+      if (this.closedOrder.size <= this.closedExecutionsKept) break;
+      const record = this.executions.get(arn);
+      // A stopped execution whose handler call is still running stays until that call returns
+      // (idle() and close() wait for it).
+      if (record && record.inFlight > 0) continue;
+      this.closedOrder.delete(arn);
+      this.executions.delete(arn);
+    }
   }
 
   private emitStatusChange(record: ExecutionRecord): void {

@@ -12,6 +12,8 @@ interface Scenario {
   /** Work waits until this many steps of its level have started (or 2 s), to expose parallelism. */
   barrier?: boolean;
   workDelayMs?: number;
+  /** Work waits for this before it returns (holds an execution RUNNING for as long as a test needs). */
+  gate?: Promise<void>;
   planError?: Error;
   planResultBytes?: number;
   failingStep?: string;
@@ -82,6 +84,7 @@ const handlers: Record<string, TaskHandler> = {
       while ((startedPerLevel.get(key) ?? 0) < levelSize && performance.now() < deadline) await sleep(1);
     }
     if (scenario.workDelayMs) await sleep(scenario.workDelayMs);
+    await scenario.gate;
     try {
       if (step_id === scenario.failingStep) {
         const error = new Error(`tool host for ${step_id} unreachable`);
@@ -337,6 +340,73 @@ describe("LocalStepFunctions on statemachine/rewoo.asl.json", () => {
         Object.keys(event).every((key) => ["type", "stateName", "timestamp", "index", "error"].includes(key)),
       ).toBe(true);
     }
+  });
+});
+
+describe("LocalStepFunctions: closed executions kept", () => {
+  const KEPT = 2;
+  let sfn: LocalStepFunctions;
+
+  beforeAll(async () => {
+    sfn = await LocalStepFunctions.fromFile(ASL, handlers, { closedExecutionsKept: KEPT });
+  });
+
+  const run = async (name: string, scenario: Scenario = { levels: [["E1"]], maxConcurrency: 1 }) => {
+    const runId = newRun(scenario);
+    const { executionArn } = sfn.startExecution({ name, input: { run_id: runId } });
+    return { runId, executionArn, done: sfn.waitForExecution(executionArn) };
+  };
+  const names = () => sfn.listExecutions().map((execution) => execution.name);
+
+  it("forgets the oldest closed executions beyond the bound, never a running one", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const long = await run("long", { levels: [["E1"]], maxConcurrency: 1, gate });
+    const closed: string[] = [];
+    for (const name of ["a", "b", "c", "d"]) {
+      const execution = await run(name);
+      await execution.done;
+      closed.push(execution.executionArn);
+    }
+    // The running execution stays whatever the bound; of the closed ones, the last KEPT.
+    expect(names().sort()).toEqual(["c", "d", "long"]);
+    expect(sfn.describeExecution(long.executionArn).status).toBe("RUNNING");
+    expect(() => sfn.describeExecution(closed[0] as string)).toThrow(
+      expect.objectContaining({ name: "ExecutionDoesNotExist" }),
+    );
+    expect(() => sfn.history(closed[1] as string)).toThrow(
+      expect.objectContaining({ name: "ExecutionDoesNotExist" }),
+    );
+    expect(sfn.history(closed[3] as string).at(-1)?.type).toBe("ExecutionSucceeded");
+
+    // Once it closes, it is the newest closed execution, and the oldest kept one goes.
+    release();
+    expect((await long.done).status).toBe("SUCCEEDED");
+    expect(names().sort()).toEqual(["d", "long"]);
+
+    // close() stops what runs (which forgets the oldest closed one) and still waits for its handler.
+    let releaseLast!: () => void;
+    const last = await run("e", {
+      levels: [["E1"]],
+      maxConcurrency: 1,
+      gate: new Promise<void>((resolve) => {
+        releaseLast = resolve;
+      }),
+    });
+    while (!startedPerLevel.get(`${last.runId}/0`)) await sleep(1);
+    const closing = sfn.close({ timeoutMs: 5_000 });
+    releaseLast();
+    await expect(closing).resolves.toBeUndefined();
+    expect(sfn.describeExecution(last.executionArn).status).toBe("ABORTED");
+    expect(names().sort()).toEqual(["e", "long"]);
+  });
+
+  it("rejects a bound that is not a whole number of executions", async () => {
+    await expect(LocalStepFunctions.fromFile(ASL, handlers, { closedExecutionsKept: -1 })).rejects.toThrow(
+      /closedExecutionsKept must be an integer ≥ 0, got -1/,
+    );
   });
 });
 
