@@ -33,12 +33,23 @@ import {
   sfnCost,
 } from "./measure.ts";
 import { runReact } from "./react.ts";
+import {
+  defaultSizes,
+  emptyReliability,
+  measureInOwnProcesses,
+  measureOnTwin,
+  type ReliabilityMeasure,
+  type ReliabilityResults,
+  type ReliabilitySizes,
+  WORK_RETRY_INTERVAL_MS,
+} from "./reliability.ts";
 import { writeReport } from "./report.ts";
 import {
   benchmarkDocuments,
   CONCURRENCY_SCENARIO,
   SCENARIOS,
   type Scenario,
+  setLatencies,
   toolLatencies,
   WIDE_SCENARIO,
 } from "./scenarios.ts";
@@ -61,6 +72,10 @@ export interface BenchOptions {
   bundles: boolean;
   /** Run the live section when REWOO_LLM_PROVIDER=bedrock|openai is configured. */
   live: boolean;
+  /** Measures of the reliability section (bench/reliability.ts); empty: no section. */
+  reliability: readonly ReliabilityMeasure[];
+  /** Overrides of the reliability measures' sizes (default: by quick / full mode). */
+  reliabilitySizes?: Partial<ReliabilitySizes>;
   /** The command line, for the report. */
   command: string;
   log?: (line: string) => void;
@@ -179,6 +194,7 @@ export interface BenchResults {
   concurrency: ConcurrencyResult[];
   bundles: BundleResult[];
   live: LiveResult | null;
+  reliability: ReliabilityResults | null;
   notes: string[];
 }
 
@@ -209,7 +225,14 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   const twin = await startTwin({
     persist: false,
     env: { REWOO_LLM_PROVIDER: "rule-based", REWOO_MAX_STEPS: "16", REWOO_TOOL_LATENCY_MS: "" },
+    // Only the injected-fault measure makes Work retry; it counts retries, it need not wait for them.
+    retryIntervalOverrides: { Work: WORK_RETRY_INTERVAL_MS },
   });
+  const reliability = {
+    measures: options.reliability,
+    sizes: { ...defaultSizes(options.quick), ...options.reliabilitySizes },
+    log,
+  };
   let probe: PayloadProbe | undefined;
   const results: BenchResults = {
     meta: {},
@@ -219,6 +242,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     concurrency: [],
     bundles: [],
     live: null,
+    reliability: options.reliability.length ? emptyReliability(options.reliability) : null,
     notes: [],
   };
   const scriptedDir = join(options.out, "scripted");
@@ -432,9 +456,19 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       log(`live provider ${liveProvider}`);
       results.live = await liveSection(twin, scenarios, liveProvider, log);
     }
+
+    if (results.reliability) await measureOnTwin(twin, results.reliability, reliability);
   } finally {
     probe?.uninstall();
     await twin.stop();
+  }
+
+  // The measures with a twin of their own run once this one is gone, so it takes no CPU from them.
+  if (results.reliability) {
+    await measureInOwnProcesses(results.reliability, {
+      ...reliability,
+      maxBodyBytes: twin.services.config.api.maxBodyBytes,
+    });
   }
 
   if (options.bundles) {
@@ -523,13 +557,6 @@ function boundsOf(bounds: Bounds, wall: number) {
     sequential_tools_ms: bounds.sequential_tools_ms,
     overhead_ms: wall - bounds.lower_bound_ms,
   };
-}
-
-/** The injected tool latencies (REWOO_TOOL_LATENCY_MS), swapped per scenario in the twin's configuration. */
-function setLatencies(twin: Twin, latencies: Record<string, number>): void {
-  const current = twin.services.config.toolLatencyMs;
-  for (const key of Object.keys(current)) delete current[key];
-  Object.assign(current, latencies);
 }
 
 function plannerMaxSteps(twin: Twin, request: EvaluationRequest): number {
@@ -843,6 +870,8 @@ function notes(results: BenchResults): string[] {
   if (failed.length) out.push(`ReWOO runs that did not succeed: ${failed.join(", ")}`);
   for (const bundle of results.bundles)
     if (bundle.error) out.push(`bundle ${bundle.function}: ${bundle.error}`);
+  for (const { measure, error } of results.reliability?.errors ?? [])
+    out.push(`reliability measure ${measure} could not be taken: ${error}`);
   return out;
 }
 

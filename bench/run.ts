@@ -4,6 +4,7 @@ import { join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Command, InvalidArgumentError } from "commander";
 import { REPO_ROOT, runBench } from "./bench.ts";
+import { RELIABILITY_MEASURES, type ReliabilityMeasure } from "./reliability.ts";
 
 const positiveInts = (value: string): number[] => {
   const list = value.split(",").map((part) => Number(part.trim()));
@@ -11,6 +12,20 @@ const positiveInts = (value: string): number[] => {
     throw new InvalidArgumentError("expected a comma-separated list of positive integers");
   }
   return list;
+};
+
+const reliabilityMeasures = (value: string): ReliabilityMeasure[] => {
+  const list = value
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const unknown = list.filter((name) => !(RELIABILITY_MEASURES as readonly string[]).includes(name));
+  if (unknown.length || list.length === 0) {
+    throw new InvalidArgumentError(
+      `expected a comma-separated list of ${RELIABILITY_MEASURES.join(", ")}${unknown.length ? `; unknown: ${unknown.join(", ")}` : ""}`,
+    );
+  }
+  return list as ReliabilityMeasure[];
 };
 
 const positiveInt = (value: string): number => {
@@ -23,7 +38,7 @@ export async function main(argv: string[]): Promise<void> {
   const program = new Command()
     .name("bench")
     .description(
-      "ReWOO vs ReAct: tokens, latency vs the critical path, concurrency, AWS cost per run, bundle sizes",
+      "ReWOO vs ReAct: tokens, latency vs the critical path, concurrency, AWS cost per run, bundle sizes; reliability and bounded cost",
     )
     .option("--quick", "smoke run: concurrency 1 and 10, one ReWOO run per scenario (< 2 minutes)", false)
     .option("--out <dir>", "directory for results.json, the charts and the scripted responses", "bench")
@@ -36,6 +51,17 @@ export async function main(argv: string[]): Promise<void> {
     .option("--repeats <n>", "ReWOO runs per scenario for the wall-time median", positiveInt)
     .option("--no-bundles", "skip the esbuild bundle sizes")
     .option("--no-live", "skip the live-provider section even if REWOO_LLM_PROVIDER=bedrock|openai")
+    .option(
+      "--reliability <measures>",
+      `reliability measures to take (default: all of ${RELIABILITY_MEASURES.join(", ")})`,
+      reliabilityMeasures,
+    )
+    .option("--no-reliability", "skip the reliability and bounded-cost section")
+    .option(
+      "--memory-runs <n>",
+      "sequential runs of the memory measure (default: quick 100, full 1000)",
+      positiveInt,
+    )
     .parse(argv);
   const opts = program.opts<{
     quick: boolean;
@@ -46,6 +72,8 @@ export async function main(argv: string[]): Promise<void> {
     repeats?: number;
     bundles: boolean;
     live: boolean;
+    reliability?: ReliabilityMeasure[] | boolean;
+    memoryRuns?: number;
   }>();
   const outGiven = program.getOptionValueSource("out") !== "default";
   const out = resolve(opts.out === "bench" && !outGiven ? join(REPO_ROOT, "bench") : opts.out);
@@ -69,6 +97,12 @@ export async function main(argv: string[]): Promise<void> {
     ...(opts.repeats ? { repeats: opts.repeats } : {}),
     bundles: opts.bundles,
     live: opts.live,
+    reliability: Array.isArray(opts.reliability)
+      ? opts.reliability
+      : opts.reliability === false
+        ? []
+        : RELIABILITY_MEASURES,
+    ...(opts.memoryRuns ? { reliabilitySizes: { memoryRuns: opts.memoryRuns } } : {}),
     command: `npm run bench${args.length ? ` -- ${args.join(" ")}` : ""}`,
   });
   console.log(`report: ${relative(process.cwd(), report) || report}`);

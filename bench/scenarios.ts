@@ -8,6 +8,7 @@ import {
   type SampleDocument,
   type StatementTransaction,
 } from "../examples/samples.ts";
+import type { Twin } from "../infra/local/twin.ts";
 import type { EvaluationRequest } from "../lambdas/core/types.ts";
 
 export interface Scenario {
@@ -233,4 +234,11 @@ export function latencySpec(latencies: Record<string, number>): string {
   return Object.entries(latencies)
     .map(([tool, ms]) => `${tool}=${ms}`)
     .join(",");
+}
+
+/** The injected tool latencies (REWOO_TOOL_LATENCY_MS), swapped per scenario in the twin's configuration. */
+export function setLatencies(twin: Twin, latencies: Record<string, number>): void {
+  const current = twin.services.config.toolLatencyMs;
+  for (const key of Object.keys(current)) delete current[key];
+  Object.assign(current, latencies);
 }

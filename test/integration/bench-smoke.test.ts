@@ -1,5 +1,5 @@
-// Smoke test of the benchmark (bench/): one scenario, one concurrent evaluation, into a temporary
-// directory. It checks that the files are written with the expected shape and that the numbers
+// Smoke test of the benchmark (bench/): one scenario, one concurrent evaluation, every reliability
+// measure at a small size, into a temporary directory. It checks that the files are written with the expected shape and that the numbers
 // relate sanely; it asserts nothing about timing (benchmarks are not tests).
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -7,8 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BenchResults, runBench } from "../../bench/bench.ts";
+import { RELIABILITY_MEASURES } from "../../bench/reliability.ts";
 
 const SCENARIO = "tax-return-history";
+const SIZES = { deliveryRepeats: 1, subscribers: 5, faultRuns: 4, crashRuns: 3, memoryRuns: 8 };
 let out: string;
 let results: BenchResults;
 
@@ -23,10 +25,12 @@ beforeAll(async () => {
     repeats: 1,
     bundles: false,
     live: false,
+    reliability: RELIABILITY_MEASURES,
+    reliabilitySizes: SIZES,
     command: "vitest bench-smoke",
     log: () => undefined,
   });
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   if (out) await rm(out, { recursive: true, force: true });
@@ -55,6 +59,12 @@ describe("npm run bench (smoke)", () => {
       "## Wall time",
       "## Concurrency",
       "## AWS cost per run",
+      "## Reliability and bounded cost",
+      "### Live delivery off the critical path",
+      "### Injected tool faults",
+      "### Crash recovery",
+      "### Twin memory",
+      "### `/health` while the largest accepted request is processed",
     ]) {
       expect(report).toContain(heading);
     }
@@ -121,5 +131,51 @@ describe("npm run bench (smoke)", () => {
     expect(s.max_payload_bytes).toBeLessThan(256 * 1024);
     expect(s.critical_path_ms).toBeLessThanOrEqual(s.lower_bound_ms);
     expect(s.lower_bound_ms).toBeLessThanOrEqual(s.lower_bound_capped_ms);
+  });
+
+  it("takes every reliability measure, with the properties the system promises", () => {
+    const reliability = results.reliability;
+    if (!reliability) throw new Error("no reliability section");
+    expect(reliability.errors).toEqual([]);
+
+    const delivery = reliability.live_delivery;
+    expect(delivery?.variants.map((v) => v.subscribers)).toEqual([0, SIZES.subscribers]);
+    for (const variant of delivery?.variants ?? []) {
+      expect(variant.run_ms).toHaveLength(SIZES.deliveryRepeats);
+      expect(variant.median_dynamodb_requests).toBeGreaterThan(0);
+    }
+    const watched = delivery?.variants[1];
+    // Every subscriber got every event of the run exactly once, in order.
+    expect(watched?.deliveries).toBe(SIZES.subscribers * SIZES.deliveryRepeats);
+    expect(watched?.exact_deliveries).toBe(watched?.deliveries);
+    expect(watched?.last_complete_ms).toHaveLength(SIZES.deliveryRepeats);
+
+    // Tool errors are data: every run ends SUCCEEDED and names each failed step.
+    const faults = reliability.faults;
+    expect(faults?.error).toMatchObject({ runs: SIZES.faultRuns, succeeded: SIZES.faultRuns, failed: 0 });
+    expect(faults?.error.failed_steps_named).toBe(faults?.error.failed_steps);
+    expect(faults?.error.runs_naming_every_failed_step).toBe(faults?.error.runs_with_failed_steps);
+    expect(faults?.throttle.runs).toBe(SIZES.faultRuns);
+    expect((faults?.throttle.succeeded ?? 0) + (faults?.throttle.failed ?? 0)).toBe(SIZES.faultRuns);
+    expect(faults?.throttle.steps).toBeGreaterThan(0);
+
+    // A killed twin: every run completes, no tool repeated, no evidence changed.
+    expect(reliability.crash_recovery).toMatchObject({
+      runs_started: SIZES.crashRuns,
+      runs_completed: SIZES.crashRuns,
+      repeated_tool_calls: 0,
+      evidence_changed: 0,
+    });
+    expect(reliability.crash_recovery?.evidence_at_kill).toBeGreaterThan(0);
+
+    const memory = reliability.memory;
+    expect(memory?.all_succeeded).toBe(true);
+    expect(memory?.series.map((sample) => sample.runs)).toEqual([0, 2, 4, 6, 8]);
+    expect(memory?.series.at(-1)?.executions).toBe(SIZES.memoryRuns + 1);
+
+    const health = reliability.health;
+    expect(health?.run_status).toBe("SUCCEEDED");
+    expect(health?.body_bytes).toBeLessThanOrEqual(health?.max_body_bytes ?? 0);
+    expect(health?.polls).toBeGreaterThan(0);
   });
 });
