@@ -310,8 +310,7 @@ class Subscriber {
   /** Event seqs received per run, in arrival order. */
   readonly seqs = new Map<string, number[]>();
   readonly completedAt = new Map<string, number>();
-  errors = 0;
-  private waiters: Array<() => void> = [];
+  private readonly waiters: Array<() => void> = [];
 
   private constructor(private readonly socket: WebSocket) {
     socket.on("message", (data) => {
@@ -321,7 +320,7 @@ class Subscriber {
         seq?: number;
         stage?: string;
       };
-      if (message.type === "error") this.errors += 1;
+      // Error messages (a refused subscribe) carry a type; the exact-delivery check counts their cost.
       if (message.type !== undefined || !message.run_id || message.seq === undefined) return;
       const list = this.seqs.get(message.run_id) ?? [];
       list.push(message.seq);
