@@ -1,4 +1,4 @@
-// POST /v1/evaluate-conditions (ReWOO) and POST /v1/evaluate-loan-conditions (seed 000's fixed
+// POST /v1/evaluate-conditions (ReWOO) and POST /v1/evaluate-loan-conditions (the original loan-agent plan's fixed
 // plan): check the body, honour Idempotency-Key, create the run and start its execution, answer
 // 202 with where to follow it.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";

@@ -63,7 +63,7 @@ export function parseLocationEntry(entry: string): { bucket: string; prefix: str
   return { bucket, prefix: rest.join("/") };
 }
 
-/** `s3://bucket/key` or a key relative to the documents bucket (seed 000 uses `rm-conditions/doc1.pdf`). */
+/** `s3://bucket/key` or a key relative to the documents bucket (the original loan-agent plan uses `rm-conditions/doc1.pdf`). */
 export function resolveDocumentPath(path: string, policy: DocumentPolicy): DocumentLocation {
   if (typeof path !== "string" || path.trim() === "") {
     throw new DocumentPathError(

@@ -1,4 +1,4 @@
-// The OpenAI-compatible chat-completions protocol over fetch (DESIGN.md §5), so OpenAI, vLLM, Ollama
+// The OpenAI-compatible chat-completions protocol over fetch (README: Configuration), so OpenAI, vLLM, Ollama
 // or LM Studio all work with a base URL and an optional key, and no SDK is bundled into the Lambda.
 import { scrubSensitiveText } from "../core/redaction.ts";
 import { type Completion, type CompletionRequest, DEFAULT_TEMPERATURES, type LlmProvider } from "./types.ts";
