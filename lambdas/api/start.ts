@@ -6,6 +6,7 @@ import { mintToken } from "../auth/tokens.ts";
 import { InvalidRequestError, RequestTooLargeError, validateRequest } from "../core/request.ts";
 import type { RunStatus } from "../core/types.ts";
 import { newRunId, StartExecutionError, startRun } from "../runs/start-run.ts";
+import { isTransient } from "../runtime/transient.ts";
 import type { IdempotencyRecord, RunMode } from "../store/runs.ts";
 import type { ApiContext } from "./context.ts";
 import { bodyText, HttpError, json, publicBaseUrl } from "./http.ts";
@@ -178,20 +179,8 @@ function startedRun(
 
 /** Throttling and outages are worth a retry (503); a rejected start is a fault on our side (502). */
 function startFailure(error: StartExecutionError): HttpError {
-  const cause = error.cause as {
-    name?: string;
-    message?: string;
-    $retryable?: unknown;
-    $metadata?: { httpStatusCode?: number };
-  };
-  const httpStatus = cause?.$metadata?.httpStatusCode;
-  const transient =
-    cause?.$retryable !== undefined ||
-    httpStatus === 429 ||
-    (httpStatus !== undefined && httpStatus >= 500) ||
-    /Throttl|ServiceUnavailable|Timeout|ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket hang up/i.test(
-      `${cause?.name} ${cause?.message}`,
-    );
+  const cause = error.cause as { name?: string; message?: string };
+  const transient = isTransient(cause);
   const outcome = error.markedFailed
     ? `run ${error.runId} has been marked FAILED`
     : `run ${error.runId} was not started`;

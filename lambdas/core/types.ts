@@ -119,6 +119,9 @@ export function isTerminal(status: RunStatus): status is TerminalStatus {
  * evidence, result) is kept and the rest runs again. SUCCEEDED has nothing left to do and
  * CANCELLED was somebody's decision.
  */
+/** A run in one of these is in flight: some execution is (or was, if its process died) driving it. */
+export const UNFINISHED_STATUSES: readonly RunStatus[] = ["PLANNING", "RUNNING", "SOLVING"];
+
 export const RESUMABLE_STATUSES: readonly RunStatus[] = ["FAILED", "INTERRUPTED"];
 
 export interface ConditionFinding {

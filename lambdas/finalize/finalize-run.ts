@@ -4,7 +4,6 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { resultObjectLocation } from "../core/destinations.ts";
 import type { Services } from "../runtime/services.ts";
-import { parseS3Uri } from "../store/blobs.ts";
 
 export type FinalizeEvent =
   | { run_id: string; mode: "success" }
@@ -53,12 +52,6 @@ export async function finalizeRun(
     });
   }
   return { status: "FAILED" };
-}
-
-/** `s3://bucket/prefix/` gets `<run_id>.json` appended; `s3://bucket/key.json` is used as is. */
-export function resultLocation(destination: string, runId: string) {
-  const location = parseS3Uri(destination.endsWith("/") ? `${destination}${runId}.json` : destination);
-  return location;
 }
 
 /**

@@ -3,7 +3,7 @@
 // result), so the new execution redoes exactly what the old one did not finish: no tool or LLM call
 // is repeated for work already done. Used by POST /v1/runs/{run_id}/resume, `rewoo runs resume`,
 // and the local twin when it finds runs whose executions died with its process.
-import { RESUMABLE_STATUSES, type RunStatus } from "../core/types.ts";
+import { RESUMABLE_STATUSES, type RunStatus, UNFINISHED_STATUSES } from "../core/types.ts";
 import type { EventPublisher } from "../store/events.ts";
 import type { RunStore } from "../store/runs.ts";
 import { failUnstartedRun, type StartExecution } from "./start-run.ts";
@@ -42,7 +42,7 @@ export async function resumeRun(
   },
 ): Promise<{ run_id: string; attempt: number; execution_name: string }> {
   const meta = await deps.runs.getMeta(runId);
-  const allowed: RunStatus[] = [...RESUMABLE_STATUSES, ...(options.orphaned ? UNFINISHED : [])];
+  const allowed: RunStatus[] = [...RESUMABLE_STATUSES, ...(options.orphaned ? UNFINISHED_STATUSES : [])];
   if (!allowed.includes(meta.status)) {
     throw new ResumeRefusedError(
       runId,
@@ -79,5 +79,3 @@ export async function resumeRun(
   }
   return { run_id: runId, attempt: attempt + 1, execution_name: executionName };
 }
-
-const UNFINISHED: RunStatus[] = ["PLANNING", "RUNNING", "SOLVING"];

@@ -33,7 +33,8 @@ const TRANSIENT_NAMES = new Set([
   "TimeoutError",
   "TransactionInProgressException",
 ]);
-const TRANSIENT_CODES = /ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|EAI_AGAIN|socket hang up/i;
+const TRANSIENT_CODES =
+  /Throttl|ServiceUnavailable|Timeout|ECONNRESET|ECONNREFUSED|ENOTFOUND|EPIPE|ETIMEDOUT|EAI_AGAIN|socket hang up/i;
 
 export function isTransient(error: unknown): boolean {
   if (!error || typeof error !== "object") return false;
@@ -45,11 +46,11 @@ export function isTransient(error: unknown): boolean {
     $metadata?: { httpStatusCode?: number };
   };
   if (candidate.name === TRANSIENT_ERROR_NAME) return true;
-  if (candidate.$retryable) return true;
+  if (candidate.$retryable !== undefined) return true;
   if (candidate.name && TRANSIENT_NAMES.has(candidate.name)) return true;
   const status = candidate.$metadata?.httpStatusCode;
   if (status !== undefined && (status === 429 || status >= 500)) return true;
-  return TRANSIENT_CODES.test(`${candidate.code ?? ""} ${candidate.message ?? ""}`);
+  return TRANSIENT_CODES.test(`${candidate.name ?? ""} ${candidate.code ?? ""} ${candidate.message ?? ""}`);
 }
 
 /** What a handler throws: transient faults under the one name the state machine retries. */

@@ -24,10 +24,9 @@ import type {
   RunStatus,
   Usage,
 } from "../core/types.ts";
-import { TERMINAL_STATUSES } from "../core/types.ts";
+import { TERMINAL_STATUSES, UNFINISHED_STATUSES } from "../core/types.ts";
 import { dayKey, eventKey, META, profileKey, runKey, stepKey } from "./keys.ts";
 
-const UNFINISHED: RunStatus[] = ["PLANNING", "RUNNING", "SOLVING"];
 /** Finished runs stay queryable (history tool, GET /runs) for 90 days, then DynamoDB TTL removes them. */
 const RETENTION_SECONDS = 90 * 24 * 3600;
 
@@ -437,7 +436,7 @@ export class RunStore {
   async listUnfinishedRuns(): Promise<MetaItem[]> {
     const found: MetaItem[] = [];
     let startKey: Record<string, unknown> | undefined;
-    const values = Object.fromEntries(UNFINISHED.map((status, index) => [`:u${index}`, status]));
+    const values = Object.fromEntries(UNFINISHED_STATUSES.map((status, index) => [`:u${index}`, status]));
     do {
       const page = await this.ddb.send(
         new ScanCommand({
