@@ -1,7 +1,7 @@
 // The push function: consumes the runs table's DynamoDB stream and drains every WebSocket connection
 // subscribed to a run whose events were just written. Publishers (planner, worker, solver, finalize,
-// API) only write events; delivery happens here, off the run's critical path, so a run with 50
-// dashboards takes as long as a run with none. In AWS an event source mapping (filtered by
+// API) only write events; delivery happens here, off the run's critical path: in AWS a run does not
+// wait for its dashboards (in the twin the drains share the run's process and slow it). In AWS an event source mapping (filtered by
 // PUSH_STREAM_FILTERS) invokes this; the local twin's stream emulation invokes the same handler.
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { createLogger } from "../runtime/logger.ts";
