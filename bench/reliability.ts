@@ -8,10 +8,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import WebSocket from "ws";
+import { LambdaThread } from "../infra/local/lambda-thread.ts";
 import { CLOSED_EXECUTIONS_KEPT } from "../infra/local/step-functions.ts";
 import type { Twin } from "../infra/local/twin.ts";
 import type { EvaluationRequest, Evidence, RunRecord } from "../lambdas/core/types.ts";
+import { type DashboardCommand, type DashboardReport, epochNow } from "./dashboards.ts";
 import { launchEnv, startDevProcess } from "./dev-process.ts";
 import { analyzeHistory, median, percentile } from "./measure.ts";
 import type { MemorySample } from "./memory-probe.ts";
@@ -305,62 +306,6 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // ------------------------------------------------------------------------------------------------
 // 1. Live delivery off the critical path
 
-/** A dashboard: a real WebSocket client on the twin's gateway with the operator token. */
-class Subscriber {
-  /** Event seqs received per run, in arrival order. */
-  readonly seqs = new Map<string, number[]>();
-  readonly completedAt = new Map<string, number>();
-  private readonly waiters: Array<() => void> = [];
-
-  private constructor(private readonly socket: WebSocket) {
-    socket.on("message", (data) => {
-      const message = JSON.parse(String(data)) as {
-        type?: string;
-        run_id?: string;
-        seq?: number;
-        stage?: string;
-      };
-      // Error messages (a refused subscribe) carry a type; the exact-delivery check counts their cost.
-      if (message.type !== undefined || !message.run_id || message.seq === undefined) return;
-      const list = this.seqs.get(message.run_id) ?? [];
-      list.push(message.seq);
-      this.seqs.set(message.run_id, list);
-      if (message.stage === "complete" && !this.completedAt.has(message.run_id)) {
-        this.completedAt.set(message.run_id, performance.now());
-        for (const wake of this.waiters.splice(0)) wake();
-      }
-    });
-  }
-
-  static async connect(url: string): Promise<Subscriber> {
-    const socket = new WebSocket(url);
-    await new Promise<void>((resolve, reject) => {
-      socket.once("open", () => resolve());
-      socket.once("error", reject);
-    });
-    return new Subscriber(socket);
-  }
-
-  subscribe(runId: string): void {
-    this.socket.send(JSON.stringify({ action: "subscribe", run_id: runId, after_seq: 0 }));
-  }
-
-  async completed(runId: string, timeoutMs: number): Promise<number | undefined> {
-    const deadline = performance.now() + timeoutMs;
-    while (!this.completedAt.has(runId) && performance.now() < deadline) {
-      await Promise.race([new Promise<void>((resolve) => this.waiters.push(resolve)), sleep(250)]);
-    }
-    return this.completedAt.get(runId);
-  }
-
-  async close(): Promise<void> {
-    if (this.socket.readyState === WebSocket.CLOSED) return;
-    const closed = new Promise((resolve) => this.socket.once("close", resolve));
-    this.socket.close();
-    await closed;
-  }
-}
-
 /**
  * The signed tax return sample with and without `subscribers` dashboards watching it. Subscribers
  * connect before the clock starts and subscribe (replay from seq 0) as soon as the run exists,
@@ -386,44 +331,52 @@ export async function liveDelivery(twin: Twin, sizes: ReliabilitySizes): Promise
     dynamodbRequests += 1;
   };
   twin.emulators.dynamodbServer.on("request", countRequest);
+  // The dashboards run in a thread of their own: their sockets' work is not the twin's.
+  const dashboards = new LambdaThread<DashboardCommand, DashboardReport | null>(
+    new URL("./dashboards.ts", import.meta.url),
+  );
   try {
     for (let repeat = 0; repeat < sizes.deliveryRepeats; repeat++) {
       const order = repeat % 2 === 0 ? variants : [...variants].reverse();
       for (const variant of order) {
-        const subscribers = await Promise.all(
-          Array.from({ length: variant.subscribers }, () => Subscriber.connect(url)),
-        );
+        await dashboards.invoke({ op: "connect", url, count: variant.subscribers });
         try {
-          const t0 = performance.now();
+          const t0 = epochNow();
           const cpu0 = process.cpuUsage();
           const requests0 = dynamodbRequests;
           const { run_id, executionArn } = await twin.startRun(request);
-          for (const subscriber of subscribers) subscriber.subscribe(run_id);
+          if (variant.subscribers) await dashboards.invoke({ op: "subscribe", run_id });
           const record = await twin.waitForRun(run_id);
-          variant.run_ms.push(performance.now() - t0);
+          variant.run_ms.push(epochNow() - t0);
           if (record.status !== "SUCCEEDED") throw new Error(`run ${run_id} ended ${record.status}`);
           variant.execution_ms.push(analyzeHistory(twin.stepFunctions.history(executionArn)).execution_ms);
-          const completions = await Promise.all(subscribers.map((s) => s.completed(run_id, 30_000)));
-          if (subscribers.length) {
-            variant.last_complete_ms.push(Math.max(...completions.map((at) => (at ?? Number.NaN) - t0)));
+          const report = (await dashboards.invoke({
+            op: "wait",
+            run_id,
+            timeout_ms: 30_000,
+          })) as DashboardReport;
+          if (variant.subscribers) {
+            variant.last_complete_ms.push(
+              Math.max(...report.completed_at.map((at) => (at ?? Number.NaN) - t0)),
+            );
           }
           await twin.settled();
           const cpu = process.cpuUsage(cpu0);
           variant.cpu_ms.push((cpu.user + cpu.system) / 1000);
           variant.dynamodb_requests.push(dynamodbRequests - requests0);
           const stored = (await twin.services.runs.listEvents(run_id)).map((event) => event.seq);
-          for (const subscriber of subscribers) {
+          for (const got of report.seqs) {
             variant.pairs += 1;
-            const got = subscriber.seqs.get(run_id) ?? [];
             if (got.length === stored.length && got.every((seq, i) => seq === stored[i])) variant.exact += 1;
           }
         } finally {
-          await Promise.all(subscribers.map((s) => s.close()));
+          await dashboards.invoke({ op: "close" });
         }
       }
     }
   } finally {
     twin.emulators.dynamodbServer.off("request", countRequest);
+    await dashboards.close();
   }
   return {
     request: TAX_RETURN,

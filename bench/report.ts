@@ -331,7 +331,7 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
     "",
   );
 
-  if (r.reliability) push(...reliabilitySection(r.reliability), "");
+  if (r.reliability) push(...reliabilitySection(r.reliability, m.machine.cores), "");
   push("## Where ReWOO loses", "", ...losses(r), "");
   push("## Improvements found (proposed, not applied)", "", ...improvements(r), "");
 
@@ -381,7 +381,7 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
   return `${lines.join("\n")}\n`;
 }
 
-function reliabilitySection(rel: ReliabilityResults): string[] {
+function reliabilitySection(rel: ReliabilityResults, cpus: number): string[] {
   const out: string[] = [
     "## Reliability and bounded cost",
     "",
@@ -403,7 +403,7 @@ function reliabilitySection(rel: ReliabilityResults): string[] {
     out.push(
       "### Live delivery off the critical path",
       "",
-      `How measured: \`${d.request}\` through the twin (tool latencies ${latency}), ${d.repeats} runs without and ${d.repeats} with ${d.variants.at(-1)?.subscribers ?? 0} subscribers, alternating. Subscribers are real WebSocket clients on the twin's gateway (operator token), connected before the clock starts; each sends \`{"action":"subscribe","run_id":…,"after_seq":0}\` as soon as the run exists. *Run* = start → run record terminal; *execution* = the executor's log; *last complete* = start → the last subscriber received \`complete\`; *exact* = subscriber × run pairs that received every stored event once, in seq order; *DynamoDB requests* and *CPU* = what dynalite served and what the process (twin, emulators and subscribers alike) used from start until live delivery had settled. Medians.`,
+      `How measured: \`${d.request}\` through the twin (tool latencies ${latency}), ${d.repeats} runs without and ${d.repeats} with ${d.variants.at(-1)?.subscribers ?? 0} subscribers, alternating. Subscribers are real WebSocket clients on the twin's gateway (operator token), in a thread of their own (a dashboard's work is its browser's, not the twin's), connected before the clock starts; each sends \`{"action":"subscribe","run_id":…,"after_seq":0}\` as soon as the run exists. *Run* = start → run record terminal; *execution* = the executor's log; *last complete* = start → the last subscriber received \`complete\`; *exact* = subscriber × run pairs that received every stored event once, in seq order; *DynamoDB requests* and *CPU* = what dynalite served and what the process (all its threads: twin, emulators, push function and subscribers alike) used from start until live delivery had settled. Medians.`,
       "",
       table(
         [
@@ -430,7 +430,7 @@ function reliabilitySection(rel: ReliabilityResults): string[] {
     const [alone, watched] = d.variants;
     if (alone && watched && watched.median_run_ms > 1.2 * alone.median_run_ms) {
       out.push(
-        `Publishers do not wait for delivery, yet the watched run took ${fixed(watched.median_run_ms / alone.median_run_ms, 1)}× as long: in the twin the push function's drains run on the same Node.js thread and the same dynalite as the run's handlers. Every subscriber costs about ${int((watched.median_dynamodb_requests - alone.median_dynamodb_requests) / Math.max(1, watched.subscribers))} DynamoDB requests per run (its lease, its cursor and the events after it, for each batch of events), so ${watched.subscribers} subscribers add ${int(watched.median_dynamodb_requests - alone.median_dynamodb_requests)} requests and ${int(watched.median_cpu_ms - alone.median_cpu_ms)} ms of CPU per run, which the run's own Tasks queue behind. On AWS the drains run in the push function's own invocations; what remains there is the DynamoDB traffic, which grows with subscribers × events.`,
+        `Publishers do not wait for delivery, yet the watched run took ${fixed(watched.median_run_ms / alone.median_run_ms, 1)}× as long. The push function runs in its own thread, as it runs in its own invocations on AWS, but this machine's ${cpus} cores are shared: ${watched.subscribers} subscribers add ${int(watched.median_cpu_ms - alone.median_cpu_ms)} ms of CPU per run (their subscribes and replays, ${int(watched.median_dynamodb_requests - alone.median_dynamodb_requests)} more DynamoDB requests — about ${int((watched.median_dynamodb_requests - alone.median_dynamodb_requests) / Math.max(1, watched.subscribers))} per subscriber — and one WebSocket message per event and subscriber), and the emulators that answer them (dynalite, the gateway) share the run's thread. On AWS none of that is the run's compute; what remains there is the DynamoDB traffic, two writes per subscriber per batch of events.`,
         "",
       );
     }

@@ -9,6 +9,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
 import { mintToken } from "../../lambdas/auth/tokens.ts";
 import { isTerminal, type RunRecord } from "../../lambdas/core/types.ts";
 import { resumeRun } from "../../lambdas/runs/resume-run.ts";
@@ -19,6 +20,7 @@ import { LocalDynamoDbStreams } from "./dynamodb-streams.ts";
 import { type Emulators, startEmulators } from "./emulators.ts";
 import { LocalEventBus } from "./event-bridge.ts";
 import { DEFAULT_STAGE, type Gateway, listenLoopback, startGateway } from "./gateway.ts";
+import { LambdaThread } from "./lambda-thread.ts";
 import { provisionResources } from "./provision.ts";
 import { LocalStepFunctions } from "./step-functions.ts";
 
@@ -175,10 +177,16 @@ async function bootTwin(
   ]);
   const warn = (message: string, extra: Record<string, unknown>) =>
     console.warn(`[rewoo twin] ${message} ${JSON.stringify(extra)}`);
+  // The push function's work grows with the dashboards watching, so it runs in an environment of
+  // its own, as in AWS: dashboards do not slow a run down.
+  const pushFunction = new LambdaThread<DynamoDBStreamEvent, DynamoDBBatchResponse>(
+    new URL("../../lambdas/ws/stream.ts", import.meta.url),
+  );
+  pushFunction.warm();
   // The push function's event source mapping (infra/stacks: the same filter, batch size and retries).
   streams.addEventSourceMapping({
     tableName: LOCAL_NAMES.RUNS_TABLE,
-    handler: push.handler,
+    handler: (event) => pushFunction.invoke(event),
     filters: push.PUSH_STREAM_FILTERS,
     batchSize: 100,
     maxRetries: 2,
@@ -302,6 +310,7 @@ async function bootTwin(
       await stepFunctions.close({ timeoutMs: 10_000 });
       await eventBus.idle();
       await streams.close();
+      await pushFunction.close();
       await gateway.close();
       await emulators.stop();
     },

@@ -200,7 +200,8 @@ export class ConnectionStore {
   }
 
   /**
-   * Records that `seq` was pushed and extends the lease. False when the caller no longer owns the
+   * Records that everything up to `seq` was pushed and extends the lease (a drain with a long
+   * backlog, before a push that could outlast its lease). False when the caller no longer owns the
    * lease (taken over after it expired) or the subscription changed: the caller must stop pushing.
    */
   async advance(lease: LeaseRef, seq: number, leaseMs: number): Promise<boolean> {
@@ -216,9 +217,34 @@ export class ConnectionStore {
     );
   }
 
-  /** Extends the lease without moving the cursor; false when the caller no longer owns it. */
-  async renewLease(lease: LeaseRef, leaseMs: number): Promise<boolean> {
-    return this.ifOwner(lease, "SET draining_until = :until", { ":until": this.now().getTime() + leaseMs });
+  /**
+   * Records that everything up to `seq` was pushed and gives the lease back, in one update. Returns
+   * the subscription as it is after that, or undefined when the caller no longer owns the lease or
+   * the subscription changed (then nothing is written).
+   */
+  async advanceAndRelease(lease: LeaseRef, seq: number): Promise<Subscription | undefined> {
+    try {
+      const { Attributes } = await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { connection_id: lease.connection_id },
+          UpdateExpression: "SET delivered_seq = :seq REMOVE lease_owner, draining_until",
+          ConditionExpression: "lease_owner = :owner AND subscription_id = :sub",
+          ExpressionAttributeValues: { ":seq": seq, ":owner": lease.owner, ":sub": lease.subscription_id },
+          ReturnValues: "ALL_NEW",
+        }),
+      );
+      const item = Attributes as ConnectionRecord;
+      return {
+        connection_id: lease.connection_id,
+        run_id: item.run_id as string,
+        delivered_seq: Number(item.delivered_seq ?? 0),
+        subscription_id: String(item.subscription_id),
+      };
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return undefined;
+      throw error;
+    }
   }
 
   /** Gives the lease back (a no-op when someone else has taken it over meanwhile). */

@@ -105,9 +105,10 @@ export async function subscribe(
   }
 
   // Cursor first, then drain: the drain sends the stored events after after_seq, and every event
-  // written from now on is drained by its publisher too (see push.ts for why nothing doubles).
-  if (!(await deps.connections.subscribe(connectionId, runId, afterSeq))) return { statusCode: 410 };
-  await deps.delivery.drain(connectionId);
+  // written from now on is drained by the stream consumer too (see push.ts for why nothing doubles).
+  const subscription = await deps.connections.subscribe(connectionId, runId, afterSeq);
+  if (!subscription) return { statusCode: 410 };
+  await deps.delivery.drain(connectionId, subscription);
   if (deps.settleMs) {
     await new Promise((resolve) => setTimeout(resolve, deps.settleMs));
     await deps.delivery.drain(connectionId);

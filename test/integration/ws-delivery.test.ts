@@ -4,6 +4,7 @@
 // with API Gateway's event shapes; the twin's gateway (another module) produces the same events
 // from real sockets.
 import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
@@ -299,6 +300,36 @@ describe("live WebSocket delivery", () => {
     expect(endpoint.seqs(goneId)).toEqual([]);
     await publishSettled(runId, workerEvent(2));
     expect(endpoint.seqs(liveId)).toEqual([1, 2]);
+  });
+
+  it("costs each subscriber two writes per live event, and reads that do not grow with subscribers", async () => {
+    /** DynamoDB operations (by name) from publishing one event until it has been pushed to everyone. */
+    async function costOfOneEvent(subscribers: number): Promise<Record<string, number>> {
+      const runId = await newRun();
+      const ids = await Promise.all(Array.from({ length: subscribers }, () => connect()));
+      for (const id of ids) await subscribe(id, runId);
+      await twin.settled();
+      const counts: Record<string, number> = {};
+      const count = (req: IncomingMessage) => {
+        const operation = String(req.headers["x-amz-target"] ?? "").split(".")[1] ?? "?";
+        counts[operation] = (counts[operation] ?? 0) + 1;
+      };
+      twin.emulators.dynamodbServer.on("request", count);
+      try {
+        await publishSettled(runId, workerEvent(1));
+      } finally {
+        twin.emulators.dynamodbServer.off("request", count);
+      }
+      for (const id of ids) expect(endpoint.seqs(id)).toEqual([1]);
+      return counts;
+    }
+    const few = await costOfOneEvent(2);
+    const many = await costOfOneEvent(8);
+    // Take the lease; move the cursor and release it: two writes per subscriber.
+    expect((many.UpdateItem ?? 0) - (few.UpdateItem ?? 0)).toBe(2 * (8 - 2));
+    // The subscribers and the run's events are read once for all of them; no per-connection read.
+    expect(many.Query).toBe(few.Query);
+    expect(many.GetItem ?? 0).toBe(few.GetItem ?? 0);
   });
 
   it("replaces an event above 128 KB by a pointer to the REST resource", async () => {
