@@ -128,6 +128,10 @@ export interface ConditionFinding {
   id: string;
   title?: string;
   status?: string;
+  /** The catalog's compartment (Compliance, Income, Assets, Credit), when known. */
+  compartment?: string;
+  /** The catalog's priority ("high" | "medium" | "low", or 1–3 with 1 the highest), when known. */
+  priority?: string | number;
   reason?: string;
   citations?: Array<{ document: string; page?: number; excerpt?: string }>;
   [key: string]: unknown;
@@ -139,6 +143,10 @@ export interface RunResult {
   unfulfilled_conditions: ConditionFinding[];
   missing_information: string[];
   recommendations: string[];
+  /** The conditions that apply to the loan, when the instructions asked which apply (nothing judged). */
+  applicable_conditions?: ConditionFinding[];
+  /** How the instructions were read, in one sentence. */
+  interpretation?: string;
 }
 
 export interface Usage {
@@ -158,6 +166,8 @@ export interface RunRecord {
   usage: Usage;
   /** 1 for the first execution, +1 for each resume. */
   attempt?: number;
+  /** How many times the planner planned again after a required step failed (0 or absent: never). */
+  replans?: number;
   created_at: string;
   updated_at: string;
 }
@@ -176,6 +186,7 @@ export type ProgressEventBody =
     }
   | { stage: "solver"; status: "started" | "completed"; results?: RunResult }
   | { stage: "resume"; attempt: number; reason: string }
+  | { stage: "replan"; attempt: number; reason: string; failed_steps: string[] }
   | { stage: "complete"; status: TerminalStatus; error?: string };
 
 export type ProgressEvent = ProgressEventBody & { run_id: string; seq: number; timestamp: string };
