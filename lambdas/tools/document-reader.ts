@@ -2,9 +2,10 @@
 // engine read the same PDFs, and a warm Lambda container (or the local twin) serves several
 // steps of a run. Bounded so a long-lived process does not grow without limit.
 import { NoSuchKey, S3ServiceException } from "@aws-sdk/client-s3";
-import { type DocumentPolicy, resolveDocumentPath } from "../core/documents.ts";
+import { DocumentPathError, type DocumentPolicy, resolveDocumentPath } from "../core/documents.ts";
 import type { BlobStore, StoredObject } from "../store/blobs.ts";
-import { type ExtractedDocument, extractPdfText } from "./loan/pdf-text.ts";
+import type { UnavailableDocument } from "./loan/conditions-engine.ts";
+import { DocumentError, type ExtractedDocument, extractPdfText } from "./loan/pdf-text.ts";
 
 export interface ReadDocument {
   uri: string;
@@ -18,6 +19,11 @@ export interface ReadDocument {
 export class DocumentNotFoundError extends Error {
   override name = "DocumentNotFoundError";
 }
+
+/** A document read, or why this one document could not be: its own problem, not the step's. */
+export type DocumentReadOutcome =
+  | { status: "read"; path: string; document: ReadDocument }
+  | ({ path: string } & UnavailableDocument);
 
 export class DocumentReader {
   private readonly cache = new Map<string, Promise<ReadDocument>>();
@@ -47,6 +53,21 @@ export class DocumentReader {
     return pending;
   }
 
+  /**
+   * Like `read`, but a problem of this document alone (it does not exist, the policy or S3 refuses
+   * it, it is not a readable PDF) is returned as data, so one bad file among several does not sink
+   * the others. Anything else (throttling, S3 5xx, network) is thrown: the workflow retries it.
+   */
+  async readOrExplain(runId: string, path: string): Promise<DocumentReadOutcome> {
+    try {
+      return { status: "read", path, document: await this.read(runId, path) };
+    } catch (error) {
+      const unavailable = explainUnavailable(path, error);
+      if (!unavailable) throw error;
+      return { path, ...unavailable };
+    }
+  }
+
   private async load(
     path: string,
     uri: string,
@@ -74,4 +95,44 @@ export class DocumentReader {
       extracted,
     };
   }
+}
+
+/** Why one document cannot be read, when that is the document's own problem; undefined otherwise. */
+export function explainUnavailable(path: string, error: unknown): UnavailableDocument | undefined {
+  if (error instanceof DocumentNotFoundError) {
+    return { document: path, status: "missing", problem: "does not exist" };
+  }
+  if (error instanceof DocumentPathError) {
+    return {
+      document: path,
+      status: "refused",
+      problem: `is refused by the document policy: ${error.message}`,
+    };
+  }
+  if (error instanceof DocumentError) {
+    // The parser's message starts with the document's name, which the sentence already carries.
+    const prefix = `${error.document} is not a readable PDF: `;
+    const detail = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+    return { document: path, status: "unreadable", problem: `could not be read: ${detail}` };
+  }
+  if (error instanceof S3ServiceException) {
+    const status = error.$metadata.httpStatusCode;
+    // 429 and 5xx are the service's trouble, not the document's: they are retried.
+    if (status === undefined || status < 400 || status >= 500 || status === 429 || error.$retryable) {
+      return undefined;
+    }
+    if (status === 403) {
+      return {
+        document: path,
+        status: "refused",
+        problem: `is refused by S3 (${error.name}, HTTP 403): the agent's role may not read it, or its encryption key is not shared`,
+      };
+    }
+    return {
+      document: path,
+      status: "unreadable",
+      problem: `could not be downloaded: S3 answered ${error.name} (HTTP ${status})`,
+    };
+  }
+  return undefined;
 }

@@ -8,8 +8,9 @@ import type { LlmProvider } from "../llm/types.ts";
 import type { RunStore } from "../store/runs.ts";
 import type { DocumentReader } from "./document-reader.ts";
 import type { LenderCalls } from "./lender-client.ts";
+import { findCondition, loadCatalog } from "./loan/catalog.ts";
 import { evaluateConditions } from "./loan/conditions-engine.ts";
-import { predictConditions } from "./loan/preconditions.ts";
+import { filterConditions, predictConditions } from "./loan/preconditions.ts";
 import { defineTool, type ToolDefinition } from "./registry.ts";
 
 export interface LoanToolServices {
@@ -29,6 +30,21 @@ export interface LoanToolServices {
 const PREVIEW_CHARS = 2_000;
 const SOLVER_PREVIEW_CHARS = 200;
 
+/** A catalog condition id, any case; an unknown one is refused naming the ids the catalog knows. */
+const CatalogConditionId = z
+  .string()
+  .trim()
+  .min(1)
+  .superRefine((id, context) => {
+    if (findCondition(id)) return;
+    const known = loadCatalog().conditions.map((condition) => condition.id);
+    context.addIssue({
+      code: "custom",
+      message: `unknown condition id ${JSON.stringify(id)}: expected one of ${known.join(", ")}`,
+    });
+  })
+  .transform((id) => id.toUpperCase());
+
 const ConditionRef = z.union([
   z.string().min(1),
   z.looseObject({ id: z.string().min(1), expected: z.record(z.string(), z.unknown()).optional() }),
@@ -43,27 +59,47 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
     defineTool({
       name: "call_preconditions_api",
       description:
-        "PreConditions service: predicts which underwriting conditions apply to the loan (program + document classification) and may be deficient, with compartment, priority and the reason. Call it first with the request's metadata.",
+        "PreConditions service: predicts which underwriting conditions apply to the loan (program + document classification) and may be deficient, with compartment, priority and the reason. Call it first with the request's metadata. When the instructions ask for some conditions only, pass their ids in `conditions` (or the ones to leave out in `exclude`); the output's `conditions` then holds only those, and `filtered_out` lists the applicable ones left out and why.",
       args: z.object({
         metadata: z
           .record(z.string(), z.unknown())
           .describe(
             "loan metadata: loan_program, classification, borrower_info, extracted_entities, as_of_date",
           ),
+        conditions: z
+          .array(CatalogConditionId)
+          .min(1)
+          .optional()
+          .describe(
+            "judge only these condition ids (e.g. TR_SIGNED); omit to judge every applicable condition",
+          ),
+        exclude: z
+          .array(CatalogConditionId)
+          .optional()
+          .describe("condition ids to leave out (e.g. BS_LARGE_DEPOSITS); wins over conditions"),
       }),
       // Room for the HTTP client's retries (10 s per attempt by default) when the lender's service is used.
       timeout_ms: 60_000,
-      run: async ({ metadata }, context) => {
+      run: async ({ metadata, conditions, exclude }, context) => {
         const services = resolveServices();
         const http = services.lender?.preconditions;
-        if (http) return http(metadata, context.signal);
-        return predictConditions(metadata, { asOf: services.now() });
+        const predicted = http
+          ? await http(metadata, context.signal)
+          : predictConditions(metadata, { asOf: services.now() });
+        return {
+          ...predicted,
+          ...filterConditions(
+            predicted.conditions,
+            { ...(conditions ? { conditions } : {}), ...(exclude ? { exclude } : {}) },
+            predicted,
+          ),
+        };
       },
     }),
     defineTool({
       name: "call_conditions_ai_api",
       description:
-        "Conditions AI service: evaluates conditions against the documents' text; one verdict per condition (fulfilled | not_fulfilled | insufficient_evidence) with reason and page citations.",
+        "Conditions AI service: evaluates conditions against the documents' text; one verdict per condition (fulfilled | not_fulfilled | insufficient_evidence) with reason, page citations, compartment and priority; a verdict that is not fulfilled also carries `remedies` (what the loan officer should obtain) and, when known, `missing` (exactly what is missing: a month, a letter for one deposit, a blank date). A document that is missing, refused, corrupt or scanned without text does not stop the others: `documents` reports each one's status, and only the verdicts that needed it become insufficient_evidence naming it.",
       args: z.object({
         conditions: z
           .array(ConditionRef)
@@ -87,12 +123,19 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
           });
           return http(conditions, refs, context.signal);
         }
-        const read = await Promise.all(
-          documents.map((path) => services.documents.read(context.run_id, path)),
+        // Each document on its own: a bad one is data for the verdicts that need it. Only
+        // infrastructure faults (throttling, S3 5xx) reject, so the workflow retries the step.
+        const outcomes = await Promise.all(
+          documents.map((path) => services.documents.readOrExplain(context.run_id, path)),
         );
         return evaluateConditions(
           conditions,
-          read.map((document) => document.extracted),
+          outcomes.map((outcome) =>
+            outcome.status === "read"
+              ? // Cited and reported by the path as requested, even when the cache holds another spelling.
+                { ...outcome.document.extracted, document: outcome.path }
+              : outcome,
+          ),
           { asOf: services.now() },
         );
       },

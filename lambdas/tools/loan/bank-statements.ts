@@ -29,6 +29,7 @@ import {
   type LetterOfExplanation,
   listNames,
   unreadableNote,
+  withSpecifics,
 } from "./verdict.ts";
 
 interface Located<T> {
@@ -62,7 +63,7 @@ interface Statement {
   holders: Array<Located<string>>;
   accounts: Array<Located<string>>;
   transactions: Transaction[];
-  fees: Array<Located<{ label: string; amount: number }>>;
+  fees: Array<Located<{ label: string; amount: number; date: SimpleDate | null }>>;
   /** Fee lines printed with zero amounts ("Total Overdraft Fees $0.00"): evidence the fees were reported as none. */
   zeroFeeLines: Array<Located<string>>;
 }
@@ -312,7 +313,7 @@ function lineAmountText(transaction: Transaction): string {
   return columnAmounts(line)[0]?.text ?? "";
 }
 
-function readFees(pages: PageText[]): Pick<Statement, "fees" | "zeroFeeLines"> {
+function readFees(pages: PageText[], periods: Period[]): Pick<Statement, "fees" | "zeroFeeLines"> {
   const fees: Statement["fees"] = [];
   const zeroFeeLines: Statement["zeroFeeLines"] = [];
   for (const page of pages) {
@@ -324,11 +325,20 @@ function readFees(pages: PageText[]): Pick<Statement, "fees" | "zeroFeeLines"> {
       if (amounts.length === 0) return;
       const charged = amounts.find((amount) => amount.value > 0);
       if (charged) {
+        const date = leadingDate(line);
         const label = line
-          .slice(leadingDate(line)?.length ?? 0, charged.start)
+          .slice(date?.length ?? 0, charged.start)
           .replace(/\s{2,}/g, " ")
           .trim();
-        fees.push({ value: { label: label || match[0], amount: charged.value }, page, line: index });
+        fees.push({
+          value: {
+            label: label || match[0],
+            amount: charged.value,
+            date: date ? inferYear(date.text, periods) : null,
+          },
+          page,
+          line: index,
+        });
       } else zeroFeeLines.push({ value: line.trim(), page, line: index });
     });
   }
@@ -364,7 +374,10 @@ function readStatements(context: EvaluationContext): Statement[] {
       holders: readHolders(pages),
       accounts,
       transactions,
-      ...readFees(pages),
+      ...readFees(
+        pages,
+        periods.map((p) => p.value),
+      ),
     });
   }
   statementCache.set(context.readable, statements);
@@ -411,7 +424,7 @@ export function evaluateTwoMonths(context: EvaluationContext): Finding {
     const chain = chains.find((c) => {
       const last = c[c.length - 1] as Located<Period>;
       const gap = dayNumber(period.value.start) - dayNumber(last.value.end);
-      return gap >= 0 && gap <= 4;
+      return gap >= 0 && gap <= MAX_DAYS_BETWEEN_PERIODS;
     });
     if (chain) chain.push(period);
     else chains.push([period]);
@@ -421,6 +434,7 @@ export function evaluateTwoMonths(context: EvaluationContext): Finding {
   const ageOf = (chain: Array<Located<Period>>) =>
     dayNumber(context.asOf) - dayNumber((chain[chain.length - 1] as Located<Period>).value.end);
   const recent = long.filter((chain) => ageOf(chain) <= maxDays);
+  const observed = { periods: periods.map((p) => ({ document: p.page.document, ...periodJson(p.value) })) };
   if (recent.length > 0) {
     const chain = recent[recent.length - 1] as Array<Located<Period>>;
     const latest = chain[chain.length - 1] as Located<Period>;
@@ -428,10 +442,22 @@ export function evaluateTwoMonths(context: EvaluationContext): Finding {
       status: "fulfilled",
       reason: `${chain.length} consecutive statement periods (${chain.map((p) => periodText(p.value)).join(", ")}); the latest ends ${isoDate(latest.value.end)}, ${ageOf(chain)} days before ${asOfText} (max ${maxDays})`,
       citations: chain.map(at),
-      observed: { periods: periods.map((p) => ({ document: p.page.document, ...periodJson(p.value) })) },
+      observed,
     };
   }
-  const observed = { periods: periods.map((p) => ({ document: p.page.document, ...periodJson(p.value) })) };
+  const coverage = missingCoverage(
+    periods.map((p) => p.value),
+    long.length > 0
+      ? 0
+      : minimum - Math.max(...chains.map((c) => c.reduce((n, p) => n + monthsIn(p.value), 0))),
+    context.asOf,
+    maxDays,
+  );
+  const specifics = { missing: coverage.missing, remedies: coverage.remedies };
+  const observedGaps = {
+    ...observed,
+    ...(coverage.months.length > 0 ? { missing_months: coverage.months } : {}),
+  };
   if (long.length > 0) {
     const chain = long[long.length - 1] as Array<Located<Period>>;
     const latest = chain[chain.length - 1] as Located<Period>;
@@ -439,13 +465,15 @@ export function evaluateTwoMonths(context: EvaluationContext): Finding {
       status: "not_fulfilled",
       reason: `the statements are too old: the latest of the consecutive periods ends ${isoDate(latest.value.end)}, ${ageOf(chain)} days before ${asOfText} (max ${maxDays}); periods read: ${described}`,
       citations: chain.map(at),
-      observed,
+      observed: observedGaps,
+      ...withSpecifics(specifics),
     };
   }
   if (context.unreadable.length > 0) {
     return insufficient(
       `only non-consecutive or single periods were read (${described})${unreadableNote(context)}`,
-      observed,
+      observedGaps,
+      specifics,
     );
   }
   const gaps = chains.length > 1 ? " (not consecutive: a month is missing between them)" : "";
@@ -453,8 +481,97 @@ export function evaluateTwoMonths(context: EvaluationContext): Finding {
     status: "not_fulfilled",
     reason: `the statements do not cover ${minimum} consecutive months: ${periods.length === 1 ? "only one period" : `${periods.length} periods`} found${gaps}: ${described}`,
     citations: periods.map(at),
-    observed,
+    observed: observedGaps,
+    ...withSpecifics(specifics),
   };
+}
+
+/** Periods this many days apart or fewer still count as consecutive (weekends, bank holidays). */
+const MAX_DAYS_BETWEEN_PERIODS = 4;
+
+interface Month {
+  y: number;
+  m: number;
+}
+
+function monthIndex(month: Month): number {
+  return month.y * 12 + month.m - 1;
+}
+
+function monthAt(index: number): Month {
+  return { y: Math.floor(index / 12), m: (index % 12) + 1 };
+}
+
+function monthText(month: Month): string {
+  return `${month.y}-${String(month.m).padStart(2, "0")}`;
+}
+
+/**
+ * The statements a loan officer should ask for, each named by the month its period ends in (the
+ * way banks name statements): the months between the first and the last statement that no period
+ * covers, the months after the latest one when it is too old, earlier months when even the longest
+ * run is still too short (`shortBy` months), and a recent statement when the latest is too old.
+ */
+function missingCoverage(
+  periods: Period[],
+  shortBy: number,
+  asOf: SimpleDate,
+  maxDays: number,
+): { missing: string[]; remedies: string[]; months: string[] } {
+  const missing: string[] = [];
+  const remedies: string[] = [];
+  const months: string[] = [];
+  const need = (month: Month, why: string) => {
+    const text = monthText(month);
+    if (months.includes(text)) return;
+    months.push(text);
+    missing.push(`statement for ${text} (${why})`);
+    remedies.push(`Provide the statement for ${text} (${why})`);
+  };
+  const sorted = [...periods].sort((p, q) => dayNumber(p.start) - dayNumber(q.start));
+  const first = sorted[0];
+  if (!first) return { missing, remedies, months };
+  let covered = first.end;
+  for (const period of sorted.slice(1)) {
+    if (dayNumber(period.start) - dayNumber(covered) > MAX_DAYS_BETWEEN_PERIODS) {
+      const before = monthIndex(covered);
+      const after = monthIndex(period.end);
+      if (after - before > 1) {
+        const why = `gap between ${monthText(covered)} and ${monthText(period.end)}`;
+        for (let index = before + 1; index < after; index++) need(monthAt(index), why);
+      } else {
+        // A gap of days inside two neighbouring months: no whole statement month is missing.
+        const span = `${isoDate(dateAfter(covered, 1))} to ${isoDate(dateAfter(period.start, -1))}`;
+        const why = `gap between the statement ending ${isoDate(covered)} and the one starting ${isoDate(period.start)}`;
+        missing.push(`statement covering ${span} (${why})`);
+        remedies.push(`Provide a statement covering ${span} (${why})`);
+      }
+    }
+    if (dayNumber(period.end) > dayNumber(covered)) covered = period.end;
+  }
+  const latest = covered;
+  const earliestEnd = dateAfter(asOf, -maxDays);
+  const tooOld = dayNumber(latest) < dayNumber(earliestEnd);
+  if (tooOld) {
+    for (let index = monthIndex(latest) + 1; index <= monthIndex(earliestEnd); index++) {
+      need(monthAt(index), `after the latest statement, ${monthText(latest)}`);
+    }
+  }
+  // Earlier months have ended, so the borrower already has those statements.
+  for (let index = monthIndex(first.end) - 1; months.length < shortBy; index--) {
+    need(monthAt(index), `before the earliest statement, ${monthText(first.end)}`);
+  }
+  if (tooOld) {
+    const recent = `a statement ending on or after ${isoDate(earliestEnd)}: the latest ends ${isoDate(latest)}`;
+    missing.push(recent);
+    remedies.push(`Provide ${recent}`);
+  }
+  return { missing, remedies, months };
+}
+
+function dateAfter(date: SimpleDate, days: number): SimpleDate {
+  const moved = new Date((dayNumber(date) + days) * 86_400_000);
+  return { y: moved.getUTCFullYear(), m: moved.getUTCMonth() + 1, d: moved.getUTCDate() };
 }
 
 function periodJson(period: Period): { start: string; end: string } {
@@ -506,11 +623,26 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
       reason: `account holder does not match ${quote(expected)} (borrower_info.name): ${mismatched.map((h) => `${h.page.document} names ${quote(h.value)}`).join("; ")}`,
       citations: mismatched.map(at),
       observed: { holders: mismatched.map((h) => ({ document: h.page.document, name: h.value })) },
+      missing: mismatched.map(
+        (h) =>
+          `${h.page.document} names ${quote(h.value)} as account holder; the file says ${quote(expected)}`,
+      ),
+      remedies: mismatched.map(
+        (h) =>
+          `Provide statements of an account held by ${expected}, or document that ${expected} owns the account of ${h.page.document} (held by ${quote(h.value)})`,
+      ),
     };
   }
   if (unnamed.length > 0) {
     return insufficient(
       `no account holder name found in ${listNames(unnamed)} (expected e.g. "Account Holder: ${expected}")${unreadableNote(context)}`,
+      undefined,
+      {
+        missing: unnamed.map((document) => `${document} shows no account holder name`),
+        remedies: unnamed.map(
+          (document) => `Provide a complete copy of ${document}, with the page that names the account holder`,
+        ),
+      },
     );
   }
   if (context.unreadable.length > 0) {
@@ -542,17 +674,33 @@ export function evaluateSameAccount(context: EvaluationContext): Finding {
     accounts: known.map((p) => ({ document: p.statement.document, last4: p.account.value })),
   };
   if (distinct.length > 1 || (expected && distinct.length === 1 && distinct[0] !== expected)) {
+    const reference = expected ?? mostFrequent(known.map((p) => p.account.value));
+    const others = known.filter((p) => p.account.value !== reference);
     return {
       status: "not_fulfilled",
       reason: `the statements are not all for the same account${expected ? ` (expected the account ending ${expected})` : ""}: ${summary}`,
       citations: known.map((p) => at(p.account)),
       observed,
+      missing: others.map(
+        (p) =>
+          `statement of the account ending ${reference} for the period of ${p.statement.document}, which is for the account ending ${p.account.value}`,
+      ),
+      remedies: others.map(
+        (p) =>
+          `Provide the statement of the account ending ${reference} in place of ${p.statement.document}, or explain the account ending ${p.account.value} and provide its statements for the same months`,
+      ),
     };
   }
   if (missing.length > 0 || known.length === 0) {
     return insufficient(
       `no account number found in ${listNames(missing)} (expected e.g. "Account Number: ****1234" or "Account ending in 1234")${summary ? `; ${summary}` : ""}`,
       observed,
+      {
+        missing: missing.map((document) => `${document} shows no account number`),
+        remedies: missing.map(
+          (document) => `Provide a complete copy of ${document}, with the page that shows the account number`,
+        ),
+      },
     );
   }
   if (context.unreadable.length > 0) {
@@ -587,10 +735,16 @@ export function evaluateNoNsf(context: EvaluationContext): Finding {
         fees: fees.map((fee) => ({
           document: fee.page.document,
           page: fee.page.page,
+          date: fee.value.date ? isoDate(fee.value.date) : null,
           label: fee.value.label,
           amount: fee.value.amount,
         })),
       },
+      missing: fees.map((fee) => `letter of explanation for ${describeFee(fee)}`),
+      remedies: fees.map(
+        (fee) =>
+          `Obtain a letter of explanation for ${describeFee(fee)}, statement ${fee.page.document} page ${fee.page.page}`,
+      ),
     };
   }
   const unread = statements.filter(
@@ -655,12 +809,28 @@ export function evaluateLargeDeposits(context: EvaluationContext): Finding {
       citations: large.map((t) => cite(t.page, t.line)),
       letters_of_explanation: letters,
       observed: { threshold, deposits_read: deposits.length },
+      missing: letters.map((letter) => `letter of explanation for ${describeDeposit(letter)}`),
+      remedies: letters.map(
+        (letter) =>
+          `Obtain a letter of explanation for ${describeDeposit(letter)}, statement ${letter.document} page ${letter.page}`,
+      ),
     };
   }
   const unclear = all.filter((t) => t.direction === "unknown" && t.amount > threshold);
   if (unclear.length > 0) {
     return insufficient(
       `could not tell whether these transactions above ${rule} are deposits: ${unclear.map((t) => `${t.date ? isoDate(t.date) : "undated"} ${formatMoney(t.amount)} ${quote(t.description)} (${t.page.document} page ${t.page.page})`).join("; ")}`,
+      undefined,
+      {
+        missing: unclear.map(
+          (t) =>
+            `whether the ${t.date ? isoDate(t.date) : "undated"} transaction of ${formatMoney(t.amount)} (${t.description}) is a deposit`,
+        ),
+        remedies: unclear.map(
+          (t) =>
+            `Confirm whether the ${t.date ? isoDate(t.date) : "undated"} transaction of ${formatMoney(t.amount)} (${t.description}), statement ${t.page.document} page ${t.page.page}, is a deposit; if it is, obtain a letter of explanation for it`,
+        ),
+      },
     );
   }
   const unread = statements.filter((statement) => statement.transactions.length === 0);
@@ -688,4 +858,24 @@ export function evaluateLargeDeposits(context: EvaluationContext): Finding {
     citations,
     observed: { threshold, deposits_read: deposits.length, largest_deposit: largest?.amount ?? null },
   };
+}
+
+/** "the 2025-03-12 deposit of $12,500.00 (WIRE TRANSFER FROM …)". */
+function describeDeposit(letter: LetterOfExplanation): string {
+  return `the ${letter.date ?? "undated"} deposit of ${formatMoney(letter.amount)} (${letter.description})`;
+}
+
+/** "the 2025-03-18 fee of $35.00 (NSF Fee - Returned Item)". */
+function describeFee(fee: Statement["fees"][number]): string {
+  const date = fee.value.date ? isoDate(fee.value.date) : "undated";
+  return `the ${date} fee of ${formatMoney(fee.value.amount)} (${fee.value.label})`;
+}
+
+/** The most frequent value; the first seen wins a tie. */
+function mostFrequent(values: string[]): string {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  let best = values[0] ?? "";
+  for (const [value, count] of counts) if (count > (counts.get(best) ?? 0)) best = value;
+  return best;
 }

@@ -8,7 +8,7 @@ import {
   evaluateSameAccount,
   evaluateTwoMonths,
 } from "./bank-statements.ts";
-import { findCondition, loadCatalog } from "./catalog.ts";
+import { type CatalogCondition, type ConditionPriority, findCondition, loadCatalog } from "./catalog.ts";
 import type { ExtractedDocument } from "./pdf-text.ts";
 import {
   evaluateComplete,
@@ -18,7 +18,15 @@ import {
   evaluateTaxYear,
 } from "./tax-return.ts";
 import { fromJsDate, MAX_EXCERPT, parseIsoOrUsDate } from "./text.ts";
-import { type EvaluationContext, type Finding, insufficient, type Verdict } from "./verdict.ts";
+import {
+  describeUnreadable,
+  type EvaluationContext,
+  type Finding,
+  insufficient,
+  type UnreadablePart,
+  type Verdict,
+  withSpecifics,
+} from "./verdict.ts";
 
 export type { Citation } from "./text.ts";
 export type { LetterOfExplanation, Verdict, VerdictStatus } from "./verdict.ts";
@@ -31,8 +39,32 @@ export type ConditionInput =
       condition_id?: string;
       title?: string;
       compartment?: string;
+      priority?: unknown;
       expected?: Record<string, unknown> | null;
     };
+
+/**
+ * A requested document the engine never got to read: the caller could not fetch or parse it. Its
+ * problem is data for the verdicts that needed it, not a reason to judge nothing.
+ */
+export interface UnavailableDocument {
+  /** The document as it was requested. */
+  document: string;
+  status: "missing" | "refused" | "unreadable";
+  /** Completes a sentence that starts with the document: "does not exist", "could not be read: …". */
+  problem: string;
+}
+
+export type DocumentStatus = "read" | "missing" | "refused" | "unreadable" | "no_text_layer";
+
+/** What became of one requested document, in the order they were requested. */
+export interface DocumentReport {
+  document: string;
+  status: DocumentStatus;
+  /** Why it could not be read, or which pages of a read document had no text. */
+  reason?: string;
+  page_count?: number;
+}
 
 export interface EvaluateOptions {
   /** "Today" for checks relative to the as-of date when a condition's expected has no as_of_date. */
@@ -41,6 +73,8 @@ export interface EvaluateOptions {
 
 export interface ConditionsResult {
   verdicts: Verdict[];
+  /** One entry per requested document (the reference engine; a lender's service may not report them). */
+  documents?: DocumentReport[];
 }
 
 const EVALUATORS: Record<string, (context: EvaluationContext) => Finding> = {
@@ -56,33 +90,28 @@ const EVALUATORS: Record<string, (context: EvaluationContext) => Finding> = {
   BS_LARGE_DEPOSITS: evaluateLargeDeposits,
 };
 
+const NO_TEXT_LAYER = "has no text layer (scanned image?)";
+
 export function evaluateConditions(
   conditions: ReadonlyArray<ConditionInput>,
-  documents: ReadonlyArray<ExtractedDocument>,
+  documents: ReadonlyArray<ExtractedDocument | UnavailableDocument>,
   options: EvaluateOptions = {},
 ): ConditionsResult {
-  const readable = documents.filter((document) => document.has_text_layer);
-  const unreadable = documents
-    .filter((document) => !document.has_text_layer)
-    .map((document) => document.document);
-  // A textless page inside a text PDF is usually a scanned insert (a signed page, a check image):
-  // conclusions that rest on something being absent must not ignore it.
-  for (const document of readable) {
-    const blank = document.pages.flatMap((text, index) => (text.trim() === "" ? [index + 1] : []));
-    if (blank.length > 0) unreadable.push(`${document.document} (page ${blank.join(", ")})`);
-  }
+  const { readable, unreadable, reports } = sortDocuments(documents);
   const seen = new Set<string>();
   const verdicts: Verdict[] = [];
 
   for (const input of conditions) {
-    const { id, expected, title, compartment } = normalizeInput(input);
+    const { id, expected, title, compartment, priority } = normalizeInput(input);
     if (id === "" || seen.has(id)) continue;
     seen.add(id);
     const entry = findCondition(id);
+    const rank = entry?.priority ?? priority;
     const header = {
       condition_id: id,
       title: entry?.title ?? title ?? id,
       compartment: entry?.compartment ?? compartment ?? "Unknown",
+      ...(rank !== undefined ? { priority: rank } : {}),
     };
     const finding = ((): Finding => {
       const evaluator = EVALUATORS[id];
@@ -90,14 +119,21 @@ export function evaluateConditions(
         const known = loadCatalog().conditions.map((condition) => condition.id);
         return insufficient(
           `unknown condition ${id}: not in the condition catalog (known: ${known.join(", ")})`,
+          undefined,
+          { remedies: [`Check ${id} by hand: the condition catalog does not know it`] },
         );
       }
-      if (!evaluator)
-        return insufficient(`${id} has no automated check: review manually (${entry?.fulfilled_by ?? ""})`);
+      if (!evaluator) {
+        return insufficient(
+          `${id} has no automated check: review manually (${entry?.fulfilled_by ?? ""})`,
+          undefined,
+          { remedies: [`Check ${id} by hand: ${entry?.fulfilled_by ?? ""}`] },
+        );
+      }
       if (documents.length === 0) return insufficient(`no documents were provided to evaluate ${id}`);
       if (readable.length === 0) {
         return insufficient(
-          `${unreadable.join(", ")} ${unreadable.length === 1 ? "has" : "have"} no text layer (scanned image?): cannot evaluate ${id} without OCR`,
+          `no document could be read: ${unreadable.map(describeUnreadable).join("; ")}: cannot evaluate ${id}`,
         );
       }
       const asOf = parseIsoOrUsDate(expected.as_of_date) ?? fromJsDate(options.asOf ?? new Date());
@@ -109,16 +145,109 @@ export function evaluateConditions(
         );
       }
     })();
-    verdicts.push({ ...header, ...enforceCitations(finding, readable) });
+    verdicts.push({ ...header, ...withRemedies(enforceCitations(finding, readable), entry, unreadable) });
   }
-  return { verdicts };
+  return { verdicts, documents: reports };
 }
+
+function isExtracted(document: ExtractedDocument | UnavailableDocument): document is ExtractedDocument {
+  return "pages" in document && Array.isArray(document.pages);
+}
+
+function sortDocuments(documents: ReadonlyArray<ExtractedDocument | UnavailableDocument>): {
+  readable: ExtractedDocument[];
+  unreadable: UnreadablePart[];
+  reports: DocumentReport[];
+} {
+  const readable: ExtractedDocument[] = [];
+  const unreadable: UnreadablePart[] = [];
+  const reports: DocumentReport[] = [];
+  for (const document of documents) {
+    const name = document.document;
+    if (!isExtracted(document)) {
+      unreadable.push({
+        document: name,
+        problem: document.problem,
+        remedy: REUPLOAD[document.status](name, document.problem),
+      });
+      reports.push({ document: name, status: document.status, reason: `${name} ${document.problem}` });
+      continue;
+    }
+    if (!document.has_text_layer) {
+      unreadable.push({
+        document: name,
+        problem: NO_TEXT_LAYER,
+        remedy: `Re-upload ${name} as a text PDF, not a scanned image: it has no text layer`,
+      });
+      reports.push({
+        document: name,
+        status: "no_text_layer",
+        reason: `${name} ${NO_TEXT_LAYER}`,
+        page_count: document.page_count,
+      });
+      continue;
+    }
+    readable.push(document);
+    // A textless page inside a text PDF is usually a scanned insert (a signed page, a check image):
+    // conclusions that rest on something being absent must not ignore it.
+    const blank = document.pages.flatMap((text, index) => (text.trim() === "" ? [index + 1] : []));
+    if (blank.length > 0) {
+      const which = blank.length === 1 ? `page ${blank[0]}` : `pages ${blank.join(", ")}`;
+      unreadable.push({
+        document: name,
+        pages: blank,
+        problem: NO_TEXT_LAYER,
+        remedy: `Re-upload ${name} with ${which} as text: ${blank.length === 1 ? "that page has" : "those pages have"} no text layer (scanned image?)`,
+      });
+    }
+    reports.push({
+      document: name,
+      status: "read",
+      page_count: document.page_count,
+      ...(blank.length > 0
+        ? { reason: `${name} (page ${blank.join(", ")}) ${NO_TEXT_LAYER}; the other pages were read` }
+        : {}),
+    });
+  }
+  return { readable, unreadable, reports };
+}
+
+const REUPLOAD: Record<UnavailableDocument["status"], (document: string, problem: string) => string> = {
+  missing: (document, problem) => `Re-upload ${document}: it ${problem}`,
+  refused: (document, problem) => `Re-upload ${document} to a location the agent may read: it ${problem}`,
+  unreadable: (document, problem) => `Re-upload ${document} as a valid PDF: it ${problem}`,
+};
+
+/**
+ * What a loan officer should do about a verdict that is not fulfilled: the evaluator's specific
+ * actions, a re-upload for each bad document the verdict names (its reason says it depended on
+ * it), else the catalog's action for the status.
+ */
+function withRemedies(
+  finding: Finding,
+  entry: CatalogCondition | undefined,
+  unreadable: ReadonlyArray<UnreadablePart>,
+): Finding {
+  const { missing: found, remedies: actions, ...rest } = finding;
+  if (finding.status === "fulfilled") return rest;
+  const blocking =
+    finding.status === "insufficient_evidence"
+      ? unreadable.filter((part) => finding.reason.includes(describeUnreadable(part)))
+      : [];
+  const missing = [...(found ?? []), ...blocking.map(describeUnreadable)];
+  const remedies = [...(actions ?? []), ...blocking.map((part) => part.remedy)];
+  if (remedies.length === 0 && entry) remedies.push(entry.remedy[finding.status]);
+  return { ...rest, ...withSpecifics({ missing, remedies }) };
+}
+
+const PRIORITIES: ReadonlyArray<unknown> = ["high", "medium", "low", 1, 2, 3];
 
 function normalizeInput(input: ConditionInput): {
   id: string;
   expected: Record<string, unknown>;
   title?: string;
   compartment?: string;
+  priority?: ConditionPriority;
 } {
   if (typeof input === "string") return { id: input.trim().toUpperCase(), expected: {} };
   if (input === null || typeof input !== "object") return { id: "", expected: {} };
@@ -132,6 +261,7 @@ function normalizeInput(input: ConditionInput): {
     expected,
     ...(typeof input.title === "string" ? { title: input.title } : {}),
     ...(typeof input.compartment === "string" ? { compartment: input.compartment } : {}),
+    ...(PRIORITIES.includes(input.priority) ? { priority: input.priority as ConditionPriority } : {}),
   };
 }
 
@@ -152,8 +282,10 @@ function enforceCitations(finding: Finding, documents: ReadonlyArray<ExtractedDo
     );
   });
   if (finding.status !== "insufficient_evidence" && citations.length === 0) {
+    // The evaluator's specifics described a decision that no longer stands.
+    const { missing: _missing, remedies: _remedies, ...decision } = finding;
     return {
-      ...finding,
+      ...decision,
       status: "insufficient_evidence",
       reason: `${finding.reason} (no verifiable citation)`,
       citations,

@@ -5,6 +5,7 @@
 import {
   type CatalogCondition,
   type ConditionPriority,
+  findCondition,
   knownClassifications,
   loadCatalog,
   resolveClassification,
@@ -36,6 +37,28 @@ export interface PreconditionsResult {
   classification: string;
   as_of_date: string;
   conditions: PredictedCondition[];
+}
+
+/** A condition that applies to the loan but was left out because the caller's filter said so. */
+export interface FilteredCondition {
+  id: string;
+  title: string;
+  reason: string;
+}
+
+export interface ConditionFilter {
+  /** Judge only these condition ids (upper case, as in the catalog). */
+  conditions?: ReadonlyArray<string>;
+  /** Leave these condition ids out; wins over `conditions`. */
+  exclude?: ReadonlyArray<string>;
+}
+
+export interface FilteredPreconditions<T extends { id: string; title: string }> {
+  conditions: T[];
+  /** The applicable conditions the filter removed, in their original order. */
+  filtered_out: FilteredCondition[];
+  /** Ids asked for in `conditions` that do not apply to this loan (present only when there are some). */
+  not_applicable?: FilteredCondition[];
 }
 
 export interface PreconditionsOptions {
@@ -310,4 +333,42 @@ function predict(condition: CatalogCondition, facts: Facts, asOf: SimpleDate): P
         expected: {},
       };
   }
+}
+
+/**
+ * Keeps the conditions a caller asked for. Works on any PreConditions answer (the reference
+ * engine's or a lender's), matching ids case-insensitively; the answer's own order is kept.
+ */
+export function filterConditions<T extends { id: string; title: string }>(
+  conditions: ReadonlyArray<T>,
+  filter: ConditionFilter,
+  scope: { classification: string; loan_program: string | null },
+): FilteredPreconditions<T> {
+  const normalize = (id: string) => id.trim().toUpperCase();
+  const wanted = filter.conditions ? new Set(filter.conditions.map(normalize)) : undefined;
+  const excluded = new Set((filter.exclude ?? []).map(normalize));
+  const kept: T[] = [];
+  const filteredOut: FilteredCondition[] = [];
+  for (const condition of conditions) {
+    const id = normalize(condition.id);
+    if (excluded.has(id)) {
+      filteredOut.push({ id: condition.id, title: condition.title, reason: "excluded by the instructions" });
+    } else if (wanted && !wanted.has(id)) {
+      filteredOut.push({ id: condition.id, title: condition.title, reason: "not asked for" });
+    } else kept.push(condition);
+  }
+  const present = new Set(conditions.map((condition) => normalize(condition.id)));
+  const where = `${scope.classification}${scope.loan_program ? ` / ${scope.loan_program}` : ""}`;
+  const notApplicable = [...(wanted ?? [])]
+    .filter((id) => !present.has(id) && !excluded.has(id))
+    .map((id) => ({
+      id,
+      title: findCondition(id)?.title ?? id,
+      reason: `asked for, but it does not apply to ${where}`,
+    }));
+  return {
+    conditions: kept,
+    filtered_out: filteredOut,
+    ...(notApplicable.length > 0 ? { not_applicable: notApplicable } : {}),
+  };
 }

@@ -9,13 +9,21 @@ import {
   documentPages,
   findDates,
   firstTextLine,
+  isoDate,
   type PageText,
   parseDate,
   quote,
   type Segment,
   segments,
 } from "./text.ts";
-import { type EvaluationContext, type Finding, insufficient, listNames, unreadableNote } from "./verdict.ts";
+import {
+  type EvaluationContext,
+  type Finding,
+  insufficient,
+  listNames,
+  unreadableNote,
+  withSpecifics,
+} from "./verdict.ts";
 
 const TAX_RETURN_MARK =
   /\bForm\s*1120\b|Corporation\s+Income\s+Tax\s+Return|Schedule\s+L\b[\s\-–—:.|]*Balance\s+Sheets?/i;
@@ -212,6 +220,7 @@ export function evaluateSigned(context: EvaluationContext): Finding {
       reason: `the return is not signed and dated by an officer: ${problems.join("; ")}`,
       citations: unsigned.map(citationOf),
       observed: { signer: unsigned[0]?.signer ?? null, date: unsigned[0]?.date ?? null },
+      ...signatureSpecifics(unsigned),
     };
   }
   const first = readings[0] as SignatureReading;
@@ -221,6 +230,30 @@ export function evaluateSigned(context: EvaluationContext): Finding {
     citations: readings.map(citationOf),
     observed: { signer: first.signer, date: first.date, title: first.title },
   };
+}
+
+/** Which of signature and date is blank, and who should fill it in, per unsigned "Sign Here" block. */
+function signatureSpecifics(unsigned: SignatureReading[]): Pick<Finding, "missing" | "remedies"> {
+  const missing: string[] = [];
+  const remedies: string[] = [];
+  for (const reading of unsigned) {
+    const block = `the "Sign Here" block on page ${reading.page.page} of ${reading.page.document}`;
+    if (!reading.signer) missing.push(`officer's signature in ${block}`);
+    if (!reading.date) missing.push(`date beside the officer's signature in ${block}`);
+    if (!reading.signer && !reading.date) {
+      remedies.push(`Have an officer sign and date ${block}, then provide the signed return`);
+    } else if (!reading.signer) {
+      const dated = reading.date ? (parseDate(reading.date) ?? null) : null;
+      remedies.push(
+        `Have an officer sign ${block} (it is dated ${dated ? isoDate(dated) : reading.date} but not signed), then provide the signed return`,
+      );
+    } else {
+      remedies.push(
+        `Have the officer who signed (${reading.signer}) date ${block}, then provide the dated return`,
+      );
+    }
+  }
+  return withSpecifics({ missing, remedies });
 }
 
 // ---------------------------------------------------------------- TR_TAX_YEAR
@@ -293,17 +326,28 @@ export function evaluateTaxYear(context: EvaluationContext): Finding {
       reason: `${readings.map(describe).join("; ")}; expected ${expectedYear} (extracted_entities.tax_year)`,
       citations: readings.map(citation),
       observed: { tax_years: years },
+      missing: [
+        `return for tax year ${expectedYear} (extracted_entities.tax_year): the return provided shows ${years.join(" and ")}`,
+      ],
+      remedies: [
+        `Provide the Form 1120 for tax year ${expectedYear}, or correct extracted_entities.tax_year if the ${years.join(" and ")} return is the one intended`,
+      ],
     };
   }
   const accepted = acceptedYears(context);
   const wrong = readings.filter((reading) => !accepted.includes(reading.year));
   const basis = `the two most recent completed tax years before ${context.asOf.y}-${String(context.asOf.m).padStart(2, "0")}-${String(context.asOf.d).padStart(2, "0")} are ${accepted.join(" and ")}`;
   if (wrong.length > 0) {
+    const shown = [...new Set(wrong.map((reading) => reading.year))].join(" and ");
     return {
       status: "not_fulfilled",
       reason: `${wrong.map(describe).join("; ")}, but ${basis} (no tax_year in metadata)`,
       citations: wrong.map(citation),
       observed: { tax_years: years, accepted_tax_years: accepted },
+      missing: [`tax year not given (extracted_entities.tax_year) and the return shows ${shown}`],
+      remedies: [
+        `Provide the Form 1120 for ${accepted.join(" or ")} (the return provided is for ${shown}), or give the expected tax year in extracted_entities.tax_year`,
+      ],
     };
   }
   return {
@@ -393,9 +437,20 @@ export function evaluateEin(context: EvaluationContext): Finding {
   if (!expectedRaw || expectedDigits?.length !== 9) {
     const tax = view(context);
     const seen = tax.pages.length > 0 ? readEins(tax)[0]?.ein : undefined;
+    const given = expectedRaw
+      ? `the file's EIN "${expectedRaw}" (extracted_entities.ein) is not NN-NNNNNNN`
+      : "EIN not given (extracted_entities.ein)";
     return insufficient(
       `${expectedRaw ? `metadata EIN "${expectedRaw}" is not NN-NNNNNNN` : "no EIN in metadata (extracted_entities.ein)"}: cannot verify TR_EIN_MATCH${seen ? ` (the return shows ${seen})` : ""}`,
       seen ? { ein: seen } : undefined,
+      seen
+        ? {
+            missing: [`${given} and the return shows EIN ${seen}`],
+            remedies: [
+              `Give the EIN on file in extracted_entities.ein (NN-NNNNNNN); the return shows ${seen}`,
+            ],
+          }
+        : {},
     );
   }
   const expected = `${expectedDigits.slice(0, 2)}-${expectedDigits.slice(2)}`;
@@ -412,11 +467,16 @@ export function evaluateEin(context: EvaluationContext): Finding {
   const mismatched = readings.filter((reading) => reading.ein.replace(/\D/g, "") !== expectedDigits);
   if (mismatched.length > 0) {
     const first = mismatched[0] as EinReading;
+    const compared = `the return shows EIN ${first.ein}; the file says ${expected}`;
     return {
       status: "not_fulfilled",
       reason: `${where(first.page)} shows employer identification number ${first.ein}; metadata expects ${expected}`,
       citations: mismatched.map(citation),
       observed: { ein: first.ein },
+      missing: [compared],
+      remedies: [
+        `Confirm the borrower's EIN (${compared}): provide the return filed under ${expected}, or correct extracted_entities.ein`,
+      ],
     };
   }
   const first = readings[0] as EinReading;
@@ -519,6 +579,10 @@ export function evaluateName(context: EvaluationContext): Finding {
       reason: `${where(first.page)} names the corporation ${quote(first.name)}, which does not match ${quote(expected)} (borrower_info.business_name)`,
       citations: [citation(first)],
       observed: { corporation_name: first.name },
+      missing: [`the return names ${quote(first.name)}; the file says ${quote(expected)}`],
+      remedies: [
+        `Document why the return names ${quote(first.name)} and the file says ${quote(expected)} (a DBA filing, a name change or a merger), or provide the return of ${expected}`,
+      ],
     };
   }
   // No "Name" label: accept the expected name only where it stands as a value of its own.
@@ -568,8 +632,18 @@ export function evaluateComplete(context: EvaluationContext): Finding {
     scheduleL ? null : "Schedule L (Balance Sheets per Books)",
   ].filter((part): part is string => part !== null);
   // A scanned file may hold the missing part: absence is only proven when every file was read.
+  const absent = [
+    pageOne ? null : "page 1 of the Form 1120",
+    scheduleL ? null : "Schedule L (Balance Sheets per Books) of the Form 1120",
+  ].filter((part): part is string => part !== null);
+  const lacking = tax.documents.length > 0 ? ` (${listNames(tax.documents)} lacks it)` : "";
+  const parts = { missing: absent, remedies: absent.map((part) => `Provide ${part}${lacking}`) };
   if (context.unreadable.length > 0) {
-    return insufficient(`${missing.join(" and ")} not found in the readable files${unreadableNote(context)}`);
+    return insufficient(
+      `${missing.join(" and ")} not found in the readable files${unreadableNote(context)}`,
+      undefined,
+      parts,
+    );
   }
   const citations: Citation[] = [];
   if (pageOne) citations.push(citationPageOne(pageOne));
@@ -593,5 +667,6 @@ export function evaluateComplete(context: EvaluationContext): Finding {
     status: "not_fulfilled",
     reason: `the return is incomplete: ${missing.join(" and ")} missing from ${listNames(context.readable.map((d) => d.document))} (${pagesRead} page(s) read)${found ? `; found ${found}` : ""}`,
     citations,
+    ...withSpecifics(parts),
   };
 }

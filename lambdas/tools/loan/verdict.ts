@@ -1,4 +1,5 @@
 // Shapes shared by the condition evaluators and the engine that dispatches to them.
+import type { ConditionPriority } from "./catalog.ts";
 import type { ExtractedDocument } from "./pdf-text.ts";
 import type { Citation, SimpleDate } from "./text.ts";
 
@@ -23,31 +24,82 @@ export interface Finding {
   letters_of_explanation?: LetterOfExplanation[];
   /** Values the engine read from the documents (EIN, tax year, periods…), for the solver and for audit. */
   observed?: Record<string, unknown>;
+  /**
+   * What exactly is missing, when the evaluator knows it (a month, a letter for one deposit, a blank
+   * date): each item a short sentence that stands on its own. Only on findings that are not fulfilled.
+   */
+  missing?: string[];
+  /** Actions for a loan officer, as specific as the finding allows. Only on findings that are not fulfilled. */
+  remedies?: string[];
 }
 
 export interface Verdict extends Finding {
   condition_id: string;
   title: string;
   compartment: string;
+  /** The catalog's priority; absent only for a condition the catalog does not know and the input did not rank. */
+  priority?: ConditionPriority;
+}
+
+/**
+ * A document, or pages of one, the evaluators could not read. Conclusions of absence must not
+ * ignore it, and a verdict that depended on it names it and says why.
+ */
+export interface UnreadablePart {
+  /** The document as it was requested. */
+  document: string;
+  /** Set when only these pages (1-based) could not be read; the rest of the document was. */
+  pages?: number[];
+  /** Completes a sentence that starts with the document (or its pages): "does not exist". */
+  problem: string;
+  /** What to do about it, for a loan officer: "Re-upload bank-feb.pdf: it does not exist". */
+  remedy: string;
 }
 
 export interface EvaluationContext {
   /** Documents with a text layer. */
   readable: ExtractedDocument[];
-  /** Names of documents without a text layer (scanned images). */
-  unreadable: string[];
+  /** Documents missing, refused, corrupt or without a text layer, and textless pages of readable ones. */
+  unreadable: UnreadablePart[];
   asOf: SimpleDate;
   expected: Record<string, unknown>;
 }
 
-export function insufficient(reason: string, observed?: Record<string, unknown>): Finding {
-  return { status: "insufficient_evidence", reason, citations: [], ...(observed ? { observed } : {}) };
+export function insufficient(
+  reason: string,
+  observed?: Record<string, unknown>,
+  specifics: Pick<Finding, "missing" | "remedies"> = {},
+): Finding {
+  return {
+    status: "insufficient_evidence",
+    reason,
+    citations: [],
+    ...(observed ? { observed } : {}),
+    ...withSpecifics(specifics),
+  };
+}
+
+/** The non-empty lists only, so a finding without specifics has no empty arrays. */
+export function withSpecifics(
+  specifics: Pick<Finding, "missing" | "remedies">,
+): Pick<Finding, "missing" | "remedies"> {
+  return {
+    ...(specifics.missing && specifics.missing.length > 0 ? { missing: specifics.missing } : {}),
+    ...(specifics.remedies && specifics.remedies.length > 0 ? { remedies: specifics.remedies } : {}),
+  };
+}
+
+/** "bank-feb.pdf does not exist", "with-scan.pdf (page 2) has no text layer (scanned image?)". */
+export function describeUnreadable(part: UnreadablePart): string {
+  const pages = part.pages ? ` (page ${part.pages.join(", ")})` : "";
+  return `${part.document}${pages} ${part.problem}`;
 }
 
 /** Appended to reasons when a conclusion might change with the documents that could not be read. */
 export function unreadableNote(context: EvaluationContext): string {
   if (context.unreadable.length === 0) return "";
-  return `; ${context.unreadable.join(", ")} ${context.unreadable.length === 1 ? "has" : "have"} no text layer (scanned image?) and could not be checked`;
+  const described = context.unreadable.map(describeUnreadable).join("; ");
+  return `; ${described}, so ${context.unreadable.length === 1 ? "it" : "they"} could not be checked`;
 }
 
 export function listNames(names: string[]): string {

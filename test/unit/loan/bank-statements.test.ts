@@ -461,8 +461,10 @@ describe("other banks' layouts", () => {
       ],
     ]);
     const verdicts = evaluate(BANK_METADATA, [await pdf(bytes, "wells.pdf")]);
+    // One recent month: the month before it would make two.
     expect(verdictOf(verdicts, "BS_TWO_MONTHS").observed).toEqual({
       periods: [{ document: "wells.pdf", start: "2025-02-01", end: "2025-02-28" }],
+      missing_months: ["2025-01"],
     });
     expect(verdictOf(verdicts, "BS_NO_NSF").citations[0]?.excerpt).toBe(
       "2/5  Overdraft Fee  35.00  4,115.00",
