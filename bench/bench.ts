@@ -579,6 +579,7 @@ function verifyUsage(twin: Twin, record: RunRecord, maxSteps: number) {
     request: record.request,
     tools: twin.services.catalog,
     maxSteps,
+    ...(plan.scope ? { scope: plan.scope } : {}),
   });
   const solverPrompt = renderSolverPrompt({ request: record.request, plan, evidence });
   const planner = tokenizerUsage(plannerPrompt.system, plannerPrompt.prompt, script[0]?.text ?? "");

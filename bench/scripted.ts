@@ -12,6 +12,7 @@ import { computeLevels } from "../lambdas/core/levels.ts";
 import type { EvaluationRequest, Evidence, Plan, RawStep, ToolCatalog } from "../lambdas/core/types.ts";
 import { planFromRequest, plannerText, solverText } from "../lambdas/llm/rule-based.ts";
 import type { ScriptedResponse } from "../lambdas/llm/scripted.ts";
+import { scopeOf } from "../lambdas/planner/scope.ts";
 import type { ToolRegistry } from "../lambdas/tools/registry.ts";
 import { callTool } from "./react.ts";
 
@@ -26,7 +27,7 @@ export function rewooScript(
   evidence: Evidence[],
 ): ScriptedResponse[] {
   return [
-    { purpose: "planner", text: rewooPlannerText(request, tools, maxSteps) },
+    { purpose: "planner", text: rewooPlannerText(request, tools, maxSteps, plan.scope) },
     { purpose: "solver", text: rewooSolverText(request, plan, evidence) },
   ];
 }
@@ -109,7 +110,8 @@ export async function buildReactScript(options: {
   runId: string;
 }): Promise<ReactScript> {
   const { request, tools } = options;
-  const plan = planFromRequest(request, tools.catalog(), options.maxSteps);
+  // The same plan the ReWOO planner wrote, from the same reading of the instructions.
+  const plan = planFromRequest(request, tools.catalog(), options.maxSteps, scopeOf(request));
   const observed = new Map<string, Evidence>();
   const evidence: Evidence[] = [];
   const turns: string[] = [];

@@ -24,6 +24,8 @@ export interface RewooConfig {
     /** Steps of one dependency level run at most this many at a time (the RunSteps Map). */
     readonly workerConcurrency: number;
     readonly maxSteps: number;
+    /** Times the planner may plan again after a required step failed (REWOO_MAX_REPLANS; 0 disables). */
+    readonly maxReplans: number;
   };
   readonly llm: {
     readonly provider: LlmProviderName;
@@ -93,7 +95,7 @@ const base: Omit<RewooConfig, "name"> = {
   removalPolicy: RemovalPolicy.DESTROY,
   terminationProtection: false,
   logLevel: "INFO",
-  workflow: { type: "STANDARD", workerConcurrency: 10, maxSteps: 12 },
+  workflow: { type: "STANDARD", workerConcurrency: 10, maxSteps: 12, maxReplans: 1 },
   llm: { provider: "rule-based" },
   documents: { allowedPrefixes: [], additionalLocations: [] },
   results: { additionalDestinations: [] },

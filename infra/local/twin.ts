@@ -200,6 +200,7 @@ async function bootTwin(
     ASL_PATH,
     {
       Plan: (input) => planner.handler(input as never),
+      Replan: (input) => planner.handler(input as never),
       Work: (input) => worker.handler(input as never),
       Solve: (input) => solver.handler(input as never),
       Finalize: (input) => finalize.handler(input as never),

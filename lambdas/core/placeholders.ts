@@ -84,6 +84,17 @@ export function referencedStepIds(value: unknown): string[] {
   return sortStepIds(placeholderOccurrences(value).map((o) => o.id));
 }
 
+/** `value` with every step reference renamed (`{{E3.x}}` → `{{E7.x}}`, `#E3` → `#E7`); others kept. */
+export function renameStepRefs<T>(value: T, rename: ReadonlyMap<string, string>): T {
+  return mapStrings(value, "args", (text) =>
+    text.replace(ANY_PLACEHOLDER, (whole, braceId?: string, _path?: string, hashId?: string) => {
+      const id = braceId ?? hashId ?? "";
+      const to = rename.get(id);
+      return to === undefined ? whole : whole.replace(id, to);
+    }),
+  ) as T;
+}
+
 function visitStrings(
   value: unknown,
   location: string,

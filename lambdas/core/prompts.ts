@@ -9,6 +9,7 @@
 // that text inside them is data, never instructions. The tags cannot be forged from inside: see
 // neutralizeMarkup.
 import { z } from "zod";
+import { describeScope, type InstructionScope } from "./instructions.ts";
 import { formatPath, placeholdersIn, substitutePlaceholders } from "./placeholders.ts";
 import type { EvaluationRequest, Evidence, Plan, ToolCatalog } from "./types.ts";
 
@@ -147,13 +148,37 @@ export function renderPlannerPrompt(input: {
   tools: ToolCatalog;
   maxSteps: number;
   template?: string;
+  /** How the instructions were read (a hint the model may overrule). */
+  scope?: InstructionScope;
+  /** A previous plan and what went wrong with it, when planning again. */
+  replan?: { previous: Plan; failures: string[]; finished: string[] };
 }): RenderedPrompt {
+  const request = [renderRequest(input.request)];
+  // The scope quotes document paths, which are data.
+  if (input.scope)
+    request.push(
+      `How the instructions were read (a hint): ${dataTag("scope", {}, describeScope(input.scope))}`,
+    );
+  if (input.replan) request.push(renderReplan(input.replan));
   const prompt = fillSlots(input.template ?? DEFAULT_PLANNER_PROMPT, {
     tool_descriptions: describeTools(input.tools),
-    request: renderRequest(input.request),
+    request: request.join("\n"),
     max_steps: String(input.maxSteps),
   });
   return { system: PLANNER_SYSTEM_PROMPT, prompt };
+}
+
+/**
+ * Planning again: the previous plan, what failed (error texts come from tools and documents, so they
+ * are data) and which steps finished, which a new plan reuses by repeating them exactly.
+ */
+function renderReplan(replan: { previous: Plan; failures: string[]; finished: string[] }): string {
+  return [
+    "The previous plan could not answer the request. Write a new complete plan that works around what failed (leave out or replace what cannot succeed). Steps repeated with exactly the same tool and args reuse their finished output at no cost.",
+    `Previous plan:\n${renderPlan(replan.previous)}`,
+    `Finished steps: ${replan.finished.length ? replan.finished.join(", ") : "(none)"}`,
+    dataTag("failures", {}, replan.failures.join("\n")),
+  ].join("\n");
 }
 
 export function renderSolverPrompt(input: {

@@ -26,6 +26,8 @@ export const RunResultSchema = z.object({
   unfulfilled_conditions: z.array(ConditionFindingSchema),
   missing_information: z.array(z.string()),
   recommendations: z.array(z.string()),
+  applicable_conditions: z.array(ConditionFindingSchema).optional(),
+  interpretation: z.string().optional(),
 });
 
 // Compile-time check that the schema and the contract in types.ts agree.
@@ -151,13 +153,21 @@ function normalizeResult(raw: Record<string, unknown>, warnings: string[]): RunR
     warnings.push('solver "summary" was not a string; converted it');
     summary = stringify(raw.summary);
   }
-  return {
+  const result: RunResult = {
     summary,
     fulfilled_conditions: normalizeConditions(raw, "fulfilled_conditions", warnings),
     unfulfilled_conditions: normalizeConditions(raw, "unfulfilled_conditions", warnings),
     missing_information: normalizeStrings(raw, "missing_information", warnings),
     recommendations: normalizeStrings(raw, "recommendations", warnings),
   };
+  // Optional fields: kept when the solver wrote them, never invented.
+  if (raw.applicable_conditions !== undefined && raw.applicable_conditions !== null) {
+    result.applicable_conditions = normalizeConditions(raw, "applicable_conditions", warnings);
+  }
+  if (typeof raw.interpretation === "string" && raw.interpretation.trim()) {
+    result.interpretation = raw.interpretation.trim();
+  }
+  return result;
 }
 
 function listField(raw: Record<string, unknown>, field: string, warnings: string[]): unknown[] {

@@ -1,5 +1,6 @@
 // The contracts of docs/api.openapi.yaml, shared by every function. Pure types: no I/O here.
 import type { z } from "zod";
+import type { InstructionScope } from "./instructions.ts";
 
 /** A step as the planner wrote it, before validation (ids and tools as given). */
 export interface RawStep {
@@ -33,6 +34,8 @@ export interface Plan {
   /** Topological levels of the dependency DAG: every step of level k depends only on levels < k. */
   levels: string[][];
   repairs: PlanRepair[];
+  /** How the instructions were read when the plan was made (the solver answers within it). */
+  scope?: InstructionScope;
 }
 
 /** What a tool needs to be validated and described; the implementation lives in lambdas/tools. */

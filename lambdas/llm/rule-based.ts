@@ -2,6 +2,9 @@
 // evidence, so the whole system is useful offline and every test is reproducible. It answers in the
 // same text format a model is asked for (a JSON plan, a JSON result), so its output goes through the
 // same parser and validation as a real model's.
+
+import type { InstructionScope } from "../core/instructions.ts";
+import { judgesConditions, preconditionsArgs, scopedDocuments } from "../core/profiles.ts";
 import type {
   ConditionFinding,
   EvaluationRequest,
@@ -11,7 +14,7 @@ import type {
   RunResult,
   ToolCatalog,
 } from "../core/types.ts";
-import type { Completion, CompletionRequest, LlmProvider } from "./types.ts";
+import type { Completion, CompletionRequest, LlmProvider, ReplanContext } from "./types.ts";
 import { tokenizerUsage } from "./usage.ts";
 
 export const RULE_BASED_MODEL = "rule-based";
@@ -42,7 +45,7 @@ export class RuleBasedProvider implements LlmProvider {
     const { context } = request;
     let text: string;
     if (context.purpose === "planner") {
-      text = plannerText(context.request, context.tools, context.maxSteps);
+      text = plannerText(context.request, context.tools, context.maxSteps, context.scope, context.replan);
     } else if (context.purpose === "solver") {
       text = solverText(context.request, context.plan, context.evidence);
     } else {
@@ -64,48 +67,70 @@ export function asksForHistory(instructions: string | undefined): boolean {
 }
 
 /**
- * Seed 000's loan plan: PreConditions → Conditions AI, with one retrieval per document running in
- * parallel with PreConditions (so a missing document surfaces as its own failed step) and a history
- * lookup only when the instructions ask for it. Retrievals are what gives way to `maxSteps`.
+ * Seed 000's loan plan, shaped by how the instructions were read (`scope`): PreConditions (narrowed
+ * to the conditions asked for) → Conditions AI over the documents asked for, with one retrieval per
+ * document running in parallel with PreConditions (so a missing document surfaces as its own failed
+ * step), no judging at all when only the applicable conditions were asked for, and a history lookup
+ * when the instructions ask for it. Retrievals are what gives way to `maxSteps`. Planning again
+ * (`replan`), documents whose retrieval failed are left out of the judging step.
+ * Without a scope (callers that do not interpret instructions), every condition is judged.
  */
-export function planFromRequest(request: EvaluationRequest, tools: ToolCatalog, maxSteps: number): RawStep[] {
+export function planFromRequest(
+  request: EvaluationRequest,
+  tools: ToolCatalog,
+  maxSteps: number,
+  scope?: InstructionScope,
+  replan?: ReplanContext,
+): RawStep[] {
   const label = loanLabel(request.metadata);
-  const wantsHistory = tools.has(DATABASE) && asksForHistory(request.instructions);
-  const documents = request.s3_pdf_paths;
-  const retrievalSlots = tools.has(RETRIEVE) ? Math.max(0, maxSteps - 2 - (wantsHistory ? 1 : 0)) : 0;
+  const questions = new Set(scope?.questions ?? []);
+  const wantsHistory =
+    tools.has(DATABASE) &&
+    (scope
+      ? questions.has("history") || questions.has("similar_loans")
+      : asksForHistory(request.instructions));
+  const similar = scope ? questions.has("similar_loans") : SIMILAR_LOANS.test(request.instructions ?? "");
+  const judging = judgesConditions(scope);
+  const documents = withoutFailedRetrievals(scopedDocuments(request, scope), replan);
+  const retrievalSlots =
+    judging && tools.has(RETRIEVE) ? Math.max(0, maxSteps - 2 - (wantsHistory ? 1 : 0)) : 0;
 
   const steps: RawStep[] = [];
   const nextId = () => `E${steps.length + 1}`;
+  const narrowed = scope?.include_conditions?.length || scope?.exclude_conditions.length;
   steps.push({
     id: nextId(),
     tool: PRECONDITIONS,
-    args: { metadata: request.metadata },
-    description: `Predict the deficient conditions for ${label}`,
+    args: preconditionsArgs(request, scope),
+    description: judging
+      ? `Predict the deficient conditions for ${label}${narrowed ? ", narrowed as the instructions ask" : ""}`
+      : `List the conditions that apply to ${label}, as the instructions ask (nothing is judged)`,
   });
   const preconditionsId = steps[0]?.id ?? "E1";
 
-  const retrievalIds: string[] = [];
-  for (const path of documents.slice(0, retrievalSlots)) {
-    const id = nextId();
-    retrievalIds.push(id);
+  if (judging) {
+    const retrievalIds: string[] = [];
+    for (const path of documents.slice(0, retrievalSlots)) {
+      const id = nextId();
+      retrievalIds.push(id);
+      steps.push({
+        id,
+        tool: RETRIEVE,
+        args: { s3_path: path },
+        description: `Retrieve ${path} to confirm it is readable and see its pages`,
+      });
+    }
     steps.push({
-      id,
-      tool: RETRIEVE,
-      args: { s3_path: path },
-      description: `Retrieve ${path} to confirm it is readable and see its pages`,
+      id: nextId(),
+      tool: CONDITIONS_AI,
+      args: { conditions: `{{${preconditionsId}.conditions}}`, documents: [...documents] },
+      depends_on: [preconditionsId, ...retrievalIds],
+      description: `Judge each predicted condition against the ${plural(documents.length, "document")}`,
     });
   }
 
-  steps.push({
-    id: nextId(),
-    tool: CONDITIONS_AI,
-    args: { conditions: `{{${preconditionsId}.conditions}}`, documents: [...documents] },
-    depends_on: [preconditionsId, ...retrievalIds],
-    description: `Judge each predicted condition against the ${plural(documents.length, "document")}`,
-  });
-
   if (wantsHistory) {
-    const query = SIMILAR_LOANS.test(request.instructions ?? "") ? "similar_loans" : "condition_history";
+    const query = similar ? "similar_loans" : "condition_history";
     steps.push({
       id: nextId(),
       tool: DATABASE,
@@ -114,6 +139,19 @@ export function planFromRequest(request: EvaluationRequest, tools: ToolCatalog, 
     });
   }
   return steps;
+}
+
+/** The documents to judge, less those whose retrieval failed in the previous plan (unless that leaves none). */
+function withoutFailedRetrievals(documents: string[], replan: ReplanContext | undefined): string[] {
+  if (!replan) return documents;
+  const failed = new Set(
+    replan.evidence
+      .filter((item) => item.tool === RETRIEVE && item.status === "error")
+      .map((item) => stringArg(item.args?.s3_path))
+      .filter((path): path is string => path !== undefined),
+  );
+  const kept = documents.filter((path) => !failed.has(path));
+  return kept.length ? kept : documents;
 }
 
 function loanFilters(metadata: Record<string, unknown>): Record<string, string> {
@@ -128,17 +166,27 @@ function loanFilters(metadata: Record<string, unknown>): Record<string, string> 
 // ---------------------------------------------------------------------------------------------
 // Solver
 
-interface PredictedCondition {
-  id: string;
+/** What the catalog says of a condition, as PreConditions and Conditions AI report it. */
+interface ConditionLabels {
   title?: string;
+  compartment?: string;
+  priority?: string | number;
 }
 
-interface Verdict {
+interface PredictedCondition extends ConditionLabels {
   id: string;
-  title?: string;
+  reason?: string;
+}
+
+interface Verdict extends ConditionLabels {
+  id: string;
   status: "fulfilled" | "not_fulfilled" | "insufficient_evidence";
   reason?: string;
   citations: Array<{ document: string; page?: number; excerpt?: string }>;
+  /** What a loan officer should do, specific to the finding (Conditions AI's reference engine writes them). */
+  remedies: string[];
+  /** What exactly is missing, specific to the finding. */
+  missing: string[];
 }
 
 interface StepRecord {
@@ -156,33 +204,48 @@ interface StepRecord {
  * Other tools' outputs are not judged; their failures still become missing information.
  */
 export function solveFromEvidence(request: EvaluationRequest, plan: Plan, evidence: Evidence[]): RunResult {
+  const scope = plan.scope;
   const steps = stepRecords(plan, evidence);
   const failed = steps.filter((step) => step.evidence?.status === "error");
   const notRun = steps.filter((step) => !step.evidence);
 
   const preconditions = readPreconditions(steps);
-  const conditionsAi = readVerdicts(steps);
   const label = loanLabel({ ...request.metadata, ...preconditions.loan });
+  const interpretation = scope ? { interpretation: scope.interpretation } : {};
+  if (!judgesConditions(scope)) {
+    return {
+      ...listApplicable(preconditions, label, steps, failed),
+      ...interpretation,
+    };
+  }
+  const conditionsAi = readVerdicts(steps);
+  const predicted = new Map(preconditions.conditions.map((condition) => [condition.id, condition]));
 
   const fulfilled: ConditionFinding[] = [];
   const unfulfilled: ConditionFinding[] = [];
   const judged = new Set<string>();
+  const verdictOf = new Map<string, Verdict>();
   if (conditionsAi.verdicts) {
     for (const verdict of conditionsAi.verdicts) {
       if (judged.has(verdict.id)) continue;
       judged.add(verdict.id);
-      const title = verdict.title ?? preconditions.conditions.find((c) => c.id === verdict.id)?.title;
+      verdictOf.set(verdict.id, verdict);
+      const labels = { ...predicted.get(verdict.id), ...definedLabels(verdict) };
+      const described = {
+        id: verdict.id,
+        ...(labels.title ? { title: labels.title } : {}),
+        ...(labels.compartment ? { compartment: labels.compartment } : {}),
+        ...(labels.priority !== undefined ? { priority: labels.priority } : {}),
+      };
       if (verdict.status === "fulfilled") {
         fulfilled.push({
-          id: verdict.id,
-          ...(title ? { title } : {}),
+          ...described,
           reason: verdict.reason ?? "Conditions AI found the condition fulfilled",
           citations: verdict.citations,
         });
       } else {
         unfulfilled.push({
-          id: verdict.id,
-          ...(title ? { title } : {}),
+          ...described,
           status: verdict.status,
           reason: verdict.reason ?? `Conditions AI found the condition ${verdict.status.replace("_", " ")}`,
           citations: verdict.citations,
@@ -200,7 +263,7 @@ export function solveFromEvidence(request: EvaluationRequest, plan: Plan, eviden
     unjudged.push(condition.id);
     unfulfilled.push({
       id: condition.id,
-      ...(condition.title ? { title: condition.title } : {}),
+      ...definedLabels(condition),
       status: "insufficient_evidence",
       reason: unjudgedReason,
       citations: [],
@@ -224,8 +287,12 @@ export function solveFromEvidence(request: EvaluationRequest, plan: Plan, eviden
       );
     }
   }
+  missing.push(...documentProblems(steps));
   for (const finding of unfulfilled) {
-    if (finding.status === "insufficient_evidence" && !unjudged.includes(finding.id)) {
+    const specific = verdictOf.get(finding.id)?.missing ?? [];
+    if (specific.length) {
+      for (const item of specific) missing.push(`${describeCondition(finding)}: ${item}`);
+    } else if (finding.status === "insufficient_evidence" && !unjudged.includes(finding.id)) {
       missing.push(`Insufficient evidence for ${describeCondition(finding)}: ${finding.reason}`);
     }
   }
@@ -233,6 +300,11 @@ export function solveFromEvidence(request: EvaluationRequest, plan: Plan, eviden
   const recommendations: string[] = [];
   for (const finding of unfulfilled) {
     if (unjudged.includes(finding.id)) continue;
+    const remedies = verdictOf.get(finding.id)?.remedies ?? [];
+    if (remedies.length) {
+      for (const remedy of remedies) recommendations.push(`${finding.id}: ${remedy}`);
+      continue;
+    }
     recommendations.push(
       finding.status === "not_fulfilled"
         ? `Obtain a corrected document that satisfies ${describeCondition(finding)}`
@@ -275,7 +347,7 @@ export function solveFromEvidence(request: EvaluationRequest, plan: Plan, eviden
   if (total === 0 && !preconditions.ok) {
     summary = `No conditions could be evaluated for ${label}: ${preconditions.problem}.`;
   } else if (total === 0) {
-    summary = `No conditions apply to ${label}: ${PRECONDITIONS} predicted none.`;
+    summary = `No conditions apply to ${label}: ${PRECONDITIONS} predicted none${preconditions.filteredOut ? ` of those the instructions asked for` : ""}.`;
   } else {
     summary = `${fulfilled.length} of ${plural(total, "condition")} fulfilled for ${label}`;
     summary += unfulfilled.length
@@ -287,7 +359,10 @@ export function solveFromEvidence(request: EvaluationRequest, plan: Plan, eviden
   }
   const history = readHistory(steps);
   if (history) summary += ` ${history}`;
-  if (SUFFICIENCY_QUESTION.test(request.instructions ?? "")) {
+  const sufficiencyAsked = scope
+    ? scope.questions.includes("sufficiency")
+    : SUFFICIENCY_QUESTION.test(request.instructions ?? "");
+  if (sufficiencyAsked) {
     const sufficient = total > 0 && unfulfilled.length === 0 && failed.length === 0 && notRun.length === 0;
     summary = `${sufficient ? "Sufficient" : "Not sufficient"}: ${summary}`;
   }
@@ -298,6 +373,78 @@ export function solveFromEvidence(request: EvaluationRequest, plan: Plan, eviden
     unfulfilled_conditions: unfulfilled,
     missing_information: missing,
     recommendations,
+    ...interpretation,
+  };
+}
+
+/** "Which conditions apply": PreConditions' answer, listed and not judged. */
+function listApplicable(
+  preconditions: ReturnType<typeof readPreconditions>,
+  label: string,
+  steps: StepRecord[],
+  failed: StepRecord[],
+): RunResult {
+  const applicable: ConditionFinding[] = preconditions.conditions.map((condition) => ({
+    id: condition.id,
+    ...definedLabels(condition),
+    ...(condition.reason ? { reason: condition.reason } : {}),
+  }));
+  const missing = failed.map(
+    (step) => `${step.id} ${step.tool}${argHint(step)} failed: ${step.evidence?.error ?? "unknown error"}`,
+  );
+  for (const step of steps) {
+    if (!step.evidence)
+      missing.push(`${step.id} ${step.tool}${argHint(step)} did not run: no evidence was recorded`);
+  }
+  let summary: string;
+  if (!preconditions.ok) summary = `Cannot say which conditions apply to ${label}: ${preconditions.problem}.`;
+  else if (applicable.length === 0) summary = `No conditions apply to ${label}.`;
+  else
+    summary = `${plural(applicable.length, "condition")} ${applicable.length === 1 ? "applies" : "apply"} to ${label}: ${listIds(applicable.map((c) => c.id))}. None was judged, as the instructions ask.`;
+  return {
+    summary,
+    fulfilled_conditions: [],
+    unfulfilled_conditions: [],
+    applicable_conditions: applicable,
+    missing_information: missing,
+    recommendations: preconditions.ok
+      ? applicable.length
+        ? ["Ask for an evaluation of these conditions to have them judged against the borrower's documents"]
+        : []
+      : [`Retry ${PRECONDITIONS}: without it nothing can be said about which conditions apply`],
+  };
+}
+
+/** Documents Conditions AI could not use (missing, unreadable, no text layer), unless a failed retrieval already said so. */
+function documentProblems(steps: StepRecord[]): string[] {
+  const reported = new Set(
+    steps
+      .filter((step) => step.tool === RETRIEVE && step.evidence?.status === "error")
+      .map((step) => stringArg(step.args.s3_path)),
+  );
+  const out: string[] = [];
+  for (const step of steps) {
+    if (step.tool !== CONDITIONS_AI || step.evidence?.status !== "ok") continue;
+    const documents = asRecord(step.evidence.output)?.documents;
+    for (const entry of Array.isArray(documents) ? documents : []) {
+      const record = asRecord(entry);
+      const document = stringArg(record?.document);
+      const status = stringArg(record?.status);
+      if (!document || !status || status === "read" || reported.has(document)) continue;
+      reported.add(document);
+      out.push(
+        `${document} could not be used (${status.replaceAll("_", " ")})${record?.reason ? `: ${stringArg(record.reason)}` : ""}`,
+      );
+    }
+  }
+  return out;
+}
+
+function definedLabels(labels: ConditionLabels): ConditionLabels {
+  return {
+    ...(labels.title ? { title: labels.title } : {}),
+    ...(labels.compartment ? { compartment: labels.compartment } : {}),
+    ...(labels.priority !== undefined ? { priority: labels.priority } : {}),
   };
 }
 
@@ -318,15 +465,19 @@ function readPreconditions(steps: StepRecord[]): {
   problem: string;
   loan: Record<string, string>;
   conditions: PredictedCondition[];
+  /** Conditions that apply but that the instructions left out. */
+  filteredOut: number;
 } {
   const relevant = steps.filter((step) => step.tool === PRECONDITIONS);
   const loan: Record<string, string> = {};
   const conditions: PredictedCondition[] = [];
   let ok = false;
+  let filteredOut = 0;
   for (const step of relevant) {
     const output = asRecord(step.evidence?.status === "ok" ? step.evidence.output : undefined);
     if (!output || !Array.isArray(output.conditions)) continue;
     ok = true;
+    if (Array.isArray(output.filtered_out)) filteredOut += output.filtered_out.length;
     for (const key of ["loan_program", "classification"]) {
       const value = stringArg(output[key]);
       if (value) loan[key] = value;
@@ -335,11 +486,17 @@ function readPreconditions(steps: StepRecord[]): {
       const record = asRecord(entry);
       const id = stringArg(record ? (record.id ?? record.condition_id) : entry);
       if (!id || conditions.some((c) => c.id === id)) continue;
-      const title = stringArg(record?.title);
-      conditions.push(title ? { id, title } : { id });
+      const reason = stringArg(record?.reason);
+      conditions.push({ id, ...labelsOf(record), ...(reason ? { reason } : {}) });
     }
   }
-  return { ok, problem: ok ? "" : stepProblem(PRECONDITIONS, relevant, "conditions"), loan, conditions };
+  return {
+    ok,
+    problem: ok ? "" : stepProblem(PRECONDITIONS, relevant, "conditions"),
+    loan,
+    conditions,
+    filteredOut,
+  };
 }
 
 function readVerdicts(steps: StepRecord[]): { verdicts?: Verdict[]; source: string; problem: string } {
@@ -391,18 +548,36 @@ function toVerdict(entry: unknown): Verdict | undefined {
       ...(typeof c.excerpt === "string" ? { excerpt: c.excerpt } : {}),
     });
   }
-  const title = stringArg(record.title);
   // An unknown status is not a verdict an officer can rely on: it never counts as fulfilled.
   const explained = known
     ? reason
     : `Conditions AI returned status "${raw || "none"}"${reason ? `: ${reason}` : ""}`;
   return {
     id,
-    ...(title ? { title } : {}),
+    ...labelsOf(record),
     status: known ? (raw as Verdict["status"]) : "insufficient_evidence",
     ...(explained ? { reason: explained } : {}),
     citations,
+    remedies: stringList(record.remedies),
+    missing: stringList(record.missing),
   };
+}
+
+function labelsOf(record: Record<string, unknown> | undefined): ConditionLabels {
+  const title = stringArg(record?.title);
+  const compartment = stringArg(record?.compartment);
+  const priority = record?.priority;
+  return {
+    ...(title ? { title } : {}),
+    ...(compartment ? { compartment } : {}),
+    ...(typeof priority === "string" || typeof priority === "number" ? { priority } : {}),
+  };
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value)
+    ? value.map(stringArg).filter((item): item is string => item !== undefined)
+    : [];
 }
 
 function readHistory(steps: StepRecord[]): string | undefined {
@@ -474,8 +649,14 @@ export function extractiveAnswer(prompt: string): string {
  * The planner's answer: one compact step per line, as the planner prompt's example asks of a model
  * (indentation is output tokens that carry nothing). Benchmarks replay exactly this text.
  */
-export function plannerText(request: EvaluationRequest, tools: ToolCatalog, maxSteps: number): string {
-  const steps = planFromRequest(request, tools, maxSteps);
+export function plannerText(
+  request: EvaluationRequest,
+  tools: ToolCatalog,
+  maxSteps: number,
+  scope?: InstructionScope,
+  replan?: ReplanContext,
+): string {
+  const steps = planFromRequest(request, tools, maxSteps, scope, replan);
   return `[\n${steps.map((step) => JSON.stringify(step)).join(",\n")}\n]`;
 }
 

@@ -1,13 +1,26 @@
 // The one interface every LLM backend implements (README: Configuration). The planner, the solver and the
 // `llm` tool each pass what they know as `context`, so the rule-based provider can plan and solve
 // from structured data instead of re-parsing its own prompt.
+import type { InstructionScope } from "../core/instructions.ts";
 import type { EvaluationRequest, Evidence, Plan, ToolCatalog } from "../core/types.ts";
+
+/** What went wrong with the previous plan, when the planner is asked to plan again. */
+export interface ReplanContext {
+  previous: Plan;
+  /** The previous plan's evidence (what finished, what failed and why). */
+  evidence: Evidence[];
+  /** One line per problem: a failed step with its error, or a validation issue of an unusable plan. */
+  failures: string[];
+}
 
 export interface PlannerContext {
   purpose: "planner";
   request: EvaluationRequest;
   tools: ToolCatalog;
   maxSteps: number;
+  /** How the instructions were read; LLM providers get it in the prompt too and may plan otherwise. */
+  scope?: InstructionScope;
+  replan?: ReplanContext;
 }
 
 export interface SolverContext {

@@ -3,17 +3,23 @@
 // Legacy runs (the original loan-agent plan's POST /v1/evaluate-loan-conditions) skip the LLM: their plan is the
 // fixed PreConditions → Conditions AI pair that the loan profile requires anyway.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import type { InstructionScope } from "../core/instructions.ts";
 import { parsePlanText } from "../core/parse.ts";
-import { loanEvaluationProfile } from "../core/profiles.ts";
+import { loanEvaluationProfile, loanEvaluationProfileFor } from "../core/profiles.ts";
 import { renderPlannerPrompt } from "../core/prompts.ts";
+import { reconcilePlan } from "../core/replan.ts";
 import { type EvaluationRequest, isTerminal, type Plan } from "../core/types.ts";
-import { normalizePlan } from "../core/validate.ts";
+import { normalizePlan, PlanValidationError } from "../core/validate.ts";
+import type { ReplanContext } from "../llm/types.ts";
 import type { Services } from "../runtime/services.ts";
+import { scopeOf } from "./scope.ts";
 
 export interface PlanOutput {
   levels: string[][];
   max_concurrency: number;
   step_count: number;
+  /** Replan only: true when the levels are a new plan's (or unfinished steps of the current one) to run. */
+  replanned?: boolean;
 }
 
 export const LEGACY_PLAN_NOTE =
@@ -52,26 +58,64 @@ function planOutput(plan: Plan, request: EvaluationRequest, config: Services["co
   };
 }
 
-/** ReWOO: the planner LLM writes the plan; validation repairs what it can and rejects the rest. */
+/**
+ * ReWOO: the planner LLM writes the plan; validation repairs what it can and rejects the rest. A
+ * plan that fails validation goes back to the planner with its issues, within the replan budget.
+ */
 async function writtenPlan(
   runId: string,
   request: EvaluationRequest,
   services: Services,
   log: Logger,
 ): Promise<Plan> {
+  const scope = scopeOf(request);
+  let replan: ReplanContext | undefined;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await askPlanner(runId, request, scope, replan, services, log);
+    } catch (error) {
+      if (!(error instanceof PlanValidationError) || attempt >= services.config.maxReplans) throw error;
+      const failures = error.issues.map((issue) => `the plan was invalid: ${issue}`);
+      log.warn("plan invalid; planning again", { issues: error.issues });
+      await services.runs.countReplan(runId);
+      await services.publisher.publish(runId, {
+        stage: "replan",
+        attempt: attempt + 1,
+        reason: `the plan was invalid: ${error.issues.join("; ")}`,
+        failed_steps: [],
+      });
+      replan = { previous: { steps: [], levels: [], repairs: [] }, evidence: [], failures };
+    }
+  }
+}
+
+/** One planner call: the prompt (with the scope and, when planning again, what went wrong), parsed and validated. */
+async function askPlanner(
+  runId: string,
+  request: EvaluationRequest,
+  scope: InstructionScope,
+  replan: ReplanContext | undefined,
+  services: Services,
+  log: Logger,
+): Promise<Plan> {
   const { runs, llm, catalog, config } = services;
   const maxSteps = Math.min(request.options?.max_steps ?? config.maxSteps, config.maxSteps);
+  const finished = (replan?.evidence ?? [])
+    .filter((item) => item.status === "ok")
+    .map((item) => item.step_id);
   const { system, prompt } = renderPlannerPrompt({
     request,
     tools: catalog,
     maxSteps,
+    scope,
+    ...(replan ? { replan: { previous: replan.previous, failures: replan.failures, finished } } : {}),
     ...(config.llm.plannerPrompt ? { template: config.llm.plannerPrompt } : {}),
   });
   const completion = await llm.planner.provider.complete({
     system,
     prompt,
     ...(llm.planner.model ? { model: llm.planner.model } : {}),
-    context: { purpose: "planner", request, tools: catalog, maxSteps },
+    context: { purpose: "planner", request, tools: catalog, maxSteps, scope, ...(replan ? { replan } : {}) },
   });
   // The call is paid for whether or not its plan is usable.
   await runs.addUsage(runId, { llm_calls: 1, ...completion.usage });
@@ -80,11 +124,79 @@ async function writtenPlan(
   const plan = normalizePlan(parsePlanText(completion.text), {
     tools: catalog,
     maxSteps,
-    profile: loanEvaluationProfile,
+    profile: loanEvaluationProfileFor(scope),
     request,
   });
   for (const repair of plan.repairs) log.warn("plan repaired", { repair });
-  return plan;
+  return { ...plan, scope };
+}
+
+/**
+ * After the levels ran: when a step the profile requires ended in error and the replan budget
+ * allows, the planner plans again with what failed; the new plan reuses finished evidence (same
+ * tool, same args: the worker does not call the tool again). Returns `replanned: false` to go on
+ * to Solve. A retried or resumed Replan that finds steps of the current plan without evidence
+ * runs them (the new plan was stored, its levels had not run).
+ */
+export async function replanRun(runId: string, services: Services, log: Logger): Promise<PlanOutput> {
+  const { runs, evidence: evidenceStore, publisher, config } = services;
+  const meta = await runs.getMeta(runId);
+  if (isTerminal(meta.status)) throw new Error(`run ${runId} is already ${meta.status}; not replanning it`);
+  const plan = meta.plan;
+  if (!plan) throw new Error(`run ${runId} has no plan to check`);
+  const byStep = await evidenceStore.load(
+    runId,
+    plan.steps.map((step) => step.id),
+  );
+  const output = planOutput(plan, meta.request, config);
+  if (plan.steps.some((step) => !byStep.has(step.id))) return { ...output, replanned: true };
+
+  const replans = meta.replans ?? 0;
+  const required = new Set(loanEvaluationProfileFor(plan.scope).required_steps.map((step) => step.tool));
+  const failedRequired = plan.steps.filter(
+    (step) => required.has(step.tool) && byStep.get(step.id)?.status === "error",
+  );
+  if (failedRequired.length === 0 || replans >= config.maxReplans || meta.mode === "legacy") {
+    return { ...output, replanned: false };
+  }
+
+  const evidence = plan.steps.flatMap((step) => {
+    const item = byStep.get(step.id);
+    return item ? [item] : [];
+  });
+  const failures = evidence
+    .filter((item) => item.status === "error")
+    .map((item) => `${item.step_id} ${item.tool} failed: ${item.error ?? "unknown error"}`);
+  const reason = failedRequired
+    .map((step) => `${step.id} ${step.tool} failed: ${byStep.get(step.id)?.error ?? "unknown error"}`)
+    .join("; ");
+  log.warn("a required step failed; planning again", { failures });
+  const written = await askPlanner(
+    runId,
+    meta.request,
+    plan.scope ?? scopeOf(meta.request),
+    { previous: plan, evidence, failures },
+    services,
+    log,
+  );
+  const finished = new Set(evidence.filter((item) => item.status === "ok").map((item) => item.step_id));
+  const { plan: next, reused } = reconcilePlan(plan, finished, written);
+  if (!(await runs.replacePlan(runId, next, replans))) {
+    // Another invocation replanned first (a duplicate delivery), or the run ended meanwhile.
+    const now = await runs.getMeta(runId);
+    if (isTerminal(now.status))
+      throw new Error(`run ${runId} became ${now.status} while it was being replanned`);
+    return { ...planOutput(now.plan ?? plan, now.request, config), replanned: true };
+  }
+  log.info("replanned", { reused, steps: next.steps.length });
+  await publisher.publish(runId, {
+    stage: "replan",
+    attempt: replans + 1,
+    reason,
+    failed_steps: failedRequired.map((step) => step.id),
+  });
+  await publisher.publish(runId, { stage: "plan", plan: next });
+  return { ...planOutput(next, meta.request, config), replanned: true };
 }
 
 /**

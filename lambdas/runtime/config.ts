@@ -58,6 +58,8 @@ const EnvSchema = z.object({
   REWOO_PLANNER_PROMPT: z.string().optional(),
   REWOO_SOLVER_PROMPT: z.string().optional(),
   REWOO_MAX_STEPS: positiveInt(12),
+  /** Times the planner may plan again after a step the profile requires failed (0: never). */
+  REWOO_MAX_REPLANS: z.coerce.number().int().min(0).max(5).default(1),
   REWOO_WORKER_CONCURRENCY: positiveInt(10),
   /** Evidence above this many bytes of JSON goes to S3; DynamoDB items stop at 400 KB. */
   REWOO_EVIDENCE_INLINE_LIMIT: positiveInt(64 * 1024),
@@ -130,6 +132,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
       solverPrompt: e.REWOO_SOLVER_PROMPT,
     },
     maxSteps: e.REWOO_MAX_STEPS,
+    maxReplans: e.REWOO_MAX_REPLANS,
     workerConcurrency: e.REWOO_WORKER_CONCURRENCY,
     evidenceInlineLimit: e.REWOO_EVIDENCE_INLINE_LIMIT,
     toolLatencyMs: parseLatencies(e.REWOO_TOOL_LATENCY_MS),

@@ -4,6 +4,8 @@
 //   timeout   the tool call runs past the tool's timeout (error evidence, after the wait)
 //   throttle  the worker's store answers as throttled DynamoDB does (transient: the workflow retries)
 //   crash     the worker invocation dies before the tool runs (an infrastructure failure, not retried)
+// A third field caps how many times a rule fires in a process ("call_conditions_ai_api=1:error:1":
+// the first call fails, later ones run), which is how a step that fails once is staged.
 // REWOO_FAULTS_SEED makes the draws reproducible.
 
 export const FAULT_KINDS = ["error", "timeout", "throttle", "crash"] as const;
@@ -13,6 +15,8 @@ interface FaultRule {
   target: string;
   probability: number;
   kind: FaultKind;
+  /** At most this many injections (unbounded when absent). */
+  times?: number;
 }
 
 export class InjectedFaultError extends Error {
@@ -28,14 +32,19 @@ export function parseFaults(spec: string | undefined): FaultRule[] {
     .split(",")
     .map((entry) => entry.trim())
     .filter(Boolean)) {
-    const match = /^([\w*-]+)=(0|1|0?\.\d+|1\.0+):(\w+)$/.exec(part);
+    const match = /^([\w*-]+)=(0|1|0?\.\d+|1\.0+):(\w+)(?::([1-9]\d*))?$/.exec(part);
     const kind = match?.[3] as FaultKind | undefined;
     if (!match?.[1] || !kind || !FAULT_KINDS.includes(kind)) {
       throw new Error(
-        `Invalid configuration: REWOO_FAULTS entry "${part}" is not "<tool or *>=<probability 0..1>:<${FAULT_KINDS.join("|")}>"`,
+        `Invalid configuration: REWOO_FAULTS entry "${part}" is not "<tool or *>=<probability 0..1>:<${FAULT_KINDS.join("|")}>[:<times>]"`,
       );
     }
-    rules.push({ target: match[1], probability: Number(match[2]), kind });
+    rules.push({
+      target: match[1],
+      probability: Number(match[2]),
+      kind,
+      ...(match[4] ? { times: Number(match[4]) } : {}),
+    });
   }
   return rules;
 }
@@ -43,6 +52,7 @@ export function parseFaults(spec: string | undefined): FaultRule[] {
 export class FaultInjector {
   private rules: FaultRule[] = [];
   private random: () => number = Math.random;
+  private readonly fired = new Map<FaultRule, number>();
 
   constructor(spec?: string, seed?: number) {
     this.configure(spec, seed);
@@ -52,6 +62,7 @@ export class FaultInjector {
   configure(spec: string | undefined, seed?: number): void {
     this.rules = parseFaults(spec);
     this.random = seed === undefined ? Math.random : seeded(seed);
+    this.fired.clear();
   }
 
   get enabled(): boolean {
@@ -65,7 +76,11 @@ export class FaultInjector {
       this.rules.find((candidate) => candidate.target === tool) ??
       this.rules.find((candidate) => candidate.target === "*");
     if (!rule || rule.probability <= 0) return undefined;
-    return this.random() < rule.probability ? rule.kind : undefined;
+    const fired = this.fired.get(rule) ?? 0;
+    if (rule.times !== undefined && fired >= rule.times) return undefined;
+    if (this.random() >= rule.probability) return undefined;
+    this.fired.set(rule, fired + 1);
+    return rule.kind;
   }
 }
 

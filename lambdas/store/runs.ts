@@ -73,6 +73,8 @@ export interface MetaItem {
   execution_name?: string;
   /** 1 for the first execution, +1 per resume. */
   attempt?: number;
+  /** Plans made again after a required step failed. */
+  replans?: number;
   /** Set with the `complete` event: no event is appended after it (until a resume reopens the run). */
   events_closed?: boolean;
   created_at: string;
@@ -156,6 +158,7 @@ export class RunStore {
       ...(meta.error ? { error: meta.error } : {}),
       usage: usageOf(meta),
       attempt: meta.attempt ?? 1,
+      ...(meta.replans ? { replans: meta.replans } : {}),
       created_at: meta.created_at,
       updated_at: meta.updated_at,
     };
@@ -214,6 +217,59 @@ export class RunStore {
         await this.getMeta(runId); // throws RunNotFoundError for a missing run
         return false;
       }
+      throw error;
+    }
+  }
+
+  /** Counts a replan that produced no plan to store yet (the planner's plan was invalid and it asks again). */
+  async countReplan(runId: string): Promise<void> {
+    await this.ddb.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: runKey(runId), sk: META },
+        UpdateExpression: "ADD #replans :one SET #updated_at = :now",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeNames: { "#replans": "replans", "#updated_at": "updated_at" },
+        ExpressionAttributeValues: { ":one": 1, ":now": this.now().toISOString() },
+      }),
+    );
+  }
+
+  /**
+   * Replaces the plan of a run that is still going, counting the replan, unless another invocation
+   * already did (the count moved past `replansBefore`) or the run ended. False in those cases.
+   */
+  async replacePlan(runId: string, plan: Plan, replansBefore: number): Promise<boolean> {
+    const terminal = Object.fromEntries(TERMINAL_STATUSES.map((status, index) => [`:t${index}`, status]));
+    try {
+      await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: runKey(runId), sk: META },
+          UpdateExpression: "SET #plan = :plan, #replans = :after, #updated_at = :now",
+          ConditionExpression:
+            `attribute_exists(pk) AND NOT (#status IN (${Object.keys(terminal).join(", ")})) AND ` +
+            (replansBefore === 0
+              ? "(attribute_not_exists(#replans) OR #replans = :before)"
+              : "#replans = :before"),
+          ExpressionAttributeNames: {
+            "#plan": "plan",
+            "#replans": "replans",
+            "#status": "status",
+            "#updated_at": "updated_at",
+          },
+          ExpressionAttributeValues: {
+            ":plan": plan,
+            ":after": replansBefore + 1,
+            ":before": replansBefore,
+            ":now": this.now().toISOString(),
+            ...terminal,
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
       throw error;
     }
   }

@@ -93,6 +93,7 @@ describe("the state machine (dev)", () => {
   it("lets every Lambda time out before its Task's TimeoutSeconds, so Retry/Catch see a Lambda error", () => {
     const services: Record<string, string> = {
       Plan: "rewoo-planner",
+      Replan: "rewoo-planner",
       Work: "rewoo-worker",
       Solve: "rewoo-solver",
       Finalize: "rewoo-finalize",

@@ -41,7 +41,7 @@ describe("statemachine/rewoo.asl.json", () => {
     expect((await aslDiagnostics(JSON.stringify(broken))).length).toBeGreaterThan(0);
   });
 
-  it("has the ReWOO shape: Plan → RunLevels(Map, 1 at a time) → RunSteps(Map) → Work → Solve → Finalize", () => {
+  it("has the ReWOO shape: Plan → RunLevels(Map, 1 at a time) → RunSteps(Map) → Work → Replan? → Solve → Finalize", () => {
     expect(definition.StartAt).toBe("Plan");
     const { Plan, RunLevels, Solve, Finalize } = definition.States;
     expect(Plan.Next).toBe("RunLevels");
@@ -58,13 +58,27 @@ describe("statemachine/rewoo.asl.json", () => {
       ResultPath: null,
     });
     expect(runSteps.ItemProcessor.States.Work.Type).toBe("Task");
-    expect(RunLevels.Next).toBe("Solve");
+    // Back to the planner only when it made a new plan; otherwise on to the solver.
+    expect(RunLevels.Next).toBe("Replan");
+    expect(definition.States.Replan).toMatchObject({
+      Type: "Task",
+      Resource: "${PlannerFunctionArn}",
+      Parameters: { "run_id.$": "$.run_id", action: "replan" },
+      ResultPath: "$.plan",
+      Next: "Replanned",
+    });
+    expect(definition.States.Replanned).toEqual({
+      Type: "Choice",
+      Comment: expect.any(String),
+      Choices: [{ Variable: "$.plan.replanned", BooleanEquals: true, Next: "RunLevels" }],
+      Default: "Solve",
+    });
     expect(Solve.Next).toBe("Finalize");
     expect(Finalize.Next).toBe("Succeeded");
   });
 
   it("routes every failure to the failure handler and then to a Fail state", () => {
-    for (const name of ["Plan", "RunLevels", "Solve", "Finalize"]) {
+    for (const name of ["Plan", "RunLevels", "Replan", "Solve", "Finalize"]) {
       expect(definition.States[name].Catch, name).toEqual([
         { ErrorEquals: ["States.ALL"], ResultPath: "$.error", Next: "HandleFailure" },
       ]);
@@ -79,6 +93,7 @@ describe("statemachine/rewoo.asl.json", () => {
       "Finalize",
       "HandleFailure",
       "Plan",
+      "Replan",
       "Solve",
       "Work",
     ]);

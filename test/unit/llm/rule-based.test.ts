@@ -274,16 +274,27 @@ describe("rule-based solver", () => {
       summary:
         "3 of 5 conditions fulfilled for Flex Supreme / 1120 Corporate Tax Return; 2 need attention: TR_SIGNED, TR_EIN_MATCH. 1 step failed: E3 retrieve_s3_document.",
       fulfilled_conditions: [
-        { id: "TR_YEAR", title: "Most recent tax year", reason: "Return is for 2025", citations: [page1] },
+        {
+          id: "TR_YEAR",
+          title: "Most recent tax year",
+          compartment: "Tax Returns",
+          priority: "medium",
+          reason: "Return is for 2025",
+          citations: [page1],
+        },
         {
           id: "TR_SCHEDULES",
           title: "All schedules included",
+          compartment: "Tax Returns",
+          priority: "medium",
           reason: "Schedules L and M-1 present",
           citations: [],
         },
         {
           id: "TR_INCOME",
           title: "Income supports qualifying",
+          compartment: "Income",
+          priority: "low",
           reason: "Taxable income $412,000",
           citations: [page1],
         },
@@ -292,6 +303,8 @@ describe("rule-based solver", () => {
         {
           id: "TR_SIGNED",
           title: "Tax return signed and dated",
+          compartment: "Tax Returns",
+          priority: "high",
           status: "not_fulfilled",
           reason: "The officer signature line on page 3 is blank",
           citations: [{ document: "rm-conditions/doc1.pdf", page: 3, excerpt: "Signature of officer ____" }],
@@ -299,6 +312,8 @@ describe("rule-based solver", () => {
         {
           id: "TR_EIN_MATCH",
           title: "EIN matches the borrowing entity",
+          compartment: "Tax Returns",
+          priority: "high",
           status: "insufficient_evidence",
           reason: "No EIN appears in the documents",
           citations: [],
@@ -409,6 +424,8 @@ describe("rule-based solver", () => {
     expect(result.unfulfilled_conditions[0]).toEqual({
       id: "TR_SIGNED",
       title: "Tax return signed and dated",
+      compartment: "Tax Returns",
+      priority: "high",
       status: "insufficient_evidence",
       reason: 'Conditions AI returned status "pending": queued',
       citations: [],
@@ -509,5 +526,84 @@ describe("rule-based llm tool", () => {
     expect(answer.startsWith("rule-based summary: This sentence")).toBe(true);
     expect(answer.length).toBeLessThanOrEqual("rule-based summary: ".length + 400);
     expect(answer.endsWith("ok.")).toBe(true);
+  });
+});
+
+describe("rule-based answers within the scope the instructions gave", () => {
+  const scope = (questions: string[], extra: Record<string, unknown> = {}) =>
+    ({
+      questions,
+      exclude_conditions: [],
+      interpretation: "How the instructions were read.",
+      fallback: false,
+      ...extra,
+    }) as unknown as Plan["scope"];
+
+  it("lists the applicable conditions, judges none and says how the instructions were read", async () => {
+    const plan = {
+      ...planOf([{ id: "E1", tool: "call_preconditions_api", args: { metadata: TAX_METADATA } }], [["E1"]]),
+      scope: scope(["applicable"]),
+    };
+    const result = await solve([predicted], "What conditions apply?", plan);
+    expect(result.fulfilled_conditions).toEqual([]);
+    expect(result.unfulfilled_conditions).toEqual([]);
+    expect(result.applicable_conditions?.map((c) => [c.id, c.compartment, c.priority])).toEqual([
+      ["TR_SIGNED", "Tax Returns", "high"],
+      ["TR_EIN_MATCH", "Tax Returns", "high"],
+      ["TR_YEAR", "Tax Returns", "medium"],
+      ["TR_SCHEDULES", "Tax Returns", "medium"],
+      ["TR_INCOME", "Income", "low"],
+    ]);
+    expect(result.summary).toMatch(/^5 conditions apply to Flex Supreme \/ 1120 Corporate Tax Return: /);
+    expect(result.interpretation).toBe("How the instructions were read.");
+  });
+
+  it("recommends what the engine found specifically and lists what exactly is missing", async () => {
+    const specific = ok("E4", "call_conditions_ai_api", {
+      documents: [
+        { document: "rm-conditions/doc1.pdf", status: "read", page_count: 3 },
+        {
+          document: "rm-conditions/scan.pdf",
+          status: "no_text_layer",
+          reason: "no text layer (scanned image?)",
+        },
+      ],
+      verdicts: [
+        {
+          condition_id: "TR_SIGNED",
+          status: "not_fulfilled",
+          reason: "The signature is blank",
+          citations: [],
+          remedies: ["Have an officer sign and date the 'Sign Here' block on page 1"],
+        },
+        {
+          condition_id: "TR_EIN_MATCH",
+          status: "insufficient_evidence",
+          reason: "No EIN given",
+          citations: [],
+          missing: ["the EIN on file (extracted_entities.ein)"],
+          remedies: ["Give the EIN on file"],
+        },
+      ],
+    });
+    const result = await solve(
+      [predicted, retrieved, ok("E3", "retrieve_s3_document", {}), specific],
+      undefined,
+      {
+        ...taxPlan,
+        scope: scope(["evaluate", "sufficiency"]),
+      },
+    );
+    expect(result.recommendations.slice(0, 2)).toEqual([
+      "TR_SIGNED: Have an officer sign and date the 'Sign Here' block on page 1",
+      "TR_EIN_MATCH: Give the EIN on file",
+    ]);
+    expect(result.missing_information).toContain(
+      "rm-conditions/scan.pdf could not be used (no text layer): no text layer (scanned image?)",
+    );
+    expect(result.missing_information).toContain(
+      '"EIN matches the borrowing entity" (TR_EIN_MATCH): the EIN on file (extracted_entities.ein)',
+    );
+    expect(result.summary).toMatch(/^Not sufficient: /);
   });
 });

@@ -17,11 +17,18 @@ interface Scenario {
   planError?: Error;
   planResultBytes?: number;
   failingStep?: string;
+  /** Replan answers once with these levels (a new plan), then says nothing more to run. */
+  replanLevels?: string[][];
 }
 
 type Call =
   | { state: "Work"; stepId: string; level: number; start: number; end: number; input: unknown }
-  | { state: "Plan" | "Solve" | "Finalize" | "HandleFailure"; start: number; end: number; input: unknown };
+  | {
+      state: "Plan" | "Replan" | "Solve" | "Finalize" | "HandleFailure";
+      start: number;
+      end: number;
+      input: unknown;
+    };
 
 const scenarios = new Map<string, Scenario>();
 const calls = new Map<string, Call[]>();
@@ -42,7 +49,7 @@ function runIdOf(input: unknown): string {
 }
 
 function recorded(
-  state: "Plan" | "Solve" | "Finalize" | "HandleFailure",
+  state: "Plan" | "Replan" | "Solve" | "Finalize" | "HandleFailure",
   body?: (input: unknown) => unknown,
 ) {
   const handler: TaskHandler = async (input) => {
@@ -98,6 +105,16 @@ const handlers: Record<string, TaskHandler> = {
         ?.push({ state: "Work", stepId: step_id, level: level_index, start, end: performance.now(), input });
     }
   },
+  Replan: recorded("Replan", (input) => {
+    const runId = runIdOf(input);
+    const scenario = scenarios.get(runId) as Scenario;
+    const again = scenario.replanLevels !== undefined && only(runId, "Replan").length === 0;
+    return {
+      levels: again ? scenario.replanLevels : scenario.levels,
+      max_concurrency: scenario.maxConcurrency,
+      replanned: again,
+    };
+  }),
   Solve: recorded("Solve"),
   Finalize: recorded("Finalize"),
   HandleFailure: recorded("HandleFailure"),
@@ -127,7 +144,7 @@ describe("LocalStepFunctions on statemachine/rewoo.asl.json", () => {
   });
 
   it("exposes the task states and a state machine ARN for the configured account", () => {
-    expect([...sfn.taskStates].sort()).toEqual(["Finalize", "HandleFailure", "Plan", "Solve", "Work"]);
+    expect([...sfn.taskStates].sort()).toEqual(["Finalize", "HandleFailure", "Plan", "Replan", "Solve", "Work"]);
     expect(sfn.stateMachineArn).toBe("arn:aws:states:eu-west-1:111122223333:stateMachine:rewoo");
   });
 
@@ -164,11 +181,20 @@ describe("LocalStepFunctions on statemachine/rewoo.asl.json", () => {
     expect(finalize?.input).toEqual({ run_id: runId, mode: "success" });
     expect(finalize?.start).toBeGreaterThanOrEqual(solve?.end ?? Number.POSITIVE_INFINITY);
     expect(only(runId, "HandleFailure")).toHaveLength(0);
-    // Map results are discarded (ResultPath null): the output is the input plus the plan ids.
+    // Map results are discarded (ResultPath null): the output is the input plus the plan ids, as Replan left them.
     expect(result.output).toEqual({
       run_id: runId,
-      plan: { levels: [["E1", "E2"], ["E3"]], max_concurrency: 2 },
+      plan: { levels: [["E1", "E2"], ["E3"]], max_concurrency: 2, replanned: false },
     });
+    expect(only(runId, "Replan").map((call) => call.input)).toEqual([{ run_id: runId, action: "replan" }]);
+  });
+
+  it("runs the levels of a new plan when Replan made one, then asks Replan again before solving", async () => {
+    const runId = newRun({ levels: [["E1"], ["E2"]], maxConcurrency: 2, replanLevels: [["E1"], ["E3"]] });
+    const { executionArn } = sfn.startExecution({ input: { run_id: runId } });
+    expect((await sfn.waitForExecution(executionArn)).status).toBe("SUCCEEDED");
+    const order = (calls.get(runId) ?? []).map((call) => (call.state === "Work" ? call.stepId : call.state));
+    expect(order).toEqual(["Plan", "E1", "E2", "Replan", "E1", "E3", "Replan", "Solve", "Finalize"]);
   });
 
   it("runs the steps of a level in parallel when max_concurrency > 1", async () => {
@@ -412,11 +438,11 @@ describe("LocalStepFunctions: closed executions kept", () => {
 
 describe("LocalStepFunctions.fromFile", () => {
   const noop: TaskHandler = async () => ({});
-  const all = { Plan: noop, Work: noop, Solve: noop, Finalize: noop, HandleFailure: noop };
+  const all = { Plan: noop, Replan: noop, Work: noop, Solve: noop, Finalize: noop, HandleFailure: noop };
 
   it("rejects handlers for states that are not task states, naming the task states", async () => {
     await expect(LocalStepFunctions.fromFile(ASL, { ...all, Planner: noop })).rejects.toThrow(
-      /Planner.*task states: Plan, Work, Solve, Finalize, HandleFailure/,
+      /Planner.*task states: Plan, Work, Replan, Solve, Finalize, HandleFailure/,
     );
   });
 
