@@ -62,7 +62,7 @@ describe("statemachine/rewoo.asl.json", () => {
     expect(RunLevels.Next).toBe("Replan");
     expect(definition.States.Replan).toMatchObject({
       Type: "Task",
-      Resource: "${PlannerFunctionArn}",
+      Resource: definition.States.Plan.Resource,
       Parameters: { "run_id.$": "$.run_id", action: "replan" },
       ResultPath: "$.plan",
       Next: "Replanned",

@@ -144,7 +144,14 @@ describe("LocalStepFunctions on statemachine/rewoo.asl.json", () => {
   });
 
   it("exposes the task states and a state machine ARN for the configured account", () => {
-    expect([...sfn.taskStates].sort()).toEqual(["Finalize", "HandleFailure", "Plan", "Replan", "Solve", "Work"]);
+    expect([...sfn.taskStates].sort()).toEqual([
+      "Finalize",
+      "HandleFailure",
+      "Plan",
+      "Replan",
+      "Solve",
+      "Work",
+    ]);
     expect(sfn.stateMachineArn).toBe("arn:aws:states:eu-west-1:111122223333:stateMachine:rewoo");
   });
 
