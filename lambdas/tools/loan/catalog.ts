@@ -15,7 +15,14 @@ const ConditionEntry = z.strictObject({
   fulfilled_by: z.string().min(1),
   parameters: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).default({}),
   /** Words and phrases an instruction may use for this condition ("signature", "NSF"), lower case. */
-  keywords: z.array(z.string().min(1).regex(/^[^A-Z]+$/, "keywords are lower case")).default([]),
+  keywords: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .regex(/^[^A-Z]+$/, "keywords are lower case"),
+    )
+    .default([]),
   /** What a loan officer should obtain, per verdict; engine findings (a month, a deposit) make it specific. */
   remedy: z.strictObject({ not_fulfilled: z.string().min(1), insufficient_evidence: z.string().min(1) }),
 });
