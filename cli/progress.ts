@@ -1,5 +1,14 @@
 // Human-readable rendering of progress events and run records for the terminal.
 import pc from "picocolors";
+import {
+  applicableFindings,
+  type FindingGroups,
+  groupFindings,
+  interpretationOf,
+  judgedFindings,
+  priorityLabel,
+  priorityLevel,
+} from "../dashboard/findings.js";
 import type { ConditionFinding, ProgressEvent, RunRecord } from "../lambdas/core/types.ts";
 
 export function formatEvent(event: ProgressEvent): string[] {
@@ -35,38 +44,74 @@ export function formatEvent(event: ProgressEvent): string[] {
       return [`${pc.bold("SOLVER")}  ${event.status}`];
     case "resume":
       return [`${pc.bold("RESUME")}  attempt ${event.attempt}: ${event.reason}`];
+    case "replan":
+      return [`${pc.bold("REPLAN")}  ${pc.yellow(describeReplan(event))}`];
     case "complete":
       return [
         `${pc.bold("DONE")}    ${event.status === "SUCCEEDED" ? pc.green(event.status) : pc.red(event.status)}${event.error ? `: ${event.error}` : ""}`,
       ];
+    default: {
+      // A newer server may send stages this CLI does not know: name them rather than stop following.
+      const stage = (event as { stage?: unknown }).stage;
+      return [`${pc.bold("EVENT")}   ${typeof stage === "string" ? stage : "unknown stage"}`];
+    }
   }
 }
 
+/** "replanned (attempt 1): E3 call_conditions_ai_api failed: …"; the failed steps when there is no reason. */
+export function describeReplan(event: {
+  attempt?: unknown;
+  reason?: unknown;
+  failed_steps?: unknown;
+}): string {
+  const attempt = Number.isInteger(event.attempt) ? String(event.attempt) : "?";
+  const failed = Array.isArray(event.failed_steps)
+    ? event.failed_steps.filter((id): id is string => typeof id === "string")
+    : [];
+  const reason =
+    typeof event.reason === "string" && event.reason.trim()
+      ? event.reason.trim()
+      : failed.length
+        ? `${failed.join(", ")} failed`
+        : "a required step failed";
+  return `replanned (attempt ${attempt}): ${reason}`;
+}
+
+/** `replans` of a record when it is a positive count, else 0 (runs from before replanning have none). */
+export function replanCount(run: { replans?: unknown }): number {
+  return Number.isInteger(run.replans) && (run.replans as number) > 0 ? (run.replans as number) : 0;
+}
+
 export function formatRunRecord(run: RunRecord): string[] {
-  const lines = ["", pc.bold(`Run ${run.run_id}: ${run.status}`)];
+  const replans = replanCount(run);
+  const lines = [
+    "",
+    `${pc.bold(`Run ${run.run_id}: ${run.status}`)}${replans ? pc.yellow(` · replanned ×${replans}`) : ""}`,
+  ];
   if (run.error) lines.push(pc.red(`  ${run.error.error}: ${run.error.cause}`));
   const result = run.result;
   if (result) {
+    const interpretation = interpretationOf(result);
+    if (interpretation) lines.push("", pc.bold("Instructions read as"), `  ${interpretation}`);
     lines.push("", pc.bold("Summary"), `  ${result.summary}`);
-    if (result.fulfilled_conditions.length) {
-      lines.push("", pc.bold(pc.green("Fulfilled")));
-      for (const condition of result.fulfilled_conditions)
-        lines.push(...formatCondition(condition, "fulfilled"));
-    }
-    if (result.unfulfilled_conditions.length) {
-      lines.push("", pc.bold(pc.red("Not fulfilled / insufficient evidence")));
-      for (const condition of result.unfulfilled_conditions) {
-        lines.push(...formatCondition(condition, String(condition.status ?? "not_fulfilled")));
+    lines.push(...formatJudged(judgedFindings(result)));
+    const applicable = applicableFindings(result);
+    if (applicable?.length) {
+      lines.push("", pc.bold("Conditions that apply (not judged)"));
+      const { grouped, groups } = groupFindings(applicable);
+      for (const group of groups) {
+        if (grouped) lines.push(`  ${pc.bold(group.compartment ?? "Other")}`);
+        for (const condition of group.findings) lines.push(...formatCondition(condition, grouped ? 4 : 2));
       }
     }
-    if (result.missing_information.length) {
+    if (result.missing_information?.length) {
       lines.push(
         "",
         pc.bold("Missing information"),
         ...result.missing_information.map((item) => `  - ${item}`),
       );
     }
-    if (result.recommendations.length) {
+    if (result.recommendations?.length) {
       lines.push("", pc.bold("Recommendations"), ...result.recommendations.map((item) => `  - ${item}`));
     }
   }
@@ -79,13 +124,52 @@ export function formatRunRecord(run: RunRecord): string[] {
   return lines;
 }
 
-function formatCondition(condition: ConditionFinding, status: string): string[] {
-  const head = `  ${pc.bold(condition.id)}: ${status}${condition.title ? ` — ${condition.title}` : ""}`;
+/**
+ * With compartments: one section per compartment, most urgent first, each finding with its status.
+ * Without (runs from before compartments): the fulfilled and the unfulfilled sections as always.
+ */
+function formatJudged(findings: Array<ConditionFinding & { status: string }>): string[] {
+  const lines: string[] = [];
+  const byCompartment: FindingGroups<ConditionFinding & { status: string }> = groupFindings(findings);
+  if (byCompartment.grouped) {
+    for (const group of byCompartment.groups) {
+      const fulfilled = group.findings.filter((c) => c.status === "fulfilled").length;
+      lines.push(
+        "",
+        `${pc.bold(group.compartment ?? "Other")} ${pc.dim(`· ${fulfilled} of ${group.findings.length} fulfilled`)}`,
+      );
+      for (const condition of group.findings) lines.push(...formatCondition(condition, 2, condition.status));
+    }
+    return lines;
+  }
+  const ordered = byCompartment.groups.flatMap((group) => group.findings);
+  const fulfilled = ordered.filter((c) => c.status === "fulfilled");
+  const unfulfilled = ordered.filter((c) => c.status !== "fulfilled");
+  if (fulfilled.length) {
+    lines.push("", pc.bold(pc.green("Fulfilled")));
+    for (const condition of fulfilled) lines.push(...formatCondition(condition, 2, condition.status));
+  }
+  if (unfulfilled.length) {
+    lines.push("", pc.bold(pc.red("Not fulfilled / insufficient evidence")));
+    for (const condition of unfulfilled) lines.push(...formatCondition(condition, 2, condition.status));
+  }
+  return lines;
+}
+
+const PRIORITY_COLOUR = { high: pc.red, medium: pc.yellow, low: pc.dim, unknown: pc.dim } as const;
+
+/** `TR_SIGNED: fulfilled — title [high]`; without a status (not judged) `TR_SIGNED — title [high]`. */
+function formatCondition(condition: ConditionFinding, indent: number, status?: string): string[] {
+  const pad = " ".repeat(indent);
+  const tag = priorityLabel(condition.priority);
+  const head = `${pad}${pc.bold(String(condition.id))}${status ? `: ${status}` : ""}${condition.title ? ` — ${condition.title}` : ""}${tag ? ` ${PRIORITY_COLOUR[priorityLevel(condition.priority)](`[${tag}]`)}` : ""}`;
   const lines = [head];
-  if (condition.reason) lines.push(`      ${condition.reason}`);
-  for (const citation of condition.citations ?? []) {
+  if (condition.reason) lines.push(`${pad}    ${condition.reason}`);
+  for (const citation of Array.isArray(condition.citations) ? condition.citations : []) {
     const excerpt = citation.excerpt ? ` "${citation.excerpt.replace(/\s+/g, " ").slice(0, 100)}"` : "";
-    lines.push(pc.dim(`      ↳ ${citation.document}${citation.page ? ` p.${citation.page}` : ""}${excerpt}`));
+    lines.push(
+      pc.dim(`${pad}    ↳ ${citation.document}${citation.page ? ` p.${citation.page}` : ""}${excerpt}`),
+    );
   }
   return lines;
 }

@@ -3,7 +3,7 @@
 // line per plan step that turns from waiting to running to completed/failed with its duration.
 import { Listr, type ListrTask } from "listr2";
 import type { Plan, ProgressEvent } from "../lambdas/core/types.ts";
-import { formatEvent } from "./progress.ts";
+import { describeReplan, formatEvent } from "./progress.ts";
 
 export interface ProgressView {
   event(event: ProgressEvent): void;
@@ -56,6 +56,7 @@ function deferred<T>(): Deferred<T> {
 type WorkerEvent = Extract<ProgressEvent, { stage: "worker" }>;
 type CompleteEvent = Extract<ProgressEvent, { stage: "complete" }>;
 type SolverEvent = Extract<ProgressEvent, { stage: "solver" }>;
+type ReplanEvent = Extract<ProgressEvent, { stage: "replan" }>;
 
 interface StepProgress {
   /** The `started` event (level), or undefined when the run ended before the step started. */
@@ -67,13 +68,32 @@ interface StepProgress {
 /**
  * Events arrive before or after the task that shows them is running: each stage is a deferred that
  * the event settles and the task awaits. finish() settles whatever never happened as "not run".
+ *
+ * Plan k is generation k: worker events belong to the latest plan. A replan after plan k (a
+ * required step failed, the planner plans again) ends generation k; plan k+1's steps are shown
+ * under the replan line (steps that already completed are reused, not shown again). Replans before
+ * the first plan (the planner's plan was invalid) are told in the Plan line.
  */
 export class LiveView implements ProgressView {
-  private readonly plan = deferred<Plan | undefined>();
+  private readonly plans: Array<Deferred<Plan | undefined>> = [];
+  /** Index k: the replan that ended plan k. */
+  private readonly replans: Array<Deferred<ReplanEvent | undefined>> = [];
+  /** Replans before the first plan. */
+  private readonly replansBeforePlan: ReplanEvent[] = [];
+  private planEvents = 0;
+  /** Generations up to this one were ended by a replan. */
+  private lastEndedGeneration = -1;
+  /** The solver started or the run ended: no replan can follow. */
+  private replansClosed = false;
   private readonly solverStarted = deferred<SolverEvent | undefined>();
   private readonly solverDone = deferred<SolverEvent | undefined>();
   private readonly complete = deferred<CompleteEvent | undefined>();
+  /** `${generation}:${step id}` → its progress in that generation's plan. */
   private readonly steps = new Map<string, StepProgress>();
+  /** Steps that completed so far, in any generation: a later plan reuses their evidence. */
+  private readonly completedSteps = new Set<string>();
+  /** For the replan ending plan k: the steps completed when it happened (what plan k+1 reuses rather than runs). */
+  private readonly completedAtReplan: Array<ReadonlySet<string>> = [];
   private readonly running: Promise<unknown>;
 
   constructor(options: { renderer?: "default" | "simple" | "test" } = {}) {
@@ -97,18 +117,40 @@ export class LiveView implements ProgressView {
   event(event: ProgressEvent): void {
     switch (event.stage) {
       case "plan":
-        this.plan.resolve(event.plan);
+        this.planAt(this.planEvents++).resolve(event.plan);
         return;
       case "worker": {
-        const step = this.step(event.step);
+        const step = this.step(Math.max(this.planEvents - 1, 0), event.step);
         if (event.status === "started") step.started.resolve(event);
         else {
           step.started.resolve(event);
           step.finished.resolve(event);
+          if (event.status === "completed") this.completedSteps.add(event.step);
         }
         return;
       }
+      case "replan": {
+        const generation = this.planEvents - 1;
+        if (generation < 0) {
+          this.replansBeforePlan.push(event);
+          return;
+        }
+        // A second replan before the next plan adds nothing to show: the first one ended this plan.
+        if (generation <= this.lastEndedGeneration) return;
+        this.lastEndedGeneration = generation;
+        // What the ended plan still had running or waiting will not run as part of it.
+        const ended = `${generation}:`;
+        for (const [key, step] of this.steps) {
+          if (!key.startsWith(ended)) continue;
+          step.started.resolve(undefined);
+          step.finished.resolve(undefined);
+        }
+        this.completedAtReplan[generation] = new Set(this.completedSteps);
+        this.replanAt(generation).resolve(event);
+        return;
+      }
       case "solver":
+        this.closeReplans();
         this.solverStarted.resolve(event);
         if (event.status === "completed") this.solverDone.resolve(event);
         return;
@@ -126,44 +168,80 @@ export class LiveView implements ProgressView {
   }
 
   private settleRest(): void {
-    this.plan.resolve(undefined);
+    for (const plan of this.plans) plan.resolve(undefined);
     for (const step of this.steps.values()) {
       step.started.resolve(undefined);
       step.finished.resolve(undefined);
     }
+    this.closeReplans();
     this.solverStarted.resolve(undefined);
     this.solverDone.resolve(undefined);
   }
 
-  private step(id: string): StepProgress {
-    let step = this.steps.get(id);
+  private closeReplans(): void {
+    this.replansClosed = true;
+    for (const replan of this.replans) replan.resolve(undefined);
+  }
+
+  private planAt(generation: number): Deferred<Plan | undefined> {
+    // Settled already (the run ended): a plan awaited only now never came.
+    while (this.plans.length <= generation) {
+      const plan = deferred<Plan | undefined>();
+      if (this.complete.settled) plan.resolve(undefined);
+      this.plans.push(plan);
+    }
+    return this.plans[generation] as Deferred<Plan | undefined>;
+  }
+
+  private replanAt(generation: number): Deferred<ReplanEvent | undefined> {
+    while (this.replans.length <= generation) {
+      const replan = deferred<ReplanEvent | undefined>();
+      if (this.replansClosed) replan.resolve(undefined);
+      this.replans.push(replan);
+    }
+    return this.replans[generation] as Deferred<ReplanEvent | undefined>;
+  }
+
+  private step(generation: number, id: string): StepProgress {
+    const key = `${generation}:${id}`;
+    let step = this.steps.get(key);
     if (!step) {
       step = { started: deferred(), finished: deferred() };
-      // Settled already (the run ended): a step seen only now never ran.
-      if (this.complete.settled) {
+      // Settled already (the run ended, or its plan was replaced): a step seen only now never ran.
+      if (this.complete.settled || generation <= this.lastEndedGeneration) {
         step.started.resolve(undefined);
         step.finished.resolve(undefined);
       }
-      this.steps.set(id, step);
+      this.steps.set(key, step);
     }
     return step;
   }
 
   private async planTask(task: TaskWrapper): Promise<void> {
-    const plan = await this.plan.promise;
-    if (!plan) return skip(task, "Plan: none (the run ended before planning)");
-    task.title = `Plan: ${plan.steps.length} steps in ${plan.levels.length} dependency levels`;
+    const plan = await this.planAt(0).promise;
+    const before = this.replansBeforePlan.at(-1);
+    const after = before ? ` (${describeReplan(before)})` : "";
+    if (!plan) return skip(task, `Plan: none (the run ended before planning)${after}`);
+    task.title = `Plan: ${plan.steps.length} steps in ${plan.levels.length} dependency levels${after}`;
   }
 
   private async workerTask(task: TaskWrapper): Promise<unknown> {
-    const plan = await this.plan.promise;
+    const plan = await this.planAt(0).promise;
     if (!plan) return skip(task, "Worker: no steps");
+    task.title = `Worker: ${plan.steps.length} steps`;
+    return task.newListr([...this.stepTasks(plan, 0, plan.steps), this.replanTask(0)], {
+      concurrent: true,
+      exitOnError: false,
+    });
+  }
+
+  private stepTasks(plan: Plan, generation: number, steps: Plan["steps"]): ListrTask[] {
     const levelOf = new Map(plan.levels.flatMap((ids, level) => ids.map((id) => [id, level] as const)));
-    const subtasks: ListrTask[] = plan.steps.map((planned) => ({
+    return steps.map((planned) => ({
       title: `${planned.id} ${planned.tool} (level ${levelOf.get(planned.id) ?? "?"}): waiting`,
       task: async (_ctx, sub) => {
         const label = `${planned.id} ${planned.tool} (level ${levelOf.get(planned.id) ?? "?"})`;
-        const progress = this.step(planned.id);
+        const progress = this.step(generation, planned.id);
         if (!(await progress.started.promise)) return skip(sub, `${label}: not run`);
         sub.title = `${label}: running`;
         const done = await progress.finished.promise;
@@ -175,8 +253,35 @@ export class LiveView implements ProgressView {
         sub.title = `${label}: completed in ${done.duration_ms ?? "?"} ms`;
       },
     }));
-    task.title = `Worker: ${plan.steps.length} steps`;
-    return task.newListr(subtasks, { concurrent: true, exitOnError: false });
+  }
+
+  /**
+   * Untitled (renderers do not show a task without a title) until a replan ends plan `generation`;
+   * then it names the replan and holds the next plan's steps, and that plan's own watcher.
+   */
+  private replanTask(generation: number): ListrTask {
+    return {
+      task: async (_ctx, sub) => {
+        const replan = await this.replanAt(generation).promise;
+        if (!replan) return;
+        const described = describeReplan(replan);
+        const head = `${described.charAt(0).toUpperCase()}${described.slice(1)}`;
+        sub.title = head;
+        const plan = await this.planAt(generation + 1).promise;
+        if (!plan) return skip(sub, `${head} (no new plan)`);
+        const reusable = this.completedAtReplan[generation] ?? new Set<string>();
+        const toRun = plan.steps.filter((planned) => !reusable.has(planned.id));
+        const reused = plan.steps.length - toRun.length;
+        sub.title = `${head} → new plan: ${toRun.length} ${toRun.length === 1 ? "step" : "steps"} to run${reused ? `, ${reused} reused` : ""}`;
+        return sub.newListr(
+          [...this.stepTasks(plan, generation + 1, toRun), this.replanTask(generation + 1)],
+          {
+            concurrent: true,
+            exitOnError: false,
+          },
+        );
+      },
+    };
   }
 
   private async solverTask(task: TaskWrapper): Promise<void> {

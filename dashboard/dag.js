@@ -6,6 +6,7 @@
 // steps of a level run in parallel once the previous level finished. Without dagre (a static
 // deployment that did not copy vendor/), a plain column layout is used: same columns, plan order.
 import { formatDuration, s } from "./dom.js";
+import { applicableFindings, judgedFindings } from "./findings.js";
 
 const STEP_W = 204;
 const STEP_H = 68;
@@ -283,8 +284,10 @@ export class DagView {
       const step = byId.get(id);
       const status = statusOf(id) ?? "pending";
       let detail = "";
-      if (id === PLANNER_ID) detail = view.plan ? `${view.steps.length} steps · 1 LLM call` : "1 LLM call";
-      else if (id === SOLVER_ID) detail = view.result ? summaryCounts(view.result) : "1 LLM call";
+      if (id === PLANNER_ID) {
+        const calls = view.replans ? `replanned ×${view.replans}` : "1 LLM call";
+        detail = view.plan ? `${view.steps.length} steps · ${calls}` : calls;
+      } else if (id === SOLVER_ID) detail = view.result ? summaryCounts(view.result) : "1 LLM call";
       else if (status === "running") detail = "running…";
       else detail = formatDuration(step?.duration_ms);
       this.#paint(el, status, detail, id === selectedId, step);
@@ -418,7 +421,8 @@ export class DagView {
 }
 
 function summaryCounts(result) {
-  const fulfilled = result.fulfilled_conditions?.length ?? 0;
-  const total = fulfilled + (result.unfulfilled_conditions?.length ?? 0);
-  return `${fulfilled}/${total} fulfilled`;
+  const judged = judgedFindings(result);
+  const applicable = applicableFindings(result);
+  if (judged.length === 0 && applicable !== null) return `${applicable.length} apply, not judged`;
+  return `${judged.filter((c) => c.status === "fulfilled").length}/${judged.length} fulfilled`;
 }

@@ -4,6 +4,10 @@
 // Events are deduplicated by seq (a reconnect replays everything after the last contiguous seq, so
 // the same event may arrive twice) and may be applied in any order: each step keeps the event with
 // the highest seq, and a step with stored evidence is finished whatever late events say.
+//
+// A replan (a required step failed and the planner planned again) is followed by a second `plan`
+// event: the latest plan is drawn, its steps whose evidence is already stored stay completed, and a
+// failure from before the replan no longer marks a step of the new plan as failed.
 
 export const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED", "INTERRUPTED"]);
 const PROGRESS = {
@@ -25,6 +29,11 @@ export class RunState {
     /** Highest seq such that 1..lastSeq have all arrived: what a (re)subscription asks to continue after. */
     this.lastSeq = 0;
     this.plan = null;
+    /** The `plan` event with the highest seq (its plan may have been left out of a WebSocket message). */
+    this.planEvent = null;
+    this.planEventCount = 0;
+    /** `replan` events by seq. */
+    this.replanEvents = new Map();
     /** step id → the worker event with the highest seq for that step. */
     this.stepEvents = new Map();
     this.solverEvent = null;
@@ -53,8 +62,14 @@ export class RunState {
     let refetch = event.truncated === true;
     switch (event.stage) {
       case "plan":
-        if (event.plan?.steps) this.plan = event.plan;
-        else refetch = true; // the plan was too large for a WebSocket message
+        this.planEventCount += 1;
+        if (!this.planEvent || this.planEvent.seq < event.seq) {
+          this.planEvent = event;
+          if (Array.isArray(event.plan?.steps)) this.plan = event.plan;
+        }
+        // Without its plan (too large for a WebSocket message), or a new plan after a replan: the
+        // record holds it, with the replan count.
+        if (!Array.isArray(event.plan?.steps) || this.replanEvents.size > 0) refetch = true;
         break;
       case "worker": {
         const previous = this.stepEvents.get(event.step);
@@ -69,6 +84,10 @@ export class RunState {
         if (!this.resumeEvent || this.resumeEvent.seq < event.seq) this.completeEvent = event;
         refetch = true; // final status, usage, timestamps
         break;
+      case "replan":
+        this.replanEvents.set(event.seq, event);
+        refetch = true; // the record's plan and replan count change
+        break;
       case "resume":
         if (!this.resumeEvent || this.resumeEvent.seq < event.seq) this.resumeEvent = event;
         if (this.completeEvent && this.completeEvent.seq < event.seq) this.completeEvent = null;
@@ -78,6 +97,31 @@ export class RunState {
         break;
     }
     return { applied: true, refetch };
+  }
+
+  /** The replan events in seq order. */
+  orderedReplans() {
+    return [...this.replanEvents.values()].sort((a, b) => a.seq - b.seq);
+  }
+
+  /** How often the planner planned again: the record's count, or the events seen if they know more. */
+  get replans() {
+    const counted = this.record?.replans;
+    const fromRecord = Number.isInteger(counted) && counted > 0 ? counted : 0;
+    return Math.max(fromRecord, this.replanEvents.size);
+  }
+
+  /**
+   * The latest plan. The events' plan unless the record knows of more plans than the events carried
+   * (a page that has not received the new plan's event yet), or the latest plan event came without
+   * its plan (too large for a WebSocket message: the record has it).
+   */
+  latestPlan() {
+    const recordPlan = this.record?.plan;
+    const eventPlan = this.planEvent && this.plan === this.planEvent.plan ? this.plan : null;
+    if (!eventPlan) return recordPlan ?? this.plan;
+    const recordKnowsMore = recordPlan && this.replans + 1 > this.planEventCount;
+    return recordKnowsMore ? recordPlan : eventPlan;
   }
 
   /** Events in seq order (the activity log). */
@@ -105,8 +149,10 @@ export class RunState {
   /** Everything the run view draws, derived from record + events. */
   view() {
     const record = this.record;
-    const plan = record?.plan ?? this.plan;
+    const plan = this.latestPlan();
     const status = this.status;
+    const replans = this.orderedReplans();
+    const lastReplan = replans.at(-1);
     const terminal = TERMINAL.has(status);
     const evidenceById = new Map((record?.evidence ?? []).map((e) => [e.step_id, e]));
     const levelOf = new Map();
@@ -115,8 +161,16 @@ export class RunState {
     });
 
     const steps = (plan?.steps ?? []).map((step) => {
-      const evidence = evidenceById.get(step.id);
-      const event = this.stepEvents.get(step.id);
+      let evidence = evidenceById.get(step.id);
+      let event = this.stepEvents.get(step.id);
+      if (lastReplan) {
+        // What failed before the latest replan is what the new plan works around: a step of the new
+        // plan with that id runs again. Completed steps before it are reused as they are.
+        const replannedAt = Date.parse(lastReplan.timestamp);
+        if (evidence?.status === "error" && !(Date.parse(evidence.finished_at) > replannedAt))
+          evidence = undefined;
+        if (event && event.seq < lastReplan.seq && event.status !== "completed") event = undefined;
+      }
       let stepStatus = "pending";
       if (evidence) stepStatus = evidence.status === "ok" ? "completed" : "failed";
       else if (event) stepStatus = event.status === "started" ? "running" : event.status;
@@ -139,8 +193,11 @@ export class RunState {
     });
 
     const result = record?.result ?? this.solverEvent?.results;
+    const planLatest = this.planEvent?.seq ?? 0;
     let planStage = "pending";
-    if (plan) planStage = "completed";
+    // The planner is at work again between a replan and the new plan.
+    if (lastReplan && lastReplan.seq > planLatest && !terminal) planStage = "running";
+    else if (plan) planStage = "completed";
     else if (terminal) planStage = status === "SUCCEEDED" ? "completed" : "failed";
     else if (status === "PLANNING" || this.events.size > 0 || record) planStage = "running";
 
@@ -158,6 +215,8 @@ export class RunState {
       steps,
       planStage,
       solverStage,
+      replans: this.replans,
+      replanEvents: replans,
       result,
       usage: record?.usage,
       error: record?.error ?? (this.completeEvent?.error ? { error: this.completeEvent.error } : undefined),

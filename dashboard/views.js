@@ -11,6 +11,14 @@ import {
   prettyJson,
   replace,
 } from "./dom.js";
+import {
+  applicableFindings,
+  groupFindings,
+  interpretationOf,
+  judgedFindings,
+  priorityLabel,
+  priorityLevel,
+} from "./findings.js";
 
 const RUN_STATUS_LABEL = {
   PENDING: "Pending",
@@ -35,14 +43,14 @@ export function runStatusBadge(status, props = {}) {
   );
 }
 
-const VERDICT = {
-  fulfilled: { label: "Fulfilled", order: 2 },
-  not_fulfilled: { label: "Not fulfilled", order: 0 },
-  insufficient_evidence: { label: "Insufficient evidence", order: 1 },
+const VERDICT_LABEL = {
+  fulfilled: "Fulfilled",
+  not_fulfilled: "Not fulfilled",
+  insufficient_evidence: "Insufficient evidence",
 };
 
 function verdictLabel(status) {
-  return VERDICT[status]?.label ?? String(status).replaceAll("_", " ");
+  return Object.hasOwn(VERDICT_LABEL, status) ? VERDICT_LABEL[status] : String(status).replaceAll("_", " ");
 }
 
 function programOf(request) {
@@ -121,8 +129,11 @@ export function renderRunHeader(el, view, { onCancel, cancelling }) {
   const ended = view.terminal ? Date.parse(view.updated_at) : Number.NaN;
   const finishedSteps = view.steps.filter((st) => st.status === "completed" || st.status === "failed").length;
   const result = view.result;
-  const fulfilled = result?.fulfilled_conditions?.length ?? 0;
-  const unfulfilled = result?.unfulfilled_conditions?.length ?? 0;
+  const judged = judgedFindings(result);
+  const fulfilled = judged.filter((c) => c.status === "fulfilled").length;
+  const unfulfilled = judged.length - fulfilled;
+  const applicable = applicableFindings(result);
+  const onlyApplicable = Boolean(result) && judged.length === 0 && applicable !== null;
   const usage = view.usage;
 
   replace(
@@ -148,6 +159,17 @@ export function renderRunHeader(el, view, { onCancel, cancelling }) {
       h(
         "div",
         { class: "run-actions" },
+        view.replans > 0
+          ? h(
+              "span",
+              {
+                class: "badge badge-replans",
+                title: (view.replanEvents ?? []).map((e) => e.reason).join("\n") || null,
+                dataset: { testid: "run-replans" },
+              },
+              `replanned ×${view.replans}`,
+            )
+          : null,
         runStatusBadge(view.status, {
           class: `badge badge-lg run-${view.status.toLowerCase()}`,
           dataset: { testid: "run-status" },
@@ -194,14 +216,16 @@ export function renderRunHeader(el, view, { onCancel, cancelling }) {
       ),
       kpi(
         "Verdicts",
-        result ? `${fulfilled}/${fulfilled + unfulfilled}` : "—",
-        result
-          ? unfulfilled
-            ? `${unfulfilled} need attention`
-            : "all fulfilled"
-          : view.terminal
-            ? "no result"
-            : "pending",
+        result && !onlyApplicable ? `${fulfilled}/${fulfilled + unfulfilled}` : "—",
+        onlyApplicable
+          ? `${applicable.length} apply · not judged`
+          : result
+            ? unfulfilled
+              ? `${unfulfilled} need attention`
+              : "all fulfilled"
+            : view.terminal
+              ? "no result"
+              : "pending",
         "kpi-verdicts",
       ),
       kpi("LLM calls", usage ? formatNumber(usage.llm_calls) : "—", "planner + solver", "kpi-llm-calls"),
@@ -342,6 +366,22 @@ function plannerDetails(view) {
         ? `One LLM call wrote ${plan.steps.length} tool calls in ${plan.levels.length} dependency levels; the worker runs each level's steps in parallel, without the LLM.`
         : "Waiting for the planner's single LLM call.",
     ),
+    view.replanEvents?.length
+      ? h(
+          "div",
+          { class: "alert alert-warn", dataset: { testid: "planner-replans" } },
+          h(
+            "strong",
+            {},
+            `Planned again ${view.replanEvents.length === 1 ? "once" : `${view.replanEvents.length} times`} after a required step failed; the plan shown is the latest:`,
+          ),
+          h(
+            "ul",
+            {},
+            view.replanEvents.map((e) => h("li", {}, describeEvent(e))),
+          ),
+        )
+      : null,
     plan?.repairs?.length
       ? h(
           "div",
@@ -401,76 +441,26 @@ export function renderResult(el, view) {
       : "The verdicts appear here when the solver has finished.";
     return replace(el, h("p", { class: "muted" }, text));
   }
-  const rows = [
-    ...(result.unfulfilled_conditions ?? []).map((c) => ({ ...c, status: c.status ?? "not_fulfilled" })),
-    ...(result.fulfilled_conditions ?? []).map((c) => ({ ...c, status: c.status ?? "fulfilled" })),
-  ].sort((a, b) => (VERDICT[a.status]?.order ?? 1) - (VERDICT[b.status]?.order ?? 1));
+  const interpretation = interpretationOf(result);
+  const judged = judgedFindings(result);
+  const applicable = applicableFindings(result);
+  let tone = judged.some((c) => c.status !== "fulfilled") ? "summary-attention" : "summary-ok";
+  if (judged.length === 0 && applicable !== null) tone = "summary-info";
 
   return replace(
     el,
-    h(
-      "p",
-      {
-        class: `summary ${rows.some((c) => c.status !== "fulfilled") ? "summary-attention" : "summary-ok"}`,
-        dataset: { testid: "result-summary" },
-      },
-      result.summary,
-    ),
-    h(
-      "div",
-      { class: "table-wrap" },
-      h(
-        "table",
-        { class: "verdicts", dataset: { testid: "verdicts" } },
-        h("caption", { class: "visually-hidden" }, "Verdict per condition"),
-        h(
-          "thead",
-          {},
-          h(
-            "tr",
-            {},
-            ["Condition", "Status", "Reason", "Citations"].map((t) => h("th", { scope: "col" }, t)),
-          ),
-        ),
-        h(
-          "tbody",
-          {},
-          rows.map((c) =>
-            h(
-              "tr",
-              { dataset: { testid: `verdict-${c.id}`, status: c.status } },
-              h(
-                "th",
-                { scope: "row" },
-                h("span", { class: "mono cond-id" }, c.id),
-                c.title ? h("span", { class: "cond-title" }, c.title) : null,
-              ),
-              h("td", {}, h("span", { class: `badge verdict-${c.status}` }, verdictLabel(c.status))),
-              h("td", { class: "reason" }, c.reason ?? ""),
-              h(
-                "td",
-                { class: "citations" },
-                c.citations?.length
-                  ? h(
-                      "ul",
-                      {},
-                      c.citations.map((cit) =>
-                        h(
-                          "li",
-                          {},
-                          h("span", { class: "mono cite-doc" }, cit.document),
-                          cit.page !== undefined ? h("span", { class: "cite-page" }, ` p.${cit.page}`) : null,
-                          cit.excerpt ? [": ", h("q", {}, cit.excerpt)] : null,
-                        ),
-                      ),
-                    )
-                  : h("span", { class: "muted" }, "—"),
-              ),
-            ),
-          ),
-        ),
-      ),
-    ),
+    interpretation
+      ? h(
+          "p",
+          { class: "interpretation", dataset: { testid: "result-interpretation" } },
+          h("span", { class: "interpretation-label" }, "Instructions read as"),
+          interpretation,
+        )
+      : null,
+    h("p", { class: `summary ${tone}`, dataset: { testid: "result-summary" } }, result.summary),
+    // A result that only lists the applicable conditions has no verdicts to tabulate.
+    judged.length || applicable === null ? verdictTable(judged) : null,
+    applicable === null ? null : applicableTable(applicable),
     h(
       "div",
       { class: "result-lists" },
@@ -481,6 +471,175 @@ export function renderResult(el, view) {
         "Nothing missing.",
       ),
       listSection("Recommendations", result.recommendations, "recommendations", "No recommendations."),
+    ),
+  );
+}
+
+/** One row group per compartment (most urgent first), each headed by its name and tally. */
+function verdictTable(findings) {
+  const { grouped, groups } = groupFindings(findings);
+  return h(
+    "div",
+    { class: "table-wrap" },
+    h(
+      "table",
+      { class: "verdicts", dataset: { testid: "verdicts", grouped: String(grouped) } },
+      h("caption", { class: "visually-hidden" }, "Verdict per condition"),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ["Condition", "Status", "Reason", "Citations"].map((t) => h("th", { scope: "col" }, t)),
+        ),
+      ),
+      groups.map((group) =>
+        h(
+          "tbody",
+          groupProps("verdict-group", group),
+          grouped
+            ? groupHeading(
+                group,
+                4,
+                `${group.findings.filter((c) => c.status === "fulfilled").length} of ${group.findings.length} fulfilled`,
+              )
+            : null,
+          group.findings.map((c) =>
+            h(
+              "tr",
+              {
+                dataset: {
+                  testid: `verdict-${c.id}`,
+                  status: c.status,
+                  compartment: group.compartment ?? undefined,
+                  priority: priorityLevel(c.priority),
+                },
+              },
+              conditionHeader(c),
+              h("td", {}, h("span", { class: `badge verdict-${c.status}` }, verdictLabel(c.status))),
+              h("td", { class: "reason" }, c.reason ?? ""),
+              h("td", { class: "citations" }, citationList(c.citations)),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** The conditions that apply when the officer asked which do: nothing judged, so no status. */
+function applicableTable(findings) {
+  const { grouped, groups } = groupFindings(findings);
+  return h(
+    "section",
+    { class: "applicable", dataset: { testid: "applicable-conditions" } },
+    h("h3", {}, "Conditions that apply (not judged)"),
+    findings.length === 0
+      ? h("p", { class: "muted small" }, "No condition applies to this loan file.")
+      : h(
+          "div",
+          { class: "table-wrap" },
+          h(
+            "table",
+            { class: "verdicts applicable-table", dataset: { grouped: String(grouped) } },
+            h("caption", { class: "visually-hidden" }, "Conditions that apply, not judged"),
+            h(
+              "thead",
+              {},
+              h(
+                "tr",
+                {},
+                ["Condition", "Why it applies"].map((t) => h("th", { scope: "col" }, t)),
+              ),
+            ),
+            groups.map((group) =>
+              h(
+                "tbody",
+                groupProps("applicable-group", group),
+                grouped ? groupHeading(group, 2, `${group.findings.length} apply`) : null,
+                group.findings.map((c) =>
+                  h(
+                    "tr",
+                    {
+                      dataset: {
+                        testid: `applicable-${c.id}`,
+                        compartment: group.compartment ?? undefined,
+                        priority: priorityLevel(c.priority),
+                      },
+                    },
+                    conditionHeader(c),
+                    h("td", { class: "reason" }, c.reason ?? ""),
+                  ),
+                ),
+              ),
+            ),
+          ),
+        ),
+  );
+}
+
+function groupProps(testid, group) {
+  return {
+    class: "finding-group",
+    dataset: {
+      testid: `${testid}-${group.compartment ?? "other"}`,
+      compartment: group.compartment ?? undefined,
+    },
+  };
+}
+
+function groupHeading(group, columns, tally) {
+  return h(
+    "tr",
+    { class: "group-row" },
+    h(
+      "th",
+      { scope: "rowgroup", colspan: columns },
+      h("span", { class: "group-name" }, group.compartment ?? "Other"),
+      h("span", { class: "group-tally" }, tally),
+    ),
+  );
+}
+
+function conditionHeader(c) {
+  const tag = priorityLabel(c.priority);
+  return h(
+    "th",
+    { scope: "row" },
+    h(
+      "span",
+      { class: "cond-head" },
+      h("span", { class: "mono cond-id" }, String(c.id)),
+      tag
+        ? h(
+            "span",
+            {
+              class: `priority-tag priority-${priorityLevel(c.priority)}`,
+              title: `Priority: ${tag}`,
+              dataset: { testid: `priority-${c.id}` },
+            },
+            tag,
+          )
+        : null,
+    ),
+    c.title ? h("span", { class: "cond-title" }, c.title) : null,
+  );
+}
+
+function citationList(citations) {
+  if (!Array.isArray(citations) || citations.length === 0) return h("span", { class: "muted" }, "—");
+  return h(
+    "ul",
+    {},
+    citations.map((cit) =>
+      h(
+        "li",
+        {},
+        h("span", { class: "mono cite-doc" }, cit.document),
+        cit.page !== undefined ? h("span", { class: "cite-page" }, ` p.${cit.page}`) : null,
+        cit.excerpt ? [": ", h("q", {}, cit.excerpt)] : null,
+      ),
     ),
   );
 }
@@ -503,14 +662,16 @@ function listSection(title, items, testid, empty) {
 // ---------------------------------------------------------------------------------------------
 // Activity (progress events)
 
-export function describeEvent(event) {
+/** One line of the activity log. `afterReplan`: a plan event that follows a replan is the new plan. */
+export function describeEvent(event, { afterReplan = false } = {}) {
   const suffix = event.truncated ? " (details in the run record)" : "";
   switch (event.stage) {
     case "plan": {
       const plan = event.plan;
+      const name = afterReplan ? "New plan" : "Plan";
       return plan?.steps
-        ? `Plan: ${plan.steps.length} steps in ${plan.levels?.length ?? "?"} levels${plan.repairs?.length ? ` (${plan.repairs.length} repaired)` : ""}`
-        : `Plan written${suffix}`;
+        ? `${name}: ${plan.steps.length} steps in ${plan.levels?.length ?? "?"} levels${plan.repairs?.length ? ` (${plan.repairs.length} repaired)` : ""}`
+        : `${name} written${suffix}`;
     }
     case "worker": {
       const head = `${event.step} ${event.tool} (level ${event.level})`;
@@ -524,11 +685,28 @@ export function describeEvent(event) {
         : `Solver completed${event.results?.summary ? `: ${event.results.summary}` : suffix}`;
     case "resume":
       return `Resumed (attempt ${event.attempt}): ${event.reason}`;
+    case "replan":
+      return describeReplan(event);
     case "complete":
       return `Run ${event.status}${event.error ? `: ${event.error}` : ""}`;
     default:
       return `${event.stage ?? "event"}${suffix}`;
   }
+}
+
+/** "Replanned (attempt 1): E3 call_conditions_ai_api failed: …"; the failed steps when no reason is given. */
+function describeReplan(event) {
+  const attempt = Number.isInteger(event.attempt) ? event.attempt : "?";
+  const failed = Array.isArray(event.failed_steps)
+    ? event.failed_steps.filter((id) => typeof id === "string")
+    : [];
+  const reason =
+    typeof event.reason === "string" && event.reason.trim()
+      ? event.reason.trim()
+      : failed.length
+        ? `${failed.join(", ")} failed`
+        : "a required step failed";
+  return `Replanned (attempt ${attempt}): ${reason}`;
 }
 
 export function renderEventLog(el, events) {
@@ -541,6 +719,7 @@ export function renderEventLog(el, events) {
     list.replaceChildren();
   }
   const atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+  const firstReplan = events.find((event) => event.stage === "replan")?.seq ?? Number.POSITIVE_INFINITY;
   for (const event of events.slice(list.children.length)) {
     list.append(
       h(
@@ -551,7 +730,7 @@ export function renderEventLog(el, events) {
         },
         h("span", { class: "event-seq mono" }, `#${event.seq}`),
         h("time", { class: "event-time mono", datetime: event.timestamp }, formatTime(event.timestamp)),
-        h("span", { class: "event-text" }, describeEvent(event)),
+        h("span", { class: "event-text" }, describeEvent(event, { afterReplan: event.seq > firstReplan })),
       ),
     );
   }

@@ -1,6 +1,7 @@
 // The dashboard in a real browser against the real twin: Debian's chromium driven by playwright-core,
 // the page served by the twin's gateway, REST and WebSocket through the same handlers as in AWS.
-// Leaves test-results/dashboard.png behind as an artifact of what the page looked like.
+// Leaves test-results/dashboard.png (the sample run) and dashboard-grouped.png (a replanned run with
+// grouped verdicts) behind as artifacts of what the page looked like.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +9,15 @@ import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSampleDocuments } from "../../examples/samples.ts";
 import { startTwin, type Twin } from "../../infra/local/twin.ts";
-import type { ProgressEvent, RunRecord } from "../../lambdas/core/types.ts";
+import type {
+  Evidence,
+  ProgressEvent,
+  ProgressEventBody,
+  RunRecord,
+  RunResult,
+} from "../../lambdas/core/types.ts";
+import { newRunId } from "../../lambdas/runs/start-run.ts";
+import { plan as firstPlan, replannedRunEvents } from "../unit/cli/stub-api.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = "test-results";
@@ -242,6 +251,185 @@ describe("the progress dashboard", () => {
     await anonymous.waitForSelector("[data-testid=connection-status][data-state=polling]");
     await expectFinishedRunShown(anonymous, runId);
     await anonymous.close();
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+/**
+ * Writes a finished run straight into the twin's store, as the planner, worker and solver would
+ * have: the page cannot tell it from a run it watched, and the result is exactly the one given.
+ */
+async function injectRun(options: {
+  result: RunResult;
+  events: ProgressEventBody[];
+  evidence: Array<Pick<Evidence, "step_id" | "tool" | "status">>;
+}): Promise<string> {
+  const runs = twin.services.runs;
+  const runId = newRunId();
+  expect(await runs.createRun(runId, SAMPLE)).toBe(true);
+  for (const body of options.events.filter((event) => event.stage !== "complete")) {
+    await runs.appendEvent(runId, body);
+  }
+  const at = new Date().toISOString();
+  for (const item of options.evidence) {
+    await runs.putEvidence(runId, {
+      ...item,
+      ...(item.status === "ok" ? { output: {} } : { error: "Conditions AI answered 500" }),
+      upstream_errors: [],
+      started_at: at,
+      finished_at: at,
+      duration_ms: 5,
+    });
+  }
+  const plans = options.events.filter((event) => event.stage === "plan");
+  await runs.updateRun(runId, {
+    status: "SUCCEEDED",
+    plan: plans.at(-1)?.plan ?? firstPlan,
+    result: options.result,
+  });
+  await runs.appendEvent(runId, { stage: "complete", status: "SUCCEEDED" });
+  return runId;
+}
+
+const stripStamps = (event: ProgressEvent): ProgressEventBody => {
+  const { run_id: _run, seq: _seq, timestamp: _at, ...body } = event;
+  return body as ProgressEventBody;
+};
+
+describe("results with compartments, applicable conditions and replans", () => {
+  it("groups the verdicts by compartment under the interpretation, and shows the replan", async () => {
+    const runId = await injectRun({
+      events: replannedRunEvents().map(stripStamps),
+      // The second plan (E1, E2, E4) reuses E1 and E2; E3 failed before the replan.
+      evidence: [
+        { step_id: "E1", tool: "call_preconditions_api", status: "ok" },
+        { step_id: "E2", tool: "retrieve_s3_document", status: "ok" },
+        { step_id: "E4", tool: "call_conditions_ai_api", status: "ok" },
+      ],
+      result: {
+        interpretation: "Judging every condition of the tax return.",
+        summary: "2 of 4 conditions fulfilled",
+        fulfilled_conditions: [
+          { id: "BS_NO_NSF", title: "No NSF fees", compartment: "Credit", priority: "medium" },
+          { id: "TR_COMPLETE", title: "Complete return", compartment: "Compliance", priority: 2 },
+        ],
+        unfulfilled_conditions: [
+          { id: "TR_EIN_MATCH", status: "not_fulfilled", compartment: "Compliance", priority: "low" },
+          { id: "TR_SIGNED", status: "not_fulfilled", compartment: "Compliance", priority: "high" },
+        ],
+        missing_information: [],
+        recommendations: [],
+      },
+    });
+    const page = await openPage(withToken(`#/runs/${runId}`));
+    await page.waitForSelector("[data-testid=run-status][data-status=SUCCEEDED]", { timeout: 30_000 });
+    await page.waitForSelector("[data-testid=verdicts] tbody");
+
+    expect(await page.innerText("[data-testid=result-interpretation]")).toContain(
+      "Judging every condition of the tax return.",
+    );
+    // The interpretation comes before the summary and the table.
+    const order = await page.$$eval("[data-testid=result] > *", (els) =>
+      els.map((el) => el.getAttribute("data-testid") ?? el.getAttribute("class")),
+    );
+    expect(order.slice(0, 3)).toEqual(["result-interpretation", "result-summary", "table-wrap"]);
+    // Row groups in page order, and each row (in page order) with its group's compartment.
+    const compartments = await page.$$eval("[data-testid=verdicts] tbody", (els) =>
+      els.map((el) => el.getAttribute("data-compartment")),
+    );
+    expect(compartments).toEqual(["Compliance", "Credit"]);
+    const rows = await page.$$eval("[data-testid=verdicts] tbody tr[data-status]", (els) =>
+      els.map(
+        (el) =>
+          `${el.getAttribute("data-compartment")} ${el.getAttribute("data-testid")}=${el.getAttribute("data-status")}`,
+      ),
+    );
+    expect(rows).toEqual([
+      "Compliance verdict-TR_SIGNED=not_fulfilled",
+      "Compliance verdict-TR_COMPLETE=fulfilled",
+      "Compliance verdict-TR_EIN_MATCH=not_fulfilled",
+      "Credit verdict-BS_NO_NSF=fulfilled",
+    ]);
+    expect(await page.innerText("[data-testid=priority-TR_SIGNED]")).toMatch(/^high$/i);
+    expect(await page.innerText("[data-testid=priority-TR_COMPLETE]")).toBe("P2");
+    expect(await page.innerText("[data-testid=verdict-group-Compliance] .group-row")).toContain(
+      "1 of 3 fulfilled",
+    );
+
+    // The replan: counted in the header, told in the activity log, the DAG shows the latest plan.
+    expect(await page.innerText("[data-testid=run-replans]")).toBe("replanned ×1");
+    const { events } = await getJson<{ events: ProgressEvent[] }>(`/v1/runs/${runId}/events?after_seq=0`);
+    const replan = events.find((event) => event.stage === "replan");
+    expect(replan).toBeDefined();
+    expect(await page.innerText(`[data-testid=event-${replan?.seq}]`)).toContain(
+      "Replanned (attempt 1): E3 call_conditions_ai_api failed: Conditions AI answered 500",
+    );
+    const stepNodes = () =>
+      page.$$eval("[data-testid^=step-][data-level]", (els) =>
+        els.map((el) => `${el.getAttribute("data-step")}=${el.getAttribute("data-status")}`).sort(),
+      );
+    await expect.poll(stepNodes).toEqual(["E1=completed", "E2=completed", "E4=completed"]);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, "dashboard-grouped.png"), fullPage: true });
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("lists the conditions that apply, not judged, grouped the same way with their reasons", async () => {
+    const runId = await injectRun({
+      events: [{ stage: "plan", plan: firstPlan }],
+      evidence: [],
+      result: {
+        interpretation: "Listing the conditions that apply; nothing is judged.",
+        summary: "3 conditions apply to this loan file",
+        fulfilled_conditions: [],
+        unfulfilled_conditions: [],
+        applicable_conditions: [
+          {
+            id: "BS_NO_NSF",
+            title: "No NSF fees",
+            compartment: "Credit",
+            priority: "medium",
+            reason: "bank file",
+          },
+          {
+            id: "TR_TAX_YEAR",
+            title: "Tax year",
+            compartment: "Compliance",
+            priority: "medium",
+            reason: "an 1120",
+          },
+          {
+            id: "TR_SIGNED",
+            title: "Signed",
+            compartment: "Compliance",
+            priority: "high",
+            reason: "an 1120",
+          },
+        ],
+        missing_information: [],
+        recommendations: [],
+      },
+    });
+    const page = await openPage(withToken(`#/runs/${runId}`));
+    await page.waitForSelector("[data-testid=applicable-conditions] tbody", { timeout: 30_000 });
+    const compartments = await page.$$eval("[data-testid=applicable-conditions] tbody", (els) =>
+      els.map((el) => el.getAttribute("data-compartment")),
+    );
+    expect(compartments).toEqual(["Compliance", "Credit"]);
+    const rows = await page.$$eval("[data-testid=applicable-conditions] tbody tr[data-testid]", (els) =>
+      els.map((el) => `${el.getAttribute("data-compartment")} ${el.getAttribute("data-testid")}`),
+    );
+    expect(rows).toEqual([
+      "Compliance applicable-TR_SIGNED",
+      "Compliance applicable-TR_TAX_YEAR",
+      "Credit applicable-BS_NO_NSF",
+    ]);
+    expect(await page.innerText("[data-testid=applicable-TR_SIGNED] .reason")).toBe("an 1120");
+    expect(await page.locator("[data-testid=verdicts]").count()).toBe(0);
+    expect(await page.innerText("[data-testid=kpi-verdicts]")).toContain("3 apply · not judged");
+    expect(await page.locator("[data-testid=run-replans]").count()).toBe(0);
+    await page.close();
     expect(pageErrors).toEqual([]);
   });
 });

@@ -76,6 +76,56 @@ export function runEvents(status: "SUCCEEDED" | "FAILED" | "CANCELLED" = "SUCCEE
   })) as ProgressEvent[];
 }
 
+/** The plan after E3 failed: E1 and E2 are reused, E4 asks Conditions AI again. */
+export const replannedPlan: Plan = {
+  steps: [
+    ...plan.steps.slice(0, 2),
+    {
+      id: "E4",
+      tool: "call_conditions_ai_api",
+      args: { conditions: "{{E1.conditions}}", documents: ["rm-conditions/a.pdf"] },
+      depends_on: ["E1"],
+    },
+  ],
+  levels: [["E1", "E2"], ["E4"]],
+  repairs: [],
+};
+
+/** A run whose required step E3 failed once: replan, the new plan's E4 completes, the run succeeds. */
+export function replannedRunEvents(): ProgressEvent[] {
+  const firstRound = runEvents("FAILED").slice(0, 7);
+  const bodies = [
+    {
+      stage: "replan",
+      attempt: 1,
+      reason: "E3 call_conditions_ai_api failed: Conditions AI answered 500",
+      failed_steps: ["E3"],
+    },
+    { stage: "plan", plan: replannedPlan },
+    { stage: "worker", step: "E4", tool: "call_conditions_ai_api", level: 1, status: "started" },
+    {
+      stage: "worker",
+      step: "E4",
+      tool: "call_conditions_ai_api",
+      level: 1,
+      status: "completed",
+      duration_ms: 25,
+    },
+    { stage: "solver", status: "started" },
+    { stage: "solver", status: "completed" },
+    { stage: "complete", status: "SUCCEEDED" },
+  ];
+  return [
+    ...firstRound,
+    ...bodies.map((body, index) => ({
+      ...body,
+      run_id: RUN_ID,
+      seq: firstRound.length + index + 1,
+      timestamp: new Date(Date.UTC(2026, 0, 1, 12, 0, firstRound.length + index)).toISOString(),
+    })),
+  ] as ProgressEvent[];
+}
+
 export function runRecord(status: RunStatus): RunRecord {
   return {
     run_id: RUN_ID,

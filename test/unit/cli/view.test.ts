@@ -2,7 +2,8 @@
 // with listr2's "test" renderer, which writes each title change as a JSON line.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { LiveView } from "../../../cli/view.ts";
-import { runEvents } from "./stub-api.ts";
+import type { ProgressEvent } from "../../../lambdas/core/types.ts";
+import { replannedRunEvents, runEvents } from "./stub-api.ts";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -80,5 +81,70 @@ describe("LiveView", () => {
         "SKIPPED Result: unknown",
       ]),
     );
+  });
+
+  it("shows a replan under the worker with the new plan's steps, reusing the completed ones", async () => {
+    const titles = await finalTitles((view) => {
+      for (const event of replannedRunEvents()) view.event(event);
+    });
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        "COMPLETED E1 call_preconditions_api (level 0): completed in 12 ms",
+        "FAILED E3 call_conditions_ai_api (level 1): failed in 30 ms: Conditions AI answered 500",
+        "COMPLETED Replanned (attempt 1): E3 call_conditions_ai_api failed: Conditions AI answered 500 → new plan: 1 step to run, 2 reused",
+        "COMPLETED E4 call_conditions_ai_api (level 1): completed in 25 ms",
+        "COMPLETED Solver: completed in 1000 ms",
+        "COMPLETED Result: SUCCEEDED",
+      ]),
+    );
+    // The reused steps are not listed again under the replan.
+    expect(titles.filter((title) => title.includes("E1 call_preconditions_api"))).toHaveLength(1);
+  });
+
+  it("settles the new plan's steps as not run when the run ends during the replanned round", async () => {
+    const events = replannedRunEvents();
+    const replanned = events.slice(0, 9);
+    const titles = await finalTitles((view) => {
+      for (const event of replanned) view.event(event);
+      view.event({
+        run_id: replanned[0]?.run_id ?? "",
+        seq: replanned.length + 1,
+        timestamp: "2026-01-01T12:01:00.000Z",
+        stage: "complete",
+        status: "CANCELLED",
+      });
+    });
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        "SKIPPED E4 call_conditions_ai_api (level 1): not run",
+        "SKIPPED Solver: not run",
+        "FAILED Result: CANCELLED",
+      ]),
+    );
+  });
+
+  it("tells in the Plan line that the planner planned again before its first valid plan", async () => {
+    const events = runEvents("SUCCEEDED");
+    const invalid = {
+      stage: "replan",
+      attempt: 1,
+      reason: "the plan was invalid: unknown tool WolframAlpha",
+      failed_steps: [],
+      run_id: events[0]?.run_id ?? "",
+      seq: 1,
+      timestamp: "2026-01-01T11:59:59.000Z",
+    } as ProgressEvent;
+    const titles = await finalTitles((view) => {
+      view.event(invalid);
+      for (const event of events) view.event({ ...event, seq: event.seq + 1 });
+    });
+    expect(titles).toEqual(
+      expect.arrayContaining([
+        "COMPLETED Plan: 3 steps in 2 dependency levels (replanned (attempt 1): the plan was invalid: unknown tool WolframAlpha)",
+        "COMPLETED E3 call_conditions_ai_api (level 1): completed in 30 ms",
+        "COMPLETED Result: SUCCEEDED",
+      ]),
+    );
+    expect(titles.some((title) => title.includes("new plan"))).toBe(false);
   });
 });
