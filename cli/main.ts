@@ -77,9 +77,16 @@ program
     "--token <token>",
     "with --api: WebSocket token to follow with instead of the run's subscribe token (e.g. an operator token); none: connect without one",
   )
+  .option(
+    "--instructions <text>",
+    'what to do, replacing the request\'s instructions (e.g. "Only check whether the return is signed")',
+  )
   .option("--json", "print only the final run record as JSON on stdout")
   .action(
-    async (file: string, options: { local?: boolean; api?: string; token?: string; json?: boolean }) => {
+    async (
+      file: string,
+      options: { local?: boolean; api?: string; token?: string; json?: boolean; instructions?: string },
+    ) => {
       if (options.local === (options.api !== undefined)) {
         program.error(
           "rewoo evaluate: choose one of --local (the local twin) or --api <url> (a running API)",
@@ -94,6 +101,7 @@ program
       } catch (error) {
         program.error(`rewoo evaluate: cannot read ${file}: ${(error as Error).message}`);
       }
+      if (options.instructions !== undefined) request = withInstructions(request, options.instructions);
       if (options.api !== undefined) {
         process.exitCode = await runApiEvaluation(request, {
           api: options.api,
@@ -112,6 +120,12 @@ program
       });
     },
   );
+
+/** The request with `instructions` replaced; a request that is not an object is left for validation to name. */
+function withInstructions(request: unknown, instructions: string): unknown {
+  if (typeof request !== "object" || request === null || Array.isArray(request)) return request;
+  return { ...request, instructions };
+}
 
 const runs = program.command("runs").description("work with existing runs");
 runs

@@ -116,6 +116,30 @@ describe("rewoo evaluate --local", () => {
     expect(unfulfilled).toContain("TR_SIGNED");
   });
 
+  it("--instructions replaces the request's instructions: only the signature is judged", async () => {
+    const { code, stdout } = await rewoo(
+      [
+        "evaluate",
+        "examples/sample-unsigned-return.json",
+        "--local",
+        "--json",
+        "--instructions",
+        "Only check whether the return is signed",
+      ],
+      { REWOO_DATA_DIR: dataDir },
+    );
+    expect(code).toBe(0);
+    const record = JSON.parse(stdout);
+    expect(record.request.instructions).toBe("Only check whether the return is signed");
+    const judged = [...record.result.fulfilled_conditions, ...record.result.unfulfilled_conditions];
+    expect(judged.map((c: { id: string }) => c.id)).toEqual(["TR_SIGNED"]);
+    expect(record.result.unfulfilled_conditions[0]).toMatchObject({
+      id: "TR_SIGNED",
+      status: "not_fulfilled",
+    });
+    expect(record.result.interpretation).toMatch(/TR_SIGNED/);
+  });
+
   it("evaluates PDF files from disk named in s3_pdf_paths, relative to the request file", async () => {
     const dir = mkdtempSync(join(tmpdir(), "rewoo-local-docs-"));
     const samples = await generateSampleDocuments();
