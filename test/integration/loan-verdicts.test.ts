@@ -146,11 +146,26 @@ describe("tax returns", () => {
 
   it("turns a corrupt PDF into error evidence naming the document, and still answers", async () => {
     const run = await evaluate(taxReturnRequest(["rm-conditions/corrupt.pdf"]));
+    // Retrieval fails on it; Conditions AI reports it as an unreadable document of its own evidence
+    // (one bad file among several must not cost the others their verdicts), so it does not fail.
     const failed = run.evidence.filter((e) => e.status === "error");
-    expect(failed.map((e) => e.tool).sort()).toEqual(["call_conditions_ai_api", "retrieve_s3_document"]);
-    for (const evidence of failed)
-      expect(evidence.error).toMatch(/rm-conditions\/corrupt\.pdf is not a readable PDF/);
+    expect(failed.map((e) => e.tool)).toEqual(["retrieve_s3_document"]);
+    expect(failed[0]?.error).toMatch(/rm-conditions\/corrupt\.pdf is not a readable PDF/);
+    const judged = run.evidence.find((e) => e.tool === "call_conditions_ai_api");
+    expect(judged?.status).toBe("ok");
+    const output = judged?.output as {
+      documents: Array<{ document: string; status: string; reason: string }>;
+    };
+    expect(output.documents).toEqual([
+      expect.objectContaining({ document: "rm-conditions/corrupt.pdf", status: "unreadable" }),
+    ]);
+    expect(output.documents[0]?.reason).toMatch(/corrupt\.pdf could not be read/);
     expect(run.result?.fulfilled_conditions).toEqual([]);
+    expect(run.result?.unfulfilled_conditions.length).toBeGreaterThan(0);
+    for (const condition of run.result?.unfulfilled_conditions ?? []) {
+      expect(condition.status, condition.id).toBe("insufficient_evidence");
+      expect(condition.reason, condition.id).toMatch(/corrupt\.pdf/);
+    }
     expect(run.result?.missing_information.join("\n")).toMatch(/corrupt\.pdf/);
   });
 });

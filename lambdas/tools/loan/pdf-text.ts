@@ -14,6 +14,23 @@ export interface ExtractedDocument {
   /** One string per page (index 0 = page 1); lines separated by "\n", columns by 2+ spaces. */
   pages: string[];
   has_text_layer: boolean;
+  /**
+   * Where the columns of each line sit on the page: `cells[page][line]` lists the line's columns
+   * (the 2+ space separated runs) with their horizontal extent, so a value can be matched to the
+   * column heading above it. Lines without positions (vertical captions) have no cells. Absent
+   * for documents extracted elsewhere (a lender's text, a test's literal pages).
+   */
+  cells?: Cell[][][];
+}
+
+/** One column of a line: its text, where it starts in the line, and its extent on the page (points). */
+export interface Cell {
+  text: string;
+  /** Offset of the text in its line. */
+  start: number;
+  /** Left and right edges on the page, in PDF points. */
+  x: number;
+  right: number;
 }
 
 export class DocumentError extends Error {
@@ -53,6 +70,7 @@ export async function extractPdfText(bytes: Uint8Array, documentName: string): P
   }
   try {
     const pages: string[] = [];
+    const cells: Cell[][][] = [];
     for (let number = 1; number <= pdf.numPages; number++) {
       let page: Awaited<ReturnType<typeof pdf.getPage>>;
       try {
@@ -84,8 +102,9 @@ export async function extractPdfText(bytes: Uint8Array, documentName: string): P
         });
       }
       items.push(...(await formFieldValues(page)));
-      const lines = layoutLines(items);
-      pages.push([...lines, ...rotated].join("\n"));
+      const laid = layoutLines(items);
+      pages.push([...laid.map((line) => line.text), ...rotated].join("\n"));
+      cells.push([...laid.map((line) => line.cells), ...rotated.map(() => [])]);
       page.cleanup();
     }
     return {
@@ -93,6 +112,7 @@ export async function extractPdfText(bytes: Uint8Array, documentName: string): P
       page_count: pdf.numPages,
       pages,
       has_text_layer: pages.some((text) => text.trim() !== ""),
+      cells,
     };
   } finally {
     await pdf.destroy().catch(() => undefined);
@@ -132,7 +152,7 @@ async function formFieldValues(page: {
   return values;
 }
 
-function layoutLines(items: PositionedText[]): string[] {
+function layoutLines(items: PositionedText[]): Array<{ text: string; cells: Cell[] }> {
   const sorted = [...items].sort((p, q) => q.y - p.y || p.x - q.x);
   const rows: Array<{ y: number; size: number; items: PositionedText[] }> = [];
   for (const item of sorted) {
@@ -145,27 +165,53 @@ function layoutLines(items: PositionedText[]): string[] {
       rows.push({ y: item.y, size: item.size, items: [item] });
     }
   }
-  const lines: string[] = [];
+  const lines: Array<{ text: string; cells: Cell[] }> = [];
   for (const row of rows) {
     const ordered = row.items.sort((p, q) => p.x - q.x);
     let line = "";
     let previous: PositionedText | undefined;
+    const cells: Array<{ start: number; x: number; right: number }> = [];
     for (const item of ordered) {
       // Simulated bold (the same string drawn twice, slightly offset) would read twice.
       if (previous && previous.str === item.str && Math.abs(previous.x - item.x) < 1) continue;
+      let newCell = previous === undefined;
       if (previous) {
         const gap = item.x - (previous.x + previous.width);
         const em = Math.max(previous.size, item.size);
-        if (gap >= COLUMN_GAP_EM * em) line = `${line.trimEnd()}  `;
-        else if (gap > JOIN_GAP_EM * em && !line.endsWith(" ") && !item.str.startsWith(" ")) line += " ";
+        if (gap >= COLUMN_GAP_EM * em) {
+          line = `${line.trimEnd()}  `;
+          newCell = true;
+        } else if (gap > JOIN_GAP_EM * em && !line.endsWith(" ") && !item.str.startsWith(" ")) line += " ";
       }
-      line += line === "" ? item.str.trimStart() : item.str;
+      const text = line === "" ? item.str.trimStart() : item.str;
+      if (newCell) cells.push({ start: line.length, x: item.x, right: item.x + item.width });
+      const cell = cells[cells.length - 1];
+      if (cell) cell.right = Math.max(cell.right, item.x + item.width);
+      line += text;
       previous = item;
     }
     const trimmed = line.trimEnd();
-    if (trimmed !== "") lines.push(trimmed);
+    if (trimmed === "") continue;
+    lines.push({ text: trimmed, cells: cellsOf(trimmed, cells) });
   }
   return lines;
+}
+
+/**
+ * The columns of a laid-out line as `segments` splits it, each with the extent of the items it
+ * came from. Two spaces inside one item's text split a column there too; both parts keep the
+ * item's extent, which is as precise as the PDF allows.
+ */
+function cellsOf(line: string, spans: Array<{ start: number; x: number; right: number }>): Cell[] {
+  const result: Cell[] = [];
+  const pattern = /\S+(?: \S+)*/g;
+  for (let match = pattern.exec(line); match; match = pattern.exec(line)) {
+    const start = match.index;
+    const span = spans.findLast((candidate) => candidate.start <= start) ?? spans[0];
+    if (!span) continue;
+    result.push({ text: match[0], start, x: span.x, right: span.right });
+  }
+  return result;
 }
 
 function describeOpenError(documentName: string, bytes: Uint8Array, error: unknown): string {

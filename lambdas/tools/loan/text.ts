@@ -1,6 +1,6 @@
 // Reading helpers shared by the condition engines: lines and columns of extracted pages,
 // dates, amounts, name comparison and verbatim citations.
-import type { ExtractedDocument } from "./pdf-text.ts";
+import type { Cell, ExtractedDocument } from "./pdf-text.ts";
 
 export interface Citation {
   document: string;
@@ -18,15 +18,49 @@ export interface PageText {
   page: number;
   text: string;
   lines: string[];
+  /** The columns of each line with their extent on the page (`lines[i]` ↔ `cells[i]`), when known. */
+  cells?: Cell[][];
 }
 
 export function documentPages(document: ExtractedDocument): PageText[] {
-  return document.pages.map((text, index) => ({
-    document: document.document,
-    page: index + 1,
-    text,
-    lines: text.split("\n"),
-  }));
+  return document.pages.map((text, index) => {
+    const lines = text.split("\n");
+    const cells = document.cells?.[index];
+    return {
+      document: document.document,
+      page: index + 1,
+      text,
+      lines,
+      ...(cells && cells.length === lines.length ? { cells } : {}),
+    };
+  });
+}
+
+/** The positioned column of a line that contains `offset`, or null when positions are unknown. */
+export function cellAt(page: PageText, line: number, offset: number): Cell | null {
+  return (
+    page.cells?.[line]?.find((cell) => offset >= cell.start && offset < cell.start + cell.text.length) ??
+    null
+  );
+}
+
+/**
+ * What is printed under a column heading, as a table row under its header: the first column of the
+ * next `within` lines that overlaps the heading horizontally. Null without positions or a match.
+ */
+export function cellBelow(
+  page: PageText,
+  line: number,
+  heading: Cell,
+  within = 3,
+): { line: number; cell: Cell } | null {
+  for (let next = line + 1; next <= line + within && next < page.lines.length; next++) {
+    const match = page.cells?.[next]?.find(
+      (cell) => cell.x < heading.right - 0.5 && cell.right > heading.x + 0.5,
+    );
+    if (match) return { line: next, cell: match };
+  }
+  return null;
 }
 
 export interface Segment {

@@ -7,6 +7,7 @@ import {
   generateSampleDocuments,
 } from "../../../examples/samples.ts";
 import { DocumentError, extractPdfText } from "../../../lambdas/tools/loan/pdf-text.ts";
+import { cellAt, cellBelow, documentPages } from "../../../lambdas/tools/loan/text.ts";
 import { sample } from "./fixtures.ts";
 
 describe("extractPdfText", () => {
@@ -41,7 +42,44 @@ describe("extractPdfText", () => {
       page_count: 1,
       pages: [""],
       has_text_layer: false,
+      cells: [[]],
     });
+  });
+
+  it("keeps each column's extent on the page, so a value can be read under its column heading", async () => {
+    const bytes = await buildTextPdf([
+      [
+        [
+          [50, "Name of corporation"],
+          [300, "Employer identification number"],
+          [470, "Tax year ended"],
+        ],
+        [
+          [300, "12 3456789"],
+          [50, "Acme Widgets, Inc."],
+        ],
+      ],
+    ]);
+    const document = await extractPdfText(bytes, "rm/header.pdf");
+    const [page] = documentPages(document);
+    if (!page) throw new Error("no page");
+    expect(page.lines).toEqual([
+      "Name of corporation  Employer identification number  Tax year ended",
+      "Acme Widgets, Inc.  12 3456789",
+    ]);
+    const heading = cellAt(page, 0, page.lines[0]?.indexOf("Employer") ?? -1);
+    expect(heading).toMatchObject({ text: "Employer identification number", start: 21 });
+    expect(heading?.x).toBeCloseTo(300, 0);
+    if (!heading) throw new Error("no heading");
+    expect(cellBelow(page, 0, heading)).toMatchObject({ line: 1, cell: { text: "12 3456789", start: 20 } });
+    const year = cellAt(page, 0, page.lines[0]?.indexOf("Tax year") ?? -1);
+    if (!year) throw new Error("no year heading");
+    // Nothing is printed under "Tax year ended".
+    expect(cellBelow(page, 0, year)).toBeNull();
+    // Pages built from literal text (no positions) have no cells.
+    expect(
+      documentPages({ document: "x", page_count: 1, pages: ["a  b"], has_text_layer: true })[0]?.cells,
+    ).toBe(undefined);
   });
 
   it("throws DocumentError naming the document for non-PDF bytes", async () => {
