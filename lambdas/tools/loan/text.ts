@@ -39,8 +39,7 @@ export function documentPages(document: ExtractedDocument): PageText[] {
 /** The positioned column of a line that contains `offset`, or null when positions are unknown. */
 export function cellAt(page: PageText, line: number, offset: number): Cell | null {
   return (
-    page.cells?.[line]?.find((cell) => offset >= cell.start && offset < cell.start + cell.text.length) ??
-    null
+    page.cells?.[line]?.find((cell) => offset >= cell.start && offset < cell.start + cell.text.length) ?? null
   );
 }
 
