@@ -1,5 +1,6 @@
 // Shapes shared by the condition evaluators and the engine that dispatches to them.
 import type { ConditionPriority } from "./catalog.ts";
+import type { AssistedField } from "./extraction.ts";
 import type { ExtractedDocument } from "./pdf-text.ts";
 import type { Citation, SimpleDate } from "./text.ts";
 
@@ -63,6 +64,11 @@ export interface EvaluationContext {
   unreadable: UnreadablePart[];
   asOf: SimpleDate;
   expected: Record<string, unknown>;
+  /**
+   * Values a model located for fields the finders could not, each quote verified to be on its page.
+   * An evaluator uses one only where its own reading of that document found nothing.
+   */
+  assisted?: ReadonlyArray<AssistedField>;
 }
 
 export function insufficient(
