@@ -95,7 +95,9 @@ export interface ErrorFaultResult {
   failed_steps: number;
   /** Failed steps that missing_information names (by step id and tool). */
   failed_steps_named: number;
-  /** Runs with failed steps that SUCCEEDED and name every failed step in missing_information. */
+  /** Failed steps a replan worked around: a later step of the same tool finished ok. */
+  failed_steps_replanned: number;
+  /** Runs with failed steps that SUCCEEDED with every failed step named or worked around by a replan. */
   runs_naming_every_failed_step: number;
 }
 
@@ -441,6 +443,7 @@ export async function injectedFaults(twin: Twin, runs: number): Promise<FaultsRe
     runs_with_failed_steps: 0,
     failed_steps: 0,
     failed_steps_named: 0,
+    failed_steps_replanned: 0,
     runs_naming_every_failed_step: 0,
   };
   for (const { record } of errorRuns) {
@@ -451,8 +454,10 @@ export async function injectedFaults(twin: Twin, runs: number): Promise<FaultsRe
     error.runs_with_failed_steps += 1;
     error.failed_steps += failed.length;
     const named = failed.filter((item) => namesFailedStep(record.result?.missing_information ?? [], item));
+    const replanned = failed.filter((item) => !named.includes(item) && replannedAround(record, item));
     error.failed_steps_named += named.length;
-    if (record.status === "SUCCEEDED" && named.length === failed.length)
+    error.failed_steps_replanned += replanned.length;
+    if (record.status === "SUCCEEDED" && named.length + replanned.length === failed.length)
       error.runs_naming_every_failed_step += 1;
   }
 
@@ -487,6 +492,18 @@ export async function injectedFaults(twin: Twin, runs: number): Promise<FaultsRe
  * The solver names a failed step in missing_information as "<step id> <tool> … failed: <error>"
  * (the rule-based solver; the solver prompt asks a model for step id, tool and error too).
  */
+/** After a replan, a later step of the same tool that finished ok stands in for the failed one. */
+function replannedAround(record: RunRecord, item: Evidence): boolean {
+  if (!record.replans) return false;
+  return record.evidence.some(
+    (other) =>
+      other.tool === item.tool &&
+      other.status === "ok" &&
+      other.step_id !== item.step_id &&
+      Date.parse(other.finished_at) >= Date.parse(item.finished_at),
+  );
+}
+
 function namesFailedStep(missing: readonly string[], item: Evidence): boolean {
   const id = new RegExp(`\\b${item.step_id}\\b`);
   return missing.some((line) => id.test(line) && line.includes(item.tool));

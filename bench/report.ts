@@ -441,7 +441,7 @@ function reliabilitySection(rel: ReliabilityResults, cpus: number): string[] {
     out.push(
       "### Injected tool faults",
       "",
-      `How measured: ${f.error.runs} runs per fault kind, one after another, alternating ${f.requests.map((x) => `\`${x}\``).join(" and ")}, with \`REWOO_FAULTS\` semantics (\`services.faults.configure(spec, ${f.seed})\`) and no tool latency. *error*: a failed step counts as named when a \`missing_information\` entry names its step id and its tool. *throttle*: Work retries are the executor's \`StateRetried\` events of Work (retry interval ${f.work_retry_interval_ms} ms); Work gives up after 5 attempts, so about steps × 0.3⁵ steps are expected to exhaust them.`,
+      `How measured: ${f.error.runs} runs per fault kind, one after another, alternating ${f.requests.map((x) => `\`${x}\``).join(" and ")}, with \`REWOO_FAULTS\` semantics (\`services.faults.configure(spec, ${f.seed})\`) and no tool latency. *error*: a failed step counts as named when a \`missing_information\` entry names its step id and its tool, and as replanned when the run replanned (\`REWOO_MAX_REPLANS\`, default 1) and a later step of the same tool finished ok. *throttle*: Work retries are the executor's \`StateRetried\` events of Work (retry interval ${f.work_retry_interval_ms} ms); Work gives up after 5 attempts, so about steps × 0.3⁵ steps are expected to exhaust them.`,
       "",
       table(
         ["faults", "runs", "SUCCEEDED", "FAILED", "what the runs did"],
@@ -451,7 +451,7 @@ function reliabilitySection(rel: ReliabilityResults, cpus: number): string[] {
             f.error.runs,
             f.error.succeeded,
             f.error.failed,
-            `${f.error.runs_naming_every_failed_step} of ${f.error.runs_with_failed_steps} runs with failed steps succeeded naming every failed step (${f.error.failed_steps_named} of ${f.error.failed_steps} failed steps named)`,
+            `${f.error.runs_naming_every_failed_step} of ${f.error.runs_with_failed_steps} runs with failed steps succeeded naming or replanning around every failed step (of ${f.error.failed_steps} failed steps, ${f.error.failed_steps_replanned} replanned around, ${f.error.failed_steps_named} named)`,
           ],
           [
             `\`${f.throttle.spec}\``,

@@ -123,9 +123,10 @@ describe("npm run bench (smoke)", () => {
     expect(s.rewoo.input_tokens).toBeGreaterThan(0);
     expect(s.token_ratio).toBeCloseTo(s.react.total_tokens / s.rewoo.total_tokens, 2);
     expect(s.transitions).toBeGreaterThan(0);
-    // Plan, RunLevels, a RunSteps per level, a Work per step, Solve, Finalize, Succeeded.
-    expect(s.transitions).toBe(s.tool_calls + s.levels + 5);
-    expect(s.lambda_invocations).toBe(s.tool_calls + 3);
+    // Plan, RunLevels, a RunSteps per level, a Work per step, Replan, Replanned, Solve, Finalize, Succeeded.
+    expect(s.transitions).toBe(s.tool_calls + s.levels + 7);
+    // Planner, a worker per step, the planner's replan check, solver, finalize.
+    expect(s.lambda_invocations).toBe(s.tool_calls + 4);
     expect(s.cost_usd).toBeCloseTo((s.transitions * 0.025) / 1000, 10);
     expect(s.max_payload_bytes).toBeGreaterThan(0);
     expect(s.max_payload_bytes).toBeLessThan(256 * 1024);
@@ -150,10 +151,12 @@ describe("npm run bench (smoke)", () => {
     expect(watched?.exact_deliveries).toBe(watched?.deliveries);
     expect(watched?.last_complete_ms).toHaveLength(SIZES.deliveryRepeats);
 
-    // Tool errors are data: every run ends SUCCEEDED and names each failed step.
+    // Tool errors are data: every run ends SUCCEEDED, each failed step named or replanned around.
     const faults = reliability.faults;
     expect(faults?.error).toMatchObject({ runs: SIZES.faultRuns, succeeded: SIZES.faultRuns, failed: 0 });
-    expect(faults?.error.failed_steps_named).toBe(faults?.error.failed_steps);
+    expect((faults?.error.failed_steps_named ?? 0) + (faults?.error.failed_steps_replanned ?? 0)).toBe(
+      faults?.error.failed_steps,
+    );
     expect(faults?.error.runs_naming_every_failed_step).toBe(faults?.error.runs_with_failed_steps);
     expect(faults?.throttle.runs).toBe(SIZES.faultRuns);
     expect((faults?.throttle.succeeded ?? 0) + (faults?.throttle.failed ?? 0)).toBe(SIZES.faultRuns);

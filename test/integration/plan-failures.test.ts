@@ -70,8 +70,12 @@ describe("plans that cannot run", () => {
     expect(run.error?.error).toBe("PlanValidationError");
     expect(run.error?.cause).toMatch(/cycle: E1 -> E2 -> E1/);
     expect(run.evidence).toEqual([]);
-    expect(events.map((e) => e.stage)).toEqual(["complete"]);
-    expect(events[0]).toMatchObject({ stage: "complete", status: "FAILED", seq: 1 });
+    // The planner was asked once more with the validation error (the scripted one repeats itself).
+    expect(events.map((e) => e.stage)).toEqual(["replan", "complete"]);
+    expect(events[0]).toMatchObject({ stage: "replan", attempt: 1, seq: 1 });
+    expect(JSON.stringify(events[0])).toMatch(/cycle: E1 -> E2 -> E1/);
+    expect(events[1]).toMatchObject({ stage: "complete", status: "FAILED", seq: 2 });
+    expect(run.usage.llm_calls).toBe(2);
   });
 
   it("ends an unknown-tool plan FAILED listing the known tools", async () => {
@@ -80,7 +84,8 @@ describe("plans that cannot run", () => {
     expect(run.error?.cause).toMatch(/fax_document/);
     expect(run.error?.cause).toMatch(/call_preconditions_api/);
     expect(run.error?.cause).toMatch(/retrieve_s3_document/);
-    expect(run.usage.llm_calls).toBe(1);
+    // The first answer and the one asked again with the validation error.
+    expect(run.usage.llm_calls).toBe(2);
   });
 
   it("ends a run FAILED when the planner answers without a plan", async () => {
