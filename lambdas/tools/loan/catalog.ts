@@ -13,6 +13,8 @@ const ConditionEntry = z.strictObject({
   classifications: z.array(z.string().min(1)).min(1),
   loan_programs: z.array(z.string().min(1)).min(1),
   fulfilled_by: z.string().min(1),
+  /** The document fields its check reads (names from `fields[]`): what the extraction report is about. */
+  fields: z.array(z.string().min(1)).default([]),
   parameters: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).default({}),
   /** Words and phrases an instruction may use for this condition ("signature", "NSF"), lower case. */
   keywords: z
@@ -27,6 +29,19 @@ const ConditionEntry = z.strictObject({
   remedy: z.strictObject({ not_fulfilled: z.string().min(1), insufficient_evidence: z.string().min(1) }),
 });
 
+/** A field the engines locate in a document; the extraction report names each found or not. */
+const FieldEntry = z.strictObject({
+  name: z.string().regex(/^[a-z][a-z0-9_]*$/, "field names are lower_snake_case"),
+  document: z.enum(["form_1120", "bank_statement"]),
+  /** What the field is, precise enough for a person, or a model, to find it on a page. */
+  description: z.string().min(1),
+  /**
+   * Whether a configured LLM may locate it when the engines cannot (its quote verified on the page).
+   * Off for judgements a quote cannot prove, such as whether a signature box is filled.
+   */
+  model_may_locate: z.boolean(),
+});
+
 const ClassificationEntry = z.strictObject({
   name: z.string().min(1),
   aliases: z.array(z.string().min(1)).default([]),
@@ -37,12 +52,23 @@ export const ConditionCatalogSchema = z
   .strictObject({
     version: z.string().min(1),
     classifications: z.array(ClassificationEntry).min(1),
+    fields: z.array(FieldEntry).default([]),
     conditions: z.array(ConditionEntry).min(1),
   })
   .superRefine((catalog, context) => {
     const known = new Set(catalog.classifications.map((entry) => entry.name));
+    const fields = new Set(catalog.fields.map((field) => field.name));
     const seen = new Set<string>();
     catalog.conditions.forEach((condition, index) => {
+      for (const field of condition.fields) {
+        if (!fields.has(field)) {
+          context.addIssue({
+            code: "custom",
+            path: ["conditions", index, "fields"],
+            message: `${condition.id} names field "${field}", which is not in fields[]`,
+          });
+        }
+      }
       if (seen.has(condition.id)) {
         context.addIssue({
           code: "custom",
@@ -66,6 +92,7 @@ export const ConditionCatalogSchema = z
 export type ConditionCatalog = z.infer<typeof ConditionCatalogSchema>;
 export type CatalogCondition = ConditionCatalog["conditions"][number];
 export type ConditionPriority = z.infer<typeof Priority>;
+export type CatalogField = ConditionCatalog["fields"][number];
 
 export function parseCatalog(data: unknown): ConditionCatalog {
   const parsed = ConditionCatalogSchema.safeParse(data);
@@ -91,6 +118,10 @@ export function knownClassifications(): string[] {
 export function findCondition(id: string): CatalogCondition | undefined {
   const wanted = id.trim().toUpperCase();
   return catalog.conditions.find((condition) => condition.id === wanted);
+}
+
+export function findField(name: string): CatalogField | undefined {
+  return catalog.fields.find((field) => field.name === name);
 }
 
 function normalizeClassification(value: string): string {

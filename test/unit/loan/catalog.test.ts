@@ -55,5 +55,32 @@ describe("condition catalog", () => {
     expect(() => parseCatalog({ version: "x", classifications: [], conditions: [] })).toThrow(
       /classifications/,
     );
+
+    const undeclaredField = structuredClone(rawCatalog);
+    (undeclaredField.conditions[2] as { fields: string[] }).fields = ["ein", "duns_number"];
+    expect(() => parseCatalog(undeclaredField)).toThrow(
+      /conditions\.2\.fields: TR_EIN_MATCH names field "duns_number", which is not in fields\[\]/,
+    );
+  });
+
+  it("names the fields each automated check reads, each declared once for its document", () => {
+    const catalog = loadCatalog();
+    const names = catalog.fields.map((field) => field.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const condition of catalog.conditions) {
+      expect(condition.fields.length, condition.id).toBeGreaterThan(0);
+      const kind = condition.id.startsWith("TR_") ? "form_1120" : "bank_statement";
+      for (const name of condition.fields)
+        expect(catalog.fields.find((field) => field.name === name)?.document, name).toBe(kind);
+    }
+    // A model may locate identifiers and periods, never decide whether a signature box is filled.
+    expect(catalog.fields.filter((field) => field.model_may_locate).map((field) => field.name)).toEqual([
+      "corporation_name",
+      "ein",
+      "tax_year",
+      "statement_period",
+      "holder_name",
+      "account_number",
+    ]);
   });
 });
