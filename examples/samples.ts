@@ -12,9 +12,9 @@ export interface SampleDocument {
 }
 
 const FIXED_DATE = new Date("2025-04-01T12:00:00.000Z");
-const LETTER: [number, number] = [612, 792];
+export const LETTER: [number, number] = [612, 792];
 
-interface Item {
+export interface Item {
   text: string;
   x: number;
   y: number;
@@ -25,7 +25,7 @@ interface Item {
   vertical?: boolean;
 }
 
-async function newDocument(title: string): Promise<{ pdf: PDFDocument; font: PDFFont }> {
+export async function newDocument(title: string): Promise<{ pdf: PDFDocument; font: PDFFont }> {
   const pdf = await PDFDocument.create();
   // pdf-lib stamps the current time by default; fixed metadata keeps the bytes reproducible.
   pdf.setTitle(title);
@@ -37,7 +37,7 @@ async function newDocument(title: string): Promise<{ pdf: PDFDocument; font: PDF
   return { pdf, font };
 }
 
-function drawItems(page: PDFPage, font: PDFFont, items: Item[]): void {
+export function drawItems(page: PDFPage, font: PDFFont, items: Item[]): void {
   for (const item of items) {
     const size = item.size ?? 8;
     const x = item.right ? item.x - font.widthOfTextAtSize(item.text, size) : item.x;
@@ -52,7 +52,7 @@ function drawItems(page: PDFPage, font: PDFFont, items: Item[]): void {
   }
 }
 
-async function save(pdf: PDFDocument): Promise<Uint8Array> {
+export async function save(pdf: PDFDocument): Promise<Uint8Array> {
   return pdf.save({ useObjectStreams: false });
 }
 
