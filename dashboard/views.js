@@ -329,6 +329,7 @@ export function renderDetails(el, view, selectedId, { onSelect }) {
                 h("span", { class: "mono" }, evidence.output_ref),
               )
             : null,
+          documentsRead(evidence.output),
           evidence.output !== undefined ? codeBlock("Output", evidence.output, "evidence-json", true) : null,
           codeBlock(
             evidence.args ? "Arguments (placeholders resolved)" : "Arguments",
@@ -415,6 +416,105 @@ function solverDetails(view) {
       ? codeBlock("Result", view.result, "result-json", true)
       : h("p", { class: "muted small" }, "No result yet."),
   ];
+}
+
+/**
+ * Conditions AI's report of each document: whether it was read and, for a return or a statement,
+ * each field the checks read: where it was found (page, excerpt, how, how sure) or why not.
+ */
+function documentsRead(output) {
+  const reports = Array.isArray(output?.documents)
+    ? output.documents.filter((d) => d && typeof d === "object" && typeof d.document === "string")
+    : [];
+  if (reports.length === 0) return null;
+  return h(
+    "section",
+    { class: "documents-read", dataset: { testid: "documents-read" } },
+    h("h4", {}, "Documents read"),
+    reports.map((report) =>
+      h(
+        "div",
+        { class: "document-report", dataset: { testid: "document-report", document: report.document } },
+        h(
+          "p",
+          {},
+          h("span", { class: "mono" }, report.document),
+          " ",
+          h("span", { class: `badge document-${report.status}` }, String(report.status ?? "unknown")),
+          report.extraction?.kind
+            ? h("span", { class: "muted small" }, ` ${kindLabel(report.extraction.kind)}`)
+            : null,
+        ),
+        report.reason ? h("p", { class: "small muted" }, report.reason) : null,
+        Array.isArray(report.extraction?.fields) && report.extraction.fields.length
+          ? fieldTable(report.extraction.fields)
+          : null,
+      ),
+    ),
+  );
+}
+
+function kindLabel(kind) {
+  return { form_1120: "Form 1120", bank_statement: "bank statement" }[kind] ?? String(kind);
+}
+
+function fieldTable(fields) {
+  return h(
+    "div",
+    { class: "table-wrap" },
+    h(
+      "table",
+      { class: "fields" },
+      h("caption", { class: "visually-hidden" }, "Fields the checks read"),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ["Field", "Found", "Where", "How"].map((t) => h("th", { scope: "col", class: "field-cell" }, t)),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        fields.map((f) =>
+          h(
+            "tr",
+            {
+              dataset: {
+                testid: `field-${f.field}`,
+                found: String(f.found === true),
+                source: f.source ?? undefined,
+              },
+            },
+            h("td", { class: "field-cell mono" }, String(f.field)),
+            h(
+              "td",
+              { class: "field-cell" },
+              f.found === true
+                ? [h("span", { class: "badge verdict-fulfilled" }, "found"), f.value ? ` ${f.value}` : ""]
+                : h("span", { class: "badge verdict-insufficient_evidence" }, "not found"),
+            ),
+            h(
+              "td",
+              { class: "field-cell small" },
+              f.found === true
+                ? [f.page ? `p.${f.page} ` : "", f.excerpt ? h("q", {}, f.excerpt) : ""]
+                : (f.note ?? ""),
+            ),
+            h(
+              "td",
+              { class: "field-cell small" },
+              f.found === true
+                ? `${f.source === "model" ? "model (quote verified)" : (f.source ?? "")}${typeof f.confidence === "number" ? ` · ${Math.round(f.confidence * 100)}%` : ""}${f.note ? ` · ${f.note}` : ""}`
+                : "",
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
 function fact(label, value) {

@@ -34,7 +34,14 @@ export interface ToolCallContext {
   purpose: "tool";
 }
 
-export type CompletionContext = PlannerContext | SolverContext | ToolCallContext;
+/** Conditions AI asking for a field its finders could not locate (the answer's quote is verified). */
+export interface FieldCallContext {
+  purpose: "field";
+  document: string;
+  field: string;
+}
+
+export type CompletionContext = PlannerContext | SolverContext | ToolCallContext | FieldCallContext;
 export type CompletionPurpose = CompletionContext["purpose"];
 
 export interface CompletionRequest {
@@ -71,4 +78,6 @@ export const DEFAULT_TEMPERATURES: Readonly<Record<CompletionPurpose, number>> =
   planner: 0.1,
   solver: 0.3,
   tool: 0.3,
+  // Copying a value and its quote from a page: no creativity wanted.
+  field: 0,
 };

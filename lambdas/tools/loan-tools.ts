@@ -10,6 +10,9 @@ import type { DocumentReader } from "./document-reader.ts";
 import type { LenderCalls } from "./lender-client.ts";
 import { findCondition, loadCatalog } from "./loan/catalog.ts";
 import { evaluateConditions } from "./loan/conditions-engine.ts";
+import type { AssistedField } from "./loan/extraction.ts";
+import { withModelLocatedFields } from "./loan/field-assist.ts";
+import type { ExtractedDocument } from "./loan/pdf-text.ts";
 import { filterConditions, predictConditions } from "./loan/preconditions.ts";
 import { defineTool, type ToolDefinition } from "./registry.ts";
 
@@ -128,16 +131,29 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
         const outcomes = await Promise.all(
           documents.map((path) => services.documents.readOrExplain(context.run_id, path)),
         );
-        return evaluateConditions(
-          conditions,
-          outcomes.map((outcome) =>
-            outcome.status === "read"
-              ? // Cited and reported by the path as requested, even when the cache holds another spelling.
-                { ...outcome.document.extracted, document: outcome.path }
-              : outcome,
-          ),
-          { asOf: services.now() },
+        const inputs = outcomes.map((outcome) =>
+          outcome.status === "read"
+            ? // Cited and reported by the path as requested, even when the cache holds another spelling.
+              { ...outcome.document.extracted, document: outcome.path }
+            : outcome,
         );
+        const judge = (assisted?: AssistedField[]) =>
+          evaluateConditions(conditions, inputs, { asOf: services.now(), ...(assisted ? { assisted } : {}) });
+        const first = judge();
+        const { llm } = services;
+        // The offline provider has no model to ask; a configured one may locate what the finders missed.
+        if (llm.provider.name === "rule-based") return first;
+        const readable = inputs.filter((input): input is ExtractedDocument => "pages" in input);
+        return withModelLocatedFields(first, readable, judge, async (prompt, question) => {
+          const completion = await llm.provider.complete({
+            ...prompt,
+            ...(llm.model ? { model: llm.model } : {}),
+            context: { purpose: "field", document: question.document.document, field: question.field.name },
+            signal: context.signal,
+          });
+          context.recordLlmUsage(completion.usage);
+          return completion.text;
+        });
       },
     }),
     defineTool({

@@ -9,6 +9,7 @@ import {
   evaluateTwoMonths,
 } from "./bank-statements.ts";
 import { type CatalogCondition, type ConditionPriority, findCondition, loadCatalog } from "./catalog.ts";
+import type { AssistedField, ExtractionReport } from "./extraction.ts";
 import type { ExtractedDocument } from "./pdf-text.ts";
 import {
   evaluateComplete,
@@ -64,11 +65,15 @@ export interface DocumentReport {
   /** Why it could not be read, or which pages of a read document had no text. */
   reason?: string;
   page_count?: number;
+  /** For a read Form 1120 or bank statement: each field the checks read, found (where) or not (why). */
+  extraction?: ExtractionReport;
 }
 
 export interface EvaluateOptions {
   /** "Today" for checks relative to the as-of date when a condition's expected has no as_of_date. */
   asOf?: Date;
+  /** Fields a model located where the finders could not, each quote verified on its page. */
+  assisted?: ReadonlyArray<AssistedField>;
 }
 
 export interface ConditionsResult {
@@ -138,7 +143,13 @@ export function evaluateConditions(
       }
       const asOf = parseIsoOrUsDate(expected.as_of_date) ?? fromJsDate(options.asOf ?? new Date());
       try {
-        return evaluator({ readable, unreadable, asOf, expected });
+        return evaluator({
+          readable,
+          unreadable,
+          asOf,
+          expected,
+          ...(options.assisted?.length ? { assisted: options.assisted } : {}),
+        });
       } catch (error) {
         return insufficient(
           `the ${id} check failed: ${error instanceof Error ? error.message : String(error)}`,

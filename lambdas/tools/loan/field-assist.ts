@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { dataTag, truncate } from "../../core/prompts.ts";
 import { type CatalogField, findCondition, findField } from "./catalog.ts";
+import type { ConditionsResult } from "./conditions-engine.ts";
 import type { AssistedField, ExtractionReport, FieldReading } from "./extraction.ts";
 import type { ExtractedDocument } from "./pdf-text.ts";
 import { MAX_EXCERPT } from "./text.ts";
@@ -112,15 +113,54 @@ export function verifyFieldAnswer(text: string, question: FieldQuestion): FieldO
   };
 }
 
+/** One model call: the rendered question in, the model's text out. */
+export type FieldAsk = (
+  prompt: { system: string; prompt: string },
+  question: FieldQuestion,
+) => Promise<string>;
+
+/**
+ * A Conditions AI result with model help: the fields its insufficient verdicts needed are asked
+ * for, and when any answer is verified the conditions are judged again with those fields (`judge`).
+ * Every question's outcome is recorded in its document's extraction report.
+ */
+export async function withModelLocatedFields(
+  first: ConditionsResult,
+  readable: ReadonlyArray<ExtractedDocument>,
+  judge: (assisted: AssistedField[]) => ConditionsResult,
+  ask: FieldAsk,
+): Promise<ConditionsResult> {
+  const questions = fieldQuestions(first.verdicts, first.documents ?? [], readable);
+  if (questions.length === 0) return first;
+  const outcomes = await locateFields(questions, ask);
+  const assisted = outcomes.flatMap((outcome) => ("accepted" in outcome ? [outcome.accepted] : []));
+  const result = assisted.length > 0 ? judge(assisted) : first;
+  return {
+    ...result,
+    ...(result.documents
+      ? {
+          documents: result.documents.map((report) =>
+            report.extraction
+              ? { ...report, extraction: withOutcomes(report.extraction, report.document, outcomes) }
+              : report,
+          ),
+        }
+      : {}),
+  };
+}
+
 /** Asks each question (in parallel) and verifies each answer; a failed call rejects only its field. */
 export async function locateFields(
   questions: ReadonlyArray<FieldQuestion>,
-  ask: (prompt: { system: string; prompt: string }) => Promise<string>,
+  ask: FieldAsk,
 ): Promise<FieldOutcome[]> {
   return Promise.all(
     questions.map(async (question) => {
       try {
-        const text = await ask({ system: FIELD_SYSTEM_PROMPT, prompt: renderFieldPrompt(question) });
+        const text = await ask(
+          { system: FIELD_SYSTEM_PROMPT, prompt: renderFieldPrompt(question) },
+          question,
+        );
         return verifyFieldAnswer(text, question);
       } catch (error) {
         return {
