@@ -1,0 +1,834 @@
+// Field finders of Form 1120: where each field of a return is printed, read the way an underwriter
+// reads a print they have never seen. A value counts beside its label ("Name  Acme Widgets Inc"),
+// under its column heading (a header table, a wrapped "Employer identification" / "number"
+// caption), or, with less confidence, by its position and shape. Both the TR_ evaluators and the
+// extraction report read fields only through these functions, so a verdict and the report never
+// disagree about what was found.
+import type { FieldSource } from "./extraction.ts";
+import type { Cell, ExtractedDocument } from "./pdf-text.ts";
+import {
+  type Citation,
+  cite,
+  DATE_SOURCE,
+  documentPages,
+  findDates,
+  firstTextLine,
+  type PageText,
+  parseDate,
+  type SimpleDate,
+  segments,
+} from "./text.ts";
+
+/** A field read from a page: its value, the text it was read from, and how it was found. */
+export interface Located<T = string> {
+  value: T;
+  page: PageText;
+  /** The lines the value was read from (label and value), verbatim. */
+  citation: Citation;
+  source: FieldSource;
+  /** 1 beside its label, 0.9 under its column heading, less for a read by position or shape. */
+  confidence: number;
+}
+
+/** A field the finder could not locate: what it looked for, and where. */
+export interface Missing {
+  note: string;
+}
+
+export type Lookup<T = string> = Located<T> | Missing;
+
+export function isLocated<T>(lookup: Lookup<T>): lookup is Located<T> {
+  return "citation" in lookup;
+}
+
+const CONFIDENCE: Record<Exclude<FieldSource, "model">, number> = { label: 1, table: 0.9, position: 0.6 };
+
+function located<T>(
+  value: T,
+  page: PageText,
+  source: Exclude<FieldSource, "model">,
+  from: number,
+  to = from,
+  focus = to,
+): Located<T> {
+  return {
+    value,
+    page,
+    citation: cite(page, from, to, { line: focus, start: 0, end: 0 }),
+    source,
+    confidence: CONFIDENCE[source],
+  };
+}
+
+// ---------------------------------------------------------------- the return's pages
+
+export const TAX_RETURN_MARK =
+  /\bForm\s*1120\b|Corporation\s+Income\s+Tax\s+Return|Schedule\s+L\b[\s\-–—:.|]*Balance\s+Sheets?/i;
+const PAGE_ONE_TITLE = /U\.?\s?S\.?\s+Corporation\s+Income\s+Tax\s+Return/i;
+const YEAR_LINE = /For\s+calendar\s+year|tax\s+year\s+beginning/i;
+/** Lines only page 1 prints: the income and deduction lines. */
+const PAGE_ONE_LINES = [
+  /Gross\s+receipts/i,
+  /Cost\s+of\s+goods\s+sold/i,
+  /Total\s+income/i,
+  /Total\s+deductions/i,
+  /Taxable\s+income/i,
+  /Compensation\s+of\s+officers/i,
+  /Total\s+tax\b/i,
+];
+
+export interface ReturnPages {
+  /** The files that are part of the return, in request order. */
+  documents: string[];
+  pages: PageText[];
+  /** Pages that are page 1 of Form 1120, in document order. */
+  pageOne: PageText[];
+}
+
+export function isTaxReturn(pages: ReadonlyArray<PageText>): boolean {
+  return pages.some((page) => TAX_RETURN_MARK.test(page.text));
+}
+
+export function returnPages(documents: ReadonlyArray<ExtractedDocument>): ReturnPages {
+  const pages: PageText[] = [];
+  const names: string[] = [];
+  for (const document of documents) {
+    const all = documentPages(document);
+    // A return split in two files may carry the Form 1120 markers in one file only, so a file
+    // counts as part of the return when any of its pages does.
+    if (isTaxReturn(all)) {
+      pages.push(...all);
+      names.push(document.document);
+    }
+  }
+  return { documents: names, pages, pageOne: pages.filter(isPageOne) };
+}
+
+/**
+ * Page 1 has the title and either its income lines or the identification, tax year and signature
+ * together: a filing-instructions cover letter names the return, and even "Signature of officer",
+ * but prints no income lines.
+ */
+export function isPageOne(page: PageText): boolean {
+  const titled =
+    PAGE_ONE_TITLE.test(page.text) || (/\bForm\s*1120\b/i.test(page.text) && YEAR_LINE.test(page.text));
+  if (!titled) return false;
+  if (PAGE_ONE_LINES.filter((line) => line.test(page.text)).length >= 2) return true;
+  const identified = page.lines.some((line) => einLabels(line).length > 0 || nameLabelAt(line) !== null);
+  return identified && SIGNATURE_CAPTION.test(page.text) && YEAR_LINE.test(page.text);
+}
+
+/** Page 1 first: the identification boxes and the signature live there. */
+export function searchOrder(view: ReturnPages): PageText[] {
+  return [...view.pageOne, ...view.pages.filter((page) => !view.pageOne.includes(page))];
+}
+
+/** "page 1 of a.pdf", "pages 1, 2, 3 of a.pdf and page 2 of b.pdf". */
+export function describePages(pages: ReadonlyArray<PageText>): string {
+  if (pages.length === 0) return "no page";
+  const byDocument = new Map<string, number[]>();
+  for (const page of pages)
+    byDocument.set(page.document, [...(byDocument.get(page.document) ?? []), page.page]);
+  return [...byDocument]
+    .map(
+      ([document, numbers]) =>
+        `${numbers.length === 1 ? "page" : "pages"} ${numbers.join(", ")} of ${document}`,
+    )
+    .join(" and ");
+}
+
+function lineOfOffset(page: PageText, offset: number): number {
+  let consumed = 0;
+  for (let index = 0; index < page.lines.length; index++) {
+    consumed += (page.lines[index] ?? "").length + 1;
+    if (offset < consumed) return index;
+  }
+  return Math.max(0, page.lines.length - 1);
+}
+
+/** The positioned cells of the lines after `line` that sit in the column of `heading`, nearest first. */
+function cellsUnder(
+  page: PageText,
+  line: number,
+  heading: Cell,
+  within = 3,
+): Array<{ line: number; cell: Cell }> {
+  const result: Array<{ line: number; cell: Cell }> = [];
+  for (let next = line + 1; next <= line + within && next < page.lines.length; next++) {
+    for (const cell of page.cells?.[next] ?? []) {
+      if (cell.x < heading.right - 0.5 && cell.right > heading.x + 0.5) result.push({ line: next, cell });
+    }
+  }
+  return result;
+}
+
+function cellOfSegment(page: PageText, line: number, start: number): Cell | null {
+  return page.cells?.[line]?.find((cell) => cell.start === start) ?? null;
+}
+
+// ---------------------------------------------------------------- page 1 and Schedule L
+
+export function findPageOne(view: ReturnPages): Lookup<string> {
+  const page = view.pageOne[0];
+  if (!page) {
+    return {
+      note: `could not locate Form 1120 page 1 in ${describePages(view.pages)}: no page with the title "U.S. Corporation Income Tax Return" and its income lines (gross receipts, taxable income) or its name, EIN, tax year and signature boxes`,
+    };
+  }
+  const match = PAGE_ONE_TITLE.exec(page.text) ?? /\bForm\s*1120\b/i.exec(page.text);
+  return located(
+    "Form 1120 page 1",
+    page,
+    "label",
+    match ? lineOfOffset(page, match.index) : firstTextLine(page),
+  );
+}
+
+const SCHEDULE_L_HEADING = /^Schedule\s+L\b[\s\-–—:.|]*Balance\s+Sheets?(?:\s+per\s+Books)?/i;
+const BALANCE_SHEET_LINE =
+  /Total\s+assets|Total\s+liabilities|Retained\s+earnings|Beginning\s+of\s+tax\s+year|End\s+of\s+tax\s+year/i;
+
+/**
+ * Schedule L is a heading followed by a balance sheet: a cover letter's "Forms included: …
+ * Schedule L - Balance Sheets per Books" or Schedule K's "not required to complete Schedules L,
+ * M-1, and M-2" is not the schedule.
+ */
+export function findScheduleL(view: ReturnPages): Lookup<string> {
+  for (const page of view.pages) {
+    for (let index = 0; index < page.lines.length; index++) {
+      const line = page.lines[index] ?? "";
+      const heading = segments(line).some((part) => SCHEDULE_L_HEADING.test(line.slice(part.start)));
+      if (!heading) continue;
+      const rest = page.lines.filter((_, other) => other !== index).join("\n");
+      if (BALANCE_SHEET_LINE.test(rest)) return located("Schedule L", page, "label", index);
+    }
+  }
+  return {
+    note: `could not locate Schedule L in ${describePages(view.pages)}: no "Schedule L Balance Sheets per Books" heading over balance-sheet lines (total assets, liabilities, retained earnings)`,
+  };
+}
+
+// ---------------------------------------------------------------- tax year
+
+export interface TaxYear {
+  /** The form's year: the calendar year, or the year a fiscal year begins (as the IRS counts it). */
+  year: number;
+  /** The last day of a fiscal year, when printed. */
+  end: SimpleDate | null;
+  /** The printed words the year was read from: "For calendar year", "tax year beginning"… */
+  label: string;
+}
+
+const YEAR_PATTERNS: Array<{
+  label: string;
+  pattern: RegExp;
+  source: Exclude<FieldSource, "model">;
+  read: (match: RegExpExecArray) => { year: number; end: SimpleDate | null } | null;
+}> = [
+  {
+    label: "For calendar year",
+    pattern: new RegExp(
+      `For\\s+calendar\\s+year\\s+(\\d{4})\\b(?:[^\\n]*?tax\\s+year\\s+beginning\\s*(${DATE_SOURCE})[\\s,]*(?:and\\s+)?ending\\s*(${DATE_SOURCE}))?`,
+      "i",
+    ),
+    source: "label",
+    read: (m) => ({ year: Number(m[1]), end: m[3] ? parseDate(m[3]) : null }),
+  },
+  {
+    label: "tax year beginning",
+    pattern: new RegExp(
+      `tax\\s+year\\s+beginning\\s*(${DATE_SOURCE})(?:[\\s,]*(?:and\\s+)?ending\\s*(${DATE_SOURCE}))?`,
+      "i",
+    ),
+    source: "label",
+    read: (m) => {
+      const begins = parseDate(m[1] ?? "");
+      return begins ? { year: begins.y, end: m[2] ? parseDate(m[2]) : null } : null;
+    },
+  },
+  {
+    label: "tax year ended",
+    pattern: new RegExp(`tax\\s+year\\s+end(?:ed|ing)\\s*:?\\s*(${DATE_SOURCE})`, "i"),
+    source: "label",
+    read: (m) => fromYearEnd(m[1] ?? ""),
+  },
+  {
+    label: "Tax year",
+    pattern: /\btax\s+year\s*:?\s*((?:19|20)\d{2})\b(?![-/])/i,
+    source: "label",
+    read: (m) => ({ year: Number(m[1]), end: null }),
+  },
+];
+
+/** A year that ends on `text` began the day after the same date a year earlier: that is its tax year. */
+function fromYearEnd(text: string): { year: number; end: SimpleDate } | null {
+  const end = parseDate(text);
+  if (!end) return null;
+  const dayAfter = new Date(Date.UTC(end.y - 1, end.m - 1, end.d + 1));
+  return { year: dayAfter.getUTCFullYear(), end };
+}
+
+function plausibleYear(year: number): boolean {
+  return Number.isInteger(year) && year > 1900 && year < 2200;
+}
+
+/** The return's tax year from its most authoritative statement: page 1's heading beats a footer. */
+export function findTaxYear(view: ReturnPages): Lookup<TaxYear> {
+  const order = searchOrder(view);
+  for (const { label, pattern, source, read } of YEAR_PATTERNS) {
+    for (const page of order) {
+      const match = pattern.exec(page.text);
+      const reading = match ? read(match) : null;
+      if (match && reading && plausibleYear(reading.year)) {
+        const line = lineOfOffset(page, match.index);
+        return located(
+          { ...reading, label },
+          page,
+          source,
+          line,
+          lineOfOffset(page, match.index + match[0].length - 1),
+        );
+      }
+    }
+  }
+  // A header table: "Tax year ended" heading with the date in the row below.
+  for (const page of order) {
+    for (let index = 0; index < page.lines.length; index++) {
+      for (const part of segments(page.lines[index] ?? "")) {
+        if (!/^tax\s+year\s+end(?:ed|ing)$/i.test(part.text)) continue;
+        const heading = cellOfSegment(page, index, part.start);
+        const below = heading ? cellsUnder(page, index, heading, 2) : [];
+        for (const { line, cell } of below) {
+          const date = findDates(cell.text)[0];
+          const reading = date ? fromYearEnd(date.text) : null;
+          if (reading && plausibleYear(reading.year)) {
+            return located({ ...reading, label: "Tax year ended" }, page, "table", index, line);
+          }
+        }
+      }
+    }
+  }
+  for (const page of order) {
+    const match = /\bForm\s*1120\s*\((\d{4})\)/i.exec(page.text);
+    if (match && plausibleYear(Number(match[1]))) {
+      return located(
+        { year: Number(match[1]), end: null, label: "Form 1120 (year)" },
+        page,
+        "position",
+        lineOfOffset(page, match.index),
+      );
+    }
+  }
+  return {
+    note: `could not locate the tax year in ${describePages(order)}: no "For calendar year YYYY", "tax year beginning <date>", "Tax year ended <date>" or "Form 1120 (YYYY)"`,
+  };
+}
+
+// ---------------------------------------------------------------- EIN
+
+const EIN_LABEL =
+  /employer\s+identification(?:\s+(?:number|no\.?))?|employer\s+id\.?\s*(?:number|no\.?|#)|federal\s+(?:tax\s+)?id(?:entification)?\.?\s*(?:number|no\.?|#)?|\bF?EIN\b/gi;
+const EIN_VALUE = /(?<![\d-])(\d{2})[-\s]?(\d{7})(?![\d-])/;
+/** Identification numbers of someone else printed on the return: the preparer's firm, a parent. */
+const OTHER_PARTY = /firm'?s|preparer|parent|subsidiar|shareholder|owner|partner|payer|transferor|foreign/i;
+/** Printed captions of the identification boxes, never a value. */
+const IDENTIFICATION_CAPTION = /^(?:number|no\.?|#|\(see instructions\))$/i;
+
+function normalizeEin(text: string): string | null {
+  const match = EIN_VALUE.exec(text);
+  return match ? `${match[1]}-${match[2]}` : null;
+}
+
+/** The EIN labels of a line that name the corporation's own number, with where each ends. */
+function einLabels(line: string): Array<{ segment: number; start: number; end: number }> {
+  const result: Array<{ segment: number; start: number; end: number }> = [];
+  segments(line).forEach((part, segment) => {
+    if (OTHER_PARTY.test(part.text)) return;
+    EIN_LABEL.lastIndex = 0;
+    const match = EIN_LABEL.exec(part.text);
+    if (match) {
+      result.push({
+        segment,
+        start: part.start + match.index,
+        end: part.start + match.index + match[0].length,
+      });
+    }
+  });
+  return result;
+}
+
+function einBesideOrUnder(
+  page: PageText,
+  index: number,
+  label: { segment: number; start: number; end: number },
+): Located | null {
+  const line = page.lines[index] ?? "";
+  const parts = segments(line);
+  const own = parts[label.segment];
+  // "EIN: 12-3456789" in the label's own column, or the next column of the line.
+  const inline = own ? line.slice(label.end, own.start + own.text.length) : "";
+  for (const text of [inline, parts[label.segment + 1]?.text ?? ""]) {
+    const ein = normalizeEin(text);
+    if (ein) return located(ein, page, "label", index);
+  }
+  // Under the caption: a header table, or a box whose caption wraps over two lines.
+  const heading = own ? cellOfSegment(page, index, own.start) : null;
+  if (heading) {
+    for (const { line: below, cell } of cellsUnder(page, index, heading)) {
+      if (IDENTIFICATION_CAPTION.test(cell.text.trim())) continue;
+      const ein = normalizeEin(cell.text);
+      if (ein && cell.text.replace(/[^\d]/g, "").length === 9)
+        return located(ein, page, "table", index, below);
+      if (/[a-z]{3,}/i.test(cell.text)) break;
+    }
+    return null;
+  }
+  // Without positions: the value in the label's column of the next lines, else any EIN there.
+  for (let below = index + 1; below <= Math.min(page.lines.length - 1, index + 2); below++) {
+    const next = segments(page.lines[below] ?? "");
+    const aligned = next.length === parts.length ? next[label.segment] : undefined;
+    const candidates = aligned ? [aligned] : next;
+    for (const part of candidates) {
+      const ein = normalizeEin(part.text);
+      if (ein && part.text.replace(/[^\d]/g, "").length === 9 && !OTHER_PARTY.test(page.lines[below] ?? "")) {
+        return located(ein, page, aligned ? "table" : "position", index, below);
+      }
+    }
+  }
+  return null;
+}
+
+/** The corporation's EIN: beside or under its label on page 1 first, else a hyphenated EIN on page 1. */
+export function findEin(view: ReturnPages): Lookup<string> {
+  const order = searchOrder(view);
+  for (const page of order) {
+    for (let index = 0; index < page.lines.length; index++) {
+      for (const label of einLabels(page.lines[index] ?? "")) {
+        const reading = einBesideOrUnder(page, index, label);
+        if (reading) return reading;
+      }
+    }
+  }
+  // No label: a hyphenated NN-NNNNNNN standing on page 1 that is nobody else's.
+  for (const page of view.pageOne) {
+    for (let index = 0; index < page.lines.length; index++) {
+      const line = page.lines[index] ?? "";
+      if (OTHER_PARTY.test(line)) continue;
+      for (const part of segments(line)) {
+        const match = /(?<![\d-])(\d{2})-(\d{7})(?![\d-])/.exec(part.text);
+        if (match) return located(`${match[1]}-${match[2]}`, page, "position", index);
+      }
+    }
+  }
+  return {
+    note: `could not locate the EIN in ${describePages(order)}: no "Employer identification number" (or "EIN") label with an NN-NNNNNNN value beside or under it, and no hyphenated EIN on page 1`,
+  };
+}
+
+// ---------------------------------------------------------------- corporation name
+
+const NAME_LABEL_ALONE =
+  /^(?:[A-Z]\s+)?(?:name(?:\s+of\s+(?:corporation|taxpayer|company|business))?|(?:corporation|corporate|company|business|taxpayer|legal)(?:'s)?\s+name)(?:\s*\(see instructions\))?\s*:?$/i;
+const NAME_LABEL_INLINE =
+  /^(?:[A-Z]\s+)?(?:name(?:\s+of\s+(?:corporation|taxpayer|company|business))?|(?:corporation|corporate|company|business|taxpayer|legal)(?:'s)?\s+name)\s*:\s*(\S.*)$/i;
+/** Printed captions near the name box that are never the corporation's name. */
+const FORM_CAPTION =
+  /employer\s+identification|employer\s+id\b|\bEIN\b|number,\s*street|street\s+address|city\s+or\s+town|city,\s+state|date\s+incorporated|total\s+assets|tax\s+year|check\s+if|see\s+instructions|type\s+or\s+print|name\s+change|address\s+change|initial\s+return|final\s+return|consolidated\s+return|schedule\s+[a-z]|attach|form\s+\d|omb\s+no|business\s+activity|^name$|^(?:number|title|date)$|p\.?o\.?\s+box/i;
+const DBA = /^(?:dba|d\/b\/a|doing\s+business\s+as)\b[\s:]*(.*)$/i;
+const BUSINESS_SUFFIX = /\b(?:inc|incorporated|corp|corporation|co|company|llc|ltd|limited|pc|plc)\.?$/i;
+
+export interface CorporationName {
+  name: string;
+  /** A "doing business as" line printed under the name. */
+  dba: string | null;
+}
+
+function isNameValue(value: string): boolean {
+  const trimmed = value.trim();
+  if (!/[A-Za-z]{2,}/.test(trimmed) || trimmed.length > 90) return false;
+  if (FORM_CAPTION.test(trimmed) || DBA.test(trimmed)) return false;
+  if (findDates(trimmed).length > 0) return false;
+  if (/^\$?[\d,.\s]+$/.test(trimmed)) return false;
+  // Form line numbers ("1a Gross receipts") and street addresses ("1250 Industrial Pkwy").
+  if (/^\d{1,5}[a-z]?\s/i.test(trimmed)) return false;
+  return !EIN_VALUE.test(trimmed);
+}
+
+/** The name label of a line: its segment, and a value printed inline after a colon. */
+function nameLabelAt(line: string): { segment: number; inline: string | null } | null {
+  const parts = segments(line);
+  for (let segment = 0; segment < parts.length; segment++) {
+    const text = parts[segment]?.text ?? "";
+    if (NAME_LABEL_ALONE.test(text)) return { segment, inline: null };
+    const inline = NAME_LABEL_INLINE.exec(text);
+    if (inline) return { segment, inline: (inline[1] ?? "").trim() };
+  }
+  return null;
+}
+
+function dbaUnder(page: PageText, line: number): string | null {
+  const next = segments(page.lines[line + 1] ?? "");
+  for (const part of next) {
+    const match = DBA.exec(part.text);
+    if (match?.[1]) return match[1].trim();
+  }
+  return null;
+}
+
+function nameBesideOrUnder(page: PageText, index: number): Located<CorporationName> | null {
+  const label = nameLabelAt(page.lines[index] ?? "");
+  if (!label) return null;
+  const name = (value: string, line: number): CorporationName => ({
+    name: value.trim(),
+    dba: dbaUnder(page, line),
+  });
+  if (label.inline !== null) {
+    return isNameValue(label.inline) ? located(name(label.inline, index), page, "label", index) : null;
+  }
+  const parts = segments(page.lines[index] ?? "");
+  const beside = parts[label.segment + 1];
+  if (beside && isNameValue(beside.text)) return located(name(beside.text, index), page, "label", index);
+  const own = parts[label.segment];
+  const heading = own ? cellOfSegment(page, index, own.start) : null;
+  if (heading) {
+    for (const { line, cell } of cellsUnder(page, index, heading)) {
+      if (isNameValue(cell.text)) return located(name(cell.text, line), page, "table", index, line);
+    }
+    return null;
+  }
+  for (let below = index + 1; below <= Math.min(page.lines.length - 1, index + 2); below++) {
+    const next = segments(page.lines[below] ?? "");
+    const aligned = next.length === parts.length ? next[label.segment] : undefined;
+    const value =
+      aligned && isNameValue(aligned.text) ? aligned : next.find((part) => isNameValue(part.text));
+    if (value)
+      return located(name(value.text, below), page, aligned === value ? "table" : "position", index, below);
+  }
+  return null;
+}
+
+/**
+ * Every name read beside or under a "Name" label, page 1 first (Form 1125-A and continuation pages
+ * repeat it). "Name of person to contact", "Firm's name" and "Name change" are not the label.
+ */
+export function findCorporationNames(view: ReturnPages): Array<Located<CorporationName>> {
+  const pages = view.pageOne.length > 0 ? view.pageOne : searchOrder(view);
+  const readings: Array<Located<CorporationName>> = [];
+  for (const page of pages) {
+    for (let index = 0; index < page.lines.length; index++) {
+      const reading = nameBesideOrUnder(page, index);
+      if (reading) readings.push(reading);
+    }
+  }
+  return readings;
+}
+
+/** Without a label: the first value on page 1 that ends like a business name (Inc, Corp, LLC…). */
+export function corporationNameByShape(view: ReturnPages): Located<CorporationName> | null {
+  for (const page of view.pageOne) {
+    for (let index = 0; index < page.lines.length; index++) {
+      const line = page.lines[index] ?? "";
+      if (OTHER_PARTY.test(line) || /prepared\s+(?:by|for)/i.test(line)) continue;
+      const part = segments(line).find((p) => isNameValue(p.text) && BUSINESS_SUFFIX.test(p.text));
+      if (part) return located({ name: part.text, dba: dbaUnder(page, index) }, page, "position", index);
+    }
+  }
+  return null;
+}
+
+export function findCorporationName(view: ReturnPages): Lookup<CorporationName> {
+  const reading = findCorporationNames(view)[0] ?? corporationNameByShape(view);
+  if (reading) return reading;
+  const pages = view.pageOne.length > 0 ? view.pageOne : searchOrder(view);
+  return {
+    note: `could not locate the corporation's name in ${describePages(pages)}: no "Name" (or "Name of corporation") label with a name beside or under it, and no business name (Inc, Corp, LLC…) standing on page 1`,
+  };
+}
+
+// ---------------------------------------------------------------- officer's signature
+
+export const SIGNATURE_CAPTION = /signature\s+of\s+officer/i;
+const SIGNATURE_CAPTION_START = /^signature\s+of\s+officer\b/i;
+/** The declaration every Sign Here block prints; a cover letter's "Signature of officer" has none. */
+const SIGN_HERE = /penalties\s+of\s+perjury|\bsign\s*here\b|^\s*sign\b/im;
+/** Printed text of the signature area that is never the signer, the date or the title. */
+const SIGN_BLOCK_PRINT =
+  /perjury|declare|examined|accompanying|belief|knowledge|declaration|may the irs|discuss|preparer|see instructions|self-employed|ptin|firm'?s|print\/type|paperwork|reduction act|cat\.?\s*no|signature on file|electronic return|form\s+\d{4}|^(?:yes|no|sign|here|sign here|paid|use only|title|date|signature(?: of officer)?)$/i;
+/** Where the block ends: the declaration above it, the paid preparer's block below it. */
+const BLOCK_BOUNDARY =
+  /perjury|knowledge\s+and\s+belief|^paid\b|^preparer\b|print\/type|preparer'?s\s+(?:name|signature)|firm'?s\s+name|use\s+only|paperwork/i;
+const OFFICER_TITLE =
+  /^(?:(?:vice\s+|executive\s+)?president|ceo|cfo|coo|treasurer|secretary|director|owner|officer|chairman|chair|member|manager|managing\s+member|partner|principal|chief\s+\w+(?:\s+\w+)?\s+officer)(?:\s*(?:&|and|,|\/)\s*\w+)*$/i;
+
+export interface SignatureBlock {
+  page: PageText;
+  /** The line of the "Signature of officer" caption. */
+  captionLine: number;
+  /** The lines the signer, date and title were read from, nearest the caption first. */
+  valueLines: number[];
+  signer: string | null;
+  /** The date as printed. */
+  date: string | null;
+  title: string | null;
+  source: Exclude<FieldSource, "model">;
+}
+
+interface SignatureValues {
+  signer: string | null;
+  date: string | null;
+  title: string | null;
+}
+
+const NO_VALUES: SignatureValues = { signer: null, date: null, title: null };
+
+function cleanSignatureValue(value: string): string {
+  return value
+    .replace(/_{2,}/g, " ")
+    .replace(/^\s*\/s\/\s*/i, "")
+    .trim();
+}
+
+function looksLikeName(value: string): boolean {
+  const words = value.split(/\s+/).filter((word) => word !== "");
+  return (
+    /[A-Za-z]{2,}/.test(value) &&
+    /[A-Z]/.test(value) &&
+    words.length <= 6 &&
+    !SIGN_BLOCK_PRINT.test(value) &&
+    findDates(value).length === 0 &&
+    !/\d{3,}/.test(value)
+  );
+}
+
+function printed(text: string): boolean {
+  return SIGN_BLOCK_PRINT.test(text.trim());
+}
+
+/** Signer, date and title from the values of one line by their content (signature left, date, then title). */
+function valuesByContent(texts: string[]): SignatureValues {
+  const values: SignatureValues = { ...NO_VALUES };
+  for (const raw of texts) {
+    const value = cleanSignatureValue(raw);
+    if (value === "" || printed(value)) continue;
+    const date = findDates(value)[0];
+    if (!values.date && date) {
+      values.date = date.text;
+      const before = cleanSignatureValue(value.slice(0, date.start));
+      const after = value.slice(date.end).trim();
+      if (!values.signer && looksLikeName(before)) values.signer = before;
+      if (after && looksLikeName(after)) values.title = after;
+      continue;
+    }
+    if (!looksLikeName(value)) continue;
+    // The signature is left of the date; a name-like value right of it is the officer's title.
+    if (values.date || OFFICER_TITLE.test(value)) values.title = values.title ?? value;
+    else if (!values.signer) values.signer = value;
+    else values.title = values.title ?? value;
+  }
+  return values;
+}
+
+interface Columns {
+  signature: Cell;
+  date: Cell | null;
+  title: Cell | null;
+  /** Every caption of the caption line: a value under "May the IRS discuss…" belongs to none of ours. */
+  all: Cell[];
+}
+
+function captionColumns(page: PageText, line: number): Columns | null {
+  const cells = page.cells?.[line];
+  const signature = cells?.find((cell) => SIGNATURE_CAPTION_START.test(cell.text));
+  if (!cells || !signature) return null;
+  return {
+    signature,
+    date: cells.find((cell) => /^date(?:\s+signed)?$/i.test(cell.text.trim())) ?? null,
+    title: cells.find((cell) => /^title$/i.test(cell.text.trim())) ?? null,
+    all: cells,
+  };
+}
+
+/** Values of one line read by column: the caption a value sits under says what it is. */
+function valuesByColumn(cells: Cell[], columns: Columns): SignatureValues {
+  const values: SignatureValues = { ...NO_VALUES };
+  for (const cell of cells) {
+    const text = cleanSignatureValue(cell.text);
+    if (text === "" || printed(text)) continue;
+    const under = columns.all.filter((caption) => caption.x <= cell.x + 12).at(-1) ?? columns.signature;
+    if (under === columns.date) {
+      values.date = values.date ?? findDates(text)[0]?.text ?? null;
+    } else if (under === columns.title) {
+      if (looksLikeName(text)) values.title = values.title ?? text;
+    } else if (under === columns.signature) {
+      const read = valuesByContent([text]);
+      values.signer = values.signer ?? read.signer;
+      values.date = values.date ?? read.date;
+      values.title = values.title ?? read.title;
+    }
+  }
+  return values;
+}
+
+function readValues(page: PageText, line: number, columns: Columns | null): SignatureValues {
+  const cells = page.cells?.[line];
+  if (columns && cells) return valuesByColumn(cells, columns);
+  return valuesByContent(segments(page.lines[line] ?? "").map((part) => part.text));
+}
+
+function merge(into: SignatureValues, values: SignatureValues): void {
+  into.signer = into.signer ?? values.signer;
+  into.date = into.date ?? values.date;
+  into.title = into.title ?? values.title;
+}
+
+function empty(values: SignatureValues): boolean {
+  return !values.signer && !values.date && !values.title;
+}
+
+/** The values rows of a block above (-1) or below (+1) its captions, up to the block's boundary. */
+function valuesToward(
+  page: PageText,
+  captionLine: number,
+  direction: -1 | 1,
+  columns: Columns | null,
+): { values: SignatureValues; lines: number[] } {
+  const values: SignatureValues = { ...NO_VALUES };
+  const lines: number[] = [];
+  for (let step = 1; step <= 2; step++) {
+    const index = captionLine + direction * step;
+    const line = page.lines[index];
+    if (line === undefined || segments(line).some((part) => BLOCK_BOUNDARY.test(part.text))) break;
+    if (SIGNATURE_CAPTION.test(line)) break;
+    const read = readValues(page, index, columns);
+    if (empty(read)) {
+      // A row of captions only ("May the IRS discuss this return") sits between values and captions.
+      if (segments(line).every((part) => printed(part.text))) continue;
+      break;
+    }
+    merge(values, read);
+    lines.push(index);
+  }
+  return { values, lines };
+}
+
+/** "Signature of officer: /s/ Robert Tanner   Date: 03/10/2025   Title: President" on one line. */
+function inlineLabels(line: string): SignatureValues {
+  const signer = /signature\s+of\s+officer\s*[:-]\s*(.*?)(?=\s{2,}|\s+date\b|$)/i.exec(line)?.[1];
+  const date = new RegExp(`\\bdate(?:d|\\s+signed)?\\s*[:\\-]?\\s*(${DATE_SOURCE})`, "i").exec(line)?.[1];
+  const title = /\btitle\s*[:-]\s*(.*?)(?=\s{2,}|$)/i.exec(line)?.[1];
+  const cleanSigner = signer ? cleanSignatureValue(signer) : "";
+  const cleanTitle = title ? cleanSignatureValue(title) : "";
+  return {
+    signer: looksLikeName(cleanSigner) ? cleanSigner : null,
+    date: date ?? null,
+    title: cleanTitle !== "" && looksLikeName(cleanTitle) ? cleanTitle : null,
+  };
+}
+
+/**
+ * Label/value rows: "Signature of officer  /s/ Robert J. Tanner", then "Date  2025-09-12" and
+ * "Title  Chief Executive Officer" on lines of their own.
+ */
+function labelRows(page: PageText, captionLine: number): { values: SignatureValues; lines: number[] } | null {
+  const caption = segments(page.lines[captionLine] ?? "");
+  const position = caption.findIndex((part) => SIGNATURE_CAPTION_START.test(part.text));
+  if (caption.slice(position + 1).some((part) => /^date(?:\s+signed)?$/i.test(part.text))) return null;
+  const rows: Array<{ label: "date" | "title"; line: number; rest: string[] }> = [];
+  for (let index = captionLine + 1; index <= Math.min(page.lines.length - 1, captionLine + 3); index++) {
+    const [first, ...rest] = segments(page.lines[index] ?? "");
+    const label = /^date(?:\s+signed)?:?$/i.test(first?.text ?? "")
+      ? "date"
+      : /^title:?$/i.test(first?.text ?? "")
+        ? "title"
+        : null;
+    if (!label) break;
+    rows.push({ label, line: index, rest: rest.map((part) => part.text) });
+  }
+  const besideCaption = caption
+    .slice(position + 1)
+    .map((part) => cleanSignatureValue(part.text))
+    .filter((text) => text !== "" && !printed(text));
+  if (rows.length === 0) return null;
+  const values: SignatureValues = { ...NO_VALUES };
+  const lines: number[] = [];
+  const signer = besideCaption.find(looksLikeName);
+  if (signer) {
+    values.signer = signer;
+    lines.push(captionLine);
+  }
+  for (const row of rows) {
+    const texts = row.rest.map(cleanSignatureValue).filter((text) => text !== "" && !printed(text));
+    if (row.label === "date")
+      values.date = values.date ?? texts.flatMap((text) => findDates(text))[0]?.text ?? null;
+    else values.title = values.title ?? texts.find(looksLikeName) ?? null;
+    if (texts.length > 0) lines.push(row.line);
+  }
+  return { values, lines };
+}
+
+function readBlock(page: PageText, captionLine: number): SignatureBlock {
+  const block = (
+    values: SignatureValues,
+    lines: number[],
+    source: SignatureBlock["source"],
+  ): SignatureBlock => ({
+    page,
+    captionLine,
+    valueLines: lines,
+    ...values,
+    source,
+  });
+  const inline = inlineLabels(page.lines[captionLine] ?? "");
+  if (inline.signer || inline.date) return block(inline, [captionLine], "label");
+  const rows = labelRows(page, captionLine);
+  if (rows) return block(rows.values, rows.lines, "label");
+  // Printed forms put the values on the row above the captions; table layouts below them.
+  const columns = captionColumns(page, captionLine);
+  const above = valuesToward(page, captionLine, -1, columns);
+  const below = valuesToward(page, captionLine, 1, columns);
+  const score = (values: SignatureValues) => (values.signer ? 1 : 0) + (values.date ? 1 : 0);
+  const chosen = score(below.values) > score(above.values) ? below : above;
+  const picked = empty(chosen.values) && !empty(below.values) ? below : chosen;
+  return block(picked.values, picked.lines, columns ? "table" : "position");
+}
+
+/** Is this "Signature of officer" the caption of a Sign Here block (its declaration just above)? */
+function inSignHereBlock(page: PageText, line: number): boolean {
+  const from = Math.max(0, line - 8);
+  return SIGN_HERE.test(page.lines.slice(from, line + 1).join("\n"));
+}
+
+/** The Sign Here blocks of the return: on page 1 when there is one, else wherever they are. */
+export function findSignatureBlocks(view: ReturnPages): SignatureBlock[] {
+  const read = (pages: PageText[]) =>
+    pages.flatMap((page) =>
+      page.lines.flatMap((line, index) =>
+        segments(line).some((part) => SIGNATURE_CAPTION_START.test(part.text)) && inSignHereBlock(page, index)
+          ? [readBlock(page, index)]
+          : [],
+      ),
+    );
+  const onPageOne = read(view.pageOne);
+  return onPageOne.length > 0
+    ? onPageOne
+    : read(searchOrder(view).filter((page) => !view.pageOne.includes(page)));
+}
+
+export function signatureNotFound(view: ReturnPages): string {
+  const pages = view.pageOne.length > 0 ? view.pageOne : searchOrder(view);
+  return `could not locate the officer's signature in ${describePages(pages)}: no "Sign Here" block with a "Signature of officer" caption under the perjury declaration`;
+}
+
+/** Lines cited for a block: from its values to its caption. */
+export function blockCitation(block: SignatureBlock): Citation {
+  const lines = [block.captionLine, ...block.valueLines];
+  return cite(block.page, Math.min(...lines), Math.max(...lines), {
+    line: block.valueLines[0] ?? block.captionLine,
+    start: 0,
+    end: 0,
+  });
+}
+
+export function signatureDate(block: SignatureBlock): SimpleDate | null {
+  return block.date ? parseDate(block.date) : null;
+}
