@@ -1,20 +1,34 @@
-// Evaluators of the "Bank Statements" conditions. Each file is read into a statement: its
-// period(s), account holder, account number, transactions (with direction) and fee lines, found
-// by the labels and line shapes US bank statements use.
+// Evaluators of the "Bank Statements" conditions, and the extraction report of a statement. Each
+// file is read into a statement by the field finders of statement-fields.ts (period, holder,
+// account number, transactions with their direction, fees); where a finder found nothing, a
+// model-located value for that field and document may stand in (its quote verified on its page).
+import {
+  type AssistedField,
+  type ExtractionReport,
+  type FieldReading,
+  found,
+  notFound,
+} from "./extraction.ts";
+import type { ExtractedDocument } from "./pdf-text.ts";
+import {
+  citationOf,
+  citationsOf,
+  type Located,
+  NOT_FOUND,
+  type Period,
+  printedElsewhere,
+  readStatement,
+  type Statement,
+  type Transaction,
+} from "./statement-fields.ts";
 import {
   type Citation,
   cite,
-  citeSegment,
   dayNumber,
-  documentPages,
-  type FoundAmount,
-  findAmounts,
   findDateRanges,
   formatMoney,
   isoDate,
-  leadingDate,
   type PageText,
-  parseDate,
   parseMoney,
   personNamesMatch,
   quote,
@@ -32,368 +46,76 @@ import {
   withSpecifics,
 } from "./verdict.ts";
 
-interface Located<T> {
-  value: T;
-  page: PageText;
-  line: number;
-  /** Offset in the line of the evidence: the citation is narrowed to its column. */
-  offset?: number;
-}
+// ---------------------------------------------------------------- reading the statements
 
-interface Period {
-  start: SimpleDate;
-  end: SimpleDate;
-}
-
-type Direction = "credit" | "debit" | "unknown";
-
-interface Transaction {
-  page: PageText;
-  line: number;
-  date: SimpleDate | null;
-  description: string;
-  amount: number;
-  direction: Direction;
-}
-
-interface Statement {
-  document: string;
-  pages: PageText[];
-  periods: Array<Located<Period>>;
-  holders: Array<Located<string>>;
-  accounts: Array<Located<string>>;
-  transactions: Transaction[];
-  fees: Array<Located<{ label: string; amount: number; date: SimpleDate | null }>>;
-  /** Fee lines printed with zero amounts ("Total Overdraft Fees $0.00"): evidence the fees were reported as none. */
-  zeroFeeLines: Array<Located<string>>;
-}
-
-// ---------------------------------------------------------------- reading a statement
-
-const PERIOD_LABEL =
-  /period|statement\s+(?:dates?|cycle|from)|for\s+the\s+period|closing\s+date|opening\s+date/i;
-const HOLDER_LABEL =
-  /^(?:primary\s+|joint\s+)?(?:account\s+(?:holder|owner)s?(?:\s*\(s\))?|account\s+name|name\s+on\s+(?:the\s+)?account|customer\s+name|owner\s+name|account\s+title)\s*[:-]?\s*(.*)$/i;
-const ACCOUNT_PATTERNS: RegExp[] = [
-  /\b(?:account|acct)\.?\s+ending\s+(?:in\s+)?[:#]?\s*[*xX•.\-\s]*(\d{4})\b/i,
-  /\b(?:account|acct)\.?\s*(?:number|no\.?|num|#)\s*[:#]?\s*((?:[*xX•.-]|\d|\s(?=[\d*xX•]))+\d{4})\b/i,
-  /\b(?:account|acct)\.?\s*[:#]?\s*[*xX•]{2,}[-\s]?(\d{4})\b/i,
-];
-const MASKED_ACCOUNT = /(?:[*xX•]{3,}|\.{3})[-\s]?(\d{4})\b/;
-const FEE_PATTERN =
-  /\bNSF\b|non[-\s]?sufficient[-\s]funds?|insufficient[-\s]funds?|overdraft(?:\s+item)?\s+(?:fee|charge)s?|\bOD\s+(?:fee|charge)|returned?[-\s]items?(?:\s+(?:fee|charge)s?)?|return(?:ed)?\s+(?:check|deposit(?:ed)?\s+item)\s+(?:fee|charge)s?/i;
-
-type Section = "deposits" | "withdrawals" | "balances" | "mixed" | "none";
-
-const CREDIT_HEADING = /deposits?|credits?|additions/i;
-const DEBIT_HEADING =
-  /withdrawals?|debits?|checks?\s+paid|\bchecks\b|payments|purchases|service\s+(?:fees|charges)|\bfees\b|atm|card\s+transactions|subtractions/i;
-const BALANCE_HEADING = /daily\s+(?:ending\s+)?balances?|balance\s+summary|ending\s+daily\s+balances?/i;
-const MIXED_HEADING =
-  /transaction\s+(?:details|history|activity|detail)|account\s+activity|\btransactions\b|activity\s+detail/i;
-const BALANCE_LINE =
-  /(?:beginning|opening|previous|starting|ending|closing|new)\s+balance|balance\s+(?:forward|brought)/i;
-const CREDIT_WORDS =
-  /deposit|payroll|dir(?:ect)?\s*dep|ach\s+credit|credit\b(?!\s+card)|transfer\s+from|xfer\s+from|zelle\s+from|from\s+savings|refund|interest\s+(?:paid|earned)|reversal|incoming\s+wire|wire\s+(?:transfer\s+)?(?:in|from)/i;
-const DEBIT_WORDS =
-  /withdrawal|purchase|payment|\bpmt\b|debit|\bcheck\b|\bchk\b|\bfee\b|transfer\s+to|xfer\s+to|zelle\s+to|\batm\b|\bpos\b|autopay|bill\s+pay|outgoing\s+wire/i;
-
-function headingSection(line: string): Section | null {
-  const trimmed = line.trim();
-  if (trimmed === "" || trimmed.length > 70 || leadingDate(trimmed) || findAmounts(trimmed).length > 0)
-    return null;
-  const first = segments(trimmed)[0]?.text ?? trimmed;
-  if (BALANCE_HEADING.test(first)) return "balances";
-  const credit = CREDIT_HEADING.test(trimmed);
-  const debit = DEBIT_HEADING.test(trimmed);
-  // Column headers of a one-table layout ("Date  Description  Withdrawals  Deposits  Balance").
-  if (credit && debit) return "mixed";
-  if (MIXED_HEADING.test(first)) return "mixed";
-  if (credit && CREDIT_HEADING.test(first)) return "deposits";
-  if (debit && DEBIT_HEADING.test(first)) return "withdrawals";
-  return null;
-}
-
-function readPeriods(pages: PageText[]): Array<Located<Period>> {
-  const labeled: Array<Located<Period>> = [];
-  const unlabeled: Array<Located<Period>> = [];
-  for (const page of pages) {
-    page.lines.forEach((line, index) => {
-      // The range may wrap onto the next line under its label.
-      const joined = `${line} ${page.lines[index + 1] ?? ""}`;
-      const ranges = findDateRanges(line);
-      const wrapped =
-        ranges.length === 0 ? findDateRanges(joined).filter((range) => range.index < line.length) : [];
-      for (const range of [...ranges, ...wrapped]) {
-        const days = dayNumber(range.end) - dayNumber(range.start);
-        if (days < 6 || days > 100) continue;
-        const before = `${page.lines[index - 1] ?? ""} ${line.slice(0, range.index)}`;
-        const entry = {
-          value: { start: range.start, end: range.end },
-          page,
-          line: index,
-          offset: range.index,
-        };
-        (PERIOD_LABEL.test(before) ? labeled : unlabeled).push(entry);
-      }
-    });
-  }
-  const chosen = labeled.length > 0 ? labeled : unlabeled.slice(0, 1);
-  const unique: Array<Located<Period>> = [];
-  for (const entry of chosen) {
-    const key = `${isoDate(entry.value.start)}/${isoDate(entry.value.end)}`;
-    if (!unique.some((u) => `${isoDate(u.value.start)}/${isoDate(u.value.end)}` === key)) unique.push(entry);
-  }
-  return unique;
-}
-
-function readHolders(pages: PageText[]): Array<Located<string>> {
-  const holders: Array<Located<string>> = [];
-  for (const page of pages) {
-    page.lines.forEach((line, index) => {
-      const parts = segments(line);
-      parts.forEach((part, partIndex) => {
-        const label = HOLDER_LABEL.exec(part.text);
-        if (!label) return;
-        let value = (label[1] ?? "").trim();
-        let valueLine = index;
-        let offset = part.start;
-        if (value === "") {
-          const next = parts[partIndex + 1];
-          if (next && !/:\s*$|account|statement|period/i.test(next.text)) {
-            value = next.text;
-            offset = next.start;
-          } else {
-            const below = segments(page.lines[index + 1] ?? "")[0];
-            value = below?.text ?? "";
-            valueLine = index + 1;
-            offset = below?.start ?? 0;
-          }
-        }
-        if (/[A-Za-z]{2,}/.test(value)) holders.push({ value, page, line: valueLine, offset });
-      });
-    });
-  }
-  return holders;
-}
-
-function readAccounts(pages: PageText[]): Array<Located<string>> {
-  const accounts: Array<Located<string>> = [];
-  for (const page of pages) {
-    page.lines.forEach((line, index) => {
-      for (const pattern of ACCOUNT_PATTERNS) {
-        const match = pattern.exec(line);
-        const digits = match?.[1]?.replace(/\D/g, "");
-        if (match && digits && digits.length >= 4) {
-          accounts.push({ value: digits.slice(-4), page, line: index, offset: match.index });
-          return;
-        }
-      }
-    });
-  }
-  if (accounts.length > 0) return accounts;
-  const first = pages[0];
-  if (!first) return accounts;
-  // Unlabeled masked number near the top of the first page ("Checking ****4821").
-  for (let index = 0; index < Math.min(first.lines.length, 25); index++) {
-    const match = MASKED_ACCOUNT.exec(first.lines[index] ?? "");
-    if (match?.[1]) return [{ value: match[1], page: first, line: index, offset: match.index }];
-  }
-  return accounts;
-}
-
-function inferYear(text: string, periods: Period[]): SimpleDate | null {
-  const withYear = parseDate(text);
-  if (withYear) return withYear;
-  const candidates = [...new Set(periods.flatMap((period) => [period.start.y, period.end.y]))];
-  for (const year of candidates) {
-    const date = parseDate(text, year);
-    if (!date) continue;
-    const day = dayNumber(date);
-    if (periods.some((period) => day >= dayNumber(period.start) - 7 && day <= dayNumber(period.end) + 7))
-      return date;
-  }
-  return candidates[0] !== undefined ? parseDate(text, candidates[candidates.length - 1]) : null;
-}
-
-function readTransactions(pages: PageText[], periods: Period[]): Transaction[] {
-  const transactions: Transaction[] = [];
-  let section: Section = "none";
-  let balance: number | null = null;
-  for (const page of pages) {
-    page.lines.forEach((line, index) => {
-      const heading = headingSection(line);
-      if (heading) {
-        section = heading;
-        return;
-      }
-      const amounts = columnAmounts(line);
-      if (BALANCE_LINE.test(line)) {
-        const last = amounts[amounts.length - 1];
-        if (last && /beginning|opening|previous|starting|forward|brought/i.test(line)) {
-          balance = last.sign === "-" ? -last.value : last.value;
-        }
-        return;
-      }
-      const date = leadingDate(line);
-      if (!date || amounts.length === 0 || section === "balances") return;
-      const amount = amounts[0];
-      if (!amount) return;
-      const description = line
-        .slice(date.length, amount.start)
-        .replace(/\s{2,}/g, " ")
-        .trim();
-      // A line of dates and amounts only is a daily-balance row, not a transaction.
-      if (!/[A-Za-z]{2,}/.test(description)) return;
-      let direction: Direction = "unknown";
-      if (amount.sign === "-") direction = "debit";
-      else if (amount.sign === "+") direction = "credit";
-      else if (section === "deposits") direction = "credit";
-      else if (section === "withdrawals") direction = "debit";
-      const runningBalance = amounts.length >= 2 ? amounts[amounts.length - 1] : undefined;
-      const newBalance = runningBalance
-        ? runningBalance.sign === "-"
-          ? -runningBalance.value
-          : runningBalance.value
-        : null;
-      // A running balance column settles the direction of unsigned amounts.
-      if (direction === "unknown" && balance !== null && newBalance !== null) {
-        if (Math.abs(balance + amount.value - newBalance) < 0.005) direction = "credit";
-        else if (Math.abs(balance - amount.value - newBalance) < 0.005) direction = "debit";
-      }
-      if (direction === "unknown") {
-        const credit = CREDIT_WORDS.test(description);
-        const debit = DEBIT_WORDS.test(description);
-        if (credit && !debit) direction = "credit";
-        else if (debit && !credit) direction = "debit";
-      }
-      if (newBalance !== null) balance = newBalance;
-      transactions.push({
-        page,
-        line: index,
-        date: inferYear(date.text, periods),
-        description,
-        amount: amount.value,
-        direction,
-      });
-    });
-  }
-  // Ledgers that print debits negative print credits unsigned.
-  const signedDebits = transactions.some((t) => t.direction === "debit" && /-|\(/.test(lineAmountText(t)));
-  if (signedDebits) {
-    for (const transaction of transactions) {
-      if (transaction.direction === "unknown" && !/-|\(/.test(lineAmountText(transaction)))
-        transaction.direction = "credit";
-    }
-  }
-  return transactions;
-}
+/** Confidence of a value a model located: below anything the finders read beside its label. */
+const MODEL_CONFIDENCE = 0.6;
 
 /**
- * The amounts of a line's amount columns. An amount inside a description ("Insufficient Funds
- * Fee For A $120.00 Item") is not the transaction's amount; amounts standing alone in a column
- * are. Lines without column gaps fall back to every amount on the line.
+ * Fills the fields the finders could not locate in `statement` with the model-located values for
+ * its document: the statement period, the holder's name, the account number.
  */
-function columnAmounts(line: string): FoundAmount[] {
-  const amounts = findAmounts(line);
-  const parts = segments(line);
-  const standalone = amounts.filter((amount) =>
-    parts.some(
-      (part) =>
-        amount.start >= part.start &&
-        amount.end <= part.start + part.text.length &&
-        part.text.replace(amount.text, "").replace(/[$\s]/g, "") === "",
-    ),
-  );
-  return standalone.length > 0 ? standalone : amounts;
-}
-
-function lineAmountText(transaction: Transaction): string {
-  const line = transaction.page.lines[transaction.line] ?? "";
-  return columnAmounts(line)[0]?.text ?? "";
-}
-
-function readFees(pages: PageText[], periods: Period[]): Pick<Statement, "fees" | "zeroFeeLines"> {
-  const fees: Statement["fees"] = [];
-  const zeroFeeLines: Statement["zeroFeeLines"] = [];
-  for (const page of pages) {
-    page.lines.forEach((line, index) => {
-      const match = FEE_PATTERN.exec(line);
-      if (!match) return;
-      // Disclosures ("to avoid overdraft fees…") carry no amount; summaries print $0.00.
-      const amounts = columnAmounts(line);
-      if (amounts.length === 0) return;
-      const charged = amounts.find((amount) => amount.value > 0);
-      if (charged) {
-        const date = leadingDate(line);
-        const label = line
-          .slice(date?.length ?? 0, charged.start)
-          .replace(/\s{2,}/g, " ")
-          .trim();
-        fees.push({
-          value: {
-            label: label || match[0],
-            amount: charged.value,
-            date: date ? inferYear(date.text, periods) : null,
-          },
-          page,
-          line: index,
-        });
-      } else zeroFeeLines.push({ value: line.trim(), page, line: index });
-    });
+function withAssisted(statement: Statement, assisted: ReadonlyArray<AssistedField> | undefined): Statement {
+  const mine = (assisted ?? []).filter((field) => field.document === statement.document);
+  if (mine.length === 0) return statement;
+  const locate = (field: AssistedField) => {
+    const page = statement.pages[field.page - 1];
+    if (!page || !page.text.includes(field.excerpt)) return null;
+    const firstLine = field.excerpt.split("\n")[0] ?? "";
+    const line = Math.max(
+      0,
+      page.lines.findIndex((text) => text.includes(firstLine)),
+    );
+    return { page, line, source: "model" as const, confidence: MODEL_CONFIDENCE, excerpt: field.excerpt };
+  };
+  const result = { ...statement };
+  for (const field of mine) {
+    const at = locate(field);
+    if (!at) continue;
+    if (field.field === "statement_period" && result.periods.length === 0) {
+      const range = findDateRanges(field.value)[0] ?? findDateRanges(field.excerpt)[0];
+      if (range) result.periods = [{ ...at, value: { start: range.start, end: range.end } }];
+    } else if (
+      field.field === "holder_name" &&
+      result.holders.length === 0 &&
+      result.addressNames.length === 0
+    ) {
+      if (/[A-Za-z]{2,}/.test(field.value)) result.holders = [{ ...at, value: field.value.trim() }];
+    } else if (field.field === "account_number" && result.accounts.length === 0) {
+      const digits = field.value.replace(/\D/g, "");
+      if (digits.length >= 4) result.accounts = [{ ...at, value: digits.slice(-4) }];
+    }
   }
-  return { fees, zeroFeeLines };
+  return result;
 }
-
-const TAX_RETURN_MARK = /\bForm\s*1120\b|Corporation\s+Income\s+Tax\s+Return/i;
 
 // Every bank-statement condition reads the same documents; parse them once per evaluation.
-const statementCache = new WeakMap<EvaluationContext["readable"], Statement[]>();
+const statementCache = new WeakMap<
+  EvaluationContext["readable"],
+  { assisted: EvaluationContext["assisted"]; statements: Statement[] }
+>();
 
 function readStatements(context: EvaluationContext): Statement[] {
   const cached = statementCache.get(context.readable);
-  if (cached) return cached;
+  if (cached && cached.assisted === context.assisted) return cached.statements;
   const statements: Statement[] = [];
   for (const document of context.readable) {
-    const pages = documentPages(document);
-    const periods = readPeriods(pages);
-    const accounts = readAccounts(pages);
-    const transactions = readTransactions(
-      pages,
-      periods.map((p) => p.value),
-    );
-    const looksLikeStatement =
-      periods.length > 0 ||
-      (accounts.length > 0 && transactions.length > 0) ||
-      /\bstatement\b/i.test(pages[0]?.text ?? "");
-    if (!looksLikeStatement || (periods.length === 0 && TAX_RETURN_MARK.test(pages[0]?.text ?? ""))) continue;
-    statements.push({
-      document: document.document,
-      pages,
-      periods,
-      holders: readHolders(pages),
-      accounts,
-      transactions,
-      ...readFees(
-        pages,
-        periods.map((p) => p.value),
-      ),
-    });
+    const statement = readStatement(document);
+    if (statement) statements.push(withAssisted(statement, context.assisted));
   }
-  statementCache.set(context.readable, statements);
+  statementCache.set(context.readable, { assisted: context.assisted, statements });
   return statements;
 }
 
 function noStatements(context: EvaluationContext): Finding {
   return insufficient(
-    `no bank statement found among ${listNames(context.readable.map((d) => d.document))}: no statement period, account number or transactions recognized${unreadableNote(context)}`,
+    `no bank statement found among ${listNames(context.readable.map((d) => d.document))}: no statement_period, account_number or transactions located${unreadableNote(context)}`,
   );
 }
 
-function at<T>(located: Located<T>): Citation {
-  return located.offset === undefined
-    ? cite(located.page, located.line)
-    : citeSegment(located.page, located.line, located.offset);
+/** "statement_period not located in a.pdf, b.pdf (<what was looked for>)". */
+function notLocated(field: keyof typeof NOT_FOUND, documents: string[]): string {
+  return `${field} not located in ${listNames(documents)} (${NOT_FOUND[field]})`;
 }
 
 function periodText(period: Period): string {
@@ -411,9 +133,18 @@ export function evaluateTwoMonths(context: EvaluationContext): Finding {
     .flatMap((statement) => statement.periods)
     .sort((p, q) => dayNumber(p.value.start) - dayNumber(q.value.start));
   const asOfText = isoDate(context.asOf);
+  const unperiodic = statements.filter((statement) => statement.periods.length === 0).map((s) => s.document);
   if (periods.length === 0) {
     return insufficient(
-      `no statement period found in ${listNames(statements.map((s) => s.document))}: expected e.g. "Statement Period: 01/01/2025 - 01/31/2025"${unreadableNote(context)}`,
+      `no statement period found in ${listNames(unperiodic)}: ${notLocated("statement_period", unperiodic)}; expected e.g. "Statement Period: 01/01/2025 - 01/31/2025"${unreadableNote(context)}`,
+      undefined,
+      {
+        missing: unperiodic.map((document) => `the statement period of ${document}`),
+        remedies: unperiodic.map(
+          (document) =>
+            `Provide a complete copy of ${document}, with the page that shows its statement period`,
+        ),
+      },
     );
   }
   const monthsIn = (period: Period) =>
@@ -441,9 +172,23 @@ export function evaluateTwoMonths(context: EvaluationContext): Finding {
     return {
       status: "fulfilled",
       reason: `${chain.length} consecutive statement periods (${chain.map((p) => periodText(p.value)).join(", ")}); the latest ends ${isoDate(latest.value.end)}, ${ageOf(chain)} days before ${asOfText} (max ${maxDays})`,
-      citations: chain.map(at),
+      citations: chain.flatMap(citationsOf),
       observed,
     };
+  }
+  // A statement whose period could not be read might be the month that closes a gap.
+  if (unperiodic.length > 0) {
+    return insufficient(
+      `no statement period found in ${listNames(unperiodic)}: ${notLocated("statement_period", unperiodic)}; the periods read (${described}) do not make ${minimum} consecutive recent months on their own${unreadableNote(context)}`,
+      observed,
+      {
+        missing: unperiodic.map((document) => `the statement period of ${document}`),
+        remedies: unperiodic.map(
+          (document) =>
+            `Provide a complete copy of ${document}, with the page that shows its statement period`,
+        ),
+      },
+    );
   }
   const coverage = missingCoverage(
     periods.map((p) => p.value),
@@ -464,7 +209,7 @@ export function evaluateTwoMonths(context: EvaluationContext): Finding {
     return {
       status: "not_fulfilled",
       reason: `the statements are too old: the latest of the consecutive periods ends ${isoDate(latest.value.end)}, ${ageOf(chain)} days before ${asOfText} (max ${maxDays}); periods read: ${described}`,
-      citations: chain.map(at),
+      citations: chain.flatMap(citationsOf),
       observed: observedGaps,
       ...withSpecifics(specifics),
     };
@@ -480,7 +225,7 @@ export function evaluateTwoMonths(context: EvaluationContext): Finding {
   return {
     status: "not_fulfilled",
     reason: `the statements do not cover ${minimum} consecutive months: ${periods.length === 1 ? "only one period" : `${periods.length} periods`} found${gaps}: ${described}`,
-    citations: periods.map(at),
+    citations: periods.flatMap(citationsOf),
     observed: observedGaps,
     ...withSpecifics(specifics),
   };
@@ -580,6 +325,23 @@ function periodJson(period: Period): { start: string; end: string } {
 
 // ---------------------------------------------------------------- BS_NAME_MATCH
 
+/** Why a statement's holder could not be settled: no name at all, or a name read by position only. */
+interface UnsettledHolder {
+  document: string;
+  detail: string;
+  /** The other name its mailing address prints, when that is all there is. */
+  addressed?: Located<string>;
+}
+
+/** Whether two names sit at the same place of page 1 (same line, same column): the same bank's layout. */
+function samePlace(a: Located<string>, b: Located<string>): boolean {
+  if (Math.abs(a.line - b.line) > 1) return false;
+  const x = (located: Located<string>) =>
+    located.page.cells?.[located.line]?.find((cell) => cell.start === located.offset)?.x;
+  const [left, right] = [x(a), x(b)];
+  return left !== undefined && right !== undefined ? Math.abs(left - right) <= 2 : a.offset === b.offset;
+}
+
 export function evaluateHolderName(context: EvaluationContext): Finding {
   const expected =
     typeof context.expected.borrower_name === "string"
@@ -589,40 +351,90 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
         : "";
   const statements = readStatements(context);
   if (expected === "") {
-    const seen = statements.flatMap((s) => s.holders.map((h) => h.value));
+    const seen = statements.flatMap((s) => [...s.holders, ...s.addressNames].map((h) => h.value));
     return insufficient(
       `no borrower name in metadata (borrower_info.name): cannot verify BS_NAME_MATCH${seen.length > 0 ? ` (statements name ${seen.map(quote).join(", ")})` : ""}`,
     );
   }
   if (statements.length === 0) return noStatements(context);
-  const matches = (value: string) => splitJointNames(value).some((name) => personNamesMatch(name, expected));
+  // Joint owners are printed together ("JANE Q DOE OR JOHN DOE"); a sole proprietor's account
+  // title adds the business ("JANE Q DOE DBA DOE DESIGN STUDIO"). The borrower need be one of them.
+  const matches = (value: string) =>
+    splitJointNames(value)
+      .map((name) => name.split(/\s+(?:dba|d\/b\/a|t\/a)\s+/i)[0] ?? name)
+      .some((name) => personNamesMatch(name, expected));
   const matched: Array<Located<string>> = [];
   const mismatched: Array<Located<string>> = [];
-  const unnamed: string[] = [];
+  const unsettled: UnsettledHolder[] = [];
+  const addressMatches: Array<Located<string>> = [];
   for (const statement of statements) {
-    if (statement.holders.length > 0) {
-      // Joint accounts label each owner; the borrower only needs to be one of them.
-      const borrower = statement.holders.find((holder) => matches(holder.value));
+    const labelled = statement.holders.filter((holder) => holder.source !== "model");
+    if (labelled.length > 0) {
+      const borrower = labelled.find((holder) => matches(holder.value));
       if (borrower) matched.push(borrower);
-      else mismatched.push(statement.holders[0] as Located<string>);
+      else mismatched.push(labelled[0] as Located<string>);
       continue;
     }
-    // No "Account Holder" label: the mailing address block on page 1 names the owner.
-    const page = statement.pages[0];
-    let found: Located<string> | undefined;
-    for (let index = 0; page && index < Math.min(page.lines.length, 20) && !found; index++) {
-      const part = segments(page.lines[index] ?? "").find((p) => matches(p.text));
-      if (part) found = { value: part.text, page, line: index };
+    if (statement.addressNames.length > 0) {
+      const borrower = statement.addressNames.find((holder) => matches(holder.value));
+      if (borrower) {
+        matched.push(borrower);
+        addressMatches.push(borrower);
+        continue;
+      }
+      // The mailing address may name whoever receives the mail; a name printed there only once is
+      // not proof of another holder. Printed again (a running page header), it is the holder's.
+      const confirmed = statement.addressNames.find((holder) =>
+        printedElsewhere(statement.pages, holder.value, holder),
+      );
+      if (confirmed) mismatched.push(confirmed);
+      else {
+        unsettled.push({
+          document: statement.document,
+          addressed: statement.addressNames[0] as Located<string>,
+          detail: `holder_name was read only from the mailing address (${statement.addressNames.map((h) => quote(h.value)).join(", ")}, page 1), without an account-holder label; it does not match ${quote(expected)} and is printed nowhere else to confirm it is the account holder`,
+        });
+      }
+      continue;
     }
-    if (found) matched.push(found);
-    else unnamed.push(statement.document);
+    const page = statement.pages[0];
+    let near: Located<string> | undefined;
+    for (let index = 0; page && index < Math.min(page.lines.length, 20) && !near; index++) {
+      const part = segments(page.lines[index] ?? "").find((p) => matches(p.text));
+      if (part) near = { value: part.text, page, line: index, source: "position", confidence: 0.6 };
+    }
+    if (near) {
+      matched.push(near);
+      continue;
+    }
+    const located = statement.holders.find((holder) => holder.source === "model");
+    if (located && matches(located.value)) {
+      matched.push(located);
+      continue;
+    }
+    unsettled.push({
+      document: statement.document,
+      detail: located
+        ? `holder_name located by the model as ${quote(located.value)} (page ${located.page.page}), which does not match ${quote(expected)}; a model's reading alone does not establish another holder`
+        : `holder_name not located: ${NOT_FOUND.holder_name}`,
+    });
+  }
+  // Where another statement of the file prints the borrower at the very place of its mailing
+  // address, that place is this bank's holder line: another name there is another holder.
+  for (const entry of [...unsettled]) {
+    const other = entry.addressed;
+    if (!other || !addressMatches.some((holder) => samePlace(holder, other))) continue;
+    mismatched.push(other);
+    unsettled.splice(unsettled.indexOf(entry), 1);
   }
   if (mismatched.length > 0) {
     return {
       status: "not_fulfilled",
       reason: `account holder does not match ${quote(expected)} (borrower_info.name): ${mismatched.map((h) => `${h.page.document} names ${quote(h.value)}`).join("; ")}`,
-      citations: mismatched.map(at),
-      observed: { holders: mismatched.map((h) => ({ document: h.page.document, name: h.value })) },
+      citations: mismatched.map(citationOf),
+      observed: {
+        holders: mismatched.map((h) => ({ document: h.page.document, name: h.value, source: h.source })),
+      },
       missing: mismatched.map(
         (h) =>
           `${h.page.document} names ${quote(h.value)} as account holder; the file says ${quote(expected)}`,
@@ -633,14 +445,14 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
       ),
     };
   }
-  if (unnamed.length > 0) {
+  if (unsettled.length > 0) {
     return insufficient(
-      `no account holder name found in ${listNames(unnamed)} (expected e.g. "Account Holder: ${expected}")${unreadableNote(context)}`,
+      `no account holder name found in ${unsettled.map((u) => `${u.document} (${u.detail})`).join("; ")}; expected e.g. "Account Holder: ${expected}"${unreadableNote(context)}`,
       undefined,
       {
-        missing: unnamed.map((document) => `${document} shows no account holder name`),
-        remedies: unnamed.map(
-          (document) => `Provide a complete copy of ${document}, with the page that names the account holder`,
+        missing: unsettled.map((u) => `${u.document} shows no account holder name`),
+        remedies: unsettled.map(
+          (u) => `Provide a complete copy of ${u.document}, with the page that names the account holder`,
         ),
       },
     );
@@ -650,9 +462,11 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
   }
   return {
     status: "fulfilled",
-    reason: `every statement names the borrower as account holder: ${matched.map((h) => `${h.page.document}: ${quote(h.value)}`).join("; ")} (matches ${quote(expected)}, case and middle initials ignored)`,
-    citations: matched.map(at),
-    observed: { holders: matched.map((h) => ({ document: h.page.document, name: h.value })) },
+    reason: `every statement names the borrower as account holder: ${matched.map((h) => `${h.page.document}: ${quote(h.value)}${h.source === "model" ? " (located by the model)" : ""}`).join("; ")} (matches ${quote(expected)}, case and middle initials ignored)`,
+    citations: matched.map(citationOf),
+    observed: {
+      holders: matched.map((h) => ({ document: h.page.document, name: h.value, source: h.source })),
+    },
   };
 }
 
@@ -679,7 +493,7 @@ export function evaluateSameAccount(context: EvaluationContext): Finding {
     return {
       status: "not_fulfilled",
       reason: `the statements are not all for the same account${expected ? ` (expected the account ending ${expected})` : ""}: ${summary}`,
-      citations: known.map((p) => at(p.account)),
+      citations: known.map((p) => citationOf(p.account)),
       observed,
       missing: others.map(
         (p) =>
@@ -693,7 +507,7 @@ export function evaluateSameAccount(context: EvaluationContext): Finding {
   }
   if (missing.length > 0 || known.length === 0) {
     return insufficient(
-      `no account number found in ${listNames(missing)} (expected e.g. "Account Number: ****1234" or "Account ending in 1234")${summary ? `; ${summary}` : ""}`,
+      `no account number found in ${listNames(missing)}: ${notLocated("account_number", missing)}; expected e.g. "Account Number: ****1234" or "Account ending in 1234"${summary ? `; ${summary}` : ""}`,
       observed,
       {
         missing: missing.map((document) => `${document} shows no account number`),
@@ -715,22 +529,50 @@ export function evaluateSameAccount(context: EvaluationContext): Finding {
       known.length === 1
         ? `one statement, for the account ending ${distinct[0]} (${known[0]?.statement.document})`
         : `all ${known.length} statements are for the account ending ${distinct[0]}: ${summary}`,
-    citations: known.map((p) => at(p.account)),
+    citations: known.map((p) => citationOf(p.account)),
     observed,
   };
 }
 
 // ---------------------------------------------------------------- BS_NO_NSF
 
+type FeeLine = Statement["fees"][number];
+
+/**
+ * The fees a statement shows charged: its dated fee lines not credited back, else (when it itemizes
+ * no fee at all) the fee totals it prints for the period.
+ */
+function chargedFees(statement: Statement): FeeLine[] {
+  if (statement.fees.length > 0 || statement.reversedFees.length > 0) return statement.fees;
+  return statement.undatedFeeLines;
+}
+
 export function evaluateNoNsf(context: EvaluationContext): Finding {
   const statements = readStatements(context);
   if (statements.length === 0) return noStatements(context);
-  const fees = statements.flatMap((statement) => statement.fees);
+  const fees = statements.flatMap(chargedFees);
+  const reversed = statements.flatMap((statement) => statement.reversedFees);
+  const reversedNote =
+    reversed.length > 0
+      ? `; not counted, because credited back in the same statement: ${reversed.map((r) => `${r.charge.page.document} ${describeFee(r.charge)}, credited by ${quote(r.reversal.value.label)}`).join("; ")}`
+      : "";
+  const observedReversed =
+    reversed.length > 0
+      ? {
+          reversed_fees: reversed.map((r) => ({
+            document: r.charge.page.document,
+            date: r.charge.value.date ? isoDate(r.charge.value.date) : null,
+            label: r.charge.value.label,
+            amount: r.charge.value.amount,
+            credited_by: r.reversal.value.label,
+          })),
+        }
+      : {};
   if (fees.length > 0) {
     return {
       status: "not_fulfilled",
-      reason: `NSF/overdraft/returned-item fees found: ${fees.map((fee) => `${fee.page.document} page ${fee.page.page}: ${quote(fee.value.label)} ${formatMoney(fee.value.amount)}`).join("; ")}`,
-      citations: fees.map(at),
+      reason: `NSF/overdraft/returned-item fees found: ${fees.map((fee) => `${fee.page.document} page ${fee.page.page}: ${quote(fee.value.label)} ${formatMoney(fee.value.amount)}`).join("; ")}${reversedNote}`,
+      citations: fees.map((fee) => cite(fee.page, fee.line)),
       observed: {
         fees: fees.map((fee) => ({
           document: fee.page.document,
@@ -739,6 +581,7 @@ export function evaluateNoNsf(context: EvaluationContext): Finding {
           label: fee.value.label,
           amount: fee.value.amount,
         })),
+        ...observedReversed,
       },
       missing: fees.map((fee) => `letter of explanation for ${describeFee(fee)}`),
       remedies: fees.map(
@@ -751,8 +594,9 @@ export function evaluateNoNsf(context: EvaluationContext): Finding {
     (statement) => statement.transactions.length === 0 && statement.zeroFeeLines.length === 0,
   );
   if (unread.length > 0) {
+    const documents = unread.map((s) => s.document);
     return insufficient(
-      `no transactions could be read in ${listNames(unread.map((s) => s.document))}, so the absence of fees is not established${unreadableNote(context)}`,
+      `no transactions could be read in ${listNames(documents)}: ${notLocated("transactions", documents)}, so the absence of fees is not established${unreadableNote(context)}`,
     );
   }
   if (context.unreadable.length > 0) {
@@ -762,21 +606,27 @@ export function evaluateNoNsf(context: EvaluationContext): Finding {
   }
   const citations = statements.map((statement) => {
     const zeroFees = statement.zeroFeeLines[0];
-    if (zeroFees) return at(zeroFees);
+    if (zeroFees) return citationOf(zeroFees);
     const period = statement.periods[0];
-    if (period) return at(period);
+    if (period) return citationOf(period);
     const transaction = statement.transactions[0] as Transaction;
     return cite(transaction.page, transaction.line);
   });
   const count = statements.reduce((sum, statement) => sum + statement.transactions.length, 0);
   return {
     status: "fulfilled",
-    reason: `no NSF, overdraft or returned-item fee in ${statements.length} statement(s) (${count} transactions read: ${listNames(statements.map((s) => s.document))})`,
+    reason: `no NSF, overdraft or returned-item fee in ${statements.length} statement(s) (${count} transactions read: ${listNames(statements.map((s) => s.document))})${reversedNote}`,
     citations,
+    ...(reversed.length > 0 ? { observed: observedReversed } : {}),
   };
 }
 
 // ---------------------------------------------------------------- BS_LARGE_DEPOSITS
+
+const credited = (statement: Statement) =>
+  Math.round(
+    statement.transactions.filter((t) => t.direction === "credit").reduce((s, t) => s + t.amount, 0) * 100,
+  ) / 100;
 
 export function evaluateLargeDeposits(context: EvaluationContext): Finding {
   const income = parseMoney(context.expected.monthly_income);
@@ -819,7 +669,7 @@ export function evaluateLargeDeposits(context: EvaluationContext): Finding {
   const unclear = all.filter((t) => t.direction === "unknown" && t.amount > threshold);
   if (unclear.length > 0) {
     return insufficient(
-      `could not tell whether these transactions above ${rule} are deposits: ${unclear.map((t) => `${t.date ? isoDate(t.date) : "undated"} ${formatMoney(t.amount)} ${quote(t.description)} (${t.page.document} page ${t.page.page})`).join("; ")}`,
+      `could not tell whether these transactions above ${rule} are deposits (transactions: no column, sign or running balance gives their direction): ${unclear.map((t) => `${t.date ? isoDate(t.date) : "undated"} ${formatMoney(t.amount)} ${quote(t.description)} (${t.page.document} page ${t.page.page})`).join("; ")}`,
       undefined,
       {
         missing: unclear.map(
@@ -835,8 +685,31 @@ export function evaluateLargeDeposits(context: EvaluationContext): Finding {
   }
   const unread = statements.filter((statement) => statement.transactions.length === 0);
   if (unread.length > 0) {
+    const documents = unread.map((s) => s.document);
     return insufficient(
-      `no transactions could be read in ${listNames(unread.map((s) => s.document))}: expected lines with a date, description and amount${unreadableNote(context)}`,
+      `no transactions could be read in ${listNames(documents)}: ${notLocated("transactions", documents)}; expected lines with a date, description and amount${unreadableNote(context)}`,
+    );
+  }
+  // Deposits the statement totals but the lines read do not reach: one of them may be large.
+  const shortfalls = statements.flatMap((statement) => {
+    const total = statement.depositsTotal;
+    if (!total) return [];
+    const missed = Math.round((total.value - credited(statement)) * 100) / 100;
+    return missed > threshold ? [{ statement, total, missed }] : [];
+  });
+  if (shortfalls.length > 0) {
+    return insufficient(
+      `deposits printed but not read: ${shortfalls.map((s) => `${s.statement.document} prints deposits of ${formatMoney(s.total.value)} (page ${s.total.page.page}) but its deposit lines read sum to ${formatMoney(credited(s.statement))}, so ${formatMoney(s.missed)} of deposits (transactions) could not be located`).join("; ")}; a deposit above ${rule} may be among them`,
+      { threshold, deposits_read: deposits.length },
+      {
+        missing: shortfalls.map(
+          (s) => `the deposit lines of ${s.statement.document} totalling ${formatMoney(s.missed)}`,
+        ),
+        remedies: shortfalls.map(
+          (s) =>
+            `Review the deposits of ${s.statement.document} by hand: ${formatMoney(s.missed)} of its printed deposit total could not be read line by line`,
+        ),
+      },
     );
   }
   if (context.unreadable.length > 0) {
@@ -847,7 +720,7 @@ export function evaluateLargeDeposits(context: EvaluationContext): Finding {
     ? [cite(largest.page, largest.line)]
     : statements.map((s) =>
         s.periods[0]
-          ? at(s.periods[0])
+          ? citationOf(s.periods[0])
           : cite((s.transactions[0] as Transaction).page, (s.transactions[0] as Transaction).line),
       );
   return {
@@ -858,6 +731,85 @@ export function evaluateLargeDeposits(context: EvaluationContext): Finding {
     citations,
     observed: { threshold, deposits_read: deposits.length, largest_deposit: largest?.amount ?? null },
   };
+}
+
+// ---------------------------------------------------------------- extraction report
+
+function reading<T>(field: string, located: Located<T>, value: string): FieldReading {
+  const citation = citationOf(located);
+  return found(
+    field,
+    value,
+    { page: citation.page, excerpt: citation.excerpt },
+    located.source,
+    located.confidence,
+  );
+}
+
+/**
+ * What the finders located in one document read as a bank statement, and what they could not;
+ * null when the document is not a bank statement. `assisted` are model-located values for fields
+ * the finders could not locate, as the evaluators use them.
+ */
+export function statementExtraction(
+  document: ExtractedDocument,
+  assisted?: ReadonlyArray<AssistedField>,
+): ExtractionReport | null {
+  const read = readStatement(document);
+  if (!read) return null;
+  const statement = withAssisted(read, assisted);
+  const fields: FieldReading[] = [];
+  const period = statement.periods[0];
+  fields.push(
+    period
+      ? reading("statement_period", period, statement.periods.map((p) => periodText(p.value)).join("; "))
+      : notFound("statement_period", NOT_FOUND.statement_period),
+  );
+  const holder = statement.holders[0];
+  const addressed = statement.addressNames[0];
+  fields.push(
+    holder
+      ? reading("holder_name", holder, statement.holders.map((h) => h.value).join("; "))
+      : addressed
+        ? reading("holder_name", addressed, statement.addressNames.map((h) => h.value).join("; "))
+        : notFound("holder_name", NOT_FOUND.holder_name),
+  );
+  const account = statement.accounts[0];
+  fields.push(
+    account
+      ? reading("account_number", account, account.value)
+      : notFound("account_number", NOT_FOUND.account_number),
+  );
+  const first = statement.transactions[0];
+  fields.push(
+    first
+      ? found(
+          "transactions",
+          String(statement.transactions.length),
+          { page: first.page.page, excerpt: cite(first.page, first.line).excerpt },
+          "table",
+          1,
+        )
+      : notFound("transactions", NOT_FOUND.transactions),
+  );
+  if (statement.depositsTotal) {
+    fields.push(reading("deposits_total", statement.depositsTotal, statement.depositsTotal.value.toFixed(2)));
+  }
+  const fees = chargedFees(statement);
+  const firstFee = fees[0];
+  const zero = statement.zeroFeeLines[0];
+  if (firstFee) {
+    fields.push(
+      reading(
+        "fees",
+        firstFee,
+        fees.map((fee) => `${fee.value.label} ${formatMoney(fee.value.amount)}`).join("; "),
+      ),
+    );
+  } else if (zero) {
+    fields.push(reading("fees", zero, "none"));
+  }
+  return { kind: "bank_statement", fields };
 }
 
 /** "the 2025-03-12 deposit of $12,500.00 (WIRE TRANSFER FROM …)". */

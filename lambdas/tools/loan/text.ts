@@ -146,8 +146,8 @@ const MONTHS: Record<string, number> = {
 
 const MONTH_NAME =
   "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
-/** A date with its year: 01/31/2025, 1/31/25, 2025-01-31, January 31, 2025, Jan. 31 2025, 31 January 2025. */
-export const DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}/(?:\\d{4}|\\d{2})(?![\\d/])|(?<!\\d)\\d{4}-\\d{2}-\\d{2}(?!\\d)|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}(?!\\d)|(?<!\\d)\\d{1,2}\\s+${MONTH_NAME}\\.?,?\\s+\\d{4}(?!\\d))`;
+/** A date with its year: 01/31/2025, 1/31/25, 01-31-2025, 2025-01-31, January 31, 2025, Jan. 31 2025, 31 January 2025. */
+export const DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}/(?:\\d{4}|\\d{2})(?![\\d/])|(?<![\\d-])\\d{1,2}-\\d{1,2}-(?:\\d{4}|\\d{2})(?![\\d-])|(?<!\\d)\\d{4}-\\d{2}-\\d{2}(?!\\d)|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}(?!\\d)|(?<!\\d)\\d{1,2}\\s+${MONTH_NAME}\\.?,?\\s+\\d{4}(?!\\d))`;
 /** A date without its year, as transaction lines print it: 01/31, Jan 31. */
 const SHORT_DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}(?![\\d/])|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?!\\d))`;
 const RANGE_SEPARATOR = "\\s*(?:-|–|—|\\bto\\b|\\bthrough\\b|\\bthru\\b|\\buntil\\b)\\s*";
@@ -161,6 +161,8 @@ export function parseDate(text: string, defaultYear?: number): SimpleDate | null
   }
   match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (match) return validDate(Number(match[1]), Number(match[2]), Number(match[3]));
+  match = /^(\d{1,2})-(\d{1,2})-(\d{2}|\d{4})$/.exec(value);
+  if (match) return validDate(expandYear(Number(match[3])), Number(match[1]), Number(match[2]));
   match = /^([a-z]+)\.? (\d{1,2})(?:st|nd|rd|th)?(?:,? (\d{4}))?$/.exec(value);
   if (match) {
     const year = match[3] === undefined ? defaultYear : Number(match[3]);
@@ -235,6 +237,27 @@ export function findDateRanges(text: string): FoundRange[] {
 export function leadingDate(line: string): { text: string; length: number } | null {
   const match = new RegExp(`^\\s*(${DATE_SOURCE}|${SHORT_DATE_SOURCE})(?![\\w/])`, "i").exec(line);
   return match?.[1] ? { text: match[1], length: match[0].length } : null;
+}
+
+/**
+ * A transaction line's date, its year taken from the statement periods when the line omits it:
+ * "01/03" in a Dec 15 - Jan 14 statement is in January of the later year, "12/18" in the earlier.
+ */
+export function dateInPeriods(
+  text: string,
+  periods: ReadonlyArray<{ start: SimpleDate; end: SimpleDate }>,
+): SimpleDate | null {
+  const withYear = parseDate(text);
+  if (withYear) return withYear;
+  const years = [...new Set(periods.flatMap((period) => [period.start.y, period.end.y]))];
+  for (const year of years) {
+    const date = parseDate(text, year);
+    if (!date) continue;
+    const day = dayNumber(date);
+    if (periods.some((period) => day >= dayNumber(period.start) - 7 && day <= dayNumber(period.end) + 7))
+      return date;
+  }
+  return years.length > 0 ? parseDate(text, years[years.length - 1]) : null;
 }
 
 export function dayNumber(date: SimpleDate): number {

@@ -1,0 +1,847 @@
+// The field finders of bank statements: the statement period, the account holder, the account
+// number, the transactions (with their direction) and the NSF/overdraft fees, read by the labels,
+// table columns and line shapes US statements use. The BS_ evaluators and the extraction report
+// both read a statement through `readStatement`, so what a verdict rests on is what the report shows.
+import type { FieldSource } from "./extraction.ts";
+import type { Cell, ExtractedDocument } from "./pdf-text.ts";
+import {
+  type Citation,
+  cellBelow,
+  cite,
+  citeSegment,
+  dateInPeriods,
+  dayNumber,
+  documentPages,
+  type FoundAmount,
+  findAmounts,
+  findDateRanges,
+  findDates,
+  isoDate,
+  leadingDate,
+  type PageText,
+  parseDate,
+  type SimpleDate,
+  segments,
+} from "./text.ts";
+
+export interface Located<T> {
+  value: T;
+  page: PageText;
+  line: number;
+  /** Offset in the line of the evidence: the citation is narrowed to its column. */
+  offset?: number;
+  source: FieldSource;
+  /** 1 beside a printed label, less for a value read by its position or located by a model. */
+  confidence: number;
+  /** A verbatim quote to cite instead of the line (a model-located value's verified quote). */
+  excerpt?: string;
+  /** Further lines the value rests on (a period read from two balance lines). */
+  also?: Citation[];
+}
+
+export interface Period {
+  start: SimpleDate;
+  end: SimpleDate;
+}
+
+export type Direction = "credit" | "debit" | "unknown";
+
+export interface Transaction {
+  page: PageText;
+  line: number;
+  date: SimpleDate | null;
+  description: string;
+  amount: number;
+  direction: Direction;
+}
+
+export interface Fee {
+  label: string;
+  amount: number;
+  date: SimpleDate | null;
+}
+
+/** A fee credited back in the same statement (refund, reversal, waiver): the borrower did not pay it. */
+export interface ReversedFee {
+  charge: Located<Fee>;
+  reversal: Located<Fee>;
+}
+
+export interface Statement {
+  document: string;
+  pages: PageText[];
+  periods: Array<Located<Period>>;
+  /** Names beside an account-holder label (or located by a model). */
+  holders: Array<Located<string>>;
+  /** Names above the mailing address on page 1, when no label names the holder. */
+  addressNames: Array<Located<string>>;
+  accounts: Array<Located<string>>;
+  transactions: Transaction[];
+  /** NSF/overdraft/returned-item fees charged and not credited back. */
+  fees: Array<Located<Fee>>;
+  reversedFees: ReversedFee[];
+  /** Fee lines without a date and with an amount, outside fee schedules: they may be fees charged. */
+  undatedFeeLines: Array<Located<Fee>>;
+  /** Fee lines printed with zero amounts ("Total Overdraft Fees $0.00"): evidence the fees were reported as none. */
+  zeroFeeLines: Array<Located<string>>;
+  /** The printed total of deposits and credits, when the statement prints one. */
+  depositsTotal: Located<number> | null;
+}
+
+/** What each finder looked for, for a field it could not locate. */
+export const NOT_FOUND: Record<
+  "statement_period" | "holder_name" | "account_number" | "transactions",
+  string
+> = {
+  statement_period:
+    'no date range beside a "Statement Period" / "for the period" label or in the page header, and no "Beginning Balance on <date>" with an ending balance or statement date',
+  holder_name:
+    'no "Account Holder" / "Account Owner" / "Primary Owner" label and no name above a mailing address (street, then city, state and ZIP) on page 1',
+  account_number:
+    'no "Account Number" / "Account ending in" / "Acct #" / "Member Number" label and no masked number (****1234) near the top of page 1',
+  transactions: "no line with a date, a description and an amount",
+};
+
+// ---------------------------------------------------------------- periods
+
+const PERIOD_LABEL =
+  /period|statement\s+(?:dates?|cycle|from)|for\s+the\s+period|closing\s+date|opening\s+date|activity\s+(?:from|for)/i;
+const START_BALANCE_DATE = /(?:beginning|opening|previous|starting)\s+balance\s+(?:on|as\s+of)\s*:?\s*/i;
+const END_BALANCE_DATE =
+  /(?:ending|closing|new)\s+balance\s+(?:on|as\s+of)\s*:?\s*|statement\s+(?:closing\s+|ending\s+)?date\s*:?\s*/i;
+
+/** Periods of 6 to 100 days: a week's statement at the least, a quarter's at the most. */
+function plausiblePeriod(start: SimpleDate, end: SimpleDate): boolean {
+  const days = dayNumber(end) - dayNumber(start);
+  return days >= 6 && days <= 100;
+}
+
+function readPeriods(pages: PageText[]): Array<Located<Period>> {
+  const labeled: Array<Located<Period>> = [];
+  const unlabeled: Array<Located<Period>> = [];
+  for (const page of pages) {
+    page.lines.forEach((line, index) => {
+      // The range may wrap onto the next line under its label.
+      const joined = `${line} ${page.lines[index + 1] ?? ""}`;
+      const ranges = findDateRanges(line);
+      const wrapped =
+        ranges.length === 0 ? findDateRanges(joined).filter((range) => range.index < line.length) : [];
+      for (const range of [...ranges, ...wrapped]) {
+        if (!plausiblePeriod(range.start, range.end)) continue;
+        const before = `${page.lines[index - 1] ?? ""} ${line.slice(0, range.index)}`;
+        const entry: Located<Period> = {
+          value: { start: range.start, end: range.end },
+          page,
+          line: index,
+          offset: range.index,
+          source: "label",
+          confidence: 1,
+        };
+        if (PERIOD_LABEL.test(line.slice(0, range.index))) labeled.push(entry);
+        else if (PERIOD_LABEL.test(before)) labeled.push({ ...entry, source: "table", confidence: 0.9 });
+        else unlabeled.push({ ...entry, source: "position", confidence: 0.6 });
+      }
+    });
+  }
+  const chosen = labeled.length > 0 ? labeled : unlabeled.slice(0, 1);
+  if (chosen.length === 0) {
+    const fromBalances = periodFromBalanceDates(pages);
+    if (fromBalances) chosen.push(fromBalances);
+  }
+  const unique: Array<Located<Period>> = [];
+  for (const entry of chosen) {
+    const key = periodKey(entry.value);
+    if (!unique.some((u) => periodKey(u.value) === key)) unique.push(entry);
+  }
+  return unique;
+}
+
+function periodKey(period: Period): string {
+  return `${isoDate(period.start)}/${isoDate(period.end)}`;
+}
+
+/** "Beginning Balance on 01/01/26" with "Ending Balance on 01/31/26" or "Statement Date 01/31/26". */
+function periodFromBalanceDates(pages: PageText[]): Located<Period> | null {
+  const first = pages[0];
+  if (!first) return null;
+  const dateAfter = (pattern: RegExp) => {
+    for (let index = 0; index < first.lines.length; index++) {
+      const line = first.lines[index] ?? "";
+      const label = pattern.exec(line);
+      if (!label) continue;
+      const date = findDates(line).find((found) => found.start >= label.index + label[0].length - 1);
+      if (date && date.start - (label.index + label[0].length) <= 4)
+        return { date: date.date, index, at: label.index };
+    }
+    return null;
+  };
+  const start = dateAfter(START_BALANCE_DATE);
+  const end = dateAfter(END_BALANCE_DATE);
+  if (!start || !end) return null;
+  if (!plausiblePeriod(start.date, end.date)) return null;
+  return {
+    value: { start: start.date, end: end.date },
+    page: first,
+    line: start.index,
+    offset: start.at,
+    source: "label",
+    confidence: 0.8,
+    also: [citeSegment(first, end.index, end.at)],
+  };
+}
+
+// ---------------------------------------------------------------- holders
+
+const HOLDER_LABEL =
+  /^(?:primary\s+|joint\s+|secondary\s+|co-?)?(?:account\s+(?:holder|owner)s?(?:\s*\(s\))?|owners?(?:\s*\(s\))?|account\s+name|name\s+on\s+(?:the\s+)?account|customer\s+name|owner\s+name|member\s+name|account\s+title|prepared\s+for)\s*[:-]?\s*(.*)$/i;
+const NOT_A_NAME =
+  /\d|account|statement|period|balance|page|bank|credit\s+union|\bfcu\b|\bn\.?a\.?\b|trust|fdic|ncua|customer|service|member|information|summary|checking|savings/i;
+const STREET_LINE =
+  /^(?:\d+[A-Z]?\s+[A-Za-z0-9].*|P\.?\s?O\.?\s+BOX\s+\d+.*|(?:RR|HC)\s+\d+\s+BOX\s+\d+.*)$/i;
+const CITY_LINE = /^[A-Za-z][A-Za-z .'-]*,?\s+[A-Z]{2}\s+\d{5}(?:-\d{4})?$/;
+
+/** A printed person or business name: letters, a few words, none of a bank's or a heading's words. */
+function looksLikeName(value: string): boolean {
+  const words = value.trim().split(/\s+/);
+  return (
+    /^[A-Za-z][A-Za-z.,'&\- ]*$/.test(value.trim()) &&
+    words.length >= 2 &&
+    words.length <= 10 &&
+    !NOT_A_NAME.test(value)
+  );
+}
+
+function readHolders(pages: PageText[]): Array<Located<string>> {
+  const holders: Array<Located<string>> = [];
+  for (const page of pages) {
+    page.lines.forEach((line, index) => {
+      const parts = segments(line);
+      parts.forEach((part, partIndex) => {
+        const label = HOLDER_LABEL.exec(part.text);
+        if (!label) return;
+        const inline = (label[1] ?? "").trim();
+        if (inline !== "") {
+          if (/[A-Za-z]{2,}/.test(inline)) {
+            holders.push({
+              value: inline,
+              page,
+              line: index,
+              offset: part.start,
+              source: "label",
+              confidence: 1,
+            });
+          }
+          return;
+        }
+        const next = parts[partIndex + 1];
+        if (next && looksLikeName(next.text)) {
+          holders.push({
+            value: next.text,
+            page,
+            line: index,
+            offset: next.start,
+            source: "label",
+            confidence: 1,
+          });
+          return;
+        }
+        // The label heads a column: the name is printed under it.
+        const below = valueBelow(page, index, part.start);
+        if (below && /[A-Za-z]{2,}/.test(below.text) && !NOT_A_NAME.test(below.text)) {
+          holders.push({
+            value: below.text,
+            page,
+            line: below.line,
+            offset: below.start,
+            source: "table",
+            confidence: 0.9,
+          });
+        }
+      });
+    });
+  }
+  return holders;
+}
+
+/** The text printed under the column that starts at `offset` of a line: by position, else by column order. */
+function valueBelow(
+  page: PageText,
+  line: number,
+  offset: number,
+): { text: string; line: number; start: number } | null {
+  const heading = page.cells?.[line]?.find((cell) => cell.start === offset);
+  if (heading) {
+    const found = cellBelow(page, line, heading, 2);
+    return found ? { text: found.cell.text, line: found.line, start: found.cell.start } : null;
+  }
+  const index = segments(page.lines[line] ?? "").findIndex((part) => part.start === offset);
+  const below = segments(page.lines[line + 1] ?? "")[Math.max(0, index)];
+  return below ? { text: below.text, line: line + 1, start: below.start } : null;
+}
+
+/**
+ * The names above the mailing address on page 1: a street line, then a "CITY ST 12345" line, in
+ * the same column, under one to three name lines (joint owners are often printed one a line).
+ */
+function readAddressNames(pages: PageText[]): Array<Located<string>> {
+  const page = pages[0];
+  if (!page) return [];
+  const limit = Math.min(page.lines.length - 1, 40);
+  for (let index = 1; index < limit; index++) {
+    for (const street of columnsOf(page, index)) {
+      if (!STREET_LINE.test(street.text)) continue;
+      let cityLine = index + 1;
+      let city = sameColumn(page, cityLine, street);
+      // A second street line (apartment, suite) may come before the city.
+      if (city && !CITY_LINE.test(city.text) && STREET_LINE.test(city.text)) {
+        cityLine += 1;
+        city = sameColumn(page, cityLine, street);
+      }
+      if (!city || !CITY_LINE.test(city.text)) continue;
+      const names: Array<Located<string>> = [];
+      for (let above = index - 1; above >= Math.max(0, index - 3); above--) {
+        const name = sameColumn(page, above, street);
+        if (!name || !looksLikeName(name.text)) break;
+        names.unshift({
+          value: name.text,
+          page,
+          line: above,
+          offset: name.start,
+          source: "position",
+          confidence: 0.7,
+        });
+      }
+      if (names.length > 0) return names;
+    }
+  }
+  return [];
+}
+
+interface Column {
+  text: string;
+  start: number;
+  x?: number;
+}
+
+function columnsOf(page: PageText, line: number): Column[] {
+  const cells = page.cells?.[line];
+  if (cells && cells.length > 0)
+    return cells.map((cell) => ({ text: cell.text, start: cell.start, x: cell.x }));
+  return segments(page.lines[line] ?? "").map((part) => ({ text: part.text, start: part.start }));
+}
+
+/** The column of `line` that starts where `anchor` starts (same x within 2 points, or the same offset). */
+function sameColumn(page: PageText, line: number, anchor: Column): Column | null {
+  if (line < 0 || line >= page.lines.length) return null;
+  return (
+    columnsOf(page, line).find((column) =>
+      column.x !== undefined && anchor.x !== undefined
+        ? Math.abs(column.x - anchor.x) <= 2
+        : Math.abs(column.start - anchor.start) <= 1,
+    ) ?? null
+  );
+}
+
+/** Whether `name` is printed on a line of the document other than `except` (a running page header). */
+export function printedElsewhere(pages: PageText[], name: string, except: Located<string>): boolean {
+  const wanted = name.replace(/\s+/g, " ").trim().toLowerCase();
+  if (wanted === "") return false;
+  return pages.some((page) =>
+    page.lines.some(
+      (line, index) =>
+        !(page === except.page && index === except.line) &&
+        line.replace(/\s+/g, " ").toLowerCase().includes(wanted),
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- account numbers
+
+const ACCOUNT_PATTERNS: RegExp[] = [
+  /\b(?:account|acct)\.?\s+ending\s+(?:in\s+)?[:#]?\s*[*xX•.\-\s]*(\d{4})\b/i,
+  /\b(?:account|acct|member)\.?\s*(?:number|no\.?|num|#)\s*[:#]?\s*((?:[*xX•.-]|\d|\s(?=[\d*xX•.]))+\d{4})\b/i,
+  /\b(?:account|acct)\.?\s*[:#]?\s*[*xX•]{2,}[-\s]?(\d{4})\b/i,
+];
+const ACCOUNT_HEADING = /^(?:account|acct|member)\.?\s*(?:number|no\.?|num|#)\s*:?$/i;
+const MASKED_ACCOUNT = /(?:[*xX•]{3,}|\.{3})[-\s]?(\d{4})\b/;
+/** Another account named on the statement: a linked savings, a transfer's counterpart, a routing number. */
+const OTHER_ACCOUNT_CONTEXT =
+  /linked|overdraft\s+protection|transfer|\bxfer\b|\bto\s+sav|\bfrom\s+sav|routing|\baba\b|card\s+\d/i;
+
+function readAccounts(pages: PageText[]): Array<Located<string>> {
+  const accounts: Array<Located<string>> = [];
+  for (const page of pages) {
+    page.lines.forEach((line, index) => {
+      for (const part of segments(line)) {
+        if (OTHER_ACCOUNT_CONTEXT.test(part.text)) continue;
+        for (const pattern of ACCOUNT_PATTERNS) {
+          const match = pattern.exec(part.text);
+          const digits = match?.[1]?.replace(/\D/g, "");
+          if (match && digits && digits.length >= 4) {
+            accounts.push({
+              value: digits.slice(-4),
+              page,
+              line: index,
+              offset: part.start + match.index,
+              source: "label",
+              confidence: 1,
+            });
+            return;
+          }
+        }
+        if (ACCOUNT_HEADING.test(part.text)) {
+          // The number beside its label ("Account Number  XXXXXX4821"), else under it in a header table.
+          const parts = segments(line);
+          const beside = parts[parts.findIndex((p) => p.start === part.start) + 1];
+          const besideValue = beside && /\d{4}$/.test(beside.text) ? { ...beside, line: index } : null;
+          const below = besideValue ?? valueBelow(page, index, part.start);
+          const digits = below && /^[\dxX*•.\- ]+$/.test(below.text) ? below.text.replace(/\D/g, "") : "";
+          if (below && digits.length >= 4 && /\d{4}$/.test(below.text)) {
+            accounts.push({
+              value: digits.slice(-4),
+              page,
+              line: below.line,
+              offset: below.start,
+              ...(besideValue
+                ? { source: "label" as const, confidence: 1 }
+                : { source: "table" as const, confidence: 0.9 }),
+            });
+            return;
+          }
+        }
+      }
+    });
+  }
+  if (accounts.length > 0) {
+    // The first page's reading comes first: continuation headers repeat it.
+    return accounts.sort((p, q) => p.page.page - q.page.page || p.line - q.line);
+  }
+  const first = pages[0];
+  if (!first) return accounts;
+  // Unlabeled masked number near the top of the first page ("Interest Checking ****4821").
+  for (let index = 0; index < Math.min(first.lines.length, 30); index++) {
+    for (const part of segments(first.lines[index] ?? "")) {
+      if (OTHER_ACCOUNT_CONTEXT.test(part.text)) continue;
+      const match = MASKED_ACCOUNT.exec(part.text);
+      if (match?.[1]) {
+        return [
+          {
+            value: match[1],
+            page: first,
+            line: index,
+            offset: part.start + match.index,
+            source: "position",
+            confidence: 0.7,
+          },
+        ];
+      }
+    }
+  }
+  return accounts;
+}
+
+// ---------------------------------------------------------------- transactions
+
+type Section = "deposits" | "withdrawals" | "balances" | "mixed" | "loan" | "none";
+type ColumnKind = "credit" | "debit" | "amount" | "balance" | "loan" | "other";
+
+const CREDIT_HEADING = /deposits?|credits?|additions/i;
+const DEBIT_HEADING =
+  /withdrawals?|debits?|checks?\s+paid|\bchecks\b|payments|purchases|service\s+(?:fees|charges)|\bfees\b|atm|card\s+transactions|subtractions/i;
+const BALANCE_HEADING =
+  /daily\s+(?:ending\s+)?balances?|balance\s+summary|ending\s+daily\s+balances?|daily\s+balance\s+information/i;
+const MIXED_HEADING =
+  /transaction\s+(?:details|history|activity|detail)|account\s+activity|\btransactions\b|activity\s+detail/i;
+/** A loan or credit line listed beside the deposit accounts: its payments are not deposits. */
+const LOAN_HEADING = /\b(?:loan|line\s+of\s+credit|mortgage|heloc)\b/i;
+const ACCOUNT_HEADING_WORDS = /\b(?:savings|checking|share|draft|certificate|money\s+market)\b/i;
+const BALANCE_LINE =
+  /(?:beginning|opening|previous|starting|ending|closing|new)\s+balance|balance\s+(?:forward|brought)/i;
+const CREDIT_WORDS =
+  /deposit|payroll|dir(?:ect)?\s*dep|ach\s+credit|credit\b(?!\s+card)|transfer\s+from|xfer\s+from|zelle\s+from|from\s+savings|refund|interest\s+(?:paid|earned)|dividend|reversal|incoming\s+wire|wire\s+(?:transfer\s+)?(?:in|from)/i;
+const DEBIT_WORDS =
+  /withdrawal|purchase|payment|\bpmt\b|debit|\bcheck\b|\bchk\b|\bfee\b|transfer\s+to|xfer\s+to|zelle\s+to|\batm\b|\bpos\b|autopay|bill\s+pay|outgoing\s+wire/i;
+const COLUMN_WORD =
+  /^(?:date|posted|post\s+date|posting\s+date|description|transaction\s+description|transaction|details|check(?:\s+no\.?|\s+number|\s+#)?|number|no\.|amount|withdrawals?(?:\s*(?:\/|and)\s*(?:other\s+)?debits)?|debits?|deposits?(?:\s*(?:\/|and)\s*(?:other\s+)?credits)?|credits?|additions|subtractions|balance|ending\s+(?:daily\s+)?balance|daily\s+balance|running\s+balance|date\s+paid|principal|interest|payment|ref(?:erence)?|instances)$/i;
+
+function headingSection(line: string): Section | null {
+  const trimmed = line.trim();
+  if (trimmed === "" || trimmed.length > 70 || leadingDate(trimmed) || findAmounts(trimmed).length > 0)
+    return null;
+  const first = segments(trimmed)[0]?.text ?? trimmed;
+  if (BALANCE_HEADING.test(first)) return "balances";
+  const credit = CREDIT_HEADING.test(trimmed);
+  const debit = DEBIT_HEADING.test(trimmed);
+  // Column headers of a one-table layout ("Date  Description  Withdrawals  Deposits  Balance").
+  if (credit && debit) return "mixed";
+  if (MIXED_HEADING.test(first)) return "mixed";
+  if (credit && CREDIT_HEADING.test(first)) return "deposits";
+  if (debit && DEBIT_HEADING.test(first)) return "withdrawals";
+  if (LOAN_HEADING.test(first)) return "loan";
+  // Another sub-account's heading ("SHARE SAVINGS (ID 00)") ends the previous table.
+  if (ACCOUNT_HEADING_WORDS.test(first) && segments(trimmed).length === 1) return "none";
+  return null;
+}
+
+interface ColumnHead {
+  kind: ColumnKind;
+  cell: Cell;
+}
+
+/**
+ * A table's header row ("Date  Description  Withdrawals  Deposits  Balance"): the kinds of its
+ * columns, and where each sits on the page when positions are known.
+ */
+function columnHeads(page: PageText, line: number): { kinds: Set<ColumnKind>; heads: ColumnHead[] } | null {
+  const parts = segments(page.lines[line] ?? "");
+  if (parts.length < 2 || !parts.every((part) => COLUMN_WORD.test(part.text))) return null;
+  const kinds = new Set(parts.map((part) => columnKind(part.text)));
+  const cells = page.cells?.[line];
+  const heads =
+    cells && cells.length === parts.length
+      ? cells.map((cell) => ({ kind: columnKind(cell.text), cell }))
+      : [];
+  return { kinds, heads };
+}
+
+function columnKind(heading: string): ColumnKind {
+  if (/balance/i.test(heading)) return "balance";
+  if (/principal|interest/i.test(heading)) return "loan";
+  if (/withdrawal|debit|subtraction|payment|check/i.test(heading)) return "debit";
+  if (/deposit|credit|addition/i.test(heading)) return "credit";
+  if (/amount/i.test(heading)) return "amount";
+  return "other";
+}
+
+/** The header column an amount sits under: the nearest by horizontal centre, if it overlaps it. */
+function columnOf(heads: ColumnHead[], page: PageText, line: number, amount: FoundAmount): ColumnKind | null {
+  const cell = page.cells?.[line]?.find(
+    (c) => amount.start >= c.start && amount.start < c.start + c.text.length,
+  );
+  if (!cell) return null;
+  const centre = (cell.x + cell.right) / 2;
+  let best: ColumnHead | null = null;
+  for (const head of heads) {
+    if (head.kind === "other" || head.kind === "loan") continue;
+    const overlaps = cell.x < head.cell.right + 4 && cell.right > head.cell.x - 4;
+    if (!overlaps) continue;
+    const distance = Math.abs(centre - (head.cell.x + head.cell.right) / 2);
+    if (!best || distance < Math.abs(centre - (best.cell.x + best.cell.right) / 2)) best = head;
+  }
+  return best?.kind ?? null;
+}
+
+const signed = (amount: FoundAmount) => (amount.sign === "-" ? -amount.value : amount.value);
+
+/** A checks-paid table row: one or more "number  date  amount" groups. */
+const CHECK_GROUP =
+  /(?:^|\s{2,})(\d{3,7})\*?\s{2,}(\d{1,2}\/\d{1,2}(?:\/\d{2,4})?)\s{2,}(\$?\d{1,3}(?:,\d{3})*\.\d{2})/g;
+
+function readTransactions(pages: PageText[], periods: Period[]): Transaction[] {
+  const transactions: Transaction[] = [];
+  let section: Section = "none";
+  let heads: ColumnHead[] = [];
+  let balance: number | null = null;
+  /** A heading naming a loan: its table is the loan's when its header has principal/interest columns. */
+  let loanHeading = false;
+  for (const page of pages) {
+    page.lines.forEach((line, index) => {
+      const header = columnHeads(page, index);
+      if (header) {
+        heads = header.heads;
+        if (header.kinds.has("loan") && loanHeading) section = "loan";
+        else if (header.kinds.has("credit") && header.kinds.has("debit")) section = "mixed";
+        loanHeading = false;
+        return;
+      }
+      const heading = headingSection(line);
+      if (heading) {
+        section = heading === "loan" ? "none" : heading;
+        loanHeading = heading === "loan";
+        heads = [];
+        return;
+      }
+      if (section === "balances" || section === "loan") return;
+      const amounts = columnAmounts(line);
+      if (BALANCE_LINE.test(line)) {
+        const last = amounts[amounts.length - 1];
+        if (last && /beginning|opening|previous|starting|forward|brought/i.test(line)) balance = signed(last);
+        return;
+      }
+      const date = leadingDate(line);
+      if (!date) {
+        if (section === "withdrawals") transactions.push(...checkRows(page, index, periods));
+        return;
+      }
+      if (amounts.length === 0) return;
+      const placed = amounts.map((amount) => ({ amount, column: columnOf(heads, page, index, amount) }));
+      const entry = placed.find((p) => p.column !== "balance") ?? placed[0];
+      if (!entry) return;
+      const amount = entry.amount;
+      const description = line
+        .slice(date.length, amount.start)
+        .replace(/\s{2,}/g, " ")
+        .trim();
+      // A line of dates and amounts only is a daily-balance row, not a transaction.
+      if (!/[A-Za-z]{2,}/.test(description)) return;
+      let direction: Direction = "unknown";
+      if (amount.sign === "-") direction = "debit";
+      else if (amount.sign === "+") direction = "credit";
+      else if (entry.column === "credit" || entry.column === "debit") direction = entry.column;
+      else if (section === "deposits") direction = "credit";
+      else if (section === "withdrawals") direction = "debit";
+      const runningBalance =
+        placed.find((p) => p.column === "balance" && p !== entry)?.amount ??
+        (amounts.length >= 2 ? amounts[amounts.length - 1] : undefined);
+      const newBalance = runningBalance ? signed(runningBalance) : null;
+      // A running balance column settles the direction of unsigned amounts.
+      if (direction === "unknown" && balance !== null && newBalance !== null) {
+        if (Math.abs(balance + amount.value - newBalance) < 0.005) direction = "credit";
+        else if (Math.abs(balance - amount.value - newBalance) < 0.005) direction = "debit";
+      }
+      if (direction === "unknown") {
+        const credit = CREDIT_WORDS.test(description);
+        const debit = DEBIT_WORDS.test(description);
+        if (credit && !debit) direction = "credit";
+        else if (debit && !credit) direction = "debit";
+      }
+      if (newBalance !== null) balance = newBalance;
+      transactions.push({
+        page,
+        line: index,
+        date: dateInPeriods(date.text, periods),
+        description,
+        amount: amount.value,
+        direction,
+      });
+    });
+  }
+  // Ledgers that print debits negative print credits unsigned.
+  const signedDebits = transactions.some(
+    (t) => t.direction === "debit" && /-|\(|DR/i.test(lineAmountText(t)),
+  );
+  if (signedDebits) {
+    for (const transaction of transactions) {
+      if (transaction.direction === "unknown" && !/-|\(|DR/i.test(lineAmountText(transaction)))
+        transaction.direction = "credit";
+    }
+  }
+  return transactions;
+}
+
+function checkRows(page: PageText, index: number, periods: Period[]): Transaction[] {
+  const line = page.lines[index] ?? "";
+  const rows: Transaction[] = [];
+  CHECK_GROUP.lastIndex = 0;
+  for (let match = CHECK_GROUP.exec(line); match; match = CHECK_GROUP.exec(line)) {
+    const amount = findAmounts(match[3] ?? "")[0];
+    if (!amount) continue;
+    rows.push({
+      page,
+      line: index,
+      date: dateInPeriods(match[2] ?? "", periods),
+      description: `Check ${match[1]}`,
+      amount: amount.value,
+      direction: "debit",
+    });
+  }
+  return rows;
+}
+
+/** Amounts standing alone in a column of the line ("$34.00"), not inside a sentence or description. */
+function standaloneAmounts(line: string): FoundAmount[] {
+  const parts = segments(line);
+  return findAmounts(line).filter((amount) =>
+    parts.some(
+      (part) =>
+        amount.start >= part.start &&
+        amount.end <= part.start + part.text.length &&
+        part.text.replace(amount.text, "").replace(/[$\s]/g, "") === "",
+    ),
+  );
+}
+
+/**
+ * The amounts of a line's amount columns. An amount inside a description ("Insufficient Funds
+ * Fee For A $120.00 Item") is not the transaction's amount; amounts standing alone in a column
+ * are. Lines without column gaps fall back to every amount on the line.
+ */
+function columnAmounts(line: string): FoundAmount[] {
+  const standalone = standaloneAmounts(line);
+  return standalone.length > 0 ? standalone : findAmounts(line);
+}
+
+function lineAmountText(transaction: Transaction): string {
+  const line = transaction.page.lines[transaction.line] ?? "";
+  return columnAmounts(line)[0]?.text ?? "";
+}
+
+// ---------------------------------------------------------------- fees
+
+/** The names of one fee: NSF, insufficient funds, overdraft (item / paid item), OD, paid item, returned item, courtesy pay. */
+const FEE_NAME =
+  /\bNSF\b|non[-\s]?sufficient[-\s]funds?|insufficient[-\s]funds?|\boverdraft(?:\s+(?:item|paid(?:\s+item)?))?\s+(?:fee|charge)s?|\bOD\s+(?:item\s+)?(?:fee|charge)s?|\bpaid[-\s]item\s+(?:fee|charge)s?|returned?[-\s]items?(?:\s+(?:fee|charge)s?)?|return(?:ed)?\s+(?:check|ach|deposit(?:ed)?\s+item)\s+(?:fee|charge)s?|courtesy\s+pay\s+(?:fee|charge)s?/i;
+const REVERSAL_WORDS =
+  /waive[ds]?|refund(?:ed)?|revers(?:al|ed|e)|rebate|credit(?:ed)?\s+back|fee\s+credit|courtesy\s+credit/i;
+/** Headings of fee schedules and account disclosures: the fees they name are prices, not charges. */
+const SCHEDULE_HEADING =
+  /fee\s+schedule|schedule\s+of\s+(?:fees|charges)|fees?\s+(?:and|&)\s+charges|important\s+(?:account\s+)?information|pricing|disclosure/i;
+const SCHEDULE_WORDS =
+  /\bper\s+(?:item|day|occurrence|check|transaction)\b|\beach\b|\bup\s+to\b|\bmax(?:imum)?\b/i;
+const YEAR_TO_DATE = /year[-\s]to[-\s]date|\bytd\b/i;
+
+function readFees(
+  pages: PageText[],
+  transactions: Transaction[],
+): Pick<Statement, "fees" | "reversedFees" | "undatedFeeLines" | "zeroFeeLines"> {
+  const charges: Array<Located<Fee>> = [];
+  const reversals: Array<Located<Fee>> = [];
+  const zeroFeeLines: Statement["zeroFeeLines"] = [];
+  for (const transaction of transactions) {
+    const match = FEE_NAME.exec(transaction.description);
+    if (!match) continue;
+    const fee: Located<Fee> = {
+      value: {
+        label: transaction.description || match[0],
+        amount: transaction.amount,
+        date: transaction.date,
+      },
+      page: transaction.page,
+      line: transaction.line,
+      source: "table",
+      confidence: 1,
+    };
+    if (transaction.amount === 0) {
+      zeroFeeLines.push({
+        value: transaction.description,
+        page: transaction.page,
+        line: transaction.line,
+        source: "table",
+        confidence: 1,
+      });
+    } else if (REVERSAL_WORDS.test(transaction.description) || transaction.direction === "credit") {
+      reversals.push(fee);
+    } else charges.push(fee);
+  }
+  // A fee credited back in the same statement, for the same amount, was not paid.
+  const reversedFees: ReversedFee[] = [];
+  const fees = charges.filter((charge) => {
+    const index = reversals.findIndex(
+      (reversal) => Math.abs(reversal.value.amount - charge.value.amount) < 0.005,
+    );
+    if (index < 0) return true;
+    const [reversal] = reversals.splice(index, 1);
+    if (reversal) reversedFees.push({ charge, reversal });
+    return false;
+  });
+
+  const undatedFeeLines: Statement["undatedFeeLines"] = [];
+  for (const page of pages) {
+    let inSchedule = false;
+    page.lines.forEach((line, index) => {
+      if (SCHEDULE_HEADING.test(line) && standaloneAmounts(line).length === 0) inSchedule = true;
+      else if (headingSection(line)) inSchedule = false;
+      if (leadingDate(line)) return;
+      const match = FEE_NAME.exec(line);
+      if (!match) return;
+      // Prose ("an NSF fee of $30.00 applies") prints amounts inside sentences, never in a column.
+      const amounts = standaloneAmounts(line);
+      if (amounts.length === 0) return;
+      if (amounts.every((amount) => amount.value === 0)) {
+        zeroFeeLines.push({ value: line.trim(), page, line: index, source: "label", confidence: 1 });
+        return;
+      }
+      if (inSchedule || SCHEDULE_WORDS.test(line) || REVERSAL_WORDS.test(line)) return;
+      // "Total for this period  Total year-to-date": the first column is the period's.
+      const period = amounts[0] as FoundAmount;
+      if (period.value === 0) {
+        zeroFeeLines.push({ value: line.trim(), page, line: index, source: "label", confidence: 1 });
+        return;
+      }
+      if (amounts.length === 1 && YEAR_TO_DATE.test(line)) return;
+      const label =
+        line
+          .slice(0, period.start)
+          .replace(/\s{2,}/g, " ")
+          .trim() || match[0];
+      undatedFeeLines.push({
+        value: { label, amount: period.value, date: null },
+        page,
+        line: index,
+        source: "label",
+        confidence: 0.8,
+      });
+    });
+  }
+  return { fees, reversedFees, undatedFeeLines, zeroFeeLines };
+}
+
+// ---------------------------------------------------------------- printed deposits total
+
+const DEPOSITS_TOTAL =
+  /^(?:total\s+)?(?:deposits?(?:\s+(?:and|&)\s+(?:other\s+)?(?:credits|additions))?|deposits?\s*\/\s*credits|credits)(?:\s*\(\d+\))?$/i;
+
+/** "Deposits and Additions  4  7,740.89", "Total Credits (4)  $7,740.89", "DEPOSITS/CREDITS (5)  7,775.89". */
+function readDepositsTotal(pages: PageText[]): Located<number> | null {
+  for (const page of pages) {
+    for (let index = 0; index < page.lines.length; index++) {
+      const line = page.lines[index] ?? "";
+      const parts = segments(line);
+      const label = parts[0];
+      if (!label || !DEPOSITS_TOTAL.test(label.text) || leadingDate(line)) continue;
+      const amounts = standaloneAmounts(line);
+      const total = amounts[amounts.length - 1];
+      if (!total || parts.length > 3) continue;
+      return { value: total.value, page, line: index, source: "label", confidence: 1 };
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------- the statement
+
+const TAX_RETURN_MARK = /\bForm\s*1120\b|Corporation\s+Income\s+Tax\s+Return/i;
+
+/** Reads one document as a bank statement; null when it is not one. */
+export function readStatement(document: ExtractedDocument): Statement | null {
+  const pages = documentPages(document);
+  const periods = readPeriods(pages);
+  const accounts = readAccounts(pages);
+  const transactions = readTransactions(
+    pages,
+    periods.map((p) => p.value),
+  );
+  const looksLikeStatement =
+    periods.length > 0 ||
+    (accounts.length > 0 && transactions.length > 0) ||
+    /\bstatement\b/i.test(pages[0]?.text ?? "");
+  if (!looksLikeStatement || (periods.length === 0 && TAX_RETURN_MARK.test(pages[0]?.text ?? "")))
+    return null;
+  const holders = readHolders(pages);
+  return {
+    document: document.document,
+    pages,
+    periods,
+    holders,
+    addressNames: holders.length > 0 ? [] : readAddressNames(pages),
+    accounts,
+    transactions,
+    ...readFees(pages, transactions),
+    depositsTotal: readDepositsTotal(pages),
+  };
+}
+
+/** The citation of a located value: its model quote, its column, or its line. */
+export function citationOf<T>(located: Located<T>): Citation {
+  if (located.excerpt !== undefined) {
+    return { document: located.page.document, page: located.page.page, excerpt: located.excerpt };
+  }
+  return located.offset === undefined
+    ? cite(located.page, located.line)
+    : citeSegment(located.page, located.line, located.offset);
+}
+
+/** The located value's citation and the further lines it rests on. */
+export function citationsOf<T>(located: Located<T>): Citation[] {
+  return [citationOf(located), ...(located.also ?? [])];
+}
