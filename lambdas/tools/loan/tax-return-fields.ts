@@ -162,6 +162,27 @@ function cellsUnder(
   return result;
 }
 
+/**
+ * Without positions (text extracted elsewhere): the segment of the next lines in the same place
+ * among its line's columns as the heading among the heading line's, when both lines have as many.
+ */
+function alignedBelow(
+  page: PageText,
+  line: number,
+  start: number,
+  within = 2,
+): Array<{ line: number; cell: Cell }> {
+  const heading = segments(page.lines[line] ?? "");
+  const position = heading.findIndex((part) => part.start === start);
+  const result: Array<{ line: number; cell: Cell }> = [];
+  for (let next = line + 1; next <= line + within && next < page.lines.length; next++) {
+    const parts = segments(page.lines[next] ?? "");
+    const part = parts.length === heading.length ? parts[position] : undefined;
+    if (part) result.push({ line: next, cell: { text: part.text, start: part.start, x: 0, right: 0 } });
+  }
+  return result;
+}
+
 function cellOfSegment(page: PageText, line: number, start: number): Cell | null {
   return page.cells?.[line]?.find((cell) => cell.start === start) ?? null;
 }
@@ -297,7 +318,7 @@ export function findTaxYear(view: ReturnPages): Lookup<TaxYear> {
       for (const part of segments(page.lines[index] ?? "")) {
         if (!/^tax\s+year\s+end(?:ed|ing)$/i.test(part.text)) continue;
         const heading = cellOfSegment(page, index, part.start);
-        const below = heading ? cellsUnder(page, index, heading, 2) : [];
+        const below = heading ? cellsUnder(page, index, heading, 2) : alignedBelow(page, index, part.start);
         for (const { line, cell } of below) {
           const date = findDates(cell.text)[0];
           const reading = date ? fromYearEnd(date.text) : null;
@@ -550,7 +571,7 @@ export function findCorporationName(view: ReturnPages): Lookup<CorporationName> 
 export const SIGNATURE_CAPTION = /signature\s+of\s+officer/i;
 const SIGNATURE_CAPTION_START = /^signature\s+of\s+officer\b/i;
 /** The declaration every Sign Here block prints; a cover letter's "Signature of officer" has none. */
-const SIGN_HERE = /penalties\s+of\s+perjury|\bsign\s*here\b|^\s*sign\b/im;
+const SIGN_HERE = /penalties\s+of\s+perjury|\bsign\s*here\b|^\s*sign(?:\s{2,}|\s*$)/im;
 /** Printed text of the signature area that is never the signer, the date or the title. */
 const SIGN_BLOCK_PRINT =
   /perjury|declare|examined|accompanying|belief|knowledge|declaration|may the irs|discuss|preparer|see instructions|self-employed|ptin|firm'?s|print\/type|paperwork|reduction act|cat\.?\s*no|signature on file|electronic return|form\s+\d{4}|^(?:yes|no|sign|here|sign here|paid|use only|title|date|signature(?: of officer)?)$/i;
@@ -558,7 +579,7 @@ const SIGN_BLOCK_PRINT =
 const BLOCK_BOUNDARY =
   /perjury|knowledge\s+and\s+belief|^paid\b|^preparer\b|print\/type|preparer'?s\s+(?:name|signature)|firm'?s\s+name|use\s+only|paperwork/i;
 const OFFICER_TITLE =
-  /^(?:(?:vice\s+|executive\s+)?president|ceo|cfo|coo|treasurer|secretary|director|owner|officer|chairman|chair|member|manager|managing\s+member|partner|principal|chief\s+\w+(?:\s+\w+)?\s+officer)(?:\s*(?:&|and|,|\/)\s*\w+)*$/i;
+  /^(?:(?:vice[\s-]+|executive\s+|assistant\s+|asst\.?\s+)?(?:president|treasurer|secretary)|pres\.?|vp|ceo|cfo|coo|director|owner|officer|authorized\s+(?:officer|signer)|chairman|chair|member|(?:general\s+)?manager|managing\s+member|partner|principal|chief\s+\w+(?:\s+\w+)?\s+officer)(?:\s*(?:&|and|,|\/)\s*\w+)*$/i;
 
 export interface SignatureBlock {
   page: PageText;
@@ -643,7 +664,7 @@ function captionColumns(page: PageText, line: number): Columns | null {
   return {
     signature,
     date: cells.find((cell) => /^date(?:\s+signed)?$/i.test(cell.text.trim())) ?? null,
-    title: cells.find((cell) => /^title$/i.test(cell.text.trim())) ?? null,
+    title: cells.find((cell) => /^title(?:\s+of\s+officer)?$/i.test(cell.text.trim())) ?? null,
     all: cells,
   };
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { buildForm1120, buildScannedPdf, buildTextPdf } from "../../../examples/samples.ts";
+import type { AssistedField } from "../../../lambdas/tools/loan/extraction.ts";
+import type { ExtractedDocument } from "../../../lambdas/tools/loan/pdf-text.ts";
+import { evaluateEin, taxReturnExtraction } from "../../../lambdas/tools/loan/tax-return.ts";
+import type { EvaluationContext } from "../../../lambdas/tools/loan/verdict.ts";
 import { evaluate, pdf, sample, TAX_METADATA, verdictOf } from "./fixtures.ts";
 
 const withEntities = (entities: Record<string, unknown>) => ({
@@ -289,5 +293,153 @@ describe("other return layouts", () => {
     expect(verdictOf(verdicts, "TR_NAME_MATCH").status).toBe("fulfilled");
     expect(verdictOf(verdicts, "TR_EIN_MATCH").status).toBe("fulfilled");
     expect(verdictOf(verdicts, "TR_TAX_YEAR").status).toBe("fulfilled");
+  });
+});
+
+describe("fields the finders cannot locate", () => {
+  const AS_OF_DATE = { y: 2025, m: 4, d: 15 };
+  /** A return typed by an unknown program: the EIN under a "Taxpayer ID" caption no finder knows. */
+  const unknownLayout: ExtractedDocument = {
+    document: "rm/return.pdf",
+    page_count: 2,
+    has_text_layer: true,
+    pages: [
+      "Form 1120  U.S. Corporation Income Tax Return\nFor calendar year 2024\nName  ACME WIDGETS INC\nTaxpayer ID  12 3456789\nGross receipts  2,450,000\nTaxable income  268,850",
+      "Schedule L  Balance Sheets per Books\nTotal assets  1,284,500",
+    ],
+  };
+  const context = (assisted: AssistedField[] = []): EvaluationContext => ({
+    readable: [unknownLayout],
+    unreadable: [],
+    asOf: AS_OF_DATE,
+    expected: { ein: "12-3456789" },
+    assisted,
+  });
+  const modelEin = (value: string, excerpt = "Taxpayer ID  12 3456789"): AssistedField => ({
+    document: "rm/return.pdf",
+    field: "ein",
+    value,
+    page: 1,
+    excerpt,
+  });
+
+  it("say which field could not be located and where the finders looked", () => {
+    const verdict = evaluateEin(context());
+    expect(verdict.status).toBe("insufficient_evidence");
+    expect(verdict.reason).toBe(
+      'could not locate the EIN in pages 1, 2 of rm/return.pdf: no "Employer identification number" (or "EIN") label with an NN-NNNNNNN value beside or under it, and no hyphenated EIN on page 1',
+    );
+    const report = taxReturnExtraction(unknownLayout);
+    expect(report?.fields.find((field) => field.field === "ein")).toEqual({
+      field: "ein",
+      found: false,
+      note: verdict.reason,
+    });
+    expect(report?.fields.find((field) => field.field === "corporation_name")).toMatchObject({
+      found: true,
+      value: "ACME WIDGETS INC",
+      page: 1,
+      excerpt: "Name  ACME WIDGETS INC",
+      source: "label",
+      confidence: 1,
+    });
+  });
+
+  it("use a model-located EIN whose quote is on its page, citing that quote", () => {
+    const verdict = evaluateEin(context([modelEin("12-3456789")]));
+    expect(verdict.status).toBe("fulfilled");
+    expect(verdict.citations).toEqual([
+      { document: "rm/return.pdf", page: 1, excerpt: "Taxpayer ID  12 3456789" },
+    ]);
+    expect(verdict.reason).toBe(
+      'rm/return.pdf page 1 (located by the model: "Taxpayer ID  12 3456789") shows employer identification number 12-3456789, equal to the expected 12-3456789 (no label beside it; matched by value)',
+    );
+  });
+
+  it("never let a model's value contradict the file on its own, nor use a quote that is not on the page", () => {
+    const differs = evaluateEin(context([modelEin("98-7654321", "Taxpayer ID  12 3456789")]));
+    expect(differs.status).toBe("insufficient_evidence");
+    const otherEin = evaluateEin({
+      ...context([modelEin("12-3456780", "ID  12 3456780")]),
+      readable: [{ ...unknownLayout, pages: [`${unknownLayout.pages[0]}\nID  12 3456780`, ""] }],
+    });
+    expect(otherEin.status).toBe("insufficient_evidence");
+    expect(otherEin.reason).toContain("differ from the expected 12-3456789: confirm the EIN by hand");
+    const invented = evaluateEin(context([modelEin("12-3456789", "EIN 12-3456789")]));
+    expect(invented.status).toBe("insufficient_evidence");
+    expect(invented.reason).toContain("could not locate the EIN in pages 1, 2 of rm/return.pdf");
+  });
+
+  it("name the tax year and the signature when they cannot be located", async () => {
+    const document = await pdf(
+      await buildTextPdf([["Form 1120  U.S. Corporation Income Tax Return", "Name  Acme Widgets, Inc."]]),
+      "rm/bare.pdf",
+    );
+    const verdicts = evaluate(TAX_METADATA, [document]);
+    expect(verdictOf(verdicts, "TR_TAX_YEAR").reason).toBe(
+      'could not locate the tax year in page 1 of rm/bare.pdf: no "For calendar year YYYY", "tax year beginning <date>", "Tax year ended <date>" or "Form 1120 (YYYY)"',
+    );
+    expect(verdictOf(verdicts, "TR_SIGNED").reason).toContain(
+      `could not locate the officer's signature in page 1 of rm/bare.pdf: no "Sign Here" block`,
+    );
+  });
+});
+
+describe("layouts read without positions (text from elsewhere) and distractors", () => {
+  const literal = (pages: string[]): ExtractedDocument => ({
+    document: "rm/literal.pdf",
+    page_count: pages.length,
+    has_text_layer: true,
+    pages,
+  });
+
+  it("reads a header table's values in the column under their headings", () => {
+    const document = literal([
+      [
+        "Form 1120  U.S. Corporation Income Tax Return  2024",
+        "Name of corporation  Employer identification number  Tax year ended",
+        "ACME WIDGETS INC  12 3456789  06/30/2025",
+        "Gross receipts or sales  2,450,000",
+        "Taxable income  268,850",
+      ].join("\n"),
+    ]);
+    const values = Object.fromEntries(
+      (taxReturnExtraction(document)?.fields ?? []).map((field) => [
+        field.field,
+        [field.value, field.source],
+      ]),
+    );
+    expect(values).toMatchObject({
+      corporation_name: ["ACME WIDGETS INC", "table"],
+      ein: ["12-3456789", "table"],
+      tax_year: ["2024", "table"],
+      tax_year_end: ["2025-06-30", "table"],
+    });
+  });
+
+  it("does not take a cover letter's 'Signature of officer' or Schedule L listing for the return's", () => {
+    const cover = [
+      "2024 Filing Instructions  U.S. Corporation Income Tax Return (Form 1120)",
+      "Forms included:  Form 1120; Schedule L - Balance Sheets per Books",
+      "Sign and date the return where indicated:",
+      "Signature of officer  Date",
+      "Mail to:  Internal Revenue Service Center, Ogden, UT 84201-0012",
+    ].join("\n");
+    const verdicts = evaluate(TAX_METADATA, [literal([cover])]);
+    expect(verdictOf(verdicts, "TR_SIGNED").status).toBe("insufficient_evidence");
+    expect(verdictOf(verdicts, "TR_COMPLETE").status).toBe("not_fulfilled");
+    expect(verdictOf(verdicts, "TR_COMPLETE").reason).toContain(
+      "Form 1120 page 1 and Schedule L (Balance Sheets per Books) missing",
+    );
+  });
+
+  it("never reads the parent corporation's EIN in Schedule K as the corporation's", () => {
+    const document = literal([
+      "Form 1120  U.S. Corporation Income Tax Return\nFor calendar year 2024\nGross receipts  1\nTaxable income  1",
+      'Schedule K  Other Information\nIf "Yes," enter name and EIN of the parent corporation  TANNER HOLDINGS LLC  45-6789012',
+    ]);
+    const verdict = verdictOf(evaluate(TAX_METADATA, [document]), "TR_EIN_MATCH");
+    expect(verdict.status).toBe("insufficient_evidence");
+    expect(verdict.reason).not.toContain("45-6789012");
   });
 });
