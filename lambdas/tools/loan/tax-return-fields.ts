@@ -205,7 +205,8 @@ export function findPageOne(view: ReturnPages): Lookup<string> {
   );
 }
 
-const SCHEDULE_L_HEADING = /^Schedule\s+L\b[\s\-–—:.|]*Balance\s+Sheets?(?:\s+per\s+Books)?/i;
+const SCHEDULE_L_HEADING =
+  /^Schedule\s+L\b(?:\s*\(Form\s*1120\))?[\s\-–—:.|]*Balance\s+Sheets?(?:\s+per\s+Books)?|^Balance\s+Sheets?\s+per\s+Books\s*[\s\-–—:.|(]*Schedule\s+L\b/i;
 const BALANCE_SHEET_LINE =
   /Total\s+assets|Total\s+liabilities|Retained\s+earnings|Beginning\s+of\s+tax\s+year|End\s+of\s+tax\s+year/i;
 
@@ -329,15 +330,21 @@ export function findTaxYear(view: ReturnPages): Lookup<TaxYear> {
       }
     }
   }
-  for (const page of order) {
-    const match = /\bForm\s*1120\s*\((\d{4})\)/i.exec(page.text);
-    if (match && plausibleYear(Number(match[1]))) {
-      return located(
-        { year: Number(match[1]), end: null, label: "Form 1120 (year)" },
-        page,
-        "position",
-        lineOfOffset(page, match.index),
-      );
+  // The form's own year: "Form 1120 (2024)" footers, a "2024 Form 1120" or "2024 U.S. Corporation…" title.
+  for (const pattern of [
+    /\bForm\s*1120\s*\((\d{4})\)/i,
+    /\b((?:19|20)\d{2})\s+(?:Form\s*1120\b|U\.?\s?S\.?\s+Corporation\s+Income\s+Tax\s+Return)/i,
+  ]) {
+    for (const page of order) {
+      const match = pattern.exec(page.text);
+      if (match && plausibleYear(Number(match[1]))) {
+        return located(
+          { year: Number(match[1]), end: null, label: "Form 1120 (year)" },
+          page,
+          "position",
+          lineOfOffset(page, match.index),
+        );
+      }
     }
   }
   return {
@@ -349,7 +356,8 @@ export function findTaxYear(view: ReturnPages): Lookup<TaxYear> {
 
 const EIN_LABEL =
   /employer\s+identification(?:\s+(?:number|no\.?))?|employer\s+id\.?\s*(?:number|no\.?|#)|federal\s+(?:tax\s+)?id(?:entification)?\.?\s*(?:number|no\.?|#)?|\bF?EIN\b/gi;
-const EIN_VALUE = /(?<![\d-])(\d{2})[-\s]?(\d{7})(?![\d-])/;
+/** NN-NNNNNNN, also printed with a dash of another width, a space or nothing between the groups. */
+const EIN_VALUE = /(?<![\d\-–—])(\d{2})[-–—\s]?(\d{7})(?![\d\-–—])/;
 /** Identification numbers of someone else printed on the return: the preparer's firm, a parent. */
 const OTHER_PARTY = /firm'?s|preparer|parent|subsidiar|shareholder|owner|partner|payer|transferor|foreign/i;
 /** Printed captions of the identification boxes, never a value. */
@@ -436,7 +444,7 @@ export function findEin(view: ReturnPages): Lookup<string> {
       const line = page.lines[index] ?? "";
       if (OTHER_PARTY.test(line)) continue;
       for (const part of segments(line)) {
-        const match = /(?<![\d-])(\d{2})-(\d{7})(?![\d-])/.exec(part.text);
+        const match = /(?<![\d\-–—])(\d{2})[-–—](\d{7})(?![\d\-–—])/.exec(part.text);
         if (match) return located(`${match[1]}-${match[2]}`, page, "position", index);
       }
     }
@@ -451,7 +459,7 @@ export function findEin(view: ReturnPages): Lookup<string> {
 const NAME_LABEL_ALONE =
   /^(?:[A-Z]\s+)?(?:name(?:\s+of\s+(?:corporation|taxpayer|company|business))?|(?:corporation|corporate|company|business|taxpayer|legal)(?:'s)?\s+name)(?:\s*\(see instructions\))?\s*:?$/i;
 const NAME_LABEL_INLINE =
-  /^(?:[A-Z]\s+)?(?:name(?:\s+of\s+(?:corporation|taxpayer|company|business))?|(?:corporation|corporate|company|business|taxpayer|legal)(?:'s)?\s+name)\s*:\s*(\S.*)$/i;
+  /^(?:[A-Z]\s+)?(?:(?:name(?:\s+of\s+(?:corporation|taxpayer|company|business))?|(?:corporation|corporate|company|business|taxpayer|legal)(?:'s)?\s+name)\s*:|name\s+of\s+corporation|corporation(?:'s)?\s+name)\s*(\S.*)$/i;
 /** Printed captions near the name box that are never the corporation's name. */
 const FORM_CAPTION =
   /employer\s+identification|employer\s+id\b|\bEIN\b|number,\s*street|street\s+address|city\s+or\s+town|city,\s+state|date\s+incorporated|total\s+assets|tax\s+year|check\s+if|see\s+instructions|type\s+or\s+print|name\s+change|address\s+change|initial\s+return|final\s+return|consolidated\s+return|schedule\s+[a-z]|attach|form\s+\d|omb\s+no|business\s+activity|^name$|^(?:number|title|date)$|p\.?o\.?\s+box/i;
@@ -581,6 +589,22 @@ const BLOCK_BOUNDARY =
 const OFFICER_TITLE =
   /^(?:(?:vice[\s-]+|executive\s+|assistant\s+|asst\.?\s+)?(?:president|treasurer|secretary)|pres\.?|vp|ceo|cfo|coo|director|owner|officer|authorized\s+(?:officer|signer)|chairman|chair|member|(?:general\s+)?manager|managing\s+member|partner|principal|chief\s+\w+(?:\s+\w+)?\s+officer)(?:\s*(?:&|and|,|\/)\s*\w+)*$/i;
 
+/** Dates as signers write them: those of `findDates`, and 03-10-2025 or 3.10.25. */
+const DASHED_DATE = /(?<![\d\-.])(\d{1,2})[-.](\d{1,2})[-.](\d{4}|\d{2})(?![\d\-.])/g;
+
+function datesIn(text: string): Array<{ text: string; start: number; end: number }> {
+  const dates = findDates(text).map(({ text: printed, start, end }) => ({ text: printed, start, end }));
+  DASHED_DATE.lastIndex = 0;
+  for (let match = DASHED_DATE.exec(text); match; match = DASHED_DATE.exec(text)) {
+    const start = match.index;
+    if (dates.some((date) => start < date.end && start + match[0].length > date.start)) continue;
+    if (parseDate(`${match[1]}/${match[2]}/${match[3]}`)) {
+      dates.push({ text: match[0], start, end: start + match[0].length });
+    }
+  }
+  return dates.sort((p, q) => p.start - q.start);
+}
+
 export interface SignatureBlock {
   page: PageText;
   /** The line of the "Signature of officer" caption. */
@@ -616,7 +640,7 @@ function looksLikeName(value: string): boolean {
     /[A-Z]/.test(value) &&
     words.length <= 6 &&
     !SIGN_BLOCK_PRINT.test(value) &&
-    findDates(value).length === 0 &&
+    datesIn(value).length === 0 &&
     !/\d{3,}/.test(value)
   );
 }
@@ -631,7 +655,7 @@ function valuesByContent(texts: string[]): SignatureValues {
   for (const raw of texts) {
     const value = cleanSignatureValue(raw);
     if (value === "" || printed(value)) continue;
-    const date = findDates(value)[0];
+    const date = datesIn(value)[0];
     if (!values.date && date) {
       values.date = date.text;
       const before = cleanSignatureValue(value.slice(0, date.start));
@@ -677,7 +701,7 @@ function valuesByColumn(cells: Cell[], columns: Columns): SignatureValues {
     if (text === "" || printed(text)) continue;
     const under = columns.all.filter((caption) => caption.x <= cell.x + 12).at(-1) ?? columns.signature;
     if (under === columns.date) {
-      values.date = values.date ?? findDates(text)[0]?.text ?? null;
+      values.date = values.date ?? datesIn(text)[0]?.text ?? null;
     } else if (under === columns.title) {
       if (looksLikeName(text)) values.title = values.title ?? text;
     } else if (under === columns.signature) {
@@ -735,13 +759,20 @@ function valuesToward(
 /** "Signature of officer: /s/ Robert Tanner   Date: 03/10/2025   Title: President" on one line. */
 function inlineLabels(line: string): SignatureValues {
   const signer = /signature\s+of\s+officer\s*[:-]\s*(.*?)(?=\s{2,}|\s+date\b|$)/i.exec(line)?.[1];
-  const date = new RegExp(`\\bdate(?:d|\\s+signed)?\\s*[:\\-]?\\s*(${DATE_SOURCE})`, "i").exec(line)?.[1];
+  let dated: string | null = null;
+  for (const label of line.matchAll(/\bdate(?:d|\s+signed)?\s*[:-]?\s*/gi)) {
+    const first = datesIn(line.slice(label.index + label[0].length))[0];
+    if (first?.start === 0) {
+      dated = first.text;
+      break;
+    }
+  }
   const title = /\btitle\s*[:-]\s*(.*?)(?=\s{2,}|$)/i.exec(line)?.[1];
   const cleanSigner = signer ? cleanSignatureValue(signer) : "";
   const cleanTitle = title ? cleanSignatureValue(title) : "";
   return {
     signer: looksLikeName(cleanSigner) ? cleanSigner : null,
-    date: date ?? null,
+    date: dated,
     title: cleanTitle !== "" && looksLikeName(cleanTitle) ? cleanTitle : null,
   };
 }
@@ -780,7 +811,7 @@ function labelRows(page: PageText, captionLine: number): { values: SignatureValu
   for (const row of rows) {
     const texts = row.rest.map(cleanSignatureValue).filter((text) => text !== "" && !printed(text));
     if (row.label === "date")
-      values.date = values.date ?? texts.flatMap((text) => findDates(text))[0]?.text ?? null;
+      values.date = values.date ?? texts.flatMap((text) => datesIn(text))[0]?.text ?? null;
     else values.title = values.title ?? texts.find(looksLikeName) ?? null;
     if (texts.length > 0) lines.push(row.line);
   }
@@ -851,5 +882,6 @@ export function blockCitation(block: SignatureBlock): Citation {
 }
 
 export function signatureDate(block: SignatureBlock): SimpleDate | null {
-  return block.date ? parseDate(block.date) : null;
+  if (!block.date) return null;
+  return parseDate(block.date) ?? parseDate(block.date.replace(/[-.]/g, "/"));
 }

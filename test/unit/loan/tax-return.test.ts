@@ -417,6 +417,31 @@ describe("layouts read without positions (text from elsewhere) and distractors",
     });
   });
 
+  it("reads dashed signature dates, en-dash EINs, a name one space after its label and Schedule L '(Form 1120)'", () => {
+    const document = literal([
+      [
+        "Form 1120  U.S. Corporation Income Tax Return",
+        "For calendar year 2024",
+        "Name of corporation ACME WIDGETS INC",
+        "Employer identification number  12\u20133456789",
+        "Gross receipts  2,450,000",
+        "Taxable income  268,850",
+        "Sign Here  Under penalties of perjury, I declare that I have examined this return",
+        "Robert J. Tanner  03-10-2025  Pres.",
+        "Signature of officer  Date  Title",
+      ].join("\n"),
+      "SCHEDULE L (Form 1120) - BALANCE SHEETS PER BOOKS\nTotal assets  1,284,500",
+    ]);
+    const verdicts = evaluate(TAX_METADATA, [document]);
+    for (const condition of ["TR_SIGNED", "TR_TAX_YEAR", "TR_EIN_MATCH", "TR_NAME_MATCH", "TR_COMPLETE"]) {
+      expect(verdictOf(verdicts, condition).status, verdictOf(verdicts, condition).reason).toBe("fulfilled");
+    }
+    const fields = taxReturnExtraction(document)?.fields ?? [];
+    expect(fields.find((field) => field.field === "signature_date")?.value).toBe("2025-03-10");
+    expect(fields.find((field) => field.field === "officer_title")?.value).toBe("Pres.");
+    expect(fields.find((field) => field.field === "corporation_name")?.value).toBe("ACME WIDGETS INC");
+  });
+
   it("does not take a cover letter's 'Signature of officer' or Schedule L listing for the return's", () => {
     const cover = [
       "2024 Filing Instructions  U.S. Corporation Income Tax Return (Form 1120)",
