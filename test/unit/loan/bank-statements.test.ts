@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildBankStatement, buildScannedPdf, buildTextPdf } from "../../../examples/samples.ts";
+import { evaluateHolderName, statementExtraction } from "../../../lambdas/tools/loan/bank-statements.ts";
+import type { AssistedField } from "../../../lambdas/tools/loan/extraction.ts";
 import { BANK_METADATA, evaluate, pdf, sample, verdictOf } from "./fixtures.ts";
 
 const withBorrower = (borrower: Record<string, unknown>) => ({
@@ -472,5 +474,87 @@ describe("other banks' layouts", () => {
     expect(
       verdictOf(verdicts, "BS_LARGE_DEPOSITS").letters_of_explanation?.map((l) => [l.date, l.amount]),
     ).toEqual([["2025-02-11", 4500]]);
+  });
+});
+
+describe("model-located fields", () => {
+  /** A statement whose holder is named only inside a sentence: no label, no mailing address. */
+  async function unlabelled() {
+    return pdf(
+      await buildTextPdf([
+        [
+          [[50, "Riverbend Bank"]],
+          [
+            [50, "Statement Period 01/01/25 through 01/31/25"],
+            [330, "Acct # ...4821"],
+          ],
+          [[50, "This statement was prepared for Jane Q. Doe on 02/01/25 at her request."]],
+          [[50, "Transactions"]],
+          [
+            [50, "01/10"],
+            [100, "PAYROLL ACME WIDGETS"],
+            [400, "+3,650.00"],
+          ],
+        ],
+      ]),
+      "riverbend.pdf",
+    );
+  }
+  const context = (document: Awaited<ReturnType<typeof unlabelled>>, assisted?: AssistedField[]) => ({
+    readable: [document],
+    unreadable: [],
+    asOf: { y: 2025, m: 4, d: 15 },
+    expected: { borrower_name: "Jane Q. Doe" },
+    ...(assisted ? { assisted } : {}),
+  });
+  const excerpt = "This statement was prepared for Jane Q. Doe";
+
+  it("BS_NAME_MATCH says which field it could not locate, in which document", async () => {
+    const finding = evaluateHolderName(context(await unlabelled()));
+    expect(finding.status).toBe("insufficient_evidence");
+    expect(finding.reason).toContain(
+      "no account holder name found in riverbend.pdf (holder_name not located: no",
+    );
+  });
+
+  it("BS_NAME_MATCH uses the model-located holder name of that document, citing its quote", async () => {
+    const document = await unlabelled();
+    const assisted: AssistedField[] = [
+      { document: "riverbend.pdf", field: "holder_name", value: "Jane Q. Doe", page: 1, excerpt },
+    ];
+    const finding = evaluateHolderName(context(document, assisted));
+    expect(finding.status).toBe("fulfilled");
+    expect(finding.citations).toEqual([{ document: "riverbend.pdf", page: 1, excerpt }]);
+    expect(finding.reason).toContain('riverbend.pdf: "Jane Q. Doe" (located by the model)');
+    expect(statementExtraction(document, assisted)?.fields[1]).toEqual({
+      field: "holder_name",
+      found: true,
+      value: "Jane Q. Doe",
+      page: 1,
+      excerpt,
+      source: "model",
+      confidence: 0.6,
+    });
+  });
+
+  it("ignores a model-located field of another document, and does not rest a mismatch on the model alone", async () => {
+    const document = await unlabelled();
+    const elsewhere = evaluateHolderName(
+      context(document, [
+        { document: "other.pdf", field: "holder_name", value: "Jane Q. Doe", page: 1, excerpt },
+      ]),
+    );
+    expect(elsewhere.status).toBe("insufficient_evidence");
+    const located: AssistedField[] = [
+      { document: "riverbend.pdf", field: "holder_name", value: "Jane Q. Doe", page: 1, excerpt },
+    ];
+    const someoneElse = evaluateHolderName({
+      ...context(document, located),
+      expected: { borrower_name: "John Smith" },
+    });
+    expect(someoneElse.status).toBe("insufficient_evidence");
+    expect(someoneElse.reason).toContain(
+      'holder_name located by the model as "Jane Q. Doe" (page 1), which does not match "John Smith"',
+    );
   });
 });

@@ -1,0 +1,391 @@
+// The bank-statement field finders on the wordings the labelled layouts do not all use: fee names
+// and what is not a fee, period and date formats, masked account numbers, signed amounts, holder
+// names, and the extraction report they produce.
+import { describe, expect, it } from "vitest";
+import { buildTextPdf, type SimpleLine } from "../../../examples/samples.ts";
+import { statementExtraction } from "../../../lambdas/tools/loan/bank-statements.ts";
+import type { ExtractedDocument } from "../../../lambdas/tools/loan/pdf-text.ts";
+import { dateInPeriods, findDateRanges, isoDate, parseDate } from "../../../lambdas/tools/loan/text.ts";
+import { BANK_METADATA, evaluate, pdf, sample, verdictOf } from "./fixtures.ts";
+
+const METADATA = { ...BANK_METADATA, as_of_date: "2026-02-20" };
+
+/** A one-page statement: a header, then "Date  Description  Amount  Balance" rows. */
+async function statement(options: {
+  header?: SimpleLine[];
+  rows?: string[][];
+  footer?: SimpleLine[];
+  name?: string;
+}): Promise<ExtractedDocument> {
+  const lines: SimpleLine[] = [
+    [[50, "Summit Federal Credit Union"]],
+    ...(options.header ?? [
+      [
+        [50, "Account Holder: Jane Q. Doe"],
+        [330, "Statement Period 01/01/26 through 01/31/26"],
+      ],
+      [[50, "Acct # ...5512"]],
+    ]),
+    [[50, "Transactions"]],
+    [
+      [50, "Date"],
+      [100, "Description"],
+      [400, "Amount"],
+      [500, "Balance"],
+    ],
+    [
+      [50, "Beginning balance"],
+      [500, "2,000.00"],
+    ],
+    ...(options.rows ?? [["01/05", "POS PURCHASE GROCERY", "-50.00", "1,950.00"]]).map((row) =>
+      row.map((text, index): [number, string] => [[50, 100, 400, 500][index] ?? 50, text]),
+    ),
+    ...(options.footer ?? []),
+  ];
+  return pdf(await buildTextPdf([lines]), options.name ?? "summit.pdf");
+}
+
+function field(document: ExtractedDocument, name: string) {
+  return statementExtraction(document)?.fields.find((reading) => reading.field === name);
+}
+
+describe("NSF fees: the many names of one fee, and what is not a fee", () => {
+  const notFees = [
+    ["01/05", "Overdraft Protection Transfer from Savings ****7710", "250.00", "2,250.00"],
+    ["01/06", "NSF FEE WAIVED", "0.00", "2,250.00"],
+    ["01/07", "OD Fee", "35.00-", "2,215.00"],
+    ["01/08", "OD Fee Reversal", "35.00", "2,250.00"],
+  ];
+  const zeroTotals: SimpleLine[] = [
+    [
+      [50, "Overdraft fees"],
+      [400, "$0.00"],
+      [500, "$0.00"],
+    ],
+    [[50, "Total fees this period: $0.00"]],
+    [[50, "An overdraft fee of $35.00 may apply to each item paid when your balance is short."]],
+  ];
+
+  it("does not count waivers, refunds of the same amount, protection transfers, zero totals or disclosures", async () => {
+    const verdict = verdictOf(
+      evaluate(METADATA, [await statement({ rows: notFees, footer: zeroTotals })]),
+      "BS_NO_NSF",
+    );
+    expect(verdict.status).toBe("fulfilled");
+    expect(verdict.reason).toContain(
+      'credited back in the same statement: summit.pdf the 2026-01-07 fee of $35.00 (OD Fee), credited by "OD Fee Reversal"',
+    );
+    expect(verdict.observed?.reversed_fees).toEqual([
+      {
+        document: "summit.pdf",
+        date: "2026-01-07",
+        label: "OD Fee",
+        amount: 35,
+        credited_by: "OD Fee Reversal",
+      },
+    ]);
+  });
+
+  it.each([
+    "Insufficient Funds Fee",
+    "Overdraft Item Fee",
+    "Returned Item Charge",
+    "OD FEE",
+    "NSF Charge",
+    "Paid Item Fee",
+    "Non-Sufficient Funds Fee",
+    "Courtesy Pay Fee",
+  ])("counts %s, charged and not refunded", async (name) => {
+    const rows = [...notFees, ["01/12", name, "-30.00", "2,220.00"]];
+    const verdict = verdictOf(
+      evaluate(METADATA, [await statement({ rows, footer: zeroTotals })]),
+      "BS_NO_NSF",
+    );
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.citations.map((citation) => citation.excerpt)).toEqual([
+      `01/12  ${name}  -30.00  2,220.00`,
+    ]);
+  });
+
+  it("counts a refund only against a fee of the same amount", async () => {
+    const rows = [
+      ["01/07", "Overdraft Item Fee", "35.00-", "1,965.00"],
+      ["01/08", "Overdraft Fee Refund", "10.00", "1,975.00"],
+    ];
+    const verdict = verdictOf(evaluate(METADATA, [await statement({ rows })]), "BS_NO_NSF");
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.reason).toContain('"Overdraft Item Fee" $35.00');
+  });
+
+  it("takes a period's fee total as a fee when the statement itemizes none", async () => {
+    const footer: SimpleLine[] = [
+      [
+        [300, "Total for this period"],
+        [420, "Total year-to-date"],
+      ],
+      [
+        [50, "Total Overdraft Fees"],
+        [330, "$35.00"],
+        [450, "$35.00"],
+      ],
+    ];
+    const verdict = verdictOf(evaluate(METADATA, [await statement({ footer })]), "BS_NO_NSF");
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.citations[0]?.excerpt).toBe("Total Overdraft Fees  $35.00  $35.00");
+  });
+});
+
+describe("statement periods and transaction dates", () => {
+  it.each([
+    ["Statement Period: January 1 - January 31, 2026", "2026-01-01 to 2026-01-31"],
+    ["Statement Period 01/01/26 through 01/31/26", "2026-01-01 to 2026-01-31"],
+    ["Statement period 2026-01-01 to 2026-01-31", "2026-01-01 to 2026-01-31"],
+    ["Statement period 01-01-2026 to 01-31-2026", "2026-01-01 to 2026-01-31"],
+    ["For the period 12/15/25 - 01/14/26", "2025-12-15 to 2026-01-14"],
+    ["Statement Period: Dec 15 - Jan 14, 2026", "2025-12-15 to 2026-01-14"],
+  ])("reads %s", async (printed, expected) => {
+    const document = await statement({
+      header: [[[50, "Account Holder: Jane Q. Doe"]], [[330, printed]], [[50, "Acct # ...5512"]]],
+    });
+    expect(field(document, "statement_period")).toMatchObject({ found: true, value: expected, page: 1 });
+  });
+
+  it("reads 'Statement Date 01/31/26' with 'Beginning Balance on 01/01/26', citing both lines", async () => {
+    const document = await statement({
+      header: [
+        [
+          [50, "Account Holder: Jane Q. Doe"],
+          [330, "Statement Date"],
+          [500, "01/31/26"],
+        ],
+        [[50, "Account Number: XXXXXX5512"]],
+        [
+          [50, "Beginning Balance on 01/01/26"],
+          [300, "$2,000.00"],
+        ],
+      ],
+    });
+    const reading = field(document, "statement_period");
+    expect(reading).toMatchObject({
+      value: "2026-01-01 to 2026-01-31",
+      excerpt: "Beginning Balance on 01/01/26",
+    });
+    const january = verdictOf(evaluate(METADATA, [document]), "BS_TWO_MONTHS");
+    expect(january.citations.map((citation) => citation.excerpt)).toEqual([
+      "Beginning Balance on 01/01/26",
+      "Statement Date",
+    ]);
+  });
+
+  it("infers the year of 'Jan 3' and '12/18' rows from a period across the year end", async () => {
+    const document = await statement({
+      header: [
+        [
+          [50, "Account Holder: Jane Q. Doe"],
+          [330, "For the period 12/15/25 - 01/14/26"],
+        ],
+        [[50, "Acct # ...5512"]],
+      ],
+      rows: [
+        ["12/18", "Wire transfer from R DOE", "+6,000.00", "8,000.00"],
+        ["Jan 3", "Mobile deposit", "+4,500.00", "12,500.00"],
+      ],
+    });
+    const verdict = verdictOf(evaluate(METADATA, [document]), "BS_LARGE_DEPOSITS");
+    expect(verdict.letters_of_explanation?.map((letter) => [letter.date, letter.amount])).toEqual([
+      ["2025-12-18", 6000],
+      ["2026-01-03", 4500],
+    ]);
+    const periods = [{ start: { y: 2025, m: 12, d: 15 }, end: { y: 2026, m: 1, d: 14 } }];
+    expect(isoDate(dateInPeriods("01/03", periods) ?? { y: 0, m: 0, d: 0 })).toBe("2026-01-03");
+    expect(isoDate(dateInPeriods("Dec 18", periods) ?? { y: 0, m: 0, d: 0 })).toBe("2025-12-18");
+  });
+
+  it("parses US dates written with dashes, and not phone numbers, ZIP+4 or EINs", () => {
+    expect(parseDate("01-31-26")).toEqual({ y: 2026, m: 1, d: 31 });
+    expect(findDateRanges("call 1-800-555-0142, IL 62704-1120, EIN 12-3456789")).toEqual([]);
+  });
+});
+
+describe("account numbers", () => {
+  it.each([
+    "Account Number: ****1234",
+    "Account Number: XXXXXX1234",
+    "Checking - Account ending in 1234",
+    "Acct # ...1234",
+    "Account Number:  000123451234",
+    "Member Number: XXXXX1234",
+  ])("reads the last four digits of %s", async (printed) => {
+    const document = await statement({
+      header: [
+        [
+          [50, "Account Holder: Jane Q. Doe"],
+          [330, "Statement Period 01/01/26 through 01/31/26"],
+        ],
+        [[50, "ABA/Routing Number 071000013"]],
+        [[50, "Overdraft Protection: Savings ****7710"]],
+        [[50, printed]],
+      ],
+    });
+    expect(field(document, "account_number")).toMatchObject({ found: true, value: "1234", source: "label" });
+  });
+
+  it("reads an account number printed under its column heading", async () => {
+    const document = await statement({
+      header: [
+        [
+          [330, "Account Number"],
+          [450, "Statement Period"],
+        ],
+        [
+          [330, "0072-3391-1234"],
+          [450, "01/01/26 through 01/31/26"],
+        ],
+        [[50, "Account Holder: Jane Q. Doe"]],
+      ],
+    });
+    expect(field(document, "account_number")).toMatchObject({
+      value: "1234",
+      source: "table",
+      excerpt: "0072-3391-1234",
+    });
+    expect(field(document, "statement_period")).toMatchObject({
+      value: "2026-01-01 to 2026-01-31",
+      source: "table",
+    });
+  });
+
+  it("reports the account number not found, and what was looked for", async () => {
+    const document = await statement({
+      header: [
+        [
+          [50, "Account Holder: Jane Q. Doe"],
+          [330, "Statement Period 01/01/26 through 01/31/26"],
+        ],
+      ],
+    });
+    expect(field(document, "account_number")).toEqual({
+      field: "account_number",
+      found: false,
+      note: 'no "Account Number" / "Account ending in" / "Acct #" / "Member Number" label and no masked number (****1234) near the top of page 1',
+    });
+    const verdict = verdictOf(evaluate(METADATA, [document]), "BS_SAME_ACCOUNT");
+    expect(verdict.status).toBe("insufficient_evidence");
+    expect(verdict.reason).toContain(
+      "no account number found in summit.pdf: account_number not located in summit.pdf (",
+    );
+  });
+});
+
+describe("amounts with signs, parentheses, trailing minus, CR and DR", () => {
+  it("never takes a large withdrawal for a deposit, whatever its sign convention", async () => {
+    const rows = ["(5,000.00)", "5,000.00-", "5,000.00 DR", "-5,000.00"].map((amount, index) => [
+      `01/0${index + 2}`,
+      "ONLINE TRANSFER REF 88812",
+      amount,
+      "",
+    ]);
+    const debits = verdictOf(evaluate(METADATA, [await statement({ rows })]), "BS_LARGE_DEPOSITS");
+    expect(debits.status).toBe("fulfilled");
+    const credits = verdictOf(
+      evaluate(METADATA, [
+        await statement({
+          rows: [
+            ...rows,
+            ["01/20", "ONLINE TRANSFER REF 99120", "5,000.00 CR", ""],
+            ["01/21", "ONLINE TRANSFER REF 99121", "+4,100.00", ""],
+          ],
+        }),
+      ]),
+      "BS_LARGE_DEPOSITS",
+    );
+    expect(credits.letters_of_explanation?.map((letter) => [letter.date, letter.amount])).toEqual([
+      ["2026-01-20", 5000],
+      ["2026-01-21", 4100],
+    ]);
+  });
+
+  it("does not call a statement clear of large deposits when its deposit lines fall short of its printed total", async () => {
+    const document = await statement({
+      rows: [["01/05", "PAYROLL ACME WIDGETS", "+3,650.00", "5,650.00"]],
+      footer: [
+        [
+          [50, "Total Deposits and Other Credits"],
+          [400, "12,150.00"],
+        ],
+      ],
+    });
+    const verdict = verdictOf(evaluate(METADATA, [document]), "BS_LARGE_DEPOSITS");
+    expect(verdict.status).toBe("insufficient_evidence");
+    expect(verdict.reason).toContain(
+      "summit.pdf prints deposits of $12,150.00 (page 1) but its deposit lines read sum to $3,650.00, so $8,500.00 of deposits (transactions) could not be located",
+    );
+  });
+});
+
+describe("account holders", () => {
+  it.each([
+    ["Account Holder: DOE, JANE Q", "fulfilled"],
+    ["Account Owners: JANE Q DOE OR JOHN DOE", "fulfilled"],
+    ["Primary Owner: John Doe", "not_fulfilled"],
+    ["Account Title: JANE Q DOE DBA DOE DESIGN STUDIO", "fulfilled"],
+  ])("reads %s", async (printed, status) => {
+    const document = await statement({
+      header: [
+        [
+          [50, printed],
+          [330, "Statement Period 01/01/26 through 01/31/26"],
+        ],
+        [[50, "Acct # ...5512"]],
+      ],
+    });
+    expect(verdictOf(evaluate(METADATA, [document]), "BS_NAME_MATCH").status).toBe(status);
+  });
+
+  it("reads the holder above the mailing address, and reports where it was found", async () => {
+    const document = await statement({
+      header: [
+        [
+          [50, "JANE Q DOE"],
+          [330, "Statement Period 01/01/26 through 01/31/26"],
+        ],
+        [
+          [50, "1842 MAPLE AVE APT 3"],
+          [330, "Acct # ...5512"],
+        ],
+        [[50, "SPRINGFIELD IL 62704-1120"]],
+      ],
+    });
+    expect(field(document, "holder_name")).toMatchObject({
+      found: true,
+      value: "JANE Q DOE",
+      source: "position",
+      confidence: 0.7,
+    });
+    expect(verdictOf(evaluate(METADATA, [document]), "BS_NAME_MATCH").status).toBe("fulfilled");
+  });
+});
+
+describe("the extraction report", () => {
+  it("names each field of a sample statement with its page and a verbatim excerpt", async () => {
+    const [january] = await sample("statement-2025-01.pdf");
+    const report = january ? statementExtraction(january) : null;
+    expect(report?.kind).toBe("bank_statement");
+    expect(report?.fields.map((reading) => [reading.field, reading.value, reading.source])).toEqual([
+      ["statement_period", "2025-01-01 to 2025-01-31", "label"],
+      ["holder_name", "Jane Q. Doe", "label"],
+      ["account_number", "4821", "label"],
+      ["transactions", "26", "table"],
+      ["deposits_total", "7725.00", "label"],
+      ["fees", "none", "label"],
+    ]);
+    for (const reading of report?.fields ?? []) {
+      expect(january?.pages[(reading.page ?? 0) - 1], reading.field).toContain(reading.excerpt);
+    }
+  });
+
+  it("is null for a document that is not a bank statement", async () => {
+    const [form] = await sample("1120-signed.pdf");
+    expect(form && statementExtraction(form)).toBeNull();
+  });
+});
