@@ -22,13 +22,11 @@ import {
   type Transaction,
 } from "./statement-fields.ts";
 import {
-  type Citation,
   cite,
   dayNumber,
   findDateRanges,
   formatMoney,
   isoDate,
-  type PageText,
   parseMoney,
   personNamesMatch,
   quote,
@@ -60,7 +58,7 @@ function withAssisted(statement: Statement, assisted: ReadonlyArray<AssistedFiel
   if (mine.length === 0) return statement;
   const locate = (field: AssistedField) => {
     const page = statement.pages[field.page - 1];
-    if (!page || !page.text.includes(field.excerpt)) return null;
+    if (!page?.text.includes(field.excerpt)) return null;
     const firstLine = field.excerpt.split("\n")[0] ?? "";
     const line = Math.max(
       0,

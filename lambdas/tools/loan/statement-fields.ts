@@ -19,7 +19,6 @@ import {
   isoDate,
   leadingDate,
   type PageText,
-  parseDate,
   type SimpleDate,
   segments,
 } from "./text.ts";
