@@ -677,9 +677,9 @@ function lineAmountText(transaction: Transaction): string {
 
 // ---------------------------------------------------------------- fees
 
-/** The names of one fee: NSF, insufficient funds, overdraft (item / paid item), OD, paid item, returned item, courtesy pay. */
+/** The names of one fee: NSF, insufficient funds, overdraft (item / paid item / extended), OD or O/D, overdrawn account, paid item, returned item, courtesy pay. */
 const FEE_NAME =
-  /\bNSF\b|non[-\s]?sufficient[-\s]funds?|insufficient[-\s]funds?|\boverdraft(?:\s+(?:item|paid(?:\s+item)?))?\s+(?:fee|charge)s?|\bOD\s+(?:item\s+)?(?:fee|charge)s?|\bpaid[-\s]item\s+(?:fee|charge)s?|returned?[-\s]items?(?:\s+(?:fee|charge)s?)?|return(?:ed)?\s+(?:check|ach|deposit(?:ed)?\s+item)\s+(?:fee|charge)s?|courtesy\s+pay\s+(?:fee|charge)s?/i;
+  /\bNSF\b|non[-\s]?sufficient[-\s]funds?|insuff(?:icient)?\.?[-\s]funds?|\b(?:extended\s+|continuous\s+)?overdraft(?:\s+(?:item|paid(?:\s+item)?))?\s+(?:fee|charge)s?|\bO\/?D\s+(?:item\s+)?(?:fee|charge)s?|overdrawn\s+(?:account|balance)\s+(?:fee|charge)s?|\bpaid[-\s]item\s+(?:fee|charge)s?|returned?[-\s]items?(?:\s+(?:fee|charge)s?)?|return(?:ed)?\s+(?:check|ach|deposit(?:ed)?\s+item)\s+(?:fee|charge)s?|courtesy\s+pay\s+(?:fee|charge)s?/i;
 const REVERSAL_WORDS =
   /waive[ds]?|refund(?:ed)?|revers(?:al|ed|e)|rebate|credit(?:ed)?\s+back|fee\s+credit|courtesy\s+credit/i;
 /** Headings of fee schedules and account disclosures: the fees they name are prices, not charges. */

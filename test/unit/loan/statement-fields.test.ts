@@ -95,6 +95,9 @@ describe("NSF fees: the many names of one fee, and what is not a fee", () => {
     "Paid Item Fee",
     "Non-Sufficient Funds Fee",
     "Courtesy Pay Fee",
+    "O/D FEE",
+    "INSUFF FUNDS FEE",
+    "Extended Overdraft Fee",
   ])("counts %s, charged and not refunded", async (name) => {
     const rows = [...notFees, ["01/12", name, "-30.00", "2,220.00"]];
     const verdict = verdictOf(
