@@ -14,6 +14,7 @@ import { ScriptedProvider } from "../lambdas/llm/scripted.ts";
 import { TOKENIZER_ENCODING, tokenizerUsage } from "../lambdas/llm/usage.ts";
 import { parseConfig } from "../lambdas/runtime/config.ts";
 import { type BundleResult, measureBundles } from "./bundles.ts";
+import { type LayoutResults, measureLayouts } from "./layouts.ts";
 import { formatJson } from "./json.ts";
 import {
   analyzeHistory,
@@ -70,6 +71,8 @@ export interface BenchOptions {
   /** ReWOO runs per scenario for the wall-time median (default: quick 1, full 3). */
   repeats?: number;
   bundles: boolean;
+  /** Score the engines on the labelled layouts of examples/layouts/. */
+  layouts: boolean;
   /** Run the live section when REWOO_LLM_PROVIDER=bedrock|openai is configured. */
   live: boolean;
   /** Measures of the reliability section (bench/reliability.ts); empty: no section. */
@@ -193,6 +196,7 @@ export interface BenchResults {
   parallel: ParallelResult | null;
   concurrency: ConcurrencyResult[];
   bundles: BundleResult[];
+  layouts: LayoutResults | null;
   live: LiveResult | null;
   reliability: ReliabilityResults | null;
   notes: string[];
@@ -241,6 +245,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     parallel: null,
     concurrency: [],
     bundles: [],
+    layouts: null,
     live: null,
     reliability: options.reliability.length ? emptyReliability(options.reliability) : null,
     notes: [],
@@ -469,6 +474,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       ...reliability,
       maxBodyBytes: twin.services.config.api.maxBodyBytes,
     });
+  }
+
+  if (options.layouts) {
+    log("judging the labelled layouts…");
+    results.layouts = await measureLayouts();
   }
 
   if (options.bundles) {

@@ -3,6 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import type { BenchResults, ScenarioResult } from "./bench.ts";
 import { LLM_LATENCY_MODEL } from "./measure.ts";
+import type { LayoutResults } from "./layouts.ts";
 import type { ReliabilityResults } from "./reliability.ts";
 
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
@@ -331,6 +332,7 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
     "",
   );
 
+  if (r.layouts) push(...layoutSection(r.layouts), "");
   if (r.reliability) push(...reliabilitySection(r.reliability, m.machine.cores), "");
   push("## Where ReWOO loses", "", ...losses(r), "");
   push("## Improvements found (proposed, not applied)", "", ...improvements(r), "");
@@ -379,6 +381,56 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
 
   if (r.notes.length) push("## Notes", "", ...r.notes.map((n) => `- ${n}`), "");
   return `${lines.join("\n")}\n`;
+}
+
+function layoutSection(l: LayoutResults): string[] {
+  const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)} %` : "—");
+  const out = [
+    "## Verdicts on layouts the engines were not written against",
+    "",
+    `How measured: the labelled loan files of \`examples/layouts/\` (Form 1120 prints and bank layouts of our own design, each with distractors), extracted with \`extractPdfText\` and judged as the agent judges them (PreConditions from the case's metadata, then Conditions AI), every labelled condition compared with its label. Labels come from how each file was generated, never from the engine. ${l.layouts.reduce((n, s) => n + s.cases, 0)} loan files, ${l.verdicts} labelled verdicts, ${(l.elapsed_ms / 1000).toFixed(1)} s.`,
+    "",
+    table(
+      [
+        "layout",
+        "document",
+        "files",
+        "verdicts",
+        "right",
+        "accuracy",
+        "false fulfilled",
+        "insufficient evidence",
+      ],
+      [
+        ...l.layouts.map((s) => [
+          s.layout,
+          s.document === "form_1120" ? "Form 1120" : "bank statements",
+          s.cases,
+          s.verdicts,
+          s.right,
+          percent(s.right, s.verdicts),
+          s.false_fulfilled,
+          percent(s.insufficient, s.verdicts),
+        ]),
+        [
+          "**all**",
+          "",
+          l.layouts.reduce((n, s) => n + s.cases, 0),
+          l.verdicts,
+          l.right,
+          `**${percent(l.right, l.verdicts)}**`,
+          `**${l.false_fulfilled}**`,
+          percent(l.insufficient, l.verdicts),
+        ],
+      ],
+      ["l", "l", "r", "r", "r", "r", "r", "r"],
+    ),
+    "",
+    `"Fulfilled" verdicts without a citation whose excerpt is on the cited page: ${l.unverified_fulfilled}.`,
+  ];
+  const misses = l.layouts.flatMap((s) => s.misses.map((miss) => `- ${s.layout}: ${miss}`));
+  if (misses.length) out.push("", "Wrong verdicts:", "", ...misses);
+  return out;
 }
 
 function reliabilitySection(rel: ReliabilityResults, cpus: number): string[] {

@@ -50,6 +50,7 @@ export async function main(argv: string[]): Promise<void> {
     .option("--concurrency <list>", "simultaneous evaluations, e.g. 1,10,50,100", positiveInts)
     .option("--repeats <n>", "ReWOO runs per scenario for the wall-time median", positiveInt)
     .option("--no-bundles", "skip the esbuild bundle sizes")
+    .option("--no-layouts", "skip the verdicts on the labelled layouts (examples/layouts/)")
     .option("--no-live", "skip the live-provider section even if REWOO_LLM_PROVIDER=bedrock|openai")
     .option(
       "--reliability <measures>",
@@ -71,6 +72,7 @@ export async function main(argv: string[]): Promise<void> {
     concurrency?: number[];
     repeats?: number;
     bundles: boolean;
+    layouts: boolean;
     live: boolean;
     reliability?: ReliabilityMeasure[] | boolean;
     memoryRuns?: number;
@@ -96,6 +98,7 @@ export async function main(argv: string[]): Promise<void> {
     ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
     ...(opts.repeats ? { repeats: opts.repeats } : {}),
     bundles: opts.bundles,
+    layouts: opts.layouts,
     live: opts.live,
     reliability: Array.isArray(opts.reliability)
       ? opts.reliability

@@ -24,6 +24,7 @@ beforeAll(async () => {
     concurrency: [1],
     repeats: 1,
     bundles: false,
+    layouts: true,
     live: false,
     reliability: RELIABILITY_MEASURES,
     reliabilitySizes: SIZES,
@@ -132,6 +133,22 @@ describe("npm run bench (smoke)", () => {
     expect(s.max_payload_bytes).toBeLessThan(256 * 1024);
     expect(s.critical_path_ms).toBeLessThanOrEqual(s.lower_bound_ms);
     expect(s.lower_bound_ms).toBeLessThanOrEqual(s.lower_bound_capped_ms);
+  });
+
+  it("scores the engines on every labelled layout: no false fulfilled, every fulfilled cited on its page", async () => {
+    const layouts = results.layouts;
+    if (!layouts) throw new Error("no layouts section");
+    const byDocument = (kind: string) => layouts.layouts.filter((score) => score.document === kind).length;
+    expect(byDocument("form_1120")).toBeGreaterThanOrEqual(4);
+    expect(byDocument("bank_statement")).toBeGreaterThanOrEqual(6);
+    expect(layouts.verdicts).toBe(layouts.layouts.reduce((sum, score) => sum + score.verdicts, 0));
+    expect(layouts.right).toBeLessThanOrEqual(layouts.verdicts);
+    expect(layouts.false_fulfilled).toBe(0);
+    expect(layouts.unverified_fulfilled).toBe(0);
+    for (const score of layouts.layouts)
+      expect(score.misses.length, score.layout).toBe(score.verdicts - score.right);
+    const report = await readFile(join(out, "BENCHMARKS.md"), "utf8");
+    expect(report).toContain("## Verdicts on layouts the engines were not written against");
   });
 
   it("takes every reliability measure, with the properties the system promises", () => {

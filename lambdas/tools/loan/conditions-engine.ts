@@ -7,6 +7,7 @@ import {
   evaluateNoNsf,
   evaluateSameAccount,
   evaluateTwoMonths,
+  statementExtraction,
 } from "./bank-statements.ts";
 import { type CatalogCondition, type ConditionPriority, findCondition, loadCatalog } from "./catalog.ts";
 import type { AssistedField, ExtractionReport } from "./extraction.ts";
@@ -17,6 +18,7 @@ import {
   evaluateName,
   evaluateSigned,
   evaluateTaxYear,
+  taxReturnExtraction,
 } from "./tax-return.ts";
 import { fromJsDate, MAX_EXCERPT, parseIsoOrUsDate } from "./text.ts";
 import {
@@ -102,7 +104,7 @@ export function evaluateConditions(
   documents: ReadonlyArray<ExtractedDocument | UnavailableDocument>,
   options: EvaluateOptions = {},
 ): ConditionsResult {
-  const { readable, unreadable, reports } = sortDocuments(documents);
+  const { readable, unreadable, reports } = sortDocuments(documents, options.assisted);
   const seen = new Set<string>();
   const verdicts: Verdict[] = [];
 
@@ -165,7 +167,18 @@ function isExtracted(document: ExtractedDocument | UnavailableDocument): documen
   return "pages" in document && Array.isArray(document.pages);
 }
 
-function sortDocuments(documents: ReadonlyArray<ExtractedDocument | UnavailableDocument>): {
+/** What the field finders located in a read document: a return's or a statement's fields, else none. */
+function extractionOf(
+  document: ExtractedDocument,
+  assisted: ReadonlyArray<AssistedField> | undefined,
+): ExtractionReport | null {
+  return taxReturnExtraction(document) ?? statementExtraction(document, assisted);
+}
+
+function sortDocuments(
+  documents: ReadonlyArray<ExtractedDocument | UnavailableDocument>,
+  assisted?: ReadonlyArray<AssistedField>,
+): {
   readable: ExtractedDocument[];
   unreadable: UnreadablePart[];
   reports: DocumentReport[];
@@ -211,6 +224,7 @@ function sortDocuments(documents: ReadonlyArray<ExtractedDocument | UnavailableD
         remedy: `Re-upload ${name} with ${which} as text: ${blank.length === 1 ? "that page has" : "those pages have"} no text layer (scanned image?)`,
       });
     }
+    const extraction = extractionOf(document, assisted);
     reports.push({
       document: name,
       status: "read",
@@ -218,6 +232,7 @@ function sortDocuments(documents: ReadonlyArray<ExtractedDocument | UnavailableD
       ...(blank.length > 0
         ? { reason: `${name} (page ${blank.join(", ")}) ${NO_TEXT_LAYER}; the other pages were read` }
         : {}),
+      ...(extraction ? { extraction } : {}),
     });
   }
   return { readable, unreadable, reports };

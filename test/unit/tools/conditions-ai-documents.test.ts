@@ -6,8 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CreateBucketCommand, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSampleDocuments } from "../../../examples/samples.ts";
+import { buildTextPdf, generateSampleDocuments } from "../../../examples/samples.ts";
 import { type Emulators, LOCAL_CREDENTIALS, startEmulators } from "../../../infra/local/emulators.ts";
+import { RuleBasedProvider } from "../../../lambdas/llm/rule-based.ts";
+import { ScriptedProvider } from "../../../lambdas/llm/scripted.ts";
 import type { LlmProvider } from "../../../lambdas/llm/types.ts";
 import { BlobStore } from "../../../lambdas/store/blobs.ts";
 import type { RunStore } from "../../../lambdas/store/runs.ts";
@@ -46,7 +48,39 @@ beforeAll(async () => {
     await put(name === "scanned.pdf" ? SCANNED : `rm/${name}`, sample.bytes);
   }
   await put(CORRUPT, new TextEncoder().encode("%PDF-1.7 this file was cut off in transit"));
+  await put(COMB_RETURN, await combReturn());
 });
+
+const COMB_RETURN = "rm/1120-comb.pdf";
+
+/** A return whose EIN is printed one digit per box, as on a comb field: the finders do not read it. */
+function combReturn(): Promise<Uint8Array> {
+  return buildTextPdf([
+    [
+      "Form 1120  U.S. Corporation Income Tax Return  2024",
+      "For calendar year 2024 or tax year beginning",
+      [
+        [50, "Name"],
+        [300, "B Employer identification number"],
+      ],
+      [
+        [50, "Acme Widgets, Inc."],
+        [300, "1 2 - 3 4 5 6 7 8 9"],
+      ],
+      "Sign Here",
+      [
+        [50, "Robert J. Tanner"],
+        [250, "03/10/2025"],
+        [400, "President"],
+      ],
+      [
+        [50, "Signature of officer"],
+        [250, "Date"],
+        [400, "Title"],
+      ],
+    ],
+  ]);
+}
 
 afterAll(async () => {
   s3?.destroy();
@@ -54,22 +88,30 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-function tools(blobs: BlobStore = new BlobStore(s3)): Map<string, ToolDefinition> {
+function tools(
+  blobs: BlobStore = new BlobStore(s3),
+  provider: LlmProvider = new RuleBasedProvider(),
+): Map<string, ToolDefinition> {
   const unused = {} as never;
   const definitions = createLoanTools(() => ({
     documents: new DocumentReader(blobs, policy),
     runs: unused as RunStore,
-    llm: { provider: unused as LlmProvider },
+    llm: { provider },
     now: () => AS_OF,
   }));
   return new Map(definitions.map((tool) => [tool.name, tool]));
 }
 
+/** LLM usage the tools reported, per run id. */
+const usage = new Map<string, number>();
+
 const context = (run_id: string) => ({
   run_id,
   step_id: "E2",
   signal: new AbortController().signal,
-  recordLlmUsage: () => {},
+  recordLlmUsage: () => {
+    usage.set(run_id, (usage.get(run_id) ?? 0) + 1);
+  },
 });
 
 interface ConditionsAiOutput {
@@ -259,5 +301,52 @@ describe("call_conditions_ai_api and S3 faults", () => {
     expect(coverage.status).toBe("insufficient_evidence");
     expect(coverage.reason).toContain("rm/statement-2025-02.pdf is refused by S3 (AccessDenied, HTTP 403)");
     expect(coverage.observed?.missing_months).toEqual(["2025-02"]);
+  });
+});
+
+describe("call_conditions_ai_api with a configured model", () => {
+  const ein = (answer: string) =>
+    tools(undefined, new ScriptedProvider([{ purpose: "field", match: "Field: ein", text: answer }]));
+
+  it("asks for a field the finders could not locate and uses it only with its quote on the page", async () => {
+    const offline = await judge(TAX_METADATA, [COMB_RETURN]);
+    expect(verdict(offline, "TR_EIN_MATCH").status).toBe("insufficient_evidence");
+    expect(verdict(offline, "TR_EIN_MATCH").reason).toMatch(/could not locate the EIN/);
+    expect(offline.documents[0]?.extraction?.fields.find((f) => f.field === "ein")).toMatchObject({
+      found: false,
+    });
+
+    const runsBefore = usage.get(`run-${COMB_RETURN}`) ?? 0;
+    const assisted = await judge(
+      TAX_METADATA,
+      [COMB_RETURN],
+      ein('{"value": "12-3456789", "page": 1, "quote": "1 2 - 3 4 5 6 7 8 9"}'),
+    );
+    const match = verdict(assisted, "TR_EIN_MATCH");
+    expect(match.status).toBe("fulfilled");
+    expect(match.citations).toEqual([{ document: COMB_RETURN, page: 1, excerpt: "1 2 - 3 4 5 6 7 8 9" }]);
+    expect(assisted.documents[0]?.extraction?.fields.find((f) => f.field === "ein")).toMatchObject({
+      found: true,
+      source: "model",
+      page: 1,
+      excerpt: "1 2 - 3 4 5 6 7 8 9",
+    });
+    // One question (the EIN: the other fields were found), its usage counted.
+    expect((usage.get(`run-${COMB_RETURN}`) ?? 0) - runsBefore).toBe(1);
+    // The other verdicts are the offline ones.
+    for (const id of ["TR_SIGNED", "TR_TAX_YEAR", "TR_NAME_MATCH"])
+      expect(verdict(assisted, id).status, id).toBe(verdict(offline, id).status);
+  });
+
+  it("rejects an invented quote: the verdict stays insufficient and the report says why", async () => {
+    const invented = await judge(
+      TAX_METADATA,
+      [COMB_RETURN],
+      ein('{"value": "12-3456789", "page": 1, "quote": "Employer identification number 12-3456789"}'),
+    );
+    expect(verdict(invented, "TR_EIN_MATCH").status).toBe("insufficient_evidence");
+    const field = invented.documents[0]?.extraction?.fields.find((f) => f.field === "ein");
+    expect(field).toMatchObject({ found: false });
+    expect(field?.note).toMatch(/model answer rejected: the model's quote is not on page 1/);
   });
 });
