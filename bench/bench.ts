@@ -14,8 +14,8 @@ import { ScriptedProvider } from "../lambdas/llm/scripted.ts";
 import { TOKENIZER_ENCODING, tokenizerUsage } from "../lambdas/llm/usage.ts";
 import { parseConfig } from "../lambdas/runtime/config.ts";
 import { type BundleResult, measureBundles } from "./bundles.ts";
-import { type LayoutResults, measureLayouts } from "./layouts.ts";
 import { formatJson } from "./json.ts";
+import { type LayoutResults, measureLayouts } from "./layouts.ts";
 import {
   analyzeHistory,
   type Bounds,

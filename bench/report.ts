@@ -2,8 +2,8 @@
 import { writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import type { BenchResults, ScenarioResult } from "./bench.ts";
-import { LLM_LATENCY_MODEL } from "./measure.ts";
 import type { LayoutResults } from "./layouts.ts";
+import { LLM_LATENCY_MODEL } from "./measure.ts";
 import type { ReliabilityResults } from "./reliability.ts";
 
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
