@@ -171,6 +171,18 @@ describe("the progress dashboard", () => {
     await page.click("[data-testid=step-E1]");
     expect(await page.innerText("[data-testid=evidence-json]")).toContain("conditions");
 
+    // Conditions AI's step shows what it read in each document: every field of the return found, where.
+    await page.click("[data-testid=step-E3]");
+    const report = page.locator("[data-testid=document-report]");
+    expect(await report.getAttribute("data-document")).toBe("rm-conditions/1120-signed.pdf");
+    expect(await report.innerText()).toMatch(/read\s+Form 1120/);
+    for (const field of ["corporation_name", "ein", "tax_year", "officer_signature", "schedule_l"]) {
+      expect(await report.locator(`[data-testid=field-${field}]`).getAttribute("data-found"), field).toBe(
+        "true",
+      );
+    }
+    expect(await report.locator("[data-testid=field-ein]").innerText()).toMatch(/12-3456789[\s\S]*p\.1/);
+
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: SCREENSHOT, fullPage: true });
     await page.close();
