@@ -8,6 +8,7 @@ import {
   judgedFindings,
   priorityLabel,
   priorityLevel,
+  replanSummary,
 } from "../dashboard/findings.js";
 import type { ConditionFinding, ProgressEvent, RunRecord } from "../lambdas/core/types.ts";
 
@@ -59,23 +60,7 @@ export function formatEvent(event: ProgressEvent): string[] {
 }
 
 /** "replanned (attempt 1): E3 call_conditions_ai_api failed: …"; the failed steps when there is no reason. */
-export function describeReplan(event: {
-  attempt?: unknown;
-  reason?: unknown;
-  failed_steps?: unknown;
-}): string {
-  const attempt = Number.isInteger(event.attempt) ? String(event.attempt) : "?";
-  const failed = Array.isArray(event.failed_steps)
-    ? event.failed_steps.filter((id): id is string => typeof id === "string")
-    : [];
-  const reason =
-    typeof event.reason === "string" && event.reason.trim()
-      ? event.reason.trim()
-      : failed.length
-        ? `${failed.join(", ")} failed`
-        : "a required step failed";
-  return `replanned (attempt ${attempt}): ${reason}`;
-}
+export const describeReplan = replanSummary;
 
 /** `replans` of a record when it is a positive count, else 0 (runs from before replanning have none). */
 export function replanCount(run: { replans?: unknown }): number {

@@ -30,3 +30,6 @@ export function interpretationOf(result: { interpretation?: unknown } | null | u
 export function groupFindings<T extends FindingLike>(
   findings: readonly T[] | null | undefined,
 ): FindingGroups<T>;
+
+/** "replanned (attempt 1): <reason>" for a replan event, the failed steps when it has no reason. */
+export function replanSummary(event: { attempt?: unknown; reason?: unknown; failed_steps?: unknown }): string;

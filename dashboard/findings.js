@@ -91,6 +91,24 @@ export function groupFindings(findings) {
   };
 }
 
+/**
+ * "replanned (attempt 1): E3 call_conditions_ai_api failed: …" for a replan event; the failed steps
+ * when it has no reason. The CLI prints it, the dashboard's activity log shows it.
+ */
+export function replanSummary(event) {
+  const attempt = Number.isInteger(event?.attempt) ? event.attempt : "?";
+  const failed = Array.isArray(event?.failed_steps)
+    ? event.failed_steps.filter((id) => typeof id === "string")
+    : [];
+  const reason =
+    typeof event?.reason === "string" && event.reason.trim()
+      ? event.reason.trim()
+      : failed.length
+        ? `${failed.join(", ")} failed`
+        : "a required step failed";
+  return `replanned (attempt ${attempt}): ${reason}`;
+}
+
 function byUrgency(a, b) {
   return (
     priorityRank(a.finding.priority) - priorityRank(b.finding.priority) ||

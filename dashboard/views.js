@@ -18,6 +18,7 @@ import {
   judgedFindings,
   priorityLabel,
   priorityLevel,
+  replanSummary,
 } from "./findings.js";
 
 const RUN_STATUS_LABEL = {
@@ -796,17 +797,8 @@ export function describeEvent(event, { afterReplan = false } = {}) {
 
 /** "Replanned (attempt 1): E3 call_conditions_ai_api failed: …"; the failed steps when no reason is given. */
 function describeReplan(event) {
-  const attempt = Number.isInteger(event.attempt) ? event.attempt : "?";
-  const failed = Array.isArray(event.failed_steps)
-    ? event.failed_steps.filter((id) => typeof id === "string")
-    : [];
-  const reason =
-    typeof event.reason === "string" && event.reason.trim()
-      ? event.reason.trim()
-      : failed.length
-        ? `${failed.join(", ")} failed`
-        : "a required step failed";
-  return `Replanned (attempt ${attempt}): ${reason}`;
+  const summary = replanSummary(event);
+  return summary.charAt(0).toUpperCase() + summary.slice(1);
 }
 
 export function renderEventLog(el, events) {

@@ -362,7 +362,7 @@ export interface StatementOptions {
   layout?: "sections" | "ledger";
 }
 
-const MONTH_NAMES = [
+export const MONTH_NAMES = [
   "January",
   "February",
   "March",

@@ -9,7 +9,15 @@
 // `bankStatementCases()` turns them into labelled loan files: every BS_ condition fulfilled and
 // not fulfilled on every layout. The labels come from how each file is generated (which months,
 // whose name, which account, which fee, which deposit), never from running the engine.
-import { drawItems, type Item, LETTER, newDocument, type SampleDocument, save } from "../samples.ts";
+import {
+  drawItems,
+  type Item,
+  LETTER,
+  MONTH_NAMES,
+  newDocument,
+  type SampleDocument,
+  save,
+} from "../samples.ts";
 import type { Label, LabelledCase } from "./cases.ts";
 
 // ---------------------------------------------------------------- what a statement holds
@@ -95,20 +103,6 @@ const MONTHLY_INCOME = 8000;
 
 // ---------------------------------------------------------------- dates, names, amounts
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
 
 function dayNumber(day: Day): number {
   return Date.UTC(day.y, day.m - 1, day.d) / 86_400_000;
@@ -135,9 +129,9 @@ const mmddyy = (day: Day) => `${mmdd(day)}/${pad(day.y % 100)}`;
 /** 2026-01-31 */
 const iso = (day: Day) => `${day.y}-${pad(day.m)}-${pad(day.d)}`;
 /** Jan 3 */
-const monDay = (day: Day) => `${MONTHS[day.m - 1]?.slice(0, 3)} ${day.d}`;
+const monDay = (day: Day) => `${MONTH_NAMES[day.m - 1]?.slice(0, 3)} ${day.d}`;
 /** January 3 */
-const monthDay = (day: Day) => `${MONTHS[day.m - 1]} ${day.d}`;
+const monthDay = (day: Day) => `${MONTH_NAMES[day.m - 1]} ${day.d}`;
 
 /** JANE Q DOE */
 const upperName = (person: Person) =>
