@@ -103,7 +103,6 @@ const MONTHLY_INCOME = 8000;
 
 // ---------------------------------------------------------------- dates, names, amounts
 
-
 function dayNumber(day: Day): number {
   return Date.UTC(day.y, day.m - 1, day.d) / 86_400_000;
 }
