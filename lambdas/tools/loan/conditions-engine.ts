@@ -158,7 +158,11 @@ export function evaluateConditions(
         );
       }
     })();
-    verdicts.push({ ...header, ...withRemedies(enforceCitations(finding, readable), entry, unreadable) });
+    const decided = enforceCitations(finding, readable);
+    verdicts.push({
+      ...header,
+      ...withRemedies(withUnlocatedFields(decided, entry, reports), entry, unreadable),
+    });
   }
   return { verdicts, documents: reports };
 }
@@ -243,6 +247,24 @@ const REUPLOAD: Record<UnavailableDocument["status"], (document: string, problem
   refused: (document, problem) => `Re-upload ${document} to a location the agent may read: it ${problem}`,
   unreadable: (document, problem) => `Re-upload ${document} as a valid PDF: it ${problem}`,
 };
+
+/**
+ * An insufficient verdict whose evaluator did not say what is missing names the fields its check
+ * reads that the extraction reports could not locate ("ein not located in rm/x.pdf").
+ */
+function withUnlocatedFields(
+  finding: Finding,
+  entry: CatalogCondition | undefined,
+  reports: ReadonlyArray<DocumentReport>,
+): Finding {
+  if (finding.status !== "insufficient_evidence" || finding.missing?.length || !entry) return finding;
+  const unlocated = reports.flatMap((report) =>
+    (report.extraction?.fields ?? [])
+      .filter((reading) => !reading.found && entry.fields.includes(reading.field))
+      .map((reading) => `${reading.field} not located in ${report.document}`),
+  );
+  return unlocated.length ? { ...finding, missing: unlocated } : finding;
+}
 
 /**
  * What a loan officer should do about a verdict that is not fulfilled: the evaluator's specific

@@ -312,6 +312,7 @@ describe("call_conditions_ai_api with a configured model", () => {
     const offline = await judge(TAX_METADATA, [COMB_RETURN]);
     expect(verdict(offline, "TR_EIN_MATCH").status).toBe("insufficient_evidence");
     expect(verdict(offline, "TR_EIN_MATCH").reason).toMatch(/could not locate the EIN/);
+    expect(verdict(offline, "TR_EIN_MATCH").missing).toEqual([`ein not located in ${COMB_RETURN}`]);
     expect(offline.documents[0]?.extraction?.fields.find((f) => f.field === "ein")).toMatchObject({
       found: false,
     });
