@@ -98,6 +98,11 @@ const shownSeqs = (page: Page) =>
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
 async function expectFinishedRunShown(page: Page, runId: string): Promise<void> {
+  // The run itself has ended, and the page shows that run (not the one it showed before) as ended.
+  await expect
+    .poll(async () => (await getJson<RunRecord>(`/v1/runs/${runId}`)).status, { timeout: 60_000 })
+    .toBe("SUCCEEDED");
+  await expect.poll(() => page.innerText("[data-testid=run-id]"), { timeout: 10_000 }).toBe(runId);
   await page.waitForSelector("[data-testid=run-status][data-status=SUCCEEDED]", { timeout: 60_000 });
   const record = await getJson<RunRecord>(`/v1/runs/${runId}`);
   const steps = record.plan?.steps ?? [];
@@ -123,7 +128,9 @@ async function expectFinishedRunShown(page: Page, runId: string): Promise<void> 
   expect(conditions.length).toBeGreaterThan(0);
   for (const condition of conditions) {
     const row = page.locator(`[data-testid=verdict-${condition.id}]`);
-    expect(await row.getAttribute("data-status"), condition.id).toBe(condition.status);
+    await expect
+      .poll(() => row.getAttribute("data-status"), { message: condition.id })
+      .toBe(condition.status);
   }
   // The activity log holds the stored events exactly once each, in order, 1..n without gaps.
   const { events } = await getJson<{ events: ProgressEvent[] }>(`/v1/runs/${runId}/events?after_seq=0`);
