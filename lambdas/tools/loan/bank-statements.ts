@@ -340,6 +340,15 @@ function samePlace(a: Located<string>, b: Located<string>): boolean {
   return left !== undefined && right !== undefined ? Math.abs(left - right) <= 2 : a.offset === b.offset;
 }
 
+function sameName(a: string, b: string): boolean {
+  const plain = (value: string) =>
+    value
+      .replace(/[^a-z]+/gi, " ")
+      .trim()
+      .toLowerCase();
+  return plain(a) === plain(b) || personNamesMatch(a, b);
+}
+
 export function evaluateHolderName(context: EvaluationContext): Finding {
   const expected =
     typeof context.expected.borrower_name === "string"
@@ -422,6 +431,22 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
   for (const entry of [...unsettled]) {
     const other = entry.addressed;
     if (!other || !addressMatches.some((holder) => samePlace(holder, other))) continue;
+    mismatched.push(other);
+    unsettled.splice(unsettled.indexOf(entry), 1);
+  }
+  // Month after month addressed to the same other person at the same place of the page: the
+  // statements are that person's, not a one-off mailing name.
+  const addressedElsewhere = unsettled.filter((entry) => entry.addressed !== undefined);
+  for (const entry of addressedElsewhere) {
+    const other = entry.addressed as Located<string>;
+    const again = addressedElsewhere.some(
+      (peer) =>
+        peer !== entry &&
+        peer.document !== entry.document &&
+        samePlace(peer.addressed as Located<string>, other) &&
+        sameName((peer.addressed as Located<string>).value, other.value),
+    );
+    if (!again) continue;
     mismatched.push(other);
     unsettled.splice(unsettled.indexOf(entry), 1);
   }

@@ -298,7 +298,11 @@ function readAddressNames(pages: PageText[]): Array<Located<string>> {
       }
       if (!city || !CITY_LINE.test(city.text)) continue;
       const names: Array<Located<string>> = [];
-      for (let above = index - 1; above >= Math.max(0, index - 3); above--) {
+      for (let above = index - 1, read = 0; above >= 0 && read < 3; above--) {
+        // A line of the column beside the address (customer service numbers printed between
+        // the address block's baselines) leaves the address column empty: look past it.
+        if (emptyInColumn(page, above, street, index)) continue;
+        read += 1;
         const name = sameColumn(page, above, street);
         if (!name || !looksLikeName(name.text)) break;
         names.unshift({
@@ -327,6 +331,17 @@ function columnsOf(page: PageText, line: number): Column[] {
   if (cells && cells.length > 0)
     return cells.map((cell) => ({ text: cell.text, start: cell.start, x: cell.x }));
   return segments(page.lines[line] ?? "").map((part) => ({ text: part.text, start: part.start }));
+}
+
+/**
+ * Whether nothing of `line` is printed over the column of `anchor` (a cell of line `anchorLine`).
+ * Known only with positions; without them every line counts as occupied.
+ */
+function emptyInColumn(page: PageText, line: number, anchor: Column, anchorLine: number): boolean {
+  const cells = page.cells?.[line];
+  const extent = page.cells?.[anchorLine]?.find((cell) => cell.start === anchor.start);
+  if (!cells || !extent) return false;
+  return !cells.some((cell) => cell.x < extent.right && cell.right > extent.x);
 }
 
 /** The column of `line` that starts where `anchor` starts (same x within 2 points, or the same offset). */
@@ -360,6 +375,9 @@ const ACCOUNT_PATTERNS: RegExp[] = [
   /\b(?:account|acct)\.?\s+ending\s+(?:in\s+)?[:#]?\s*[*xX•.\-\s]*(\d{4})\b/i,
   /\b(?:account|acct|member)\.?\s*(?:number|no\.?|num|#)\s*[:#]?\s*((?:[*xX•.-]|\d|\s(?=[\d*xX•.]))+\d{4})\b/i,
   /\b(?:account|acct)\.?\s*[:#]?\s*[*xX•]{2,}[-\s]?(\d{4})\b/i,
+  // "Primary Account: 000123454321", "Account: 1234-5678-9012": the bare word with a colon, or
+  // "Primary Account" without one, before the number in full.
+  /\b(?:(?:primary|checking|savings|deposit)\s+(?:account|acct)\.?\s*:?|(?:account|acct)\.?\s*:)\s*(\d[\d\s-]{2,}\d)\b(?![.,]\d)/i,
 ];
 const ACCOUNT_HEADING = /^(?:account|acct|member)\.?\s*(?:number|no\.?|num|#)\s*:?$/i;
 const MASKED_ACCOUNT = /(?:[*xX•]{3,}|\.{3})[-\s]?(\d{4})\b/;

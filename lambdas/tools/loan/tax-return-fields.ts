@@ -8,6 +8,7 @@ import type { FieldSource } from "./extraction.ts";
 import type { Cell, ExtractedDocument } from "./pdf-text.ts";
 import {
   type Citation,
+  cellBelow,
   cite,
   DATE_SOURCE,
   documentPages,
@@ -110,12 +111,26 @@ export function returnPages(documents: ReadonlyArray<ExtractedDocument>): Return
  * but prints no income lines.
  */
 export function isPageOne(page: PageText): boolean {
+  if (titledAsAnotherForm(page)) return false;
   const titled =
     PAGE_ONE_TITLE.test(page.text) || (/\bForm\s*1120\b/i.test(page.text) && YEAR_LINE.test(page.text));
   if (!titled) return false;
   if (PAGE_ONE_LINES.filter((line) => line.test(page.text)).length >= 2) return true;
   const identified = page.lines.some((line) => einLabels(line).length > 0 || nameLabelAt(line) !== null);
   return identified && SIGNATURE_CAPTION.test(page.text) && YEAR_LINE.test(page.text);
+}
+
+/** A form number in a page's title that is not Form 1120's: "Form 8879-CORP", "Form 1125-A", "Form 4562". */
+const OTHER_FORM_TITLE = /^Form\s+(?!1120)\d{3,4}(?:-[A-Z]+)?\b/i;
+
+/**
+ * Whether the page is the first page of another form filed with the return: its title, in the
+ * page's first lines, names another form number. An e-file authorization (Form 8879-CORP) copies
+ * page 1's totals ("Total income (Form 1120, line 11)") but is not page 1.
+ */
+function titledAsAnotherForm(page: PageText): boolean {
+  const top = page.lines.filter((line) => line.trim() !== "").slice(0, 4);
+  return top.some((line) => segments(line).some((part) => OTHER_FORM_TITLE.test(part.text)));
 }
 
 /** Page 1 first: the identification boxes and the signature live there. */
@@ -355,11 +370,12 @@ export function findTaxYear(view: ReturnPages): Lookup<TaxYear> {
 // ---------------------------------------------------------------- EIN
 
 const EIN_LABEL =
-  /employer\s+identification(?:\s+(?:number|no\.?))?|employer\s+id\.?\s*(?:number|no\.?|#)|federal\s+(?:tax\s+)?id(?:entification)?\.?\s*(?:number|no\.?|#)?|\bF?EIN\b/gi;
+  /employer\s+identification(?:\s+(?:number|no\.?))?|\bidentification\s+(?:number|no\.?)|employer\s+id\.?\s*(?:number|no\.?|#)|federal\s+(?:tax\s+)?id(?:entification)?\.?\s*(?:number|no\.?|#)?|\bF?EIN\b/gi;
 /** NN-NNNNNNN, also printed with a dash of another width, a space or nothing between the groups. */
 const EIN_VALUE = /(?<![\d\-–—])(\d{2})[-–—\s]?(\d{7})(?![\d\-–—])/;
 /** Identification numbers of someone else printed on the return: the preparer's firm, a parent. */
-const OTHER_PARTY = /firm'?s|preparer|parent|subsidiar|shareholder|owner|partner|payer|transferor|foreign/i;
+const OTHER_PARTY =
+  /\bfirm(?:'?s)?\b|preparer|parent|subsidiar|shareholder|owner|partner|payer|transferor|foreign/i;
 /** Printed captions of the identification boxes, never a value. */
 const IDENTIFICATION_CAPTION = /^(?:number|no\.?|#|\(see instructions\))$/i;
 
@@ -462,7 +478,7 @@ const NAME_LABEL_INLINE =
   /^(?:[A-Z]\s+)?(?:(?:name(?:\s+of\s+(?:corporation|taxpayer|company|business))?|(?:corporation|corporate|company|business|taxpayer|legal)(?:'s)?\s+name)\s*:|name\s+of\s+corporation|corporation(?:'s)?\s+name)\s*(\S.*)$/i;
 /** Printed captions near the name box that are never the corporation's name. */
 const FORM_CAPTION =
-  /employer\s+identification|employer\s+id\b|\bEIN\b|number,\s*street|street\s+address|city\s+or\s+town|city,\s+state|date\s+incorporated|total\s+assets|tax\s+year|check\s+if|see\s+instructions|type\s+or\s+print|name\s+change|address\s+change|initial\s+return|final\s+return|consolidated\s+return|schedule\s+[a-z]|attach|form\s+\d|omb\s+no|business\s+activity|^name$|^(?:number|title|date)$|p\.?o\.?\s+box/i;
+  /employer\s+identification|identification\s+(?:number|no\b)|employer\s+id\b|\bEIN\b|number,\s*street|street\s+address|city\s+or\s+town|city,\s+state|date\s+incorporated|total\s+assets|tax\s+year|check\s+if|see\s+instructions|type\s+or\s+print|name\s+change|address\s+change|initial\s+return|final\s+return|consolidated\s+return|schedule\s+[a-z]|attach|form\s+\d|omb\s+no|business\s+activity|^name$|^(?:number|title|date)$|p\.?o\.?\s+box/i;
 const DBA = /^(?:dba|d\/b\/a|doing\s+business\s+as)\b[\s:]*(.*)$/i;
 const BUSINESS_SUFFIX = /\b(?:inc|incorporated|corp|corporation|co|company|llc|ltd|limited|pc|plc)\.?$/i;
 
@@ -504,6 +520,25 @@ function dbaUnder(page: PageText, line: number): string | null {
   return null;
 }
 
+/** Captions of the boxes printed under the name box in label/value layouts: never a name. */
+const CONTACT_CAPTION = /address|phone|telephone|\bfax\b|e-?mail|\bcity\b|\bstate\b|\bzip\b|county|country/i;
+
+/**
+ * Whether the line of a "Name" heading is a header row ("Name  Identification number  Date
+ * incorporated", the values on the next line) rather than a label with its value beside it: every
+ * heading of the line has a value right under it, the one under "Name" reads as a name of several
+ * words, and what stands beside the label does not end like a business name.
+ */
+function isHeaderRow(page: PageText, index: number, nameHeading: Cell, beside: string): boolean {
+  const cells = page.cells?.[index];
+  if (!cells || cells.length < 2 || BUSINESS_SUFFIX.test(beside.trim())) return false;
+  if (!cells.every((cell) => cellBelow(page, index, cell, 1) !== null)) return false;
+  const under = cellBelow(page, index, nameHeading, 1)?.cell.text.trim() ?? "";
+  return (
+    isNameValue(under) && under.split(/\s+/).length >= 2 && !/:$/.test(under) && !CONTACT_CAPTION.test(under)
+  );
+}
+
 function nameBesideOrUnder(page: PageText, index: number): Located<CorporationName> | null {
   const label = nameLabelAt(page.lines[index] ?? "");
   if (!label) return null;
@@ -516,9 +551,11 @@ function nameBesideOrUnder(page: PageText, index: number): Located<CorporationNa
   }
   const parts = segments(page.lines[index] ?? "");
   const beside = parts[label.segment + 1];
-  if (beside && isNameValue(beside.text)) return located(name(beside.text, index), page, "label", index);
   const own = parts[label.segment];
   const heading = own ? cellOfSegment(page, index, own.start) : null;
+  if (beside && isNameValue(beside.text) && !(heading && isHeaderRow(page, index, heading, beside.text))) {
+    return located(name(beside.text, index), page, "label", index);
+  }
   if (heading) {
     for (const { line, cell } of cellsUnder(page, index, heading)) {
       if (isNameValue(cell.text)) return located(name(cell.text, line), page, "table", index, line);

@@ -374,7 +374,7 @@ export function businessNamesMatch(a: string, b: string): boolean {
 const PERSON_SUFFIXES = new Set(["jr", "sr", "ii", "iii", "iv", "v"]);
 const PERSON_TITLES = new Set(["mr", "mrs", "ms", "miss", "dr", "mx"]);
 
-function personTokens(name: string): string[] {
+function allPersonTokens(name: string): string[] {
   let value = name.toLowerCase().replace(/[.'’`-]/g, "");
   // "DOE, JANE Q" lists the last name first.
   const comma = value.split(",").map((part) => part.trim());
@@ -385,14 +385,33 @@ function personTokens(name: string): string[] {
     .replace(/[^a-z]+/g, " ")
     .trim()
     .split(" ")
-    .filter((token) => token !== "" && !PERSON_SUFFIXES.has(token) && !PERSON_TITLES.has(token));
+    .filter((token) => token !== "" && !PERSON_TITLES.has(token));
 }
 
-/** Same first and last name; middle names/initials ignored unless both are spelled out and differ. */
+function personTokens(name: string): string[] {
+  return allPersonTokens(name).filter((token) => !PERSON_SUFFIXES.has(token));
+}
+
+/**
+ * The generational suffix ending a name (Jr, Sr, II…), if any. Only the last word counts: a "V"
+ * inside a name is a middle initial.
+ */
+function generation(name: string): string | null {
+  const tokens = allPersonTokens(name);
+  const last = tokens[tokens.length - 1];
+  return tokens.length > 2 && last !== undefined && PERSON_SUFFIXES.has(last) ? last : null;
+}
+
+/**
+ * Same first and last name; middle names/initials ignored unless both are spelled out and differ.
+ * A generational suffix is ignored when one side omits it, but Jr and Sr are father and son.
+ */
 export function personNamesMatch(a: string, b: string): boolean {
   const left = personTokens(a);
   const right = personTokens(b);
   if (left.length < 2 || right.length < 2) return false;
+  const [leftGeneration, rightGeneration] = [generation(a), generation(b)];
+  if (leftGeneration && rightGeneration && leftGeneration !== rightGeneration) return false;
   if (left[0] !== right[0] || left[left.length - 1] !== right[right.length - 1]) return false;
   const leftMiddle = left.slice(1, -1).filter((token) => token.length > 1);
   const rightMiddle = right.slice(1, -1).filter((token) => token.length > 1);

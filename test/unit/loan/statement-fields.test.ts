@@ -218,6 +218,8 @@ describe("account numbers", () => {
     "Acct # ...1234",
     "Account Number:  000123451234",
     "Member Number: XXXXX1234",
+    "Primary Account: 000123451234",
+    "Checking Account 0072 3391 1234",
   ])("reads the last four digits of %s", async (printed) => {
     const document = await statement({
       header: [
@@ -231,6 +233,19 @@ describe("account numbers", () => {
       ],
     });
     expect(field(document, "account_number")).toMatchObject({ found: true, value: "1234", source: "label" });
+  });
+
+  it("does not take an amount printed after 'Savings Account' for its number", async () => {
+    const document = await statement({
+      header: [
+        [
+          [50, "Account Holder: Jane Q. Doe"],
+          [330, "Statement Period 01/01/26 through 01/31/26"],
+        ],
+        [[50, "Savings Account 2500.00"]],
+      ],
+    });
+    expect(field(document, "account_number")).toMatchObject({ found: false });
   });
 
   it("reads an account number printed under its column heading", async () => {
@@ -366,6 +381,74 @@ describe("account holders", () => {
       confidence: 0.7,
     });
     expect(verdictOf(evaluate(METADATA, [document]), "BS_NAME_MATCH").status).toBe("fulfilled");
+  });
+});
+
+describe("holders: the mailing address between another column's lines, generations, and month after month", () => {
+  const JUNIOR = { ...METADATA, borrower_info: { ...METADATA.borrower_info, name: "John Smith Jr." } };
+
+  it.each([
+    ["Account Holder: JOHN A SMITH SR", "not_fulfilled"],
+    ["Account Holder: JOHN A SMITH JR", "fulfilled"],
+    ["Account Holder: JOHN A SMITH", "fulfilled"],
+    ["Account Holder: SMITH, JOHN V", "fulfilled"],
+  ])("compares %s with John Smith Jr.: Jr and Sr are two people", async (printed, status) => {
+    const document = await statement({
+      header: [
+        [
+          [50, printed],
+          [330, "Statement Period 01/01/26 through 01/31/26"],
+        ],
+        [[50, "Acct # ...5512"]],
+      ],
+    });
+    expect(verdictOf(evaluate(JUNIOR, [document]), "BS_NAME_MATCH").status).toBe(status);
+  });
+
+  /** The holder above the mailing address, a customer-service line of the right column between them. */
+  const addressed = (name: string, file: string, period = "Statement Period 01/01/26 through 01/31/26") =>
+    statement({
+      name: file,
+      header: [
+        [
+          [50, name],
+          [330, period],
+        ],
+        [[330, "Customer Service: 1-800-555-0142"]],
+        [
+          [50, "1842 MAPLE AVE APT 3"],
+          [330, "Acct # ...5512"],
+        ],
+        [[50, "SPRINGFIELD IL 62704-1120"]],
+      ],
+    });
+
+  it("reads the holder above the mailing address past a line printed only in the column beside it", async () => {
+    const document = await addressed("JANE Q DOE", "jan.pdf");
+    expect(field(document, "holder_name")).toMatchObject({
+      found: true,
+      value: "JANE Q DOE",
+      source: "position",
+    });
+  });
+
+  it("takes another name at the mailing address of every statement as the holder, not of one", async () => {
+    const february = "Statement Period 02/01/26 through 02/28/26";
+    const both = [
+      await addressed("JULIA R SMITH", "jan.pdf"),
+      await addressed("JULIA R SMITH", "feb.pdf", february),
+    ];
+    const verdict = verdictOf(evaluate(METADATA, both), "BS_NAME_MATCH");
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.citations.map((citation) => citation.document)).toEqual(["jan.pdf", "feb.pdf"]);
+
+    const one = verdictOf(evaluate(METADATA, [both[0] as ExtractedDocument]), "BS_NAME_MATCH");
+    expect(one.status).toBe("insufficient_evidence");
+    const different = [
+      await addressed("JULIA R SMITH", "jan.pdf"),
+      await addressed("MARK T JONES", "feb.pdf", february),
+    ];
+    expect(verdictOf(evaluate(METADATA, different), "BS_NAME_MATCH").status).toBe("insufficient_evidence");
   });
 });
 

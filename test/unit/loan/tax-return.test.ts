@@ -296,6 +296,135 @@ describe("other return layouts", () => {
   });
 });
 
+describe("header rows, firm headers and forms filed with the return", () => {
+  /** Page 1 whose name box is a header table: headings on one row, the values on the next. */
+  const headerTable = (headings: string[], values: string[], top: Array<Array<[number, string]>> = []) =>
+    buildTextPdf([
+      [
+        ...top,
+        [
+          [50, "Form 1120"],
+          [200, "U.S. Corporation Income Tax Return"],
+        ],
+        [[200, "For calendar year 2024 or tax year beginning"]],
+        headings.map((text, index): [number, string] => [[50, 330, 470][index] ?? 50, text]),
+        values.map((text, index): [number, string] => [[50, 330, 470][index] ?? 50, text]),
+        [
+          [50, "1a Gross receipts or sales"],
+          [500, "2,450,000"],
+        ],
+        [
+          [50, "30 Taxable income"],
+          [500, "268,850"],
+        ],
+      ],
+    ]);
+
+  it("reads the name under 'Name' when the row beside it is a header row, not the heading beside it", async () => {
+    const bytes = await headerTable(
+      ["Name", "FEIN", "Date incorporated"],
+      ["ACME WIDGETS INC", "12-3456789", "06/01/2009"],
+    );
+    const verdicts = evaluate(TAX_METADATA, [await pdf(bytes, "header-row.pdf")]);
+    expect(verdictOf(verdicts, "TR_NAME_MATCH").status).toBe("fulfilled");
+    expect(verdictOf(verdicts, "TR_NAME_MATCH").citations[0]?.excerpt).toContain("ACME WIDGETS INC");
+    expect(verdictOf(verdicts, "TR_EIN_MATCH").status).toBe("fulfilled");
+  });
+
+  it("still reads a name beside its label when the next row is another label and value", async () => {
+    const bytes = await buildTextPdf([
+      [
+        [
+          [50, "Form 1120"],
+          [200, "U.S. Corporation Income Tax Return"],
+        ],
+        [[200, "For calendar year 2024 or tax year beginning"]],
+        [
+          [50, "Name"],
+          [120, "Acme Widgets"],
+        ],
+        [
+          [50, "Address"],
+          [120, "1250 Industrial Pkwy"],
+        ],
+        [
+          [50, "1a Gross receipts or sales"],
+          [500, "2,450,000"],
+        ],
+        [
+          [50, "30 Taxable income"],
+          [500, "268,850"],
+        ],
+      ],
+    ]);
+    const verdicts = evaluate(withBusiness("Acme Widgets"), [await pdf(bytes, "label-value.pdf")]);
+    expect(verdictOf(verdicts, "TR_NAME_MATCH").status).toBe("fulfilled");
+    const other = evaluate(withBusiness("Acme Gadgets"), [await pdf(bytes, "label-value.pdf")]);
+    expect(verdictOf(other, "TR_NAME_MATCH").reason).toContain('"Acme Widgets"');
+  });
+
+  it("reads the EIN under an 'Identification number' heading, never a CPA firm's 'Firm EIN' page header", async () => {
+    const top: Array<Array<[number, string]>> = [
+      [
+        [50, "BEACON & ROWE CPAs, PC"],
+        [250, "Firm EIN 77-2345678"],
+      ],
+    ];
+    const bytes = await headerTable(
+      ["Name", "Identification number", "Date incorporated"],
+      ["ACME WIDGETS INC", "12-3456780", "06/01/2009"],
+      top,
+    );
+    const verdict = verdictOf(evaluate(TAX_METADATA, [await pdf(bytes, "firm-copy.pdf")]), "TR_EIN_MATCH");
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.reason).toContain("12-3456780");
+    expect(verdict.reason).not.toContain("77-2345678");
+  });
+
+  it("does not take Form 8879-CORP, which copies page 1's totals, for page 1", async () => {
+    const authorization = await buildTextPdf([
+      [
+        [
+          [50, "Form 8879-CORP"],
+          [200, "IRS e-file Authorization for Corporations"],
+        ],
+        [[200, "For calendar year 2024, or tax year beginning"]],
+        [
+          [50, "Name of corporation"],
+          [330, "Employer identification number"],
+        ],
+        [
+          [50, "ACME WIDGETS INC"],
+          [330, "12-3456789"],
+        ],
+        [
+          [50, "1 Total income (Form 1120, line 11)"],
+          [500, "2,450,000"],
+        ],
+        [
+          [50, "2 Taxable income (Form 1120, line 30)"],
+          [500, "268,850"],
+        ],
+        [
+          [50, "3 Total tax (Form 1120, line 31)"],
+          [500, "56,459"],
+        ],
+      ],
+      [
+        "Schedule L  Balance Sheets per Books",
+        [
+          [50, "15 Total assets"],
+          [500, "1,284,330"],
+        ],
+      ],
+    ]);
+    const document = await pdf(authorization, "8879-and-schedule-l.pdf");
+    const verdict = verdictOf(evaluate(TAX_METADATA, [document]), "TR_COMPLETE");
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.reason).toMatch(/page 1/i);
+  });
+});
+
 describe("fields the finders cannot locate", () => {
   const AS_OF_DATE = { y: 2025, m: 4, d: 15 };
   /** A return typed by an unknown program: the EIN under a "Taxpayer ID" caption no finder knows. */
