@@ -7,6 +7,7 @@ import { bankStatementCases } from "../examples/layouts/bank-statements.ts";
 import type { LabelledCase } from "../examples/layouts/cases.ts";
 import { form1120Cases } from "../examples/layouts/form-1120.ts";
 import { holdoutCases } from "../examples/layouts/holdout.ts";
+import { holdoutCases2 } from "../examples/layouts/holdout-2.ts";
 import { evaluateConditions } from "../lambdas/tools/loan/conditions-engine.ts";
 import { extractPdfText } from "../lambdas/tools/loan/pdf-text.ts";
 import { predictConditions } from "../lambdas/tools/loan/preconditions.ts";
@@ -47,7 +48,7 @@ export async function measureLayouts(): Promise<LayoutResults> {
     ...(await bankStatementCases()).map(
       (entry) => ["bank_statement", entry] as [LayoutScore["document"], LabelledCase],
     ),
-    ...(await holdoutCases()).map(
+    ...[...(await holdoutCases()), ...(await holdoutCases2())].map(
       (entry) =>
         [
           Object.keys(entry.labels).some((id) => id.startsWith("TR_")) ? "form_1120" : "bank_statement",

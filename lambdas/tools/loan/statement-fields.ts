@@ -289,11 +289,17 @@ function readAddressNames(pages: PageText[]): Array<Located<string>> {
   for (let index = 1; index < limit; index++) {
     for (const street of columnsOf(page, index)) {
       if (!STREET_LINE.test(street.text)) continue;
-      let cityLine = index + 1;
+      // A line of the column beside the address may sit between its baselines (as above the street).
+      const nextInColumn = (after: number) => {
+        let line = after + 1;
+        while (line < after + 3 && emptyInColumn(page, line, street, index)) line += 1;
+        return line;
+      };
+      let cityLine = nextInColumn(index);
       let city = sameColumn(page, cityLine, street);
       // A second street line (apartment, suite) may come before the city.
       if (city && !CITY_LINE.test(city.text) && STREET_LINE.test(city.text)) {
-        cityLine += 1;
+        cityLine = nextInColumn(cityLine);
         city = sameColumn(page, cityLine, street);
       }
       if (!city || !CITY_LINE.test(city.text)) continue;
@@ -373,7 +379,7 @@ export function printedElsewhere(pages: PageText[], name: string, except: Locate
 
 const ACCOUNT_PATTERNS: RegExp[] = [
   /\b(?:account|acct)\.?\s+ending\s+(?:in\s+)?[:#]?\s*[*xX•.\-\s]*(\d{4})\b/i,
-  /\b(?:account|acct|member)\.?\s*(?:number|no\.?|num|#)\s*[:#]?\s*((?:[*xX•.-]|\d|\s(?=[\d*xX•.]))+\d{4})\b/i,
+  /\b(?:account|acct|member)\.?\s*(?:number|no\.?|num|#)\s*[:#]?\s*(?:[A-Z][A-Z0-9]{0,4}-)?((?:[*xX•.-]|\d|\s(?=[\d*xX•.]))+\d{4})\b/i,
   /\b(?:account|acct)\.?\s*[:#]?\s*[*xX•]{2,}[-\s]?(\d{4})\b/i,
   // "Primary Account: 000123454321", "Account: 1234-5678-9012": the bare word with a colon, or
   // "Primary Account" without one, before the number in full.
@@ -381,9 +387,14 @@ const ACCOUNT_PATTERNS: RegExp[] = [
 ];
 const ACCOUNT_HEADING = /^(?:account|acct|member)\.?\s*(?:number|no\.?|num|#)\s*:?$/i;
 const MASKED_ACCOUNT = /(?:[*xX•]{3,}|\.{3})[-\s]?(\d{4})\b/;
-/** Another account named on the statement: a linked savings, a transfer's counterpart, a routing number. */
+/**
+ * Another account named on the statement: a linked savings, a transfer's counterpart (also on the
+ * wrapped second line of a transfer: "FROM EXT ACCT XXXXXX8765"), a routing number.
+ */
 const OTHER_ACCOUNT_CONTEXT =
-  /linked|overdraft\s+protection|transfer|\bxfer\b|\bto\s+sav|\bfrom\s+sav|routing|\baba\b|card\s+\d/i;
+  /linked|overdraft\s+protection|transfer|\bxfer\b|\bto\s+sav|\bfrom\s+sav|\b(?:from|to)\s+(?:ext(?:ernal)?\.?\s+)?(?:acct|account)\b|routing|\baba\b|card\s+\d/i;
+/** A brokerage's account number: a short branch/office prefix before the digits ("RX7-054321"). */
+const PREFIXED_ACCOUNT = /^[A-Z][A-Z0-9]{0,4}-(\d{4,})$/i;
 
 function readAccounts(pages: PageText[]): Array<Located<string>> {
   const accounts: Array<Located<string>> = [];
@@ -412,7 +423,12 @@ function readAccounts(pages: PageText[]): Array<Located<string>> {
           const beside = parts[parts.findIndex((p) => p.start === part.start) + 1];
           const besideValue = beside && /\d{4}$/.test(beside.text) ? { ...beside, line: index } : null;
           const below = besideValue ?? valueBelow(page, index, part.start);
-          const digits = below && /^[\dxX*•.\- ]+$/.test(below.text) ? below.text.replace(/\D/g, "") : "";
+          const prefixed = below ? PREFIXED_ACCOUNT.exec(below.text.trim()) : null;
+          const digits = prefixed
+            ? (prefixed[1] ?? "")
+            : below && /^[\dxX*•.\- ]+$/.test(below.text)
+              ? below.text.replace(/\D/g, "")
+              : "";
           if (below && digits.length >= 4 && /\d{4}$/.test(below.text)) {
             accounts.push({
               value: digits.slice(-4),
@@ -695,9 +711,14 @@ function lineAmountText(transaction: Transaction): string {
 
 // ---------------------------------------------------------------- fees
 
-/** The names of one fee: NSF, insufficient funds, overdraft (item / paid item / extended), OD or O/D, overdrawn account, paid item, returned item, courtesy pay. */
+/**
+ * The names of one fee: NSF, insufficient funds, overdraft (item / paid item / extended), OD or O/D,
+ * overdrawn account, paid item, returned or return item (also "return item chargeback fee"),
+ * courtesy pay; also the charge named first ("SERVICE CHARGE - OVERDRAWN ACCOUNT"), unless what
+ * follows is an overdraft-protection transfer.
+ */
 const FEE_NAME =
-  /\bNSF\b|non[-\s]?sufficient[-\s]funds?|insuff(?:icient)?\.?[-\s]funds?|\b(?:extended\s+|continuous\s+)?overdraft(?:\s+(?:item|paid(?:\s+item)?))?\s+(?:fee|charge)s?|\bO\/?D\s+(?:item\s+)?(?:fee|charge)s?|overdrawn\s+(?:account|balance)\s+(?:fee|charge)s?|\bpaid[-\s]item\s+(?:fee|charge)s?|returned?[-\s]items?(?:\s+(?:fee|charge)s?)?|return(?:ed)?\s+(?:check|ach|deposit(?:ed)?\s+item)\s+(?:fee|charge)s?|courtesy\s+pay\s+(?:fee|charge)s?/i;
+  /\bNSF\b|non[-\s]?sufficient[-\s]funds?|insuff(?:icient)?\.?[-\s]funds?|\b(?:extended\s+|continuous\s+)?overdraft(?:\s+(?:item|paid(?:\s+item)?))?\s+(?:fee|charge)s?|\bO\/?D\s+(?:item\s+)?(?:fee|charge)s?|overdrawn\s+(?:account|balance)\s+(?:fee|charge)s?|\b(?:fee|charge)s?\s*[-:/]?\s*(?:for\s+)?(?:an?\s+)?(?:overdrawn|overdraft|paid[-\s]item|return(?:ed)?[-\s]item)(?!\s+(?:protection|transfer|xfer))|\bpaid[-\s]item\s+(?:fee|charge)s?|return(?:ed)?[-\s]items?(?:\s+(?:chargeback\s+)?(?:fee|charge)s?)?|return(?:ed)?\s+(?:check|ach|deposit(?:ed)?\s+item)\s+(?:fee|charge)s?|courtesy\s+pay\s+(?:fee|charge)s?/i;
 const REVERSAL_WORDS =
   /waive[ds]?|refund(?:ed)?|revers(?:al|ed|e)|rebate|credit(?:ed)?\s+back|fee\s+credit|courtesy\s+credit/i;
 /** Headings of fee schedules and account disclosures: the fees they name are prices, not charges. */

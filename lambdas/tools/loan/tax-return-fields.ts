@@ -17,6 +17,7 @@ import {
   type PageText,
   parseDate,
   type SimpleDate,
+  scannedPhrase,
   segments,
 } from "./text.ts";
 
@@ -65,18 +66,22 @@ function located<T>(
 
 export const TAX_RETURN_MARK =
   /\bForm\s*1120\b|Corporation\s+Income\s+Tax\s+Return|Schedule\s+L\b[\s\-–—:.|]*Balance\s+Sheets?/i;
-const PAGE_ONE_TITLE = /U\.?\s?S\.?\s+Corporation\s+Income\s+Tax\s+Return/i;
-const YEAR_LINE = /For\s+calendar\s+year|tax\s+year\s+beginning/i;
+// The words page 1 is recognized by, as printed or as a scan's OCR text layer breaks them.
+const PAGE_ONE_TITLE = new RegExp(`U\\.?\\s?S\\.?\\s+${scannedPhrase("Corporation Income Tax Return")}`, "i");
+const YEAR_LINE = new RegExp(
+  `${scannedPhrase("For calendar year")}|${scannedPhrase("tax year beginning")}`,
+  "i",
+);
 /** Lines only page 1 prints: the income and deduction lines. */
 const PAGE_ONE_LINES = [
-  /Gross\s+receipts/i,
-  /Cost\s+of\s+goods\s+sold/i,
-  /Total\s+income/i,
-  /Total\s+deductions/i,
-  /Taxable\s+income/i,
-  /Compensation\s+of\s+officers/i,
-  /Total\s+tax\b/i,
-];
+  "Gross receipts",
+  "Cost of goods sold",
+  "Total income",
+  "Total deductions",
+  "Taxable income",
+  "Compensation of officers",
+  "Total tax",
+].map((phrase) => new RegExp(`${scannedPhrase(phrase)}\\b`, "i"));
 
 export interface ReturnPages {
   /** The files that are part of the return, in request order. */
@@ -220,8 +225,12 @@ export function findPageOne(view: ReturnPages): Lookup<string> {
   );
 }
 
-const SCHEDULE_L_HEADING =
-  /^Schedule\s+L\b(?:\s*\(Form\s*1120\))?[\s\-–—:.|]*Balance\s+Sheets?(?:\s+per\s+Books)?|^Balance\s+Sheets?\s+per\s+Books\s*[\s\-–—:.|(]*Schedule\s+L\b/i;
+const SCHEDULE = scannedPhrase("Schedule");
+const BALANCE_SHEETS = `${scannedPhrase("Balance Sheet")}s?`;
+const SCHEDULE_L_HEADING = new RegExp(
+  `^${SCHEDULE}\\s+L\\b(?:\\s*\\(Form\\s*1120\\))?[\\s\\-–—:.|]*${BALANCE_SHEETS}(?:\\s+per\\s+Books)?|^${BALANCE_SHEETS}\\s+per\\s+Books\\s*[\\s\\-–—:.|(]*${SCHEDULE}\\s+L\\b`,
+  "i",
+);
 const BALANCE_SHEET_LINE =
   /Total\s+assets|Total\s+liabilities|Retained\s+earnings|Beginning\s+of\s+tax\s+year|End\s+of\s+tax\s+year/i;
 
@@ -613,10 +622,13 @@ export function findCorporationName(view: ReturnPages): Lookup<CorporationName> 
 
 // ---------------------------------------------------------------- officer's signature
 
-export const SIGNATURE_CAPTION = /signature\s+of\s+officer/i;
-const SIGNATURE_CAPTION_START = /^signature\s+of\s+officer\b/i;
+export const SIGNATURE_CAPTION = new RegExp(scannedPhrase("signature of officer"), "i");
+const SIGNATURE_CAPTION_START = new RegExp(`^${scannedPhrase("signature of officer")}\\b`, "i");
 /** The declaration every Sign Here block prints; a cover letter's "Signature of officer" has none. */
-const SIGN_HERE = /penalties\s+of\s+perjury|\bsign\s*here\b|^\s*sign(?:\s{2,}|\s*$)/im;
+const SIGN_HERE = new RegExp(
+  `${scannedPhrase("penalties of perjury")}|\\bsign\\s*here\\b|^\\s*sign(?:\\s{2,}|\\s*$)`,
+  "im",
+);
 /** Printed text of the signature area that is never the signer, the date or the title. */
 const SIGN_BLOCK_PRINT =
   /perjury|declare|examined|accompanying|belief|knowledge|declaration|may the irs|discuss|preparer|see instructions|self-employed|ptin|firm'?s|print\/type|paperwork|reduction act|cat\.?\s*no|signature on file|electronic return|form\s+\d{4}|^(?:yes|no|sign|here|sign here|paid|use only|title|date|signature(?: of officer)?)$/i;

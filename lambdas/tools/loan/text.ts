@@ -152,6 +152,19 @@ export const DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}/(?:\\d{4}|\\d{2})(?!
 const SHORT_DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}(?![\\d/])|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?!\\d))`;
 const RANGE_SEPARATOR = "\\s*(?:-|–|—|\\bto\\b|\\bthrough\\b|\\bthru\\b|\\buntil\\b)\\s*";
 
+/**
+ * The regex source of a printed phrase as an OCR text layer may read it: each word may be broken
+ * by one stray space ("Sign ature of offi cer", "Sche dule L"), words are apart by any whitespace.
+ * Scanned returns carry such text layers; the words a finder reads must survive them.
+ */
+export function scannedPhrase(phrase: string): string {
+  return phrase
+    .trim()
+    .split(/\s+/)
+    .map((word) => [...word].map((char) => char.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join(" ?"))
+    .join("\\s+");
+}
+
 export function parseDate(text: string, defaultYear?: number): SimpleDate | null {
   const value = text.trim().toLowerCase().replace(/\s+/g, " ");
   let match = /^(\d{1,2})\/(\d{1,2})(?:\/(\d{2}|\d{4}))?$/.exec(value);
@@ -227,6 +240,21 @@ export function findDateRanges(text: string): FoundRange[] {
     let start = parseDate(match[1] ?? "", end.y);
     if (start && dayNumber(start) >= dayNumber(end)) start = parseDate(match[1] ?? "", end.y - 1);
     if (start && dayNumber(end) > dayNumber(start)) {
+      result.push({ start, end, index: match.index, length: match[0].length });
+    }
+  }
+  if (result.length > 0) return result;
+  // Brokerages print a month's days once: "December 1-31, 2025".
+  const days = new RegExp(
+    `(?<![a-z])(${MONTH_NAME})\\.?\\s+(\\d{1,2})\\s*[-–—]\\s*(\\d{1,2}),?\\s+(\\d{4})(?!\\d)`,
+    "gi",
+  );
+  for (let match = days.exec(text); match; match = days.exec(text)) {
+    const month = MONTHS[(match[1] ?? "").slice(0, 3).toLowerCase()];
+    const year = Number(match[4]);
+    const start = validDate(year, month, Number(match[2]));
+    const end = validDate(year, month, Number(match[3]));
+    if (start && end && dayNumber(end) > dayNumber(start)) {
       result.push({ start, end, index: match.index, length: match[0].length });
     }
   }

@@ -98,6 +98,10 @@ describe("NSF fees: the many names of one fee, and what is not a fee", () => {
     "O/D FEE",
     "INSUFF FUNDS FEE",
     "Extended Overdraft Fee",
+    "SERVICE CHARGE - OVERDRAWN ACCOUNT",
+    "RETURN ITEM CHARGEBACK FEE",
+    "EXTENDED OVERDRAFT CHARGE",
+    "Fee: Returned Item",
   ])("counts %s, charged and not refunded", async (name) => {
     const rows = [...notFees, ["01/12", name, "-30.00", "2,220.00"]];
     const verdict = verdictOf(
@@ -449,6 +453,106 @@ describe("holders: the mailing address between another column's lines, generatio
       await addressed("MARK T JONES", "feb.pdf", february),
     ];
     expect(verdictOf(evaluate(METADATA, different), "BS_NAME_MATCH").status).toBe("insufficient_evidence");
+  });
+});
+
+describe("brokerage, passbook and business wordings", () => {
+  it("does not count an overdraft transfer, a courtesy fee refund or a maintenance service charge as a fee", async () => {
+    const rows = [
+      ["01/05", "OVERDRAFT TRANSFER FROM SAVINGS", "300.00", "2,300.00"],
+      ["01/06", "FEE REFUND - COURTESY", "25.00", "2,325.00"],
+      ["01/07", "SERVICE CHARGE - MONTHLY MAINTENANCE", "-5.00", "2,320.00"],
+      ["01/08", "SERVICE CHARGE - OVERDRAFT PROTECTION TRANSFER", "-10.00", "2,310.00"],
+    ];
+    const verdict = verdictOf(evaluate(METADATA, [await statement({ rows })]), "BS_NO_NSF");
+    expect(verdict.status).toBe("fulfilled");
+  });
+
+  it.each([
+    [
+      [
+        [50, "Account Number"],
+        [150, "RX7-054321"],
+      ],
+    ],
+    [[[50, "Account Number: RX7-054321"]]],
+  ] as SimpleLine[][])(
+    "reads the digits of a brokerage account number with an office prefix (%j)",
+    async (line) => {
+      const document = await statement({
+        header: [
+          [
+            [50, "Account Holder: Jane Q. Doe"],
+            [330, "Statement Period 01/01/26 through 01/31/26"],
+          ],
+          line,
+        ],
+      });
+      expect(field(document, "account_number")).toMatchObject({
+        found: true,
+        value: "4321",
+        source: "label",
+      });
+    },
+  );
+
+  it("never takes the counterpart on a transfer's wrapped second line for the statement's account", async () => {
+    const document = await statement({
+      header: [
+        [
+          [50, "Account Holder: Jane Q. Doe"],
+          [330, "Statement Period 01/01/26 through 01/31/26"],
+        ],
+      ],
+      rows: [
+        ["01/05", "ELECTRONIC FUNDS TRANSFER RECEIVED", "2,400.00", "4,400.00"],
+        ["", "FROM EXT ACCT XXXXXX8765 FIRST MIAMI VALLEY"],
+      ],
+    });
+    expect(field(document, "account_number")).toMatchObject({ found: false });
+  });
+
+  it("reads a month's days printed once under the period label: 'December 1-31, 2025'", async () => {
+    expect(
+      findDateRanges("December 1-31, 2025").map((range) => [isoDate(range.start), isoDate(range.end)]),
+    ).toEqual([["2025-12-01", "2025-12-31"]]);
+    expect(findDateRanges("Feb 30-31, 2025")).toEqual([]);
+    const document = await statement({
+      header: [
+        [
+          [50, "Account Holder: Jane Q. Doe"],
+          [330, "Statement Period"],
+        ],
+        [[330, "December 1-31, 2025"]],
+        [[50, "Acct # ...5512"]],
+      ],
+    });
+    expect(field(document, "statement_period")).toMatchObject({
+      found: true,
+      value: "2025-12-01 to 2025-12-31",
+    });
+  });
+
+  it("reads the holder above a street and a city with the next column's line between them", async () => {
+    const document = await statement({
+      header: [
+        [
+          [50, "MARY E SMITH"],
+          [330, "Statement Period 01/01/26 through 01/31/26"],
+        ],
+        [
+          [50, "17 MILL POND RD"],
+          [330, "Acct # ...5512"],
+        ],
+        [[330, "Statement Savings & Checking Ledger"]],
+        [[50, "KEENE NH 03431"]],
+      ],
+    });
+    expect(field(document, "holder_name")).toMatchObject({
+      found: true,
+      value: "MARY E SMITH",
+      source: "position",
+    });
   });
 });
 

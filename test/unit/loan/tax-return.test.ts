@@ -587,6 +587,45 @@ describe("layouts read without positions (text from elsewhere) and distractors",
     );
   });
 
+  it("reads a scanned return whose OCR text layer breaks words with stray spaces", () => {
+    const pageOne = [
+      "Form 1120  U.S. Corpo ration Income Tax Return  2024",
+      "For cale ndar year 2024 or tax year begi nning , 2024, ending , 20",
+      "A Check if:  Name  B Empl oyer identification number",
+      "Acme Widgets Inc  12-3456789",
+      "1a  Gross rece ipts or sales  1,864,200",
+      "28  Taxable income before NOL dedu ction and special deductions  149,100",
+      "Sig n  Under pena lties of perjury, I declare that I have exam ined this return",
+      "Here  and state ments, and to the best of my knowledge and belief, it is true.",
+      "Marcus T. Webb  03/14/2025  President",
+      "Sign ature of officer  Date  Title",
+      "Paid  Print /Type preparer's name  Prepa rer's signature  Date  PTIN",
+    ].join("\n");
+    const schedules = [
+      "Form 1120 (2024)  Page 6",
+      "Sche dule L Balance Sheets per Books",
+      "Begi nning of tax year  End of tax year",
+      "15  Total assets  609,954  676,495",
+    ].join("\n");
+    const verdicts = evaluate(TAX_METADATA, [literal([pageOne, schedules])]);
+    expect(verdictOf(verdicts, "TR_SIGNED").status).toBe("fulfilled");
+    expect(verdictOf(verdicts, "TR_SIGNED").reason).toContain("Marcus T. Webb");
+    expect(verdictOf(verdicts, "TR_COMPLETE").status).toBe("fulfilled");
+
+    const unsigned = pageOne.replace("Marcus T. Webb  03/14/2025  President\n", "");
+    const onlyM2 = [
+      "Form 1120 (2024)  Page 6",
+      "Sche dule M-2 Anal ysis of Unappropriated Retained Earnings per Books (Sche dule L, Line 25)",
+      "1  Balance at beginning of year  541,744",
+    ].join("\n");
+    const incomplete = evaluate(TAX_METADATA, [literal([unsigned, onlyM2])]);
+    expect(verdictOf(incomplete, "TR_SIGNED").status).toBe("not_fulfilled");
+    expect(verdictOf(incomplete, "TR_COMPLETE").status).toBe("not_fulfilled");
+    expect(verdictOf(incomplete, "TR_COMPLETE").reason).toContain(
+      "Schedule L (Balance Sheets per Books) missing",
+    );
+  });
+
   it("never reads the parent corporation's EIN in Schedule K as the corporation's", () => {
     const document = literal([
       "Form 1120  U.S. Corporation Income Tax Return\nFor calendar year 2024\nGross receipts  1\nTaxable income  1",
