@@ -225,9 +225,11 @@ export function reviewResult(input: ResultReviewInput, threshold?: number): Revi
     const engine = verdicts.get(finding.id);
     const citations = finding.citations ?? [];
     if (finding.status === "fulfilled" && citations.length === 0) {
+      // Backed by a cited engine verdict, the answer only fails to show it; otherwise nothing backs it.
+      const backed = engine?.status === "fulfilled" && engine.citations.length > 0;
       issues.push({
-        criterion: "safety",
-        severity: "critical",
+        criterion: backed ? "quality" : "safety",
+        severity: backed ? "major" : "critical",
         message: `${finding.id} is fulfilled without a citation`,
         ref: finding.id,
       });

@@ -26,7 +26,7 @@ interface Scenario {
 type Call =
   | { state: "Work"; stepId: string; level: number; start: number; end: number; input: unknown }
   | {
-      state: "Plan" | "Replan" | "Solve" | "Finalize" | "HandleFailure";
+      state: "Plan" | "ReviewPlan" | "Replan" | "Solve" | "ReviewResult" | "Finalize" | "HandleFailure";
       start: number;
       end: number;
       input: unknown;
