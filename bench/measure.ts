@@ -20,6 +20,8 @@ export const FUNCTION_OF_STATE: Record<string, string> = {
   Plan: "planner",
   // Every run asks the planner whether a required step failed and a replan is due.
   Replan: "planner",
+  ReviewPlan: "planner",
+  ReviewResult: "solver",
   Work: "worker",
   Solve: "solver",
   Finalize: "finalize",

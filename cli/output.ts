@@ -9,6 +9,8 @@ export const EXIT_SUCCEEDED = 0;
 /** The run ended FAILED or CANCELLED (or could not be followed to its end). */
 export const EXIT_RUN_FAILED = 1;
 export const EXIT_INVALID_INPUT = 2;
+/** The run ended NEEDS_REVIEW: its plan or its answer scored below the review threshold. */
+export const EXIT_NEEDS_REVIEW = 3;
 
 /** Prints the final run record (JSON on stdout with --json) and returns the exit code. */
 export function reportRun(
@@ -18,6 +20,7 @@ export function reportRun(
   if (options.json)
     (options.stdout ?? ((text) => process.stdout.write(text)))(`${JSON.stringify(record, null, 2)}\n`);
   else for (const line of formatRunRecord(record)) options.say(line);
+  if (record.status === "NEEDS_REVIEW") return EXIT_NEEDS_REVIEW;
   return record.status === "SUCCEEDED" ? EXIT_SUCCEEDED : EXIT_RUN_FAILED;
 }
 

@@ -9,6 +9,7 @@ import {
   priorityLabel,
   priorityLevel,
   replanSummary,
+  reviewSummary,
 } from "../dashboard/findings.js";
 import type { ConditionFinding, ProgressEvent, RunRecord } from "../lambdas/core/types.ts";
 
@@ -47,6 +48,10 @@ export function formatEvent(event: ProgressEvent): string[] {
       return [`${pc.bold("RESUME")}  attempt ${event.attempt}: ${event.reason}`];
     case "replan":
       return [`${pc.bold("REPLAN")}  ${pc.yellow(describeReplan(event))}`];
+    case "review": {
+      const line = reviewSummary(event.target, event);
+      return [`${pc.bold("REVIEW")}  ${event.approved ? line : pc.yellow(line)}`];
+    }
     case "complete":
       return [
         `${pc.bold("DONE")}    ${event.status === "SUCCEEDED" ? pc.green(event.status) : pc.red(event.status)}${event.error ? `: ${event.error}` : ""}`,
@@ -74,6 +79,14 @@ export function formatRunRecord(run: RunRecord): string[] {
     `${pc.bold(`Run ${run.run_id}: ${run.status}`)}${replans ? pc.yellow(` · replanned ×${replans}`) : ""}`,
   ];
   if (run.error) lines.push(pc.red(`  ${run.error.error}: ${run.error.cause}`));
+  for (const [target, review] of [
+    ["plan", run.plan_review],
+    ["result", run.result_review],
+  ] as const) {
+    if (!review) continue;
+    const line = `  ${reviewSummary(target, review)}`;
+    lines.push(review.approved ? pc.dim(line) : pc.yellow(line));
+  }
   const result = run.result;
   if (result) {
     const interpretation = interpretationOf(result);

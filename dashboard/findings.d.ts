@@ -31,5 +31,8 @@ export function groupFindings<T extends FindingLike>(
   findings: readonly T[] | null | undefined,
 ): FindingGroups<T>;
 
+/** "plan review 9/10, approved" / "result review 3/10, needs review: <first issue> (+N more)". */
+export function reviewSummary(target: "plan" | "result", review: unknown): string;
+
 /** "replanned (attempt 1): <reason>" for a replan event, the failed steps when it has no reason. */
 export function replanSummary(event: { attempt?: unknown; reason?: unknown; failed_steps?: unknown }): string;

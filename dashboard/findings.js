@@ -109,6 +109,22 @@ export function replanSummary(event) {
   return `replanned (attempt ${attempt}): ${reason}`;
 }
 
+/**
+ * "plan review 9/10, approved" or "result review 3/10, needs review: TR_SIGNED is fulfilled without
+ * a citation (+1 more)" for a review (a record's plan_review/result_review or a review event).
+ */
+export function reviewSummary(target, review) {
+  if (!review || typeof review !== "object") return `${target} review: none`;
+  const score = Number.isFinite(review.score) ? `${review.score}/10` : "?/10";
+  const issues = Array.isArray(review.issues)
+    ? review.issues.filter((i) => typeof i?.message === "string")
+    : [];
+  const head = `${target} review ${score}, ${review.approved === true ? "approved" : "needs review"}`;
+  if (!issues.length) return head;
+  const more = issues.length > 1 ? ` (+${issues.length - 1} more)` : "";
+  return `${head}: ${issues[0].message}${more}`;
+}
+
 function byUrgency(a, b) {
   return (
     priorityRank(a.finding.priority) - priorityRank(b.finding.priority) ||

@@ -9,7 +9,7 @@
 // event: the latest plan is drawn, its steps whose evidence is already stored stay completed, and a
 // failure from before the replan no longer marks a step of the new plan as failed.
 
-export const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED", "INTERRUPTED"]);
+export const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED", "INTERRUPTED", "NEEDS_REVIEW"]);
 const PROGRESS = {
   PLANNING: 0,
   RUNNING: 1,
@@ -18,6 +18,7 @@ const PROGRESS = {
   FAILED: 3,
   CANCELLED: 3,
   INTERRUPTED: 3,
+  NEEDS_REVIEW: 3,
 };
 
 export class RunState {
@@ -219,6 +220,8 @@ export class RunState {
       replanEvents: replans,
       result,
       usage: record?.usage,
+      planReview: record?.plan_review,
+      resultReview: record?.result_review,
       error: record?.error ?? (this.completeEvent?.error ? { error: this.completeEvent.error } : undefined),
       created_at: record?.created_at,
       updated_at: record?.updated_at,

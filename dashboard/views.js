@@ -19,6 +19,7 @@ import {
   priorityLabel,
   priorityLevel,
   replanSummary,
+  reviewSummary,
 } from "./findings.js";
 
 const RUN_STATUS_LABEL = {
@@ -30,6 +31,7 @@ const RUN_STATUS_LABEL = {
   FAILED: "Failed",
   CANCELLED: "Cancelled",
   INTERRUPTED: "Interrupted",
+  NEEDS_REVIEW: "Needs review",
 };
 
 export function runStatusBadge(status, props = {}) {
@@ -229,6 +231,22 @@ export function renderRunHeader(el, view, { onCancel, cancelling }) {
               : "pending",
         "kpi-verdicts",
       ),
+      kpi(
+        "Reviews",
+        view.planReview || view.resultReview
+          ? [view.planReview, view.resultReview].map((r) => (r ? `${r.score}` : "—")).join(" · ")
+          : "—",
+        view.planReview || view.resultReview
+          ? `plan · result${[view.planReview, view.resultReview].some((r) => r && !r.approved) ? " · needs review" : ""}`
+          : "plan · result",
+        "kpi-reviews",
+        [
+          view.planReview ? reviewSummary("plan", view.planReview) : null,
+          view.resultReview ? reviewSummary("result", view.resultReview) : null,
+        ]
+          .filter(Boolean)
+          .join("\n") || undefined,
+      ),
       kpi("LLM calls", usage ? formatNumber(usage.llm_calls) : "—", "planner + solver", "kpi-llm-calls"),
       kpi(
         "Tokens",
@@ -240,10 +258,10 @@ export function renderRunHeader(el, view, { onCancel, cancelling }) {
   );
 }
 
-function kpi(label, value, note, testid) {
+function kpi(label, value, note, testid, title) {
   return h(
     "div",
-    { class: "kpi", dataset: { testid } },
+    { class: "kpi", dataset: { testid }, ...(title ? { title } : {}) },
     h("dt", {}, label),
     h(
       "dd",
@@ -788,6 +806,10 @@ export function describeEvent(event, { afterReplan = false } = {}) {
       return `Resumed (attempt ${event.attempt}): ${event.reason}`;
     case "replan":
       return describeReplan(event);
+    case "review": {
+      const summary = reviewSummary(event.target === "result" ? "result" : "plan", event);
+      return summary.charAt(0).toUpperCase() + summary.slice(1);
+    }
     case "complete":
       return `Run ${event.status}${event.error ? `: ${event.error}` : ""}`;
     default:

@@ -26,6 +26,8 @@ export interface RewooConfig {
     readonly maxSteps: number;
     /** Times the planner may plan again after a required step failed (REWOO_MAX_REPLANS; 0 disables). */
     readonly maxReplans: number;
+    /** Reviews scoring below this (1–10) replan once, then end the run NEEDS_REVIEW (REWOO_REVIEW_THRESHOLD). */
+    readonly reviewThreshold: number;
   };
   readonly llm: {
     readonly provider: LlmProviderName;
@@ -95,7 +97,7 @@ const base: Omit<RewooConfig, "name"> = {
   removalPolicy: RemovalPolicy.DESTROY,
   terminationProtection: false,
   logLevel: "INFO",
-  workflow: { type: "STANDARD", workerConcurrency: 10, maxSteps: 12, maxReplans: 1 },
+  workflow: { type: "STANDARD", workerConcurrency: 10, maxSteps: 12, maxReplans: 1, reviewThreshold: 5 },
   llm: { provider: "rule-based" },
   documents: { allowedPrefixes: [], additionalLocations: [] },
   results: { additionalDestinations: [] },

@@ -200,9 +200,11 @@ async function bootTwin(
     ASL_PATH,
     {
       Plan: (input) => planner.handler(input as never),
+      ReviewPlan: (input) => planner.handler(input as never),
       Replan: (input) => planner.handler(input as never),
       Work: (input) => worker.handler(input as never),
       Solve: (input) => solver.handler(input as never),
+      ReviewResult: (input) => solver.handler(input as never),
       Finalize: (input) => finalize.handler(input as never),
       HandleFailure: (input) => finalize.handler(input as never),
     },

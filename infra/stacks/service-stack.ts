@@ -103,6 +103,7 @@ export class ServiceStack extends Stack {
       ALLOWED_DOCUMENT_PREFIXES: [...documentLocations, ...config.documents.additionalLocations].join(","),
       REWOO_MAX_STEPS: String(config.workflow.maxSteps),
       REWOO_MAX_REPLANS: String(config.workflow.maxReplans),
+      REWOO_REVIEW_THRESHOLD: String(config.workflow.reviewThreshold),
     };
     // Where a request's output_destination may point: checked by the API when it accepts a run,
     // and again by finalize, the only writer, which holds s3:PutObject on exactly these.

@@ -5,31 +5,29 @@
 // threshold and no issue is critical. Pure: the evidence comes in resolved (outputs read from S3).
 import type { InstructionScope } from "./instructions.ts";
 import { judgesConditions } from "./profiles.ts";
-import type { AgentProfile, EvaluationRequest, Evidence, Plan, RunResult } from "./types.ts";
+import type {
+  AgentProfile,
+  EvaluationRequest,
+  Evidence,
+  IssueSeverity,
+  Plan,
+  Review,
+  ReviewCriterion,
+  ReviewIssue,
+  RunResult,
+} from "./types.ts";
 
-export const REVIEW_CRITERIA = ["relevance", "completeness", "safety", "quality"] as const;
-export type ReviewCriterion = (typeof REVIEW_CRITERIA)[number];
+export type { IssueSeverity, Review, ReviewCriterion, ReviewIssue } from "./types.ts";
+
+export const REVIEW_CRITERIA = [
+  "relevance",
+  "completeness",
+  "safety",
+  "quality",
+] as const satisfies readonly ReviewCriterion[];
 
 /** Scores below it send a plan back to the planner, a result to a person. */
 export const DEFAULT_REVIEW_THRESHOLD = 5;
-
-export type IssueSeverity = "minor" | "major" | "critical";
-
-export interface ReviewIssue {
-  criterion: ReviewCriterion;
-  severity: IssueSeverity;
-  message: string;
-  /** The step or condition the issue is about, when it is about one. */
-  ref?: string;
-}
-
-export interface Review {
-  approved: boolean;
-  /** 1–10. */
-  score: number;
-  criteria: Record<ReviewCriterion, number>;
-  issues: ReviewIssue[];
-}
 
 const COST: Record<IssueSeverity, number> = { minor: 1, major: 4, critical: 9 };
 
@@ -227,9 +225,11 @@ export function reviewResult(input: ResultReviewInput, threshold?: number): Revi
     const engine = verdicts.get(finding.id);
     const citations = finding.citations ?? [];
     if (finding.status === "fulfilled" && citations.length === 0) {
+      // Backed by a cited engine verdict, the answer only fails to show it; otherwise nothing backs it.
+      const backed = engine?.status === "fulfilled" && engine.citations.length > 0;
       issues.push({
-        criterion: "safety",
-        severity: "critical",
+        criterion: backed ? "quality" : "safety",
+        severity: backed ? "major" : "critical",
         message: `${finding.id} is fulfilled without a citation`,
         ref: finding.id,
       });
@@ -341,4 +341,38 @@ function stableJson(value: unknown): string {
       .map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`)
       .join(",")}}`;
   return JSON.stringify(value) ?? "null";
+}
+
+// ---------------------------------------------------------------- fallback answer
+
+/**
+ * The answer of a run that ends NEEDS_REVIEW. A plan that failed review ran no tool: the answer
+ * says so and lists what the reviewer found. A result that failed review is kept, marked, and the
+ * reviewer's findings become what a person should check before relying on it.
+ */
+export function needsReviewAnswer(
+  target: "plan" | "result",
+  review: Review,
+  result: RunResult | undefined,
+): RunResult {
+  const findings = review.issues.map((issue) => `${issue.message} (${issue.criterion}, ${issue.severity})`);
+  if (target === "plan" || !result) {
+    return {
+      summary: `Needs review: the agent's plan scored ${review.score}/10 in review, so no tool was called and no condition was judged.`,
+      fulfilled_conditions: [],
+      unfulfilled_conditions: [],
+      missing_information: findings,
+      recommendations: [
+        "Have an underwriter review this request, or correct it (documents, metadata, instructions) and start a new evaluation",
+      ],
+    };
+  }
+  return {
+    ...result,
+    summary: `Needs review: the answer scored ${review.score}/10 against its evidence. ${result.summary}`,
+    recommendations: [
+      ...result.recommendations,
+      ...findings.map((finding) => `Check before relying on this answer: ${finding}`),
+    ],
+  };
 }

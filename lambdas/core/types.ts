@@ -107,11 +107,21 @@ export type RunStatus =
   | "SUCCEEDED"
   | "FAILED"
   | "CANCELLED"
-  | "INTERRUPTED";
+  | "INTERRUPTED"
+  | "NEEDS_REVIEW";
 
-/** A run in one of these has ended: its `complete` event is published and nothing moves it on. */
-export const TERMINAL_STATUSES: readonly RunStatus[] = ["SUCCEEDED", "FAILED", "CANCELLED", "INTERRUPTED"];
-export type TerminalStatus = "SUCCEEDED" | "FAILED" | "CANCELLED" | "INTERRUPTED";
+/**
+ * A run in one of these has ended: its `complete` event is published and nothing moves it on.
+ * NEEDS_REVIEW: it ran to the end but a reviewer scored its plan or result below the threshold.
+ */
+export const TERMINAL_STATUSES: readonly RunStatus[] = [
+  "SUCCEEDED",
+  "FAILED",
+  "CANCELLED",
+  "INTERRUPTED",
+  "NEEDS_REVIEW",
+];
+export type TerminalStatus = "SUCCEEDED" | "FAILED" | "CANCELLED" | "INTERRUPTED" | "NEEDS_REVIEW";
 
 export function isTerminal(status: RunStatus): status is TerminalStatus {
   return TERMINAL_STATUSES.includes(status);
@@ -158,6 +168,26 @@ export interface Usage {
   output_tokens: number;
 }
 
+export type ReviewCriterion = "relevance" | "completeness" | "safety" | "quality";
+export type IssueSeverity = "minor" | "major" | "critical";
+
+export interface ReviewIssue {
+  criterion: ReviewCriterion;
+  severity: IssueSeverity;
+  message: string;
+  /** The step or condition the issue is about, when it is about one. */
+  ref?: string;
+}
+
+/** A reviewer's verdict on a plan or a result (lambdas/core/review.ts scores it). */
+export interface Review {
+  approved: boolean;
+  /** 1–10. */
+  score: number;
+  criteria: Record<ReviewCriterion, number>;
+  issues: ReviewIssue[];
+}
+
 export interface RunRecord {
   run_id: string;
   status: RunStatus;
@@ -171,6 +201,10 @@ export interface RunRecord {
   attempt?: number;
   /** How many times the planner planned again after a required step failed (0 or absent: never). */
   replans?: number;
+  /** The plan reviewer's verdict on the plan that ran (after the one replan a low score allows). */
+  plan_review?: Review;
+  /** The result reviewer's verdict on the result. */
+  result_review?: Review;
   created_at: string;
   updated_at: string;
 }
@@ -190,6 +224,7 @@ export type ProgressEventBody =
   | { stage: "solver"; status: "started" | "completed"; results?: RunResult }
   | { stage: "resume"; attempt: number; reason: string }
   | { stage: "replan"; attempt: number; reason: string; failed_steps: string[] }
+  | ({ stage: "review"; target: "plan" | "result" } & Review)
   | { stage: "complete"; status: TerminalStatus; error?: string };
 
 export type ProgressEvent = ProgressEventBody & { run_id: string; seq: number; timestamp: string };

@@ -3,6 +3,7 @@
 // with the error the state machine caught. Either way one `complete` event closes the stream.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { resultObjectLocation } from "../core/destinations.ts";
+import { needsReviewAnswer } from "../core/review.ts";
 import type { Services } from "../runtime/services.ts";
 
 export type FinalizeEvent =
@@ -17,6 +18,25 @@ export async function finalizeRun(
   const { runs, blobs, publisher } = services;
   if (event.mode === "success") {
     const meta = await runs.getMeta(event.run_id);
+    const failedReview =
+      meta.plan_review && !meta.plan_review.approved
+        ? ({ target: "plan", review: meta.plan_review } as const)
+        : meta.result_review && !meta.result_review.approved
+          ? ({ target: "result", review: meta.result_review } as const)
+          : undefined;
+    if (failedReview) {
+      // Not delivered to output_destination nor offered as history: a person has to look first.
+      const result = needsReviewAnswer(failedReview.target, failedReview.review, meta.result);
+      if (await runs.updateRun(event.run_id, { status: "NEEDS_REVIEW", result })) {
+        await publisher.publish(event.run_id, {
+          stage: "complete",
+          status: "NEEDS_REVIEW",
+          error: `the ${failedReview.target} scored ${failedReview.review.score}/10 in review`,
+        });
+      }
+      log.warn("run needs review", { target: failedReview.target, score: failedReview.review.score });
+      return { status: "NEEDS_REVIEW" };
+    }
     const destination = meta.request.output_destination;
     if (destination && meta.result) {
       // Checked again right before writing (throws ResultDestinationError, which fails the run):

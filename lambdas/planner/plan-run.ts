@@ -50,7 +50,7 @@ export async function planRun(runId: string, services: Services, log: Logger): P
   return planOutput(plan, request, config);
 }
 
-function planOutput(plan: Plan, request: EvaluationRequest, config: Services["config"]): PlanOutput {
+export function planOutput(plan: Plan, request: EvaluationRequest, config: Services["config"]): PlanOutput {
   return {
     levels: plan.levels,
     max_concurrency: request.options?.parallel === false ? 1 : config.workerConcurrency,
@@ -90,7 +90,7 @@ async function writtenPlan(
 }
 
 /** One planner call: the prompt (with the scope and, when planning again, what went wrong), parsed and validated. */
-async function askPlanner(
+export async function askPlanner(
   runId: string,
   request: EvaluationRequest,
   scope: InstructionScope,

@@ -60,6 +60,8 @@ const EnvSchema = z.object({
   REWOO_MAX_STEPS: positiveInt(12),
   /** Times the planner may plan again after a step the profile requires failed (0: never). */
   REWOO_MAX_REPLANS: z.coerce.number().int().min(0).max(5).default(1),
+  /** Reviews scoring below this (1–10) send a plan back to the planner, then end the run NEEDS_REVIEW. */
+  REWOO_REVIEW_THRESHOLD: z.coerce.number().int().min(1).max(10).default(5),
   REWOO_WORKER_CONCURRENCY: positiveInt(10),
   /** Evidence above this many bytes of JSON goes to S3; DynamoDB items stop at 400 KB. */
   REWOO_EVIDENCE_INLINE_LIMIT: positiveInt(64 * 1024),
@@ -133,6 +135,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     },
     maxSteps: e.REWOO_MAX_STEPS,
     maxReplans: e.REWOO_MAX_REPLANS,
+    reviewThreshold: e.REWOO_REVIEW_THRESHOLD,
     workerConcurrency: e.REWOO_WORKER_CONCURRENCY,
     evidenceInlineLimit: e.REWOO_EVIDENCE_INLINE_LIMIT,
     toolLatencyMs: parseLatencies(e.REWOO_TOOL_LATENCY_MS),

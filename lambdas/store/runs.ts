@@ -19,6 +19,7 @@ import type {
   Plan,
   ProgressEvent,
   ProgressEventBody,
+  Review,
   RunRecord,
   RunResult,
   RunStatus,
@@ -75,6 +76,8 @@ export interface MetaItem {
   attempt?: number;
   /** Plans made again after a required step failed. */
   replans?: number;
+  plan_review?: Review;
+  result_review?: Review;
   /** Set with the `complete` event: no event is appended after it (until a resume reopens the run). */
   events_closed?: boolean;
   created_at: string;
@@ -159,6 +162,8 @@ export class RunStore {
       usage: usageOf(meta),
       attempt: meta.attempt ?? 1,
       ...(meta.replans ? { replans: meta.replans } : {}),
+      ...(meta.plan_review ? { plan_review: meta.plan_review } : {}),
+      ...(meta.result_review ? { result_review: meta.result_review } : {}),
       created_at: meta.created_at,
       updated_at: meta.updated_at,
     };
@@ -175,6 +180,8 @@ export class RunStore {
       plan?: Plan;
       result?: RunResult;
       error?: { error: string; cause: string };
+      plan_review?: Review;
+      result_review?: Review;
       indexForHistory?: boolean;
     },
   ): Promise<boolean> {
@@ -190,6 +197,8 @@ export class RunStore {
     if (patch.plan) set("plan", patch.plan);
     if (patch.result) set("result", patch.result);
     if (patch.error) set("error", patch.error);
+    if (patch.plan_review) set("plan_review", patch.plan_review);
+    if (patch.result_review) set("result_review", patch.result_review);
     if (patch.indexForHistory) {
       const meta = await this.getMeta(runId);
       set("gsi1pk", profileKey(meta.request.metadata.loan_program, meta.request.metadata.classification));

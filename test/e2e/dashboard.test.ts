@@ -173,6 +173,8 @@ describe("the progress dashboard", () => {
     }
     expect(await page.innerText("[data-testid=result-summary]")).toContain("5 of 5");
     expect(await page.innerText("[data-testid=token-usage]")).toMatch(/\d/);
+    // Both reviews, approved with 10 by the offline reviewers.
+    expect(await page.innerText("[data-testid=kpi-reviews]")).toMatch(/10 · 10\s+plan · result$/);
 
     // A step's evidence opens on click.
     await page.click("[data-testid=step-E1]");

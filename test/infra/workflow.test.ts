@@ -93,9 +93,11 @@ describe("the state machine (dev)", () => {
   it("lets every Lambda time out before its Task's TimeoutSeconds, so Retry/Catch see a Lambda error", () => {
     const services: Record<string, string> = {
       Plan: "rewoo-planner",
+      ReviewPlan: "rewoo-planner",
       Replan: "rewoo-planner",
       Work: "rewoo-worker",
       Solve: "rewoo-solver",
+      ReviewResult: "rewoo-solver",
       Finalize: "rewoo-finalize",
       HandleFailure: "rewoo-finalize",
     };

@@ -103,6 +103,11 @@ describe("a ReWOO run through the local twin", () => {
     expect(run.usage.input_tokens).toBeGreaterThan(100);
     expect(run.usage.output_tokens).toBeGreaterThan(10);
   });
+
+  it("carries both reviews, approved with 10 (the offline reviewers are rules: no LLM call)", () => {
+    expect(run.plan_review).toMatchObject({ approved: true, score: 10, issues: [] });
+    expect(run.result_review).toMatchObject({ approved: true, score: 10, issues: [] });
+  });
 });
 
 describe("failures that are data", () => {

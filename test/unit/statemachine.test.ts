@@ -41,10 +41,24 @@ describe("statemachine/rewoo.asl.json", () => {
     expect((await aslDiagnostics(JSON.stringify(broken))).length).toBeGreaterThan(0);
   });
 
-  it("has the ReWOO shape: Plan → RunLevels(Map, 1 at a time) → RunSteps(Map) → Work → Replan? → Solve → Finalize", () => {
+  it("has the ReWOO shape: Plan → ReviewPlan → RunLevels(Map, 1 at a time) → RunSteps(Map) → Work → Replan? → Solve → ReviewResult → Finalize", () => {
     expect(definition.StartAt).toBe("Plan");
     const { Plan, RunLevels, Solve, Finalize } = definition.States;
-    expect(Plan.Next).toBe("RunLevels");
+    // The plan is reviewed before any tool runs; one that fails review goes straight to Finalize.
+    expect(Plan.Next).toBe("ReviewPlan");
+    expect(definition.States.ReviewPlan).toMatchObject({
+      Type: "Task",
+      Resource: Plan.Resource,
+      Parameters: { "run_id.$": "$.run_id", action: "review" },
+      ResultPath: "$.plan",
+      Next: "PlanReviewed",
+    });
+    expect(definition.States.PlanReviewed).toEqual({
+      Type: "Choice",
+      Comment: expect.any(String),
+      Choices: [{ Variable: "$.plan.needs_review", BooleanEquals: true, Next: "Finalize" }],
+      Default: "RunLevels",
+    });
     expect(RunLevels).toMatchObject({
       Type: "Map",
       MaxConcurrency: 1,
@@ -73,12 +87,19 @@ describe("statemachine/rewoo.asl.json", () => {
       Choices: [{ Variable: "$.plan.replanned", BooleanEquals: true, Next: "RunLevels" }],
       Default: "Solve",
     });
-    expect(Solve.Next).toBe("Finalize");
+    expect(Solve.Next).toBe("ReviewResult");
+    expect(definition.States.ReviewResult).toMatchObject({
+      Type: "Task",
+      Resource: Solve.Resource,
+      Parameters: { "run_id.$": "$.run_id", action: "review" },
+      ResultPath: null,
+      Next: "Finalize",
+    });
     expect(Finalize.Next).toBe("Succeeded");
   });
 
   it("routes every failure to the failure handler and then to a Fail state", () => {
-    for (const name of ["Plan", "RunLevels", "Replan", "Solve", "Finalize"]) {
+    for (const name of ["Plan", "ReviewPlan", "RunLevels", "Replan", "Solve", "ReviewResult", "Finalize"]) {
       expect(definition.States[name].Catch, name).toEqual([
         { ErrorEquals: ["States.ALL"], ResultPath: "$.error", Next: "HandleFailure" },
       ]);
@@ -94,6 +115,8 @@ describe("statemachine/rewoo.asl.json", () => {
       "HandleFailure",
       "Plan",
       "Replan",
+      "ReviewPlan",
+      "ReviewResult",
       "Solve",
       "Work",
     ]);

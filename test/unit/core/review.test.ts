@@ -203,12 +203,24 @@ describe("reviewResult", () => {
       "TR_SIGNED is fulfilled in the result but not_fulfilled in the evidence",
     );
 
+    // Without a citation: a flaw when the evidence has a cited verdict behind it, unbacked otherwise.
     const uncited = clone(RESULT);
     (uncited.fulfilled_conditions[0] as { citations: unknown[] }).citations = [];
-    expect(review(uncited).issues.map((i) => i.message)).toContain(
+    expect(review(uncited).issues).toEqual([
+      {
+        criterion: "quality",
+        severity: "major",
+        message: "TR_EIN_MATCH is fulfilled without a citation",
+        ref: "TR_EIN_MATCH",
+      },
+    ]);
+    expect(review(uncited).approved).toBe(true);
+    const unbacked = review(uncited, EVIDENCE.slice(0, 2));
+    expect(unbacked.approved).toBe(false);
+    expect(unbacked.issues.filter((i) => i.severity === "critical").map((i) => i.message)).toEqual([
       "TR_EIN_MATCH is fulfilled without a citation",
-    );
-    expect(review(uncited).approved).toBe(false);
+      "TR_EIN_MATCH is fulfilled but no evidence judged it",
+    ]);
 
     const withoutEvidence = review(RESULT, EVIDENCE.slice(0, 2));
     expect(withoutEvidence.approved).toBe(false);

@@ -19,12 +19,14 @@ interface Scenario {
   failingStep?: string;
   /** Replan answers once with these levels (a new plan), then says nothing more to run. */
   replanLevels?: string[][];
+  /** ReviewPlan says the plan did not pass review. */
+  planNeedsReview?: boolean;
 }
 
 type Call =
   | { state: "Work"; stepId: string; level: number; start: number; end: number; input: unknown }
   | {
-      state: "Plan" | "Replan" | "Solve" | "Finalize" | "HandleFailure";
+      state: "Plan" | "ReviewPlan" | "Replan" | "Solve" | "ReviewResult" | "Finalize" | "HandleFailure";
       start: number;
       end: number;
       input: unknown;
@@ -49,7 +51,7 @@ function runIdOf(input: unknown): string {
 }
 
 function recorded(
-  state: "Plan" | "Replan" | "Solve" | "Finalize" | "HandleFailure",
+  state: "Plan" | "ReviewPlan" | "Replan" | "Solve" | "ReviewResult" | "Finalize" | "HandleFailure",
   body?: (input: unknown) => unknown,
 ) {
   const handler: TaskHandler = async (input) => {
@@ -73,6 +75,15 @@ const handlers: Record<string, TaskHandler> = {
       levels: scenario.levels,
       max_concurrency: scenario.maxConcurrency,
       ...(scenario.planResultBytes ? { padding: "x".repeat(scenario.planResultBytes) } : {}),
+    };
+  }),
+  // The reviewer hands the plan's levels on (a plan that needs review skips straight to Finalize).
+  ReviewPlan: recorded("ReviewPlan", (input) => {
+    const scenario = scenarios.get(runIdOf(input)) as Scenario;
+    return {
+      levels: scenario.levels,
+      max_concurrency: scenario.maxConcurrency,
+      needs_review: scenario.planNeedsReview === true,
     };
   }),
   Work: async (input) => {
@@ -116,6 +127,7 @@ const handlers: Record<string, TaskHandler> = {
     };
   }),
   Solve: recorded("Solve"),
+  ReviewResult: recorded("ReviewResult"),
   Finalize: recorded("Finalize"),
   HandleFailure: recorded("HandleFailure"),
 };
@@ -149,6 +161,8 @@ describe("LocalStepFunctions on statemachine/rewoo.asl.json", () => {
       "HandleFailure",
       "Plan",
       "Replan",
+      "ReviewPlan",
+      "ReviewResult",
       "Solve",
       "Work",
     ]);
@@ -201,7 +215,30 @@ describe("LocalStepFunctions on statemachine/rewoo.asl.json", () => {
     const { executionArn } = sfn.startExecution({ input: { run_id: runId } });
     expect((await sfn.waitForExecution(executionArn)).status).toBe("SUCCEEDED");
     const order = (calls.get(runId) ?? []).map((call) => (call.state === "Work" ? call.stepId : call.state));
-    expect(order).toEqual(["Plan", "E1", "E2", "Replan", "E1", "E3", "Replan", "Solve", "Finalize"]);
+    expect(order).toEqual([
+      "Plan",
+      "ReviewPlan",
+      "E1",
+      "E2",
+      "Replan",
+      "E1",
+      "E3",
+      "Replan",
+      "Solve",
+      "ReviewResult",
+      "Finalize",
+    ]);
+  });
+
+  it("skips the levels and the solver when the plan does not pass review, and finalizes", async () => {
+    const runId = newRun({ levels: [["E1"], ["E2"]], maxConcurrency: 2, planNeedsReview: true });
+    const { executionArn } = sfn.startExecution({ input: { run_id: runId } });
+    expect((await sfn.waitForExecution(executionArn)).status).toBe("SUCCEEDED");
+    const order = (calls.get(runId) ?? []).map((call) => (call.state === "Work" ? call.stepId : call.state));
+    expect(order).toEqual(["Plan", "ReviewPlan", "Finalize"]);
+    expect(only(runId, "ReviewPlan").map((call) => call.input)).toEqual([
+      { run_id: runId, action: "review" },
+    ]);
   });
 
   it("runs the steps of a level in parallel when max_concurrency > 1", async () => {
@@ -445,11 +482,20 @@ describe("LocalStepFunctions: closed executions kept", () => {
 
 describe("LocalStepFunctions.fromFile", () => {
   const noop: TaskHandler = async () => ({});
-  const all = { Plan: noop, Replan: noop, Work: noop, Solve: noop, Finalize: noop, HandleFailure: noop };
+  const all = {
+    Plan: noop,
+    ReviewPlan: noop,
+    Replan: noop,
+    Work: noop,
+    Solve: noop,
+    ReviewResult: noop,
+    Finalize: noop,
+    HandleFailure: noop,
+  };
 
   it("rejects handlers for states that are not task states, naming the task states", async () => {
     await expect(LocalStepFunctions.fromFile(ASL, { ...all, Planner: noop })).rejects.toThrow(
-      /Planner.*task states: Plan, Work, Replan, Solve, Finalize, HandleFailure/,
+      /Planner.*task states: Plan, ReviewPlan, Work, Replan, Solve, ReviewResult, Finalize, HandleFailure/,
     );
   });
 

@@ -1,0 +1,88 @@
+// PLAN REVIEW (between Plan and the levels): the plan is scored before any tool runs. A plan below
+// the threshold goes back to the planner once with the reviewer's issues (within the replan
+// budget); if the new plan still scores below, the run ends NEEDS_REVIEW without calling a tool.
+import type { Logger } from "@aws-lambda-powertools/logger";
+import { loanEvaluationProfileFor } from "../core/profiles.ts";
+import { reviewPlan } from "../core/review.ts";
+import { isTerminal, type Plan, type Review } from "../core/types.ts";
+import { PlanValidationError } from "../core/validate.ts";
+import type { Services } from "../runtime/services.ts";
+import { askPlanner, type PlanOutput, planOutput } from "./plan-run.ts";
+import { scopeOf } from "./scope.ts";
+
+export interface PlanReviewOutput extends PlanOutput {
+  /** True: the plan did not pass review; the run goes to Finalize, which ends it NEEDS_REVIEW. */
+  needs_review: boolean;
+}
+
+export async function reviewPlanRun(
+  runId: string,
+  services: Services,
+  log: Logger,
+): Promise<PlanReviewOutput> {
+  const { runs, publisher, config, catalog } = services;
+  const meta = await runs.getMeta(runId);
+  if (isTerminal(meta.status)) throw new Error(`run ${runId} is already ${meta.status}; not reviewing it`);
+  const plan = meta.plan;
+  if (!plan) throw new Error(`run ${runId} has no plan to review`);
+  if (meta.plan_review) {
+    // A retried review: the verdict stands (and was announced).
+    return { ...planOutput(plan, meta.request, config), needs_review: !meta.plan_review.approved };
+  }
+  const maxSteps = Math.min(meta.request.options?.max_steps ?? config.maxSteps, config.maxSteps);
+  const review = (candidate: Plan): Review =>
+    reviewPlan(
+      {
+        plan: candidate,
+        request: meta.request,
+        profile: loanEvaluationProfileFor(candidate.scope),
+        tools: new Set(catalog.keys()),
+        ...(candidate.scope ? { scope: candidate.scope } : {}),
+        maxSteps,
+      },
+      config.reviewThreshold,
+    );
+
+  let final = plan;
+  let verdict = review(plan);
+  const replans = meta.replans ?? 0;
+  if (!verdict.approved && meta.mode !== "legacy" && replans < config.maxReplans) {
+    await publisher.publish(runId, { stage: "review", target: "plan", ...verdict });
+    log.warn("plan below the review threshold; planning again", {
+      score: verdict.score,
+      issues: verdict.issues,
+    });
+    const failures = verdict.issues.map(
+      (issue) => `plan review (${issue.criterion}, ${issue.severity}): ${issue.message}`,
+    );
+    try {
+      const written = await askPlanner(
+        runId,
+        meta.request,
+        plan.scope ?? scopeOf(meta.request),
+        { previous: plan, evidence: [], failures },
+        services,
+        log,
+      );
+      if (await runs.replacePlan(runId, written, replans)) {
+        await publisher.publish(runId, {
+          stage: "replan",
+          attempt: replans + 1,
+          reason: `the plan scored ${verdict.score}/10 in review: ${verdict.issues.map((issue) => issue.message).join("; ")}`,
+          failed_steps: [],
+        });
+        await publisher.publish(runId, { stage: "plan", plan: written });
+        final = written;
+        verdict = review(written);
+      }
+    } catch (error) {
+      // A new plan that does not validate leaves the reviewed one, and its verdict, in place.
+      if (!(error instanceof PlanValidationError)) throw error;
+      log.warn("the plan asked again was invalid", { issues: error.issues });
+    }
+  }
+  await runs.updateRun(runId, { plan_review: verdict });
+  await publisher.publish(runId, { stage: "review", target: "plan", ...verdict });
+  log.info("plan reviewed", { score: verdict.score, approved: verdict.approved });
+  return { ...planOutput(final, meta.request, config), needs_review: !verdict.approved };
+}

@@ -1,0 +1,37 @@
+// RESULT REVIEW (between Solve and Finalize): the answer is checked against the evidence it rests
+// on (every predicted condition judged, verdicts as the evidence has them, citations from the
+// evidence, a recommendation per unfulfilled condition). Below the threshold the run ends
+// NEEDS_REVIEW: Finalize keeps the answer and says why a person must look at it.
+import type { Logger } from "@aws-lambda-powertools/logger";
+import { reviewResult } from "../core/review.ts";
+import { isTerminal } from "../core/types.ts";
+import type { Services } from "../runtime/services.ts";
+
+export async function reviewResultRun(
+  runId: string,
+  services: Services,
+  log: Logger,
+): Promise<{ run_id: string; needs_review: boolean }> {
+  const { runs, evidence: evidenceStore, publisher, config } = services;
+  const meta = await runs.getMeta(runId);
+  if (isTerminal(meta.status)) throw new Error(`run ${runId} is already ${meta.status}; not reviewing it`);
+  if (meta.result_review) return { run_id: runId, needs_review: !meta.result_review.approved };
+  const { plan, result } = meta;
+  if (!plan || !result) throw new Error(`run ${runId} has no result to review`);
+  const byStep = await evidenceStore.load(
+    runId,
+    plan.steps.map((step) => step.id),
+  );
+  const evidence = plan.steps.flatMap((step) => {
+    const item = byStep.get(step.id);
+    return item ? [item] : [];
+  });
+  const verdict = reviewResult(
+    { result, evidence, ...(plan.scope ? { scope: plan.scope } : {}) },
+    config.reviewThreshold,
+  );
+  await runs.updateRun(runId, { result_review: verdict });
+  await publisher.publish(runId, { stage: "review", target: "result", ...verdict });
+  log.info("result reviewed", { score: verdict.score, approved: verdict.approved });
+  return { run_id: runId, needs_review: !verdict.approved };
+}
