@@ -9,7 +9,7 @@ import type { RunStore } from "../store/runs.ts";
 import type { DocumentReader } from "./document-reader.ts";
 import type { LenderCalls } from "./lender-client.ts";
 import { findCondition, loadCatalog } from "./loan/catalog.ts";
-import { evaluateConditions } from "./loan/conditions-engine.ts";
+import { type ConditionsResult, evaluateConditions } from "./loan/conditions-engine.ts";
 import type { AssistedField } from "./loan/extraction.ts";
 import { withModelLocatedFields } from "./loan/field-assist.ts";
 import type { ExtractedDocument } from "./loan/pdf-text.ts";
@@ -154,6 +154,21 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
           context.recordLlmUsage(completion.usage);
           return completion.text;
         });
+      },
+      // The extraction report is for auditors and the dashboard; the verdicts cite what was found,
+      // so the solver (and its token bill) needs only the fields that could not be located.
+      solver_view: (output) => {
+        const { documents, ...rest } = output as ConditionsResult;
+        if (!Array.isArray(documents)) return output;
+        return {
+          ...rest,
+          documents: documents.map(({ extraction, ...report }) => {
+            const unlocated = (extraction?.fields ?? [])
+              .filter((field) => !field.found)
+              .map((field) => ({ field: field.field, ...(field.note ? { note: field.note } : {}) }));
+            return unlocated.length ? { ...report, unlocated } : report;
+          }),
+        };
       },
     }),
     defineTool({

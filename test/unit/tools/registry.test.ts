@@ -37,8 +37,48 @@ describe("what the solver reads of the evidence", () => {
     expect((retrieved.output as { preview: string }).preview).toHaveLength(2_000);
   });
 
+  it("keeps Conditions AI's verdicts and document statuses, of the extraction report only what was not found", () => {
+    const judged = evidence("call_conditions_ai_api", {
+      verdicts: [{ condition_id: "TR_EIN_MATCH", status: "insufficient_evidence" }],
+      documents: [
+        {
+          document: "a.pdf",
+          status: "read",
+          page_count: 3,
+          extraction: {
+            kind: "form_1120",
+            fields: [
+              {
+                field: "corporation_name",
+                found: true,
+                value: "Acme",
+                page: 1,
+                excerpt: "Acme",
+                confidence: 1,
+              },
+              { field: "ein", found: false, note: "no EIN label on page 1" },
+            ],
+          },
+        },
+        { document: "b.pdf", status: "missing", reason: "b.pdf does not exist" },
+      ],
+    });
+    expect(registry.forSolver(judged).output).toEqual({
+      verdicts: [{ condition_id: "TR_EIN_MATCH", status: "insufficient_evidence" }],
+      documents: [
+        {
+          document: "a.pdf",
+          status: "read",
+          page_count: 3,
+          unlocated: [{ field: "ein", note: "no EIN label on page 1" }],
+        },
+        { document: "b.pdf", status: "missing", reason: "b.pdf does not exist" },
+      ],
+    });
+  });
+
   it("passes other tools' outputs and failed evidence through unchanged", () => {
-    const verdicts = evidence("call_conditions_ai_api", { verdicts: [{ condition_id: "TR_SIGNED" }] });
+    const verdicts = evidence("call_preconditions_api", { conditions: [{ id: "TR_SIGNED" }] });
     expect(registry.forSolver(verdicts)).toBe(verdicts);
     const failed = {
       ...evidence("retrieve_s3_document", undefined),
