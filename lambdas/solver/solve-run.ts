@@ -3,7 +3,33 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { renderSolverPrompt } from "../core/prompts.ts";
 import { parseSolverOutput } from "../core/result.ts";
+import type { Evidence } from "../core/types.ts";
 import type { Services } from "../runtime/services.ts";
+
+/**
+ * Steps of an earlier plan (before a replan) that failed and that the current plan did not redo
+ * successfully (the same tool, on the same document when the step names one): the answer must
+ * still say what could not be done, e.g. a document whose retrieval failed and that the new plan
+ * left out. A required step the new plan ran again (Conditions AI on the readable documents) is redone.
+ */
+async function failedBeforeReplan(
+  runId: string,
+  plan: { steps: Array<{ id: string }> },
+  current: Evidence[],
+  services: Services,
+): Promise<Evidence[]> {
+  const { runs } = services;
+  const meta = await runs.getMeta(runId);
+  if (!meta.replans) return [];
+  const inPlan = new Set(plan.steps.map((step) => step.id));
+  const documentOf = (item: Evidence) => item.args?.s3_path;
+  const redone = (item: Evidence) =>
+    current.some(
+      (other) => other.status === "ok" && other.tool === item.tool && documentOf(other) === documentOf(item),
+    );
+  const all = (await runs.getRun(runId))?.evidence ?? [];
+  return all.filter((item) => item.status === "error" && !inPlan.has(item.step_id) && !redone(item));
+}
 
 export async function solveRun(runId: string, services: Services, log: Logger): Promise<void> {
   const { runs, evidence: evidenceStore, publisher, llm, config } = services;
@@ -25,10 +51,13 @@ export async function solveRun(runId: string, services: Services, log: Logger): 
     runId,
     plan.steps.map((step) => step.id),
   );
-  const evidence = plan.steps.flatMap((step) => {
+  const current = plan.steps.flatMap((step) => {
     const item = byStep.get(step.id);
-    return item ? [services.tools.forSolver(item)] : [];
+    return item ? [item] : [];
   });
+  const evidence = [...current, ...(await failedBeforeReplan(runId, plan, current, services))].map((item) =>
+    services.tools.forSolver(item),
+  );
   const { system, prompt } = renderSolverPrompt({
     request,
     plan,

@@ -32,6 +32,25 @@ function callsPerTool(events: ProgressEvent[]): Record<string, number> {
 }
 
 describe("replanning after a required step failed", () => {
+  it("still names a document whose retrieval failed before the replan and that the new plan left out", async () => {
+    twin.services.faults.configure("retrieve_s3_document=1:error:1,call_conditions_ai_api=1:error:1");
+    const documents = ["rm-conditions/1120-signed.pdf", "rm-conditions/1120-unsigned.pdf"];
+    const { run_id } = await twin.startRun(taxReturnRequest(documents));
+    const record = await twin.waitForRun(run_id);
+    expect(record.status).toBe("SUCCEEDED");
+    expect(record.replans).toBe(1);
+    const failedRetrieval = record.evidence.find(
+      (item) => item.tool === "retrieve_s3_document" && item.status === "error",
+    );
+    if (!failedRetrieval) throw new Error("no retrieval failed");
+    // The new plan does not carry the failed retrieval, yet the answer says it failed.
+    expect(record.plan?.steps.map((step) => step.id)).not.toContain(failedRetrieval.step_id);
+    const missing = record.result?.missing_information.join("\n") ?? "";
+    expect(missing).toMatch(new RegExp(`${failedRetrieval.step_id} retrieve_s3_document`));
+    // The Conditions AI call the replan redid is not reported as missing.
+    expect(missing).not.toMatch(/call_conditions_ai_api failed/);
+  });
+
   it("plans again once, reuses the finished steps and answers", async () => {
     twin.services.faults.configure("call_conditions_ai_api=1:error:1");
     const { run_id } = await twin.startRun(taxReturnRequest(["rm-conditions/1120-signed.pdf"]));
