@@ -8,7 +8,15 @@
 // withdrawal/deposit columns, running balance going negative with a leading minus) and a business
 // bank's relationship summary page followed by per-account detail pages (company holder with an
 // authorized signer, or a sole proprietor "DBA"). Labels come from the generation parameters only.
-import { drawItems, type Item, LETTER, newDocument, type SampleDocument, save } from "../samples.ts";
+import {
+  drawItems,
+  type Item,
+  LETTER,
+  MONTH_NAMES,
+  newDocument,
+  type SampleDocument,
+  save,
+} from "../samples.ts";
 import type { Label, LabelledCase } from "./cases.ts";
 
 const LANDSCAPE: [number, number] = [792, 612];
@@ -637,21 +645,6 @@ interface StatementSpec {
   txns: Txn[];
 }
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
 function parts(iso: string): { y: number; m: number; d: number } {
   const [y, m, d] = iso.split("-").map(Number);
   return { y: y ?? 0, m: m ?? 0, d: d ?? 0 };
@@ -681,7 +674,7 @@ function sum(txns: Txn[], sign: 1 | -1): number {
 async function brokerageStatement(spec: StatementSpec): Promise<Uint8Array> {
   const start = parts(spec.start);
   const end = parts(spec.end);
-  const period = `${MONTHS[start.m - 1]} ${start.d}-${end.d}, ${end.y}`;
+  const period = `${MONTH_NAMES[start.m - 1]} ${start.d}-${end.d}, ${end.y}`;
   const rows = withBalances(spec);
   const closing = rows.at(-1)?.balance ?? spec.opening;
   const credits = sum(spec.txns, 1);

@@ -7,7 +7,15 @@
 // amounts. The labels come from the generation parameters (who signed, which fee was charged),
 // never from running the engine.
 import { degrees, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
-import { drawItems, type Item, LETTER, newDocument, type SampleDocument, save } from "../samples.ts";
+import {
+  drawItems,
+  type Item,
+  LETTER,
+  MONTH_NAMES,
+  newDocument,
+  type SampleDocument,
+  save,
+} from "../samples.ts";
 import type { Label, LabelledCase } from "./cases.ts";
 
 // ---------------------------------------------------------------- drawing
@@ -51,21 +59,6 @@ interface Day {
   d: number;
 }
 
-const MONTHS = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
-
 function day(y: number, m: number, d: number): Day {
   return { y, m, d };
 }
@@ -78,7 +71,7 @@ function addDays(date: Day, days: number): Day {
 const pad = (value: number) => String(value).padStart(2, "0");
 const usDate = (date: Day) => `${pad(date.m)}/${pad(date.d)}/${date.y}`;
 const monthDay = (date: Day) => `${pad(date.m)}/${pad(date.d)}`;
-const monthName = (date: Day) => MONTHS[date.m - 1] ?? String(date.m);
+const monthName = (date: Day) => MONTH_NAMES[date.m - 1] ?? String(date.m);
 const shortMonth = (date: Day) => monthName(date).slice(0, 3);
 
 // ---------------------------------------------------------------- Form 1120 prints
