@@ -144,10 +144,8 @@ export async function replanRun(runId: string, services: Services, log: Logger):
   if (isTerminal(meta.status)) throw new Error(`run ${runId} is already ${meta.status}; not replanning it`);
   const plan = meta.plan;
   if (!plan) throw new Error(`run ${runId} has no plan to check`);
-  const byStep = await evidenceStore.load(
-    runId,
-    plan.steps.map((step) => step.id),
-  );
+  const evidence = await evidenceStore.ofPlan(runId, plan);
+  const byStep = new Map(evidence.map((item) => [item.step_id, item]));
   const output = planOutput(plan, meta.request, config);
   if (plan.steps.some((step) => !byStep.has(step.id))) return { ...output, replanned: true };
 
@@ -160,10 +158,6 @@ export async function replanRun(runId: string, services: Services, log: Logger):
     return { ...output, replanned: false };
   }
 
-  const evidence = plan.steps.flatMap((step) => {
-    const item = byStep.get(step.id);
-    return item ? [item] : [];
-  });
   const failures = evidence
     .filter((item) => item.status === "error")
     .map((item) => `${item.step_id} ${item.tool} failed: ${item.error ?? "unknown error"}`);

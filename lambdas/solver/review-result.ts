@@ -18,14 +18,7 @@ export async function reviewResultRun(
   if (meta.result_review) return { run_id: runId, needs_review: !meta.result_review.approved };
   const { plan, result } = meta;
   if (!plan || !result) throw new Error(`run ${runId} has no result to review`);
-  const byStep = await evidenceStore.load(
-    runId,
-    plan.steps.map((step) => step.id),
-  );
-  const evidence = plan.steps.flatMap((step) => {
-    const item = byStep.get(step.id);
-    return item ? [item] : [];
-  });
+  const evidence = await evidenceStore.ofPlan(runId, plan);
   const verdict = reviewResult(
     { result, evidence, ...(plan.scope ? { scope: plan.scope } : {}) },
     config.reviewThreshold,

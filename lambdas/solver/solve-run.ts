@@ -18,22 +18,19 @@ async function failedBeforeReplan(
   current: Evidence[],
   services: Services,
 ): Promise<Evidence[]> {
-  const { runs } = services;
-  const meta = await runs.getMeta(runId);
-  if (!meta.replans) return [];
   const inPlan = new Set(plan.steps.map((step) => step.id));
   const documentOf = (item: Evidence) => item.args?.s3_path;
   const redone = (item: Evidence) =>
     current.some(
       (other) => other.status === "ok" && other.tool === item.tool && documentOf(other) === documentOf(item),
     );
-  const all = (await runs.getRun(runId))?.evidence ?? [];
+  const all = (await services.runs.getRun(runId))?.evidence ?? [];
   return all.filter((item) => item.status === "error" && !inPlan.has(item.step_id) && !redone(item));
 }
 
 export async function solveRun(runId: string, services: Services, log: Logger): Promise<void> {
   const { runs, evidence: evidenceStore, publisher, llm, config } = services;
-  const { request, plan, result: stored, status } = await runs.getMeta(runId);
+  const { request, plan, result: stored, status, replans } = await runs.getMeta(runId);
   if (!plan) throw new Error(`run ${runId} has no plan to solve`);
   if (stored) {
     // A retried Solve task or a resumed run: the answer was written (and paid for) already.
@@ -47,17 +44,9 @@ export async function solveRun(runId: string, services: Services, log: Logger): 
     await publisher.publish(runId, { stage: "solver", status: "started" });
   }
 
-  const byStep = await evidenceStore.load(
-    runId,
-    plan.steps.map((step) => step.id),
-  );
-  const current = plan.steps.flatMap((step) => {
-    const item = byStep.get(step.id);
-    return item ? [item] : [];
-  });
-  const evidence = [...current, ...(await failedBeforeReplan(runId, plan, current, services))].map((item) =>
-    services.tools.forSolver(item),
-  );
+  const current = await evidenceStore.ofPlan(runId, plan);
+  const earlier = replans ? await failedBeforeReplan(runId, plan, current, services) : [];
+  const evidence = [...current, ...earlier].map((item) => services.tools.forSolver(item));
   const { system, prompt } = renderSolverPrompt({
     request,
     plan,

@@ -38,6 +38,18 @@ export class EvidenceStore {
     return new Map(resolved.map((evidence) => [evidence.step_id, evidence]));
   }
 
+  /** The evidence of a plan's steps, in plan order, outputs resolved; steps not run yet are left out. */
+  async ofPlan(runId: string, plan: { steps: ReadonlyArray<{ id: string }> }): Promise<Evidence[]> {
+    const byStep = await this.load(
+      runId,
+      plan.steps.map((step) => step.id),
+    );
+    return plan.steps.flatMap((step) => {
+      const item = byStep.get(step.id);
+      return item ? [item] : [];
+    });
+  }
+
   async resolve(evidence: Evidence): Promise<Evidence> {
     if (evidence.output !== undefined || !evidence.output_ref) return evidence;
     return { ...evidence, output: await this.blobs.getJson(evidence.output_ref) };
