@@ -1,7 +1,7 @@
 // Step Functions emulation for the local twin: runs statemachine/rewoo.asl.json — the same file CDK
 // deploys — with aws-local-stepfunctions, invoking in-process handlers in place of the Lambda functions,
 // and keeps executions the way the StartExecution / DescribeExecution / StopExecution APIs expose them.
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { RunOptions, StateMachine, StateMachineDefinition } from "aws-local-stepfunctions";
@@ -90,6 +90,28 @@ export class StepFunctionsError extends Error {
 /** Step Functions' payload quota: a state's input or output, or a task's result, above it is fatal. */
 export const PAYLOAD_LIMIT_BYTES = 256 * 1024;
 
+/**
+ * The callback pattern (`arn:aws:states:::lambda:invoke.waitForTaskToken`): the state invokes the function
+ * with its Payload (which carries `$$.Task.Token`), ignores what the function returns, and waits until
+ * someone calls SendTaskSuccess / SendTaskFailure with the token — or until its timeout or heartbeat ends it.
+ */
+const CALLBACK_RESOURCE = "arn:aws:states:::lambda:invoke.waitForTaskToken";
+/**
+ * The interpreter evaluates a Task's TimeoutSecondsPath on the input after Parameters, AWS on the state
+ * input. The twin moves each callback state's TimeoutSecondsPath / HeartbeatSecondsPath into Parameters
+ * under these names (evaluated on the state input there, as in AWS), strips them before the function
+ * sees the payload and enforces both itself.
+ */
+const TIMEOUT_PARAMETER = "__twin_timeout_seconds";
+const HEARTBEAT_PARAMETER = "__twin_heartbeat_seconds";
+/** What the interpreter is told for a callback state (its own default is 60 s); the twin enforces the real one. */
+const CALLBACK_INTERPRETER_TIMEOUT_SECONDS = 2_000_000;
+/** Node timers hold at most 2^31 - 1 ms (≈ 24.8 days); a longer wait is refused rather than fired at once. */
+export const MAX_CALLBACK_WAIT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+/** SendTaskFailure's limits (the API rejects longer values). */
+const MAX_ERROR_LENGTH = 256;
+const MAX_CAUSE_LENGTH = 32_768;
+
 const DEFAULT_REGION = "us-east-1";
 const DEFAULT_ACCOUNT = "123456789012";
 // AWS rejects execution names with white space, brackets, wildcards, these punctuation marks and control characters.
@@ -156,6 +178,23 @@ function stopQueuedIterationsOnFailure(lib: Interpreter): void {
   proto[PATCHED] = true;
 }
 
+/** A callback state's timeouts, as the definition sets them (a path is read per execution). */
+interface CallbackState {
+  timeoutSeconds?: number;
+  heartbeatSeconds?: number;
+}
+
+/** A task token whose state waits (open) or no longer waits (closed: answered, timed out or stopped). */
+interface TaskTokenRecord {
+  executionArn: string;
+  stateName: string;
+  open: boolean;
+  resolve?: (output: unknown) => void;
+  reject?: (error: Error) => void;
+  /** Restarts the heartbeat timer (SendTaskHeartbeat). */
+  heartbeat?: () => void;
+}
+
 interface ExecutionRecord {
   arn: string;
   name: string;
@@ -174,6 +213,10 @@ interface ExecutionRecord {
   markSettled: () => void;
   /** Handler invocations still running (they outlive stopExecution, see there). */
   inFlight: number;
+  /** Task tokens handed out by `$$.Task.Token` and not yet claimed by a callback state. */
+  minted: Set<string>;
+  /** Tokens of this execution's callback states (open or closed), forgotten with the execution. */
+  tokens: Set<string>;
   onIdle: Array<() => void>;
 }
 
@@ -186,6 +229,7 @@ export class LocalStepFunctions {
   /** ARNs of closed executions still in `executions`, oldest closed first. */
   private readonly closedOrder = new Set<string>();
   private readonly statusListeners: StatusChangeListener[] = [];
+  private readonly taskTokens = new Map<string, TaskTokenRecord>();
   /** Set by close(): the emulation is going away with its process, and so is its event bus. */
   private closing = false;
 
@@ -199,6 +243,7 @@ export class LocalStepFunctions {
     stateMachineName: string,
     private readonly retryIntervalOverrides: Record<string, number | number[]> | undefined,
     private readonly closedExecutionsKept: number,
+    private readonly callbackStates: ReadonlyMap<string, CallbackState>,
   ) {
     this.taskStates = taskStates;
     this.stateMachineName = stateMachineName;
@@ -226,6 +271,7 @@ export class LocalStepFunctions {
     }
 
     const taskStates = collectTaskStates(definition);
+    const callbackStates = prepareCallbackStates(definition, aslPath);
     const unknown = Object.keys(handlers).filter((name) => !taskStates.includes(name));
     if (unknown.length) {
       throw new Error(
@@ -253,6 +299,7 @@ export class LocalStepFunctions {
       stateMachineName,
       options.retryIntervalOverrides,
       kept,
+      callbackStates,
     );
   }
 
@@ -304,6 +351,8 @@ export class LocalStepFunctions {
       markSettled,
       inFlight: 0,
       onIdle: [],
+      minted: new Set(),
+      tokens: new Set(),
     };
     this.executions.set(executionArn, record);
     this.emitStatusChange(record);
@@ -323,6 +372,15 @@ export class LocalStepFunctions {
           StartTime: record.startDate.toISOString(),
         },
         StateMachine: { Id: this.stateMachineArn, Name: this.stateMachineName },
+        // `$$.Task.Token`: a new token each time a state's Parameters read it; the callback state that
+        // receives it in its payload claims it (see callbackHandler).
+        Task: {
+          get Token(): string {
+            const token = randomBytes(48).toString("base64url");
+            record.minted.add(token);
+            return token;
+          },
+        },
       },
     };
     const execution = this.machine.run(JSON.parse(inputJson), runOptions);
@@ -418,29 +476,197 @@ export class LocalStepFunctions {
   private handlersFor(record: ExecutionRecord): Record<string, (input: unknown) => Promise<never>> {
     const wrapped: Record<string, (input: unknown) => Promise<never>> = {};
     for (const [stateName, handler] of Object.entries(this.handlers)) {
-      wrapped[stateName] = async (input) => {
-        // The interpreter calls a Task's handler synchronously inside run(); AWS invokes the Lambda
-        // after StartExecution has returned. Yield once so callers see the same ordering.
-        await new Promise((resolve) => setImmediate(resolve));
-        if (record.status !== "RUNNING") {
-          // Iterations queued in a Map still start after an abort (the interpreter's p-limit queue is not
-          // drained); AWS would never start them.
-          throw new StepFunctionsError("States.Runtime", `Execution ${record.name} is no longer running`);
-        }
-        record.inFlight += 1;
-        try {
-          // Lambda receives and returns serialized JSON: handlers never share objects with the interpreter.
-          const result = await handler(JSON.parse(JSON.stringify(input ?? null)));
-          return toTaskResult(stateName, result) as never;
-        } catch (error) {
-          throw toTaskError(error);
-        } finally {
-          record.inFlight -= 1;
-          if (record.inFlight === 0) for (const resolve of record.onIdle.splice(0)) resolve();
-        }
-      };
+      const callback = this.callbackStates.get(stateName);
+      if (callback) {
+        wrapped[stateName] = (input) => this.runCallbackState(record, stateName, handler, callback, input);
+        continue;
+      }
+      wrapped[stateName] = async (input) => (await this.invoke(record, stateName, handler, input)) as never;
     }
     return wrapped;
+  }
+
+  /** One Lambda invocation of a Task state, as AWS makes it. */
+  private async invoke(
+    record: ExecutionRecord,
+    stateName: string,
+    handler: TaskHandler,
+    input: unknown,
+  ): Promise<unknown> {
+    // The interpreter calls a Task's handler synchronously inside run(); AWS invokes the Lambda
+    // after StartExecution has returned. Yield once so callers see the same ordering.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (record.status !== "RUNNING") {
+      // Iterations queued in a Map still start after an abort (the interpreter's p-limit queue is not
+      // drained); AWS would never start them.
+      throw new StepFunctionsError("States.Runtime", `Execution ${record.name} is no longer running`);
+    }
+    record.inFlight += 1;
+    try {
+      // Lambda receives and returns serialized JSON: handlers never share objects with the interpreter.
+      const result = await handler(JSON.parse(JSON.stringify(input ?? null)));
+      return toTaskResult(stateName, result);
+    } catch (error) {
+      throw toTaskError(error);
+    } finally {
+      record.inFlight -= 1;
+      if (record.inFlight === 0) for (const resolve of record.onIdle.splice(0)) resolve();
+    }
+  }
+
+  /**
+   * A `lambda:invoke.waitForTaskToken` state: invoke the function with the Payload (its answer is
+   * ignored, its error fails the state), then wait for the token's SendTaskSuccess (the state's result
+   * is that output) or SendTaskFailure (the state fails with that error), or for the timeout
+   * (States.Timeout) or a missed heartbeat (States.HeartbeatTimeout).
+   */
+  private async runCallbackState(
+    record: ExecutionRecord,
+    stateName: string,
+    handler: TaskHandler,
+    callback: CallbackState,
+    input: unknown,
+  ): Promise<never> {
+    const parameters = (input ?? {}) as Record<string, unknown>;
+    const timeoutSeconds = callbackSeconds(
+      parameters[TIMEOUT_PARAMETER],
+      callback.timeoutSeconds,
+      stateName,
+      "Timeout",
+    );
+    const heartbeatSeconds = callbackSeconds(
+      parameters[HEARTBEAT_PARAMETER],
+      callback.heartbeatSeconds,
+      stateName,
+      "Heartbeat",
+    );
+    const payload = parameters.Payload ?? {};
+    // The token(s) this state's Parameters read; AWS waits even when none reached the payload (only the
+    // timeout can end such a state), and so does the twin.
+    const claimed = [...record.minted].filter((token) => containsString(payload, token));
+    for (const token of claimed) record.minted.delete(token);
+
+    const waiting = new Promise<unknown>((resolve, reject) => {
+      const timers: NodeJS.Timeout[] = [];
+      const close = () => {
+        for (const timer of timers) clearTimeout(timer);
+        for (const token of claimed) {
+          const entry = this.taskTokens.get(token);
+          if (entry) {
+            entry.open = false;
+            delete entry.resolve;
+            delete entry.reject;
+            delete entry.heartbeat;
+          }
+        }
+      };
+      const settleWith = (outcome: () => void) => {
+        close();
+        outcome();
+      };
+      if (timeoutSeconds !== undefined) {
+        const timer = setTimeout(
+          () => settleWith(() => reject(callbackTimeout("States.Timeout", stateName, timeoutSeconds))),
+          timeoutSeconds * 1000,
+        );
+        timer.unref();
+        timers.push(timer);
+      }
+      let heartbeatTimer: NodeJS.Timeout | undefined;
+      const heartbeat = () => {
+        if (heartbeatSeconds === undefined) return;
+        if (heartbeatTimer) clearTimeout(heartbeatTimer);
+        heartbeatTimer = setTimeout(
+          () =>
+            settleWith(() => reject(callbackTimeout("States.HeartbeatTimeout", stateName, heartbeatSeconds))),
+          heartbeatSeconds * 1000,
+        );
+        heartbeatTimer.unref();
+        timers.push(heartbeatTimer);
+      };
+      heartbeat();
+      for (const token of claimed) {
+        record.tokens.add(token);
+        this.taskTokens.set(token, {
+          executionArn: record.arn,
+          stateName,
+          open: true,
+          resolve: (output) => settleWith(() => resolve(output)),
+          reject: (error) => settleWith(() => reject(error)),
+          heartbeat,
+        });
+      }
+    });
+    // Registered before the function runs: it may hand the token on, and the answer may come back
+    // before the invocation returns.
+    waiting.catch(() => undefined);
+    const { [TIMEOUT_PARAMETER]: _timeout, [HEARTBEAT_PARAMETER]: _heartbeat, ...rest } = parameters;
+    try {
+      await this.invoke(record, stateName, handler, "Payload" in rest ? rest.Payload : rest);
+    } catch (error) {
+      for (const token of claimed) this.closeToken(token);
+      throw error;
+    }
+    return (await waiting) as never;
+  }
+
+  /** SendTaskSuccess: the waiting state succeeds with `output` (a JSON text). */
+  sendTaskSuccess(taskToken: string, output: string): void {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(output);
+    } catch {
+      throw new StepFunctionsError("InvalidOutput", "Invalid Output: the output is not valid JSON");
+    }
+    if (Buffer.byteLength(output, "utf8") > PAYLOAD_LIMIT_BYTES) {
+      throw new StepFunctionsError(
+        "InvalidOutput",
+        `Invalid Output: ${Buffer.byteLength(output, "utf8")} bytes, above the ${PAYLOAD_LIMIT_BYTES}-byte payload quota`,
+      );
+    }
+    this.openToken(taskToken).resolve?.(parsed);
+  }
+
+  /** SendTaskFailure: the waiting state fails with `error` / `cause` (its Retry and Catch apply). */
+  sendTaskFailure(taskToken: string, options: { error?: string; cause?: string } = {}): void {
+    if ((options.error?.length ?? 0) > MAX_ERROR_LENGTH) {
+      throw new StepFunctionsError(
+        "ValidationException",
+        `Value at 'error' failed to satisfy constraint: Member must have length less than or equal to ${MAX_ERROR_LENGTH}`,
+      );
+    }
+    if ((options.cause?.length ?? 0) > MAX_CAUSE_LENGTH) {
+      throw new StepFunctionsError(
+        "ValidationException",
+        `Value at 'cause' failed to satisfy constraint: Member must have length less than or equal to ${MAX_CAUSE_LENGTH}`,
+      );
+    }
+    this.openToken(taskToken).reject?.(new StepFunctionsError(options.error ?? "", options.cause ?? ""));
+  }
+
+  /** SendTaskHeartbeat: the waiting state's heartbeat timer starts again. */
+  sendTaskHeartbeat(taskToken: string): void {
+    this.openToken(taskToken).heartbeat?.();
+  }
+
+  private openToken(taskToken: string): TaskTokenRecord {
+    const entry = this.taskTokens.get(taskToken);
+    if (!entry) throw new StepFunctionsError("InvalidToken", "Invalid Token: the task token is not known");
+    // AWS answers TaskTimedOut for every token whose state no longer waits (answered, timed out, stopped).
+    if (!entry.open) throw new StepFunctionsError("TaskTimedOut", "Task Timed Out: the task no longer waits");
+    return entry;
+  }
+
+  private closeToken(token: string): void {
+    const entry = this.taskTokens.get(token);
+    if (!entry?.open) return;
+    entry.reject?.(new StepFunctionsError("States.Runtime", "the task no longer waits"));
+  }
+
+  /** Task tokens some callback state of the execution waits for (diagnostics and tests). */
+  openTaskTokens(executionArn: string): string[] {
+    const record = this.get(executionArn);
+    return [...record.tokens].filter((token) => this.taskTokens.get(token)?.open);
   }
 
   private async drainEvents(record: ExecutionRecord, events: AsyncGenerator<unknown>): Promise<void> {
@@ -498,6 +724,9 @@ export class LocalStepFunctions {
     if (settlement.error !== undefined) record.error = settlement.error;
     if (settlement.cause !== undefined) record.cause = settlement.cause;
     record.stopDate = new Date();
+    // A stopped (or otherwise ended) execution's callback states no longer wait.
+    for (const token of record.tokens) this.closeToken(token);
+    record.minted.clear();
     record.markSettled();
     this.emitStatusChange(record);
     this.forgetOldClosedExecutions(record);
@@ -513,6 +742,7 @@ export class LocalStepFunctions {
       if (record && record.inFlight > 0) continue;
       this.closedOrder.delete(arn);
       this.executions.delete(arn);
+      for (const token of record?.tokens ?? []) this.taskTokens.delete(token);
     }
   }
 
@@ -631,4 +861,87 @@ function terminalError(name: string, message: string): Error {
   // The interpreter reads these (RuntimeError getters) to decide whether Retry/Catch may match.
   Object.defineProperties(error, { isRetryable: { value: false }, isCatchable: { value: false } });
   return error;
+}
+
+/**
+ * Callback states: checks that each is a Lambda invocation (the only callback integration the twin
+ * emulates) and rewrites its TimeoutSecondsPath / HeartbeatSecondsPath as Parameters entries (see
+ * TIMEOUT_PARAMETER). Mutates the definition it is given.
+ */
+function prepareCallbackStates(
+  definition: StateMachineDefinition,
+  aslPath: string,
+): Map<string, CallbackState> {
+  const callbacks = new Map<string, CallbackState>();
+  const visit = (states: StatesMap | undefined) => {
+    for (const [name, state] of Object.entries(states ?? {})) {
+      const resource = typeof state.Resource === "string" ? state.Resource : "";
+      if (state.Type === "Task" && resource.endsWith(".waitForTaskToken")) {
+        if (resource !== CALLBACK_RESOURCE) {
+          throw new Error(
+            `${aslPath}: state ${name} waits for a task token through ${resource}; the twin emulates ${CALLBACK_RESOURCE} only`,
+          );
+        }
+        const parameters = (state.Parameters ?? {}) as Record<string, unknown>;
+        const entry: CallbackState = {};
+        if (typeof state.TimeoutSeconds === "number") entry.timeoutSeconds = state.TimeoutSeconds;
+        if (typeof state.HeartbeatSeconds === "number") entry.heartbeatSeconds = state.HeartbeatSeconds;
+        if (typeof state.TimeoutSecondsPath === "string") {
+          parameters[`${TIMEOUT_PARAMETER}.$`] = state.TimeoutSecondsPath;
+          delete state.TimeoutSecondsPath;
+        }
+        if (typeof state.HeartbeatSecondsPath === "string") {
+          parameters[`${HEARTBEAT_PARAMETER}.$`] = state.HeartbeatSecondsPath;
+          delete state.HeartbeatSecondsPath;
+        }
+        state.Parameters = parameters;
+        state.TimeoutSeconds = CALLBACK_INTERPRETER_TIMEOUT_SECONDS;
+        delete state.HeartbeatSeconds;
+        callbacks.set(name, entry);
+      }
+      const processor = (state.ItemProcessor ?? state.Iterator) as { States?: StatesMap } | undefined;
+      if (processor) visit(processor.States);
+      for (const branch of (state.Branches as Array<{ States?: StatesMap }> | undefined) ?? [])
+        visit(branch.States);
+    }
+  };
+  visit(definition.States as unknown as StatesMap);
+  return callbacks;
+}
+
+/** A callback state's timeout or heartbeat: the value its path resolved to, else the fixed one. */
+function callbackSeconds(
+  fromPath: unknown,
+  fixed: number | undefined,
+  stateName: string,
+  what: "Timeout" | "Heartbeat",
+): number | undefined {
+  const value = fromPath ?? fixed;
+  if (value === undefined) return undefined;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+    throw terminalError(
+      "States.Runtime",
+      `${stateName}: ${what}SecondsPath must select a positive integer, got ${JSON.stringify(value)}`,
+    );
+  }
+  if (value > MAX_CALLBACK_WAIT_SECONDS) {
+    throw terminalError(
+      "States.Runtime",
+      `${stateName}: the twin can wait at most ${MAX_CALLBACK_WAIT_SECONDS} seconds, got ${value}`,
+    );
+  }
+  return value;
+}
+
+function containsString(value: unknown, wanted: string): boolean {
+  if (value === wanted) return true;
+  if (Array.isArray(value)) return value.some((item) => containsString(item, wanted));
+  if (value && typeof value === "object")
+    return Object.values(value).some((item) => containsString(item, wanted));
+  return false;
+}
+
+/** States.Timeout / States.HeartbeatTimeout of a callback state: Catch may handle them, Retry as configured. */
+function callbackTimeout(name: string, stateName: string, seconds: number): Error {
+  return new StepFunctionsError(name, `${stateName} received no callback within ${seconds} seconds`);
 }
