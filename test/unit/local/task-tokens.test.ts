@@ -14,6 +14,7 @@ const DEFINITION = {
       Type: "Task",
       Resource: "arn:aws:states:::lambda:invoke.waitForTaskToken",
       Parameters: {
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a definition substitution, as in the ASL file
         FunctionName: "${AskFunctionArn}",
         Payload: { "question.$": "$.question", "token.$": "$$.Task.Token" },
       },
