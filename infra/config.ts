@@ -36,6 +36,8 @@ export interface RewooConfig {
     readonly solverModel?: string;
     /** The `llm` tool's model; defaults to the solver's. */
     readonly toolModel?: string;
+    /** The model reviewer's (plan and result reviews); defaults to the planner's. */
+    readonly reviewerModel?: string;
   };
   readonly documents: {
     /** Import this bucket instead of creating one (it keeps its own policies and logging). */
@@ -137,6 +139,7 @@ export const CONTEXT_OVERRIDES = [
   "plannerModel",
   "solverModel",
   "toolModel",
+  "reviewerModel",
   "workerConcurrency",
   "workflowType",
   "alarmTopicArn",
@@ -178,6 +181,7 @@ export function resolveConfig(context: Context): RewooConfig {
         plannerModel: text("plannerModel") ?? chosen.llm.plannerModel,
         solverModel: text("solverModel") ?? chosen.llm.solverModel,
         toolModel: text("toolModel") ?? chosen.llm.toolModel,
+        reviewerModel: text("reviewerModel") ?? chosen.llm.reviewerModel,
       }),
     },
     documents: {

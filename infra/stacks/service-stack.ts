@@ -124,6 +124,7 @@ export class ServiceStack extends Stack {
         REWOO_PLANNER_MODEL: config.llm.plannerModel,
         REWOO_SOLVER_MODEL: config.llm.solverModel,
         REWOO_TOOL_MODEL: config.llm.toolModel,
+        REWOO_REVIEWER_MODEL: config.llm.reviewerModel,
         PRECONDITIONS_API_URL: config.lender.preconditionsApiUrl,
         CONDITIONS_AI_API_URL: config.lender.conditionsAiApiUrl,
       }),
@@ -202,8 +203,10 @@ export class ServiceStack extends Stack {
       worker.bindSecret(lenderToken, "LENDER_API_TOKEN_SECRET_ARN");
     }
     if (config.llm.provider === "bedrock") {
-      planner.bindModels(definedList(config.llm.plannerModel));
-      solver.bindModels(definedList(config.llm.solverModel));
+      // The planner reviews plans and the solver answers (ReviewPlan, ReviewResult) with the reviewer's model.
+      const reviewerModel = config.llm.reviewerModel ?? config.llm.plannerModel;
+      planner.bindModels(definedList(config.llm.plannerModel, reviewerModel));
+      solver.bindModels(definedList(config.llm.solverModel, reviewerModel));
       worker.bindModels(definedList(config.llm.toolModel ?? config.llm.solverModel));
     }
 

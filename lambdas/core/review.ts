@@ -41,6 +41,15 @@ export function scoreReview(issues: ReviewIssue[], threshold = DEFAULT_REVIEW_TH
       return [criterion, Math.max(1, 10 - lost)];
     }),
   ) as Record<ReviewCriterion, number>;
+  return settleReview(criteria, issues, threshold);
+}
+
+/** The score (rounded mean of the criteria) and the approval (the threshold reached, no critical issue). */
+export function settleReview(
+  criteria: Record<ReviewCriterion, number>,
+  issues: ReviewIssue[],
+  threshold = DEFAULT_REVIEW_THRESHOLD,
+): Review {
   const score = Math.round(REVIEW_CRITERIA.reduce((sum, c) => sum + criteria[c], 0) / REVIEW_CRITERIA.length);
   const critical = issues.some((issue) => issue.severity === "critical");
   return { approved: score >= threshold && !critical, score, criteria, issues };

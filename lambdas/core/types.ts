@@ -177,6 +177,8 @@ export interface ReviewIssue {
   message: string;
   /** The step or condition the issue is about, when it is about one. */
   ref?: string;
+  /** "model": found by the model reviewer; absent: by the rules (lambdas/core/review.ts). */
+  source?: "model";
 }
 
 /** A reviewer's verdict on a plan or a result (lambdas/core/review.ts scores it). */

@@ -1,6 +1,7 @@
-// Builds the planner, solver and `llm`-tool model bindings from `config.llm` once per cold start.
-// Planner and solver get separate model ids: planning wants a strong model, solving a cheap one (or
-// the reverse), and the choice should not need a code change.
+// Builds the planner, solver, reviewer and `llm`-tool model bindings from `config.llm` once per cold
+// start. Planner and solver get separate model ids: planning wants a strong model, solving a cheap one
+// (or the reverse), and the choice should not need a code change. The reviewer judges plans, so it
+// takes the planner's model unless told otherwise.
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import { BedrockProvider, DEFAULT_BEDROCK_MODEL } from "./bedrock.ts";
 import { DEFAULT_OPENAI_MODEL, OpenAiCompatibleProvider } from "./openai.ts";
@@ -16,6 +17,7 @@ export interface LlmOptions {
   plannerModel?: string;
   solverModel?: string;
   toolModel?: string;
+  reviewerModel?: string;
   openaiBaseUrl?: string;
   openaiApiKey?: string;
   scriptedResponsesFile?: string;
@@ -38,15 +40,19 @@ export interface LlmProviders {
   planner: ModelBinding;
   solver: ModelBinding;
   tool: ModelBinding;
+  /** Reviews plans and answers; skipped (the rules alone review) when it is the rule-based provider. */
+  reviewer: ModelBinding;
 }
 
 export function createLlmProviders(options: LlmOptions, deps: LlmDeps = {}): LlmProviders {
   const { provider, defaultModel } = buildProvider(options, deps);
+  const plannerModel = options.plannerModel || defaultModel;
   const solverModel = options.solverModel || defaultModel;
   return {
-    planner: { provider, model: options.plannerModel || defaultModel },
+    planner: { provider, model: plannerModel },
     solver: { provider, model: solverModel },
     tool: { provider, model: options.toolModel || solverModel },
+    reviewer: { provider, model: options.reviewerModel || plannerModel },
   };
 }
 

@@ -48,6 +48,9 @@ export class RuleBasedProvider implements LlmProvider {
       text = plannerText(context.request, context.tools, context.maxSteps, context.scope, context.replan);
     } else if (context.purpose === "solver") {
       text = solverText(context.request, context.plan, context.evidence);
+    } else if (context.purpose === "review") {
+      // The reviewers skip this provider; asked anyway, it has nothing to add to the rules' findings.
+      text = JSON.stringify({ criteria: context.rules.criteria, issues: [] });
     } else {
       text = extractiveAnswer(request.prompt);
     }

@@ -8,7 +8,7 @@ import { tokenizerUsage } from "./usage.ts";
 export const SCRIPTED_MODEL = "scripted";
 
 export const ScriptedResponseSchema = z.object({
-  purpose: z.enum(["planner", "solver", "tool", "field"]).optional(),
+  purpose: z.enum(["planner", "solver", "tool", "field", "review"]).optional(),
   /** A substring of the user prompt. */
   match: z.string().optional(),
   text: z.string(),

@@ -2,7 +2,7 @@
 // `llm` tool each pass what they know as `context`, so the rule-based provider can plan and solve
 // from structured data instead of re-parsing its own prompt.
 import type { InstructionScope } from "../core/instructions.ts";
-import type { EvaluationRequest, Evidence, Plan, ToolCatalog } from "../core/types.ts";
+import type { EvaluationRequest, Evidence, Plan, Review, ToolCatalog } from "../core/types.ts";
 
 /** What went wrong with the previous plan, when the planner is asked to plan again. */
 export interface ReplanContext {
@@ -41,13 +41,28 @@ export interface FieldCallContext {
   field: string;
 }
 
-export type CompletionContext = PlannerContext | SolverContext | ToolCallContext | FieldCallContext;
+/**
+ * A model reviewing a plan or an answer. `rules` is the deterministic review its answer is merged
+ * with (the rules stay authoritative), so a provider without a model can answer from it.
+ */
+export interface ReviewCallContext {
+  purpose: "review";
+  target: "plan" | "result";
+  rules: Review;
+}
+
+export type CompletionContext =
+  | PlannerContext
+  | SolverContext
+  | ToolCallContext
+  | FieldCallContext
+  | ReviewCallContext;
 export type CompletionPurpose = CompletionContext["purpose"];
 
 export interface CompletionRequest {
   system: string;
   prompt: string;
-  /** The caller picks the planner / solver / tool model; a provider falls back to its default. */
+  /** The caller picks the planner / solver / tool / reviewer model; a provider falls back to its default. */
   model?: string;
   context: CompletionContext;
   signal?: AbortSignal;
@@ -80,4 +95,6 @@ export const DEFAULT_TEMPERATURES: Readonly<Record<CompletionPurpose, number>> =
   tool: 0.3,
   // Copying a value and its quote from a page: no creativity wanted.
   field: 0,
+  // A review is a judgement against fixed criteria: the same plan should get the same scores.
+  review: 0,
 };

@@ -3,9 +3,9 @@
 // budget); if the new plan still scores below, the run ends NEEDS_REVIEW without calling a tool.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { loanEvaluationProfileFor } from "../core/profiles.ts";
-import { reviewPlan } from "../core/review.ts";
 import { isTerminal, type Plan, type Review } from "../core/types.ts";
 import { PlanValidationError } from "../core/validate.ts";
+import { reviewPlanWithModel } from "../runtime/reviewer.ts";
 import type { Services } from "../runtime/services.ts";
 import { askPlanner, type PlanOutput, planOutput } from "./plan-run.ts";
 import { scopeOf } from "./scope.ts";
@@ -30,8 +30,8 @@ export async function reviewPlanRun(
     return { ...planOutput(plan, meta.request, config), needs_review: !meta.plan_review.approved };
   }
   const maxSteps = Math.min(meta.request.options?.max_steps ?? config.maxSteps, config.maxSteps);
-  const review = (candidate: Plan): Review =>
-    reviewPlan(
+  const review = (candidate: Plan): Promise<Review> =>
+    reviewPlanWithModel(
       {
         plan: candidate,
         request: meta.request,
@@ -41,10 +41,11 @@ export async function reviewPlanRun(
         maxSteps,
       },
       config.reviewThreshold,
+      { runId, services, log, askModel: meta.mode !== "legacy" },
     );
 
   let final = plan;
-  let verdict = review(plan);
+  let verdict = await review(plan);
   const replans = meta.replans ?? 0;
   if (!verdict.approved && meta.mode !== "legacy" && replans < config.maxReplans) {
     await publisher.publish(runId, { stage: "review", target: "plan", ...verdict });
@@ -73,7 +74,7 @@ export async function reviewPlanRun(
         });
         await publisher.publish(runId, { stage: "plan", plan: written });
         final = written;
-        verdict = review(written);
+        verdict = await review(written);
       }
     } catch (error) {
       // A new plan that does not validate leaves the reviewed one, and its verdict, in place.

@@ -52,6 +52,8 @@ const EnvSchema = z.object({
   REWOO_PLANNER_MODEL: z.string().optional(),
   REWOO_SOLVER_MODEL: z.string().optional(),
   REWOO_TOOL_MODEL: z.string().optional(),
+  /** The model reviewer's; defaults to the planner's. Unused with the rule-based provider. */
+  REWOO_REVIEWER_MODEL: z.string().optional(),
   OPENAI_BASE_URL: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
   REWOO_SCRIPTED_RESPONSES: z.string().optional(),
@@ -127,6 +129,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
       plannerModel: e.REWOO_PLANNER_MODEL,
       solverModel: e.REWOO_SOLVER_MODEL,
       toolModel: e.REWOO_TOOL_MODEL ?? e.REWOO_SOLVER_MODEL,
+      reviewerModel: e.REWOO_REVIEWER_MODEL ?? e.REWOO_PLANNER_MODEL,
       openaiBaseUrl: e.OPENAI_BASE_URL,
       openaiApiKey: e.OPENAI_API_KEY,
       scriptedResponsesFile: e.REWOO_SCRIPTED_RESPONSES,

@@ -3,8 +3,8 @@
 // evidence, a recommendation per unfulfilled condition). Below the threshold the run ends
 // NEEDS_REVIEW: Finalize keeps the answer and says why a person must look at it.
 import type { Logger } from "@aws-lambda-powertools/logger";
-import { reviewResult } from "../core/review.ts";
 import { isTerminal } from "../core/types.ts";
+import { reviewResultWithModel } from "../runtime/reviewer.ts";
 import type { Services } from "../runtime/services.ts";
 
 export async function reviewResultRun(
@@ -19,9 +19,10 @@ export async function reviewResultRun(
   const { plan, result } = meta;
   if (!plan || !result) throw new Error(`run ${runId} has no result to review`);
   const evidence = await evidenceStore.ofPlan(runId, plan);
-  const verdict = reviewResult(
-    { result, evidence, ...(plan.scope ? { scope: plan.scope } : {}) },
+  const verdict = await reviewResultWithModel(
+    { request: meta.request, result, evidence, ...(plan.scope ? { scope: plan.scope } : {}) },
     config.reviewThreshold,
+    { runId, services, log },
   );
   await runs.updateRun(runId, { result_review: verdict });
   await publisher.publish(runId, { stage: "review", target: "result", ...verdict });

@@ -265,7 +265,8 @@ describe("functions with Bedrock, the lender's services and extra locations", ()
     );
     expect(models("rewoo-planner")).not.toContain("haiku");
     expect(models("rewoo-solver")).toContain("::foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0");
-    expect(models("rewoo-solver")).not.toContain("sonnet");
+    // The solver function also reviews answers, with the reviewer's model: the planner's unless set.
+    expect(models("rewoo-solver")).toContain("inference-profile/us.anthropic.claude-sonnet-4-20250514-v1:0");
     // The `llm` tool uses the solver's model unless told otherwise.
     expect(models("rewoo-worker")).toContain("foundation-model/anthropic.claude-3-5-haiku-20241022-v1:0");
     for (const service of ["rewoo-finalize", "rewoo-api", "rewoo-websocket", "rewoo-authorizer"]) {

@@ -79,6 +79,13 @@ beforeAll(async () => {
       { purpose: "tool", text: "Page 1 of a Form 1120 for 2024." },
       { purpose: "solver", match: INJECTION.forgedClose, text: JSON.stringify(obedient) },
       { purpose: "solver", text: JSON.stringify(honest) },
+      {
+        purpose: "review",
+        text: JSON.stringify({
+          criteria: { relevance: 10, completeness: 10, safety: 10, quality: 10 },
+          issues: [],
+        }),
+      },
     ]),
   );
   twin = await bootTwinWithSamples({ REWOO_LLM_PROVIDER: "scripted", REWOO_SCRIPTED_RESPONSES: file });
@@ -127,7 +134,13 @@ describe("a document with instructions for the model, scripted model", () => {
   });
 
   it("plans before any document is read: the planner prompt holds no document text", async () => {
-    expect(injected.received.map((r) => r.purpose)).toEqual(["planner", "tool", "solver"]);
+    expect(injected.received.map((r) => r.purpose)).toEqual([
+      "planner",
+      "review",
+      "tool",
+      "solver",
+      "review",
+    ]);
     expect(injected.planner.system).toBe(PLANNER_SYSTEM_PROMPT);
     expect(injected.planner.prompt).toContain(`<documents>["${INJECTED_KEY}"]</documents>`);
     for (const text of [

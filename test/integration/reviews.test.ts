@@ -53,6 +53,14 @@ beforeAll(async () => {
         text: JSON.stringify(steps(UNSIGNED, UNSIGNED)),
       },
       { purpose: "solver", match: "SCENARIO overconfident", text: JSON.stringify(OVERCONFIDENT_ANSWER) },
+      // A model reviewer with nothing to add: the rules' findings decide (model-reviews.test.ts drives it).
+      {
+        purpose: "review",
+        text: JSON.stringify({
+          criteria: { relevance: 10, completeness: 10, safety: 10, quality: 10 },
+          issues: [],
+        }),
+      },
     ]),
   );
   twin = await bootTwinWithSamples({ REWOO_LLM_PROVIDER: "scripted", REWOO_SCRIPTED_RESPONSES: file });
@@ -82,8 +90,9 @@ describe("reviewed runs", () => {
       `E2 reads ${UNSIGNED}, which is not one of the request's documents`,
     );
     expect(record.result_review).toBeUndefined();
-    // Asked once more with the issues (the scripted planner repeats itself): two planner calls, no solver.
-    expect(record.usage.llm_calls).toBe(2);
+    // Asked once more with the issues (the scripted planner repeats itself): two planner calls and
+    // the model's review of each plan, no solver.
+    expect(record.usage.llm_calls).toBe(4);
     expect(events.map((event) => event.stage)).toEqual([
       "plan",
       "review",
