@@ -1,6 +1,6 @@
 // The local twin's gateway: ONE loopback HTTP server standing in for everything the handlers and their
 // clients talk to in AWS, so the very same handler modules and SDK clients work unchanged:
-//   - API Gateway REST (Lambda proxy integration, v1 events) for `/v1/...` and `/health`;
+//   - API Gateway REST (Lambda proxy integration, v1 events) for the resources of lambdas/contracts/routes.ts;
 //   - API Gateway WebSocket (`/ws`): REQUEST authorizer on $connect, $connect / $disconnect / message routes
 //     selected by `$request.body.action`;
 //   - the WebSocket management API (`/{stage}/@connections/{id}`) used by @aws-sdk/client-apigatewaymanagementapi;
@@ -31,7 +31,12 @@ import type {
   APIGatewayRequestAuthorizerEvent,
 } from "aws-lambda";
 import { type RawData, type WebSocket, WebSocketServer } from "ws";
-import { ROUTES } from "../../lambdas/api/routes.ts";
+import {
+  matchResourcePath,
+  methodRoute,
+  REST_RESOURCES,
+  selectWebSocketRoute,
+} from "../../lambdas/contracts/routes.ts";
 import { type ExecutionDescription, type LocalStepFunctions, StepFunctionsError } from "./step-functions.ts";
 
 export type ApiHandler = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
@@ -101,10 +106,6 @@ export interface GatewayOptions {
   dashboardDir?: string;
   /** URL path → file, for the few library files the dashboard loads from node_modules. */
   vendorFiles?: Record<string, string>;
-  /** REST resource templates, matched in order; anything else is `/{proxy+}`. */
-  resources?: string[];
-  /** WebSocket routes other than $connect / $disconnect / $default, selected by the message's `action`. */
-  routes?: string[];
   /** Where handler failures are reported (default stderr): API Gateway logs them, the client sees only a 5xx. */
   log?: (line: string) => void;
 }
@@ -136,9 +137,12 @@ export const DEFAULT_STAGE = "local";
 export const LOCAL_API_ID = "local";
 const LOCAL_ACCOUNT_ID = "000000000000";
 
-/** The routes of lambdas/api; matched like API Gateway resources, anything else falls back to `/{proxy+}`. */
-export const API_RESOURCES = ROUTES.map((route) => route.resource);
-export const WEBSOCKET_ROUTES = ["subscribe"];
+/**
+ * First path parts of the REST API's resources (lambdas/contracts/routes.ts): requests under them are the
+ * REST API's, everything else is the dashboard's. The deployed API has no greedy `/{proxy+}` resource, so a
+ * path or method it does not have gets API Gateway's answer, not the handler.
+ */
+const REST_PATH_ROOTS = new Set(REST_RESOURCES.map((resource) => resource.split("/")[1]));
 export const WEBSOCKET_PATH = "/ws";
 export const STEP_FUNCTIONS_PATH = "/sfn";
 
@@ -260,8 +264,6 @@ class HttpError extends Error {
 class LocalGateway {
   private readonly stage: string;
   private readonly region: string;
-  private readonly resources: string[];
-  private readonly routes: Set<string>;
   private readonly vendorFiles: Record<string, string>;
   private readonly log: (line: string) => void;
   private readonly wss = new WebSocketServer({
@@ -281,8 +283,6 @@ class LocalGateway {
   ) {
     this.stage = options.stage ?? DEFAULT_STAGE;
     this.region = options.region ?? process.env.AWS_REGION ?? "us-east-1";
-    this.resources = options.resources ?? API_RESOURCES;
-    this.routes = new Set(options.routes ?? WEBSOCKET_ROUTES);
     this.vendorFiles = options.vendorFiles ?? defaultVendorFiles();
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     const hostname = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -340,7 +340,7 @@ class LocalGateway {
         await this.handleManagement(req, res, management[1] ?? "", management[2] ?? "");
         return;
       }
-      if (path === "/health" || path === "/v1" || path.startsWith("/v1/")) {
+      if (REST_PATH_ROOTS.has(path.split("/")[1])) {
         await this.handleRest(req, res, method, path, query);
         return;
       }
@@ -371,11 +371,18 @@ class LocalGateway {
     path: string,
     query: string,
   ): Promise<void> {
+    const matched = matchResourcePath(path);
+    if (!matched || !methodRoute(matched.resource, method)) {
+      // What API Gateway REST answers for a resource or a method the API does not have (whatever the caller's
+      // credentials): its MISSING_AUTHENTICATION_TOKEN gateway response.
+      throw new HttpError(403, "Missing Authentication Token", "MissingAuthenticationTokenException");
+    }
     const body = await readBody(req, MAX_REST_BODY_BYTES);
     if (body === undefined) {
       throw new HttpError(413, `Request payload exceeds API Gateway's ${MAX_REST_BODY_BYTES}-byte limit`);
     }
-    const { resource, pathParameters } = matchResource(this.resources, path);
+    const { resource } = matched;
+    const pathParameters = Object.keys(matched.pathParameters).length ? matched.pathParameters : null;
     const { headers, multiValueHeaders } = eventHeaders(req, this.address.port);
     const { single, multi } = queryParameters(query);
     const now = new Date();
@@ -553,7 +560,7 @@ class LocalGateway {
   private async dispatchMessage(connection: Connection, data: RawData, isBinary: boolean): Promise<void> {
     const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
     const text = isBinary ? undefined : bytes.toString("utf8");
-    const routeKey = text === undefined ? "$default" : this.selectRoute(text);
+    const routeKey = text === undefined ? "$default" : selectWebSocketRoute(text);
     const now = new Date();
     const requestId = randomUUID();
     const event: WebSocketEvent = {
@@ -580,20 +587,6 @@ class LocalGateway {
         JSON.stringify({ message: "Internal server error", connectionId: connection.id, requestId }),
       );
     }
-  }
-
-  /** Route selection expression `$request.body.action`: a defined route, else $default. */
-  private selectRoute(text: string): string {
-    try {
-      const parsed = JSON.parse(text) as unknown;
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
-        const action = (parsed as { action?: unknown }).action;
-        if (typeof action === "string" && this.routes.has(action)) return action;
-      }
-    } catch {
-      // Not JSON: API Gateway routes it to $default.
-    }
-    return "$default";
   }
 
   private async disconnect(connection: Connection, code: number, reason: string): Promise<void> {
@@ -967,38 +960,6 @@ function splitUrl(url: string): { path: string; query: string } {
   // Not `new URL()`: it would read `//host/...` as an authority and normalize `..`, hiding what was asked.
   const index = url.indexOf("?");
   return index === -1 ? { path: url, query: "" } : { path: url.slice(0, index), query: url.slice(index + 1) };
-}
-
-function matchResource(
-  resources: string[],
-  path: string,
-): { resource: string; pathParameters: Record<string, string> | null } {
-  const segments = path.split("/").slice(1);
-  for (const resource of resources) {
-    const template = resource.split("/").slice(1);
-    if (template.length !== segments.length) continue;
-    const parameters: Record<string, string> = {};
-    const matches = template.every((part, index) => {
-      const segment = segments[index] ?? "";
-      const variable = /^\{(\w+)\}$/.exec(part)?.[1];
-      if (variable) {
-        if (segment === "") return false;
-        parameters[variable] = safeDecode(segment);
-        return true;
-      }
-      return part === segment;
-    });
-    if (matches) return { resource, pathParameters: Object.keys(parameters).length ? parameters : null };
-  }
-  return { resource: "/{proxy+}", pathParameters: { proxy: safeDecode(path.slice(1)) } };
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }
 
 function queryParameters(query: string): {

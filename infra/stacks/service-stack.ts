@@ -22,9 +22,16 @@ import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import * as wafv2 from "aws-cdk-lib/aws-wafv2";
 import type { Construct } from "constructs";
-import { ROUTES } from "../../lambdas/api/routes.ts";
-import { EXECUTION_ENDED_PATTERN } from "../../lambdas/finalize/execution-status.ts";
-import { PUSH_STREAM_FILTERS } from "../../lambdas/ws/stream.ts";
+import { EXECUTION_ENDED_PATTERN, PUSH_STREAM_FILTERS } from "../../lambdas/contracts/event-patterns.ts";
+import {
+  type BodyContract,
+  pathParametersOf,
+  REST_METHODS,
+  WEBSOCKET_ROUTE_KEYS,
+  WEBSOCKET_ROUTE_SELECTION_EXPRESSION,
+  WEBSOCKET_ROUTES,
+  type WebSocketRouteKey,
+} from "../../lambdas/contracts/routes.ts";
 import type { RewooConfig } from "../config.ts";
 import { Alarms } from "../constructs/alarms.ts";
 import { ApiGatewayAccountLogging } from "../constructs/api-gateway-account-logging.ts";
@@ -44,10 +51,6 @@ import {
 import { type DataStack, EVIDENCE_PREFIX, RESULTS_PREFIX } from "./data-stack.ts";
 
 export const ASL_FILE = join(REPO_ROOT, "statemachine/rewoo.asl.json");
-/** Unauthenticated by the API contract (docs/api.openapi.yaml): liveness only. */
-export const PUBLIC_RESOURCES = ["/health"];
-/** The routes whose body is an evaluation request (lambdas/core/request.ts). */
-export const START_RESOURCES = ["/v1/evaluate-conditions", "/v1/evaluate-loan-conditions"];
 
 export interface ServiceStackProps extends StackProps {
   readonly config: RewooConfig;
@@ -306,26 +309,38 @@ export class ServiceStack extends Stack {
       base,
     );
 
+    // The routes are lambdas/contracts/routes.ts: one integration per route, named after its operation.
+    const webSocketRoute = (key: WebSocketRouteKey): apigwv2.WebSocketRouteOptions => {
+      const { operation, auth } = WEBSOCKET_ROUTES[key];
+      if (auth === "token" && key !== "$connect") {
+        throw new Error(
+          `WebSocket route ${key}: auth "token" is only possible on $connect (API Gateway authorizes connections, not messages)`,
+        );
+      }
+      const integrationId = `${operation.charAt(0).toUpperCase()}${operation.slice(1)}Integration`;
+      return {
+        integration: new WebSocketLambdaIntegration(integrationId, websocket),
+        ...(auth === "token"
+          ? {
+              // Browsers cannot set headers on a WebSocket handshake: the token is a query parameter.
+              authorizer: new WebSocketLambdaAuthorizer("TokenAuthorizer", authorizer, {
+                identitySource: ["route.request.querystring.token"],
+              }),
+            }
+          : {}),
+      };
+    };
     this.webSocketApi = new apigwv2.WebSocketApi(this, "WebSocketApi", {
       description: `ReWOO run progress (${config.name})`,
-      connectRouteOptions: {
-        integration: new WebSocketLambdaIntegration("ConnectIntegration", websocket),
-        // Browsers cannot set headers on a WebSocket handshake: the token is a query parameter.
-        authorizer: new WebSocketLambdaAuthorizer("TokenAuthorizer", authorizer, {
-          identitySource: ["route.request.querystring.token"],
-        }),
-      },
-      disconnectRouteOptions: {
-        integration: new WebSocketLambdaIntegration("DisconnectIntegration", websocket),
-      },
-      defaultRouteOptions: { integration: new WebSocketLambdaIntegration("FallbackIntegration", websocket) },
+      routeSelectionExpression: WEBSOCKET_ROUTE_SELECTION_EXPRESSION,
+      connectRouteOptions: webSocketRoute("$connect"),
+      disconnectRouteOptions: webSocketRoute("$disconnect"),
+      defaultRouteOptions: webSocketRoute("$default"),
     });
-    this.webSocketApi.addRoute("subscribe", {
-      integration: new WebSocketLambdaIntegration("SubscribeIntegration", websocket),
-    });
-    for (const route of ["$disconnect", "$default", "subscribe"]) {
-      const routeConstruct = this.webSocketApi.node.findChild(`${route}-Route`);
-      Validations.of(routeConstruct).acknowledge({
+    for (const key of WEBSOCKET_ROUTE_KEYS) {
+      if (!key.startsWith("$")) this.webSocketApi.addRoute(key, webSocketRoute(key));
+      if (WEBSOCKET_ROUTES[key].auth !== "none") continue;
+      Validations.of(this.webSocketApi.node.findChild(`${key}-Route`)).acknowledge({
         id: "AwsSolutions-APIG4",
         reason:
           "WebSocket APIs authorize at $connect only (the token authorizer); later routes run on that " +
@@ -552,37 +567,32 @@ export class ServiceStack extends Stack {
           '{"error":{"code":"invalid_request","message":"$context.error.message: expected a JSON object with metadata (object) and s3_pdf_paths (non-empty array of strings)"}}',
       },
     });
-    // The resources are the handler's own routing table: a route added there is deployed here.
-    for (const route of ROUTES) {
+    const requestModels: Record<BodyContract, apigateway.Model> = { evaluation_request: startModel };
+    // The resources and methods are lambdas/contracts/routes.ts: a route added there is deployed here.
+    for (const route of REST_METHODS) {
       const resource = api.root.resourceForPath(route.resource);
-      const pathParameters = [...route.resource.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-      for (const method of Object.keys(route.methods)) {
-        resource.addMethod(method, integration, {
-          requestValidator: validator,
-          ...(pathParameters.length
-            ? {
-                requestParameters: Object.fromEntries(
-                  pathParameters.map((p) => [`method.request.path.${p}`, true]),
-                ),
-              }
-            : {}),
-          ...(method === "POST" && START_RESOURCES.includes(route.resource)
-            ? { requestModels: { "application/json": startModel } }
-            : {}),
-          ...(PUBLIC_RESOURCES.includes(route.resource)
-            ? { authorizationType: apigateway.AuthorizationType.NONE, apiKeyRequired: false }
-            : {}),
-        });
-        if (PUBLIC_RESOURCES.includes(route.resource)) {
-          const methodConstruct = resource.node.findChild(method);
-          for (const id of ["AwsSolutions-APIG4", "AwsSolutions-COG4"]) {
-            Validations.of(methodConstruct).acknowledge({
-              id,
-              reason:
-                "Liveness probe, public by the API contract (docs/api.openapi.yaml: security []): it answers " +
-                "only {status, version}, reads no data and is throttled with the stage.",
-            });
-          }
+      const pathParameters = pathParametersOf(route.resource);
+      resource.addMethod(route.method, integration, {
+        requestValidator: validator,
+        ...(pathParameters.length
+          ? {
+              requestParameters: Object.fromEntries(
+                pathParameters.map((p) => [`method.request.path.${p}`, true]),
+              ),
+            }
+          : {}),
+        ...(route.body ? { requestModels: { "application/json": requestModels[route.body] } } : {}),
+        ...(route.auth === "none"
+          ? { authorizationType: apigateway.AuthorizationType.NONE, apiKeyRequired: false }
+          : {}),
+      });
+      if (route.auth === "none") {
+        const methodConstruct = resource.node.findChild(route.method);
+        for (const id of ["AwsSolutions-APIG4", "AwsSolutions-COG4"]) {
+          Validations.of(methodConstruct).acknowledge({
+            id,
+            reason: route.whyPublic,
+          });
         }
       }
     }

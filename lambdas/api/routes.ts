@@ -1,8 +1,17 @@
-// The REST API's routing table and its one error mapping. API Gateway routes each resource to this
-// function; the local gateway (and a greedy `/{proxy+}` resource) sends everything, so a request is
-// matched by its resource when API Gateway names one of ours, else by its path.
+// The REST API's router and its one error mapping. The routes are lambdas/contracts/routes.ts; this
+// maps each operation there to its handler. API Gateway names the resource it matched; under a greedy
+// `/{proxy+}` resource (or a hand-built event) a request is matched by its path instead.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { TokenSecretUnavailableError } from "../auth/secret.ts";
+import {
+  matchResourcePath,
+  methodRoute,
+  methodsOf,
+  pathParametersFor,
+  type RestOperationName,
+  type RestResource,
+  restResourceNamed,
+} from "../contracts/routes.ts";
 import { RunNotFoundError } from "../store/runs.ts";
 import type { ApiContext } from "./context.ts";
 import { errorResult, HttpError, json, requireJsonBody } from "./http.ts";
@@ -10,69 +19,38 @@ import { cancelRun, getRun, listRecentRuns, listRunEvents, resumeRunRoute } from
 import { WorkflowNotConfiguredError } from "./sfn.ts";
 import { startEvaluation } from "./start.ts";
 
-type RouteHandler = (
+export type OperationHandler = (
   event: APIGatewayProxyEvent,
   params: Record<string, string>,
   ctx: ApiContext,
 ) => Promise<APIGatewayProxyResult>;
 
-interface Route {
-  resource: string;
-  methods: Record<string, RouteHandler>;
-}
-
 const runId = (params: Record<string, string>) => params.run_id ?? "";
 
-export const ROUTES: readonly Route[] = [
-  {
-    resource: "/v1/evaluate-conditions",
-    methods: { POST: (event, _params, ctx) => startEvaluation(event, ctx, "rewoo") },
-  },
-  {
-    resource: "/v1/evaluate-loan-conditions",
-    methods: { POST: (event, _params, ctx) => startEvaluation(event, ctx, "legacy") },
-  },
-  { resource: "/v1/runs", methods: { GET: (event, _params, ctx) => listRecentRuns(event, ctx) } },
-  { resource: "/v1/runs/{run_id}", methods: { GET: (_event, params, ctx) => getRun(runId(params), ctx) } },
-  {
-    resource: "/v1/runs/{run_id}/events",
-    methods: { GET: (event, params, ctx) => listRunEvents(runId(params), event, ctx) },
-  },
-  {
-    resource: "/v1/runs/{run_id}/cancel",
-    methods: { POST: (_event, params, ctx) => cancelRun(runId(params), ctx) },
-  },
-  {
-    resource: "/v1/runs/{run_id}/resume",
-    methods: { POST: (_event, params, ctx) => resumeRunRoute(runId(params), ctx) },
-  },
-  {
-    resource: "/health",
-    methods: { GET: async (_event, _params, ctx) => json(200, { status: "ok", version: ctx.version }) },
-  },
-];
+/** One handler per operation of the route table: the compiler refuses a missing or an unknown one. */
+export const OPERATION_HANDLERS: { readonly [Operation in RestOperationName]: OperationHandler } = {
+  evaluateConditions: (event, _params, ctx) => startEvaluation(event, ctx, "rewoo"),
+  evaluateLoanConditions: (event, _params, ctx) => startEvaluation(event, ctx, "legacy"),
+  listRuns: (event, _params, ctx) => listRecentRuns(event, ctx),
+  getRun: (_event, params, ctx) => getRun(runId(params), ctx),
+  listRunEvents: (event, params, ctx) => listRunEvents(runId(params), event, ctx),
+  cancelRun: (_event, params, ctx) => cancelRun(runId(params), ctx),
+  resumeRun: (_event, params, ctx) => resumeRunRoute(runId(params), ctx),
+  health: async (_event, _params, ctx) => json(200, { status: "ok", version: ctx.version }),
+};
 
-const compiled = ROUTES.map((route) => ({
-  route,
-  pattern: new RegExp(`^${route.resource.replace(/\{(\w+)\}/g, "(?<$1>[^/]+)")}/?$`),
-}));
-
-/** The route and its path parameters, or undefined for a path this API does not have. */
+/** The resource and its path parameters, or undefined for a path this API does not have. */
 export function matchRoute(
   event: Pick<APIGatewayProxyEvent, "resource" | "path" | "pathParameters">,
-): { route: Route; params: Record<string, string> } | undefined {
-  const byResource = compiled.find(({ route }) => route.resource === event.resource);
-  if (byResource) {
-    const params = definedOnly(event.pathParameters);
+): { resource: RestResource; params: Record<string, string> } | undefined {
+  const named = restResourceNamed(event.resource);
+  if (named) {
     // A hand-built event may name the resource without its parameters: read them from the path.
-    const fromPath = byResource.pattern.exec(event.path ?? "")?.groups;
-    return { route: byResource.route, params: { ...decoded(fromPath), ...params } };
+    const fromPath = pathParametersFor(named, event.path ?? "");
+    return { resource: named, params: { ...fromPath, ...definedOnly(event.pathParameters) } };
   }
-  for (const { route, pattern } of compiled) {
-    const match = pattern.exec(event.path ?? "");
-    if (match) return { route, params: decoded(match.groups) };
-  }
-  return undefined;
+  const byPath = matchResourcePath(event.path ?? "");
+  return byPath && { resource: byPath.resource, params: byPath.pathParameters };
 }
 
 export async function routeRequest(
@@ -84,19 +62,19 @@ export async function routeRequest(
     if (!matched)
       throw new HttpError(404, "not_found", `no such resource: ${event.httpMethod} ${event.path}`);
     const method = event.httpMethod.toUpperCase();
-    const handle = matched.route.methods[method];
-    if (!handle) {
-      const allowed = Object.keys(matched.route.methods).join(", ");
+    const route = methodRoute(matched.resource, method);
+    if (!route) {
+      const allowed = methodsOf(matched.resource).join(", ");
       throw new HttpError(
         405,
         "method_not_allowed",
-        `${method} is not allowed on ${matched.route.resource}; use ${allowed}`,
+        `${method} is not allowed on ${matched.resource}; use ${allowed}`,
         undefined,
         { Allow: allowed },
       );
     }
     if (method === "POST") requireJsonBody(event);
-    return await handle(event, matched.params, ctx);
+    return await OPERATION_HANDLERS[route.operation](event, matched.params, ctx);
   } catch (error) {
     return toErrorResult(error, event, ctx);
   }
@@ -129,17 +107,5 @@ function toErrorResult(error: unknown, event: APIGatewayProxyEvent, ctx: ApiCont
 function definedOnly(params: Record<string, string | undefined> | null | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(params ?? {})) if (value !== undefined) out[key] = value;
-  return out;
-}
-
-function decoded(groups: Record<string, string> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(groups ?? {})) {
-    try {
-      out[key] = decodeURIComponent(value);
-    } catch {
-      out[key] = value; // not valid percent-encoding: the id check rejects it as it is
-    }
-  }
   return out;
 }

@@ -5,11 +5,12 @@
 // local twin's Step Functions emulation emits the same events), and the run gets its terminal status
 // and `complete` event like any other ending.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { EXECUTION_ENDED_PATTERN, EXECUTION_STATUS_CHANGE } from "../contracts/event-patterns.ts";
 import type { TerminalStatus } from "../core/types.ts";
 import type { Services } from "../runtime/services.ts";
 import { executionNameOf, RunNotFoundError } from "../store/runs.ts";
 
-export const EXECUTION_STATUS_CHANGE = "Step Functions Execution Status Change";
+export { EXECUTION_ENDED_PATTERN, EXECUTION_STATUS_CHANGE };
 
 /** The event as EventBridge delivers it (only the fields read here). */
 export interface ExecutionStatusChange {
@@ -118,13 +119,3 @@ function runIdOf(detail: ExecutionStatusChange["detail"]): string {
   }
   return detail.name;
 }
-
-/**
- * The EventBridge rule's pattern (the CDK stack adds this state machine's ARN to `detail`; the twin
- * has one state machine): the endings the workflow's own handler may not have recorded.
- */
-export const EXECUTION_ENDED_PATTERN = {
-  source: ["aws.states"],
-  "detail-type": [EXECUTION_STATUS_CHANGE],
-  detail: { status: ["FAILED", "TIMED_OUT", "ABORTED"] },
-} as const;

@@ -4,14 +4,7 @@
 // this handler only registers connections and starts a subscriber's replay.
 import { createLogger } from "../runtime/logger.ts";
 import { services } from "../runtime/services.ts";
-import {
-  connect,
-  disconnect,
-  type RouteResult,
-  subscribe,
-  unsupported,
-  type WebSocketRouteDeps,
-} from "./routes.ts";
+import { type RouteResult, type WebSocketRouteDeps, webSocketOperationFor } from "./routes.ts";
 
 /** The parts of API Gateway's WebSocket proxy event (payload v1) this handler reads. */
 export interface WebSocketEvent {
@@ -57,17 +50,8 @@ export const handler = async (event: WebSocketEvent): Promise<RouteResult> => {
     event.body && event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
   const log = logger.createChild({ persistentKeys: { connection_id: connectionId, route: routeKey } });
   try {
-    const routes = routeDeps();
-    switch (routeKey) {
-      case "$connect":
-        return await connect(connectionId, authorizer, routes);
-      case "$disconnect":
-        return await disconnect(connectionId, routes);
-      case "subscribe":
-        return await subscribe(connectionId, body ?? undefined, authorizer, routes);
-      default:
-        return await unsupported(connectionId, body ?? undefined, routes);
-    }
+    const operation = webSocketOperationFor(routeKey);
+    return await operation({ connectionId, body: body ?? undefined, authorizer }, routeDeps());
   } catch (error) {
     log.error("websocket route failed", error as Error);
     return { statusCode: 500 };

@@ -1,6 +1,8 @@
-// The WebSocket API's routes ($connect, $disconnect, subscribe, $default) as plain functions over
-// the connection store and live delivery; lambdas/ws/index.ts adapts API Gateway's events to them.
+// The WebSocket API's route functions ($connect, $disconnect, subscribe, $default) over the connection
+// store and live delivery, one per operation of lambdas/contracts/routes.ts; lambdas/ws/index.ts adapts
+// API Gateway's events to them.
 import { z } from "zod";
+import { WEBSOCKET_ROUTES, type WebSocketOperationName, webSocketRouteNamed } from "../contracts/routes.ts";
 import type { ConnectionRecord, ConnectionStore } from "../store/connections.ts";
 import { RunNotFoundError, type RunStore } from "../store/runs.ts";
 import type { LiveDelivery } from "./push.ts";
@@ -154,4 +156,30 @@ async function registeredConnection(
   const context = AuthorizerContextSchema.safeParse(authorizer);
   if (!context.success) return undefined;
   return connections.put(registration(connectionId, context.data));
+}
+
+/** What a route function may read of API Gateway's event. */
+export interface WebSocketRouteInput {
+  connectionId: string;
+  body: string | undefined;
+  /** The $connect authorizer's context, repeated by API Gateway on every message of the connection. */
+  authorizer: unknown;
+}
+
+export type WebSocketOperation = (
+  input: WebSocketRouteInput,
+  deps: WebSocketRouteDeps,
+) => Promise<RouteResult>;
+
+/** One function per operation of the WebSocket routes: the compiler refuses a missing or an unknown one. */
+export const WEBSOCKET_OPERATIONS: { readonly [Operation in WebSocketOperationName]: WebSocketOperation } = {
+  connect: ({ connectionId, authorizer }, deps) => connect(connectionId, authorizer, deps),
+  disconnect: ({ connectionId }, deps) => disconnect(connectionId, deps),
+  fallback: ({ connectionId, body }, deps) => unsupported(connectionId, body, deps),
+  subscribe: ({ connectionId, body, authorizer }, deps) => subscribe(connectionId, body, authorizer, deps),
+};
+
+/** The function for API Gateway's route key; a key this code does not know is answered as $default. */
+export function webSocketOperationFor(routeKey: string): WebSocketOperation {
+  return WEBSOCKET_OPERATIONS[WEBSOCKET_ROUTES[webSocketRouteNamed(routeKey) ?? "$default"].operation];
 }

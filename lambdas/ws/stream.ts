@@ -7,10 +7,7 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { createLogger } from "../runtime/logger.ts";
 import { services } from "../runtime/services.ts";
 
-/** Lambda event filter patterns of the mapping: new progress-event items only (sk EVENT#…). */
-export const PUSH_STREAM_FILTERS = [
-  { eventName: ["INSERT"], dynamodb: { Keys: { sk: { S: [{ prefix: "EVENT#" }] } } } },
-];
+export { PUSH_STREAM_FILTERS } from "../contracts/event-patterns.ts";
 
 const logger = createLogger("rewoo-push");
 

@@ -1,7 +1,7 @@
 // The REST API for loan systems and the WebSocket API for dashboards.
 import { Match } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROUTES } from "../../lambdas/api/routes.ts";
+import { REST_METHODS, WEBSOCKET_ROUTE_KEYS, WEBSOCKET_ROUTES } from "../../lambdas/contracts/routes.ts";
 import { type Cfn, configWith, functionAccess, resourcesOf, type Synthesized, synthesize } from "./synth.ts";
 
 /** `METHOD /path` of every API Gateway method, rebuilt from the resource tree. */
@@ -30,15 +30,14 @@ describe("REST API (dev)", () => {
     routes = deployedRoutes(dev);
   });
 
-  it("deploys exactly the routes of the API handler's routing table", () => {
-    const expected = ROUTES.flatMap((route) =>
-      Object.keys(route.methods).map((m) => `${m} ${route.resource}`),
-    );
+  it("deploys exactly the methods of the route table", () => {
+    const expected = REST_METHODS.map((route) => `${route.method} ${route.resource}`);
     expect([...routes.keys()].sort()).toEqual(expected.sort());
     expect([...routes.keys()]).toEqual(
       expect.arrayContaining([
         "POST /v1/evaluate-conditions",
         "POST /v1/evaluate-loan-conditions",
+        "GET /v1/runs",
         "GET /v1/runs/{run_id}",
         "GET /v1/runs/{run_id}/events",
         "POST /v1/runs/{run_id}/cancel",
@@ -46,6 +45,27 @@ describe("REST API (dev)", () => {
         "GET /health",
       ]),
     );
+  });
+
+  it("deploys each method with the table's authorization, body model and path parameters", () => {
+    const models = resourcesOf(dev.serviceTemplate, "AWS::ApiGateway::Model");
+    for (const route of REST_METHODS) {
+      const key = `${route.method} ${route.resource}`;
+      const method = routes.get(key);
+      expect(method?.AuthorizationType, key).toBe(route.auth === "none" ? "NONE" : "AWS_IAM");
+      const modelRef = method?.RequestModels?.["application/json"]?.Ref as string | undefined;
+      expect(
+        modelRef === undefined ? undefined : models[modelRef]?.Properties?.Schema?.required,
+        key,
+      ).toEqual(route.body === "evaluation_request" ? ["metadata", "s3_pdf_paths"] : undefined);
+      const parameters = [...route.resource.matchAll(/\{(\w+)\}/g)].map((m) => [
+        `method.request.path.${m[1]}`,
+        true,
+      ]);
+      expect(method?.RequestParameters, key).toEqual(
+        parameters.length ? Object.fromEntries(parameters) : undefined,
+      );
+    }
   });
 
   it("deploys POST /v1/runs/{run_id}/resume like cancel: IAM, the run id required, the API function", () => {
@@ -171,11 +191,33 @@ describe("WebSocket API (dev)", () => {
     return found.Properties as Cfn;
   };
 
-  it("has the $connect, $disconnect, subscribe and $default routes", () => {
+  it("has exactly the routes of the route table ($connect, $disconnect, subscribe, $default)", () => {
     const keys = Object.values(resourcesOf(dev.serviceTemplate, "AWS::ApiGatewayV2::Route")).map(
       (r) => r.Properties?.RouteKey,
     );
-    expect(keys.sort()).toEqual(["$connect", "$default", "$disconnect", "subscribe"]);
+    expect(keys.sort()).toEqual([...WEBSOCKET_ROUTE_KEYS].sort());
+    expect(keys).toEqual(expect.arrayContaining(["$connect", "$default", "$disconnect", "subscribe"]));
+    dev.serviceTemplate.hasResourceProperties("AWS::ApiGatewayV2::Api", {
+      ProtocolType: "WEBSOCKET",
+      RouteSelectionExpression: "$request.body.action",
+    });
+  });
+
+  it("authorizes only the routes the table says, and sends every route to the WebSocket function", () => {
+    const websocketFn = functionAccess(dev.serviceTemplate, "rewoo-websocket").logicalId;
+    const integrations = resourcesOf(dev.serviceTemplate, "AWS::ApiGatewayV2::Integration");
+    for (const key of WEBSOCKET_ROUTE_KEYS) {
+      const deployed = route(key);
+      expect(deployed.AuthorizationType ?? "NONE", key).toBe(
+        WEBSOCKET_ROUTES[key].auth === "token" ? "CUSTOM" : "NONE",
+      );
+      const integrationId = (deployed.Target as { "Fn::Join": [string, unknown[]] })["Fn::Join"][1][1] as {
+        Ref: string;
+      };
+      expect(JSON.stringify(integrations[integrationId.Ref]?.Properties?.IntegrationUri), key).toContain(
+        `"${websocketFn}","Arn"`,
+      );
+    }
   });
 
   it("authorizes $connect with the token authorizer, reading the token from the query string", () => {

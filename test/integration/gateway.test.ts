@@ -118,8 +118,9 @@ beforeAll(async () => {
       api: async (event): Promise<APIGatewayProxyResult> => {
         apiEvents.push(event);
         if (event.path === "/v1/runs/boom/cancel") throw new Error("handler exploded");
-        if (event.path === "/v1/malformed") return { statusCode: 200, body: { not: "a string" } } as never;
-        if (event.path === "/v1/binary") {
+        if (event.path === "/v1/runs/malformed")
+          return { statusCode: 200, body: { not: "a string" } } as never;
+        if (event.path === "/v1/runs/binary") {
           return {
             statusCode: 200,
             headers: { "content-type": "application/octet-stream" },
@@ -307,7 +308,7 @@ describe("REST API (Lambda proxy integration)", () => {
     expect(await response.json()).toEqual({ received: '{"reason":"testing"}' });
   });
 
-  it("matches /health and falls back to /{proxy+}; no query string and no body are null", async () => {
+  it("matches the route table's resources; no query string and no body are null", async () => {
     await fetch(`${gateway.urls.api}/health`);
     expect(apiEvents.at(-1)).toMatchObject({
       httpMethod: "GET",
@@ -317,20 +318,55 @@ describe("REST API (Lambda proxy integration)", () => {
       multiValueQueryStringParameters: null,
       body: null,
     });
-    await fetch(`${gateway.urls.api}/v1/no-such-resource`);
+    // By its own resource, not a proxy fallback (the gateway once kept a resource list of its own).
+    await fetch(`${gateway.urls.api}/v1/runs?limit=5`);
     expect(apiEvents.at(-1)).toMatchObject({
-      resource: "/{proxy+}",
-      pathParameters: { proxy: "v1/no-such-resource" },
+      resource: "/v1/runs",
+      path: "/v1/runs",
+      pathParameters: null,
+      queryStringParameters: { limit: "5" },
+      requestContext: { resourcePath: "/v1/runs" },
     });
-    // The resources come from the API's own route table (they once drifted apart).
-    await fetch(`${gateway.urls.api}/v1/runs`);
-    expect(apiEvents.at(-1)).toMatchObject({ resource: "/v1/runs", pathParameters: null });
+    // One trailing slash reaches the resource, as in API Gateway REST; the path stays as sent.
+    await fetch(`${gateway.urls.api}/v1/runs/run-9/`);
+    expect(apiEvents.at(-1)).toMatchObject({
+      resource: "/v1/runs/{run_id}",
+      path: "/v1/runs/run-9/",
+      pathParameters: { run_id: "run-9" },
+    });
     await fetch(`${gateway.urls.api}/v1/runs/run-9/events?after_seq=3`);
     expect(apiEvents.at(-1)).toMatchObject({
       resource: "/v1/runs/{run_id}/events",
       pathParameters: { run_id: "run-9" },
       queryStringParameters: { after_seq: "3" },
     });
+  });
+
+  it.each([
+    ["GET", "/v1/no-such-resource"],
+    ["GET", "/v1"],
+    ["GET", "/v1/runs/run-1/events/extra"],
+    ["GET", "/v1/runs//events"],
+    ["GET", "/health/x"],
+    ["DELETE", "/v1/runs/run-1"],
+    ["GET", "/v1/evaluate-conditions"],
+    ["PUT", "/health"],
+  ])(
+    "answers %s %s like API Gateway for a resource or method the API does not have, without the handler",
+    async (method, path) => {
+      const before = apiEvents.length;
+      const response = await fetch(`${gateway.urls.api}${path}`, { method });
+      expect(response.status).toBe(403);
+      expect(response.headers.get("x-amzn-errortype")).toBe("MissingAuthenticationTokenException");
+      expect(await response.json()).toEqual({ message: "Missing Authentication Token" });
+      expect(apiEvents.length).toBe(before);
+    },
+  );
+
+  it("leaves paths outside the API's resources to the dashboard", async () => {
+    const before = apiEvents.length;
+    expect((await fetch(`${gateway.urls.api}/healthz`)).status).toBe(404);
+    expect(apiEvents.length).toBe(before);
   });
 
   it("base64-encodes binary request bodies and decodes isBase64Encoded responses", async () => {
@@ -344,7 +380,7 @@ describe("REST API (Lambda proxy integration)", () => {
     expect(event.isBase64Encoded).toBe(true);
     expect(Buffer.from(event.body ?? "", "base64")).toEqual(bytes);
 
-    const response = await fetch(`${gateway.urls.api}/v1/binary`);
+    const response = await fetch(`${gateway.urls.api}/v1/runs/binary`);
     expect(Buffer.from(await response.arrayBuffer())).toEqual(Buffer.from([0, 1, 2, 255]));
   });
 
@@ -354,7 +390,7 @@ describe("REST API (Lambda proxy integration)", () => {
     expect(await thrown.json()).toEqual({ message: "Internal server error" });
     expect(logs.some((line) => line.includes("handler exploded"))).toBe(true);
 
-    const malformed = await fetch(`${gateway.urls.api}/v1/malformed`);
+    const malformed = await fetch(`${gateway.urls.api}/v1/runs/malformed`);
     expect(malformed.status).toBe(502);
     expect(logs.some((line) => line.includes("body must be a string"))).toBe(true);
   });

@@ -3,7 +3,8 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { describe, expect, it } from "vitest";
 import type { ApiContext } from "../../../lambdas/api/context.ts";
-import { matchRoute, routeRequest } from "../../../lambdas/api/routes.ts";
+import { matchRoute, OPERATION_HANDLERS, routeRequest } from "../../../lambdas/api/routes.ts";
+import { REST_METHODS } from "../../../lambdas/contracts/routes.ts";
 import { RunNotFoundError } from "../../../lambdas/store/runs.ts";
 import { apiEvent } from "./events.ts";
 
@@ -43,7 +44,7 @@ describe("matchRoute", () => {
       path: "/v1/runs/run-1/events",
       pathParameters: { run_id: "run-1" },
     });
-    expect(matched?.route.resource).toBe("/v1/runs/{run_id}/events");
+    expect(matched?.resource).toBe("/v1/runs/{run_id}/events");
     expect(matched?.params).toEqual({ run_id: "run-1" });
   });
 
@@ -53,11 +54,11 @@ describe("matchRoute", () => {
       path: "/v1/runs/run-abc_1/cancel",
       pathParameters: { proxy: "v1/runs/run-abc_1/cancel" },
     });
-    expect(matched?.route.resource).toBe("/v1/runs/{run_id}/cancel");
+    expect(matched?.resource).toBe("/v1/runs/{run_id}/cancel");
     expect(matched?.params).toEqual({ run_id: "run-abc_1" });
-    expect(
-      matchRoute({ resource: "/{proxy+}", path: "/health/", pathParameters: null })?.route.resource,
-    ).toBe("/health");
+    expect(matchRoute({ resource: "/{proxy+}", path: "/health/", pathParameters: null })?.resource).toBe(
+      "/health",
+    );
   });
 
   it("decodes percent-encoded path parameters", () => {
@@ -72,6 +73,33 @@ describe("matchRoute", () => {
       matchRoute({ resource: "/{proxy+}", path: "/v1/runs/a/b/c", pathParameters: null }),
     ).toBeUndefined();
   });
+});
+
+describe("the route table's operations", () => {
+  it("has exactly one handler per operation of the table", () => {
+    const operations = REST_METHODS.map((route) => route.operation);
+    expect(new Set(operations).size, "an operation named twice").toBe(operations.length);
+    expect(Object.keys(OPERATION_HANDLERS).sort()).toEqual([...operations].sort());
+    for (const operation of operations)
+      expect(typeof OPERATION_HANDLERS[operation], operation).toBe("function");
+  });
+
+  it.each(REST_METHODS.map((route) => [route.method, route.resource, route.operation] as const))(
+    "%s %s reaches %s, by its resource and by its path",
+    async (method, resource, operation) => {
+      const path = resource.replace("{run_id}", "run-1");
+      expect(matchRoute({ resource, path, pathParameters: null })?.resource).toBe(resource);
+      expect(matchRoute({ resource: "/{proxy+}", path, pathParameters: null })).toEqual({
+        resource,
+        params: resource.includes("{run_id}") ? { run_id: "run-1" } : {},
+      });
+      // The store of this context throws when touched: routed means neither 404 nor 405, whatever the
+      // handler then made of the empty request.
+      const result = await routeRequest(apiEvent({ method, path }), fakeContext());
+      expect(result.statusCode, operation).not.toBe(404);
+      expect(result.statusCode, operation).not.toBe(405);
+    },
+  );
 });
 
 describe("routeRequest", () => {
