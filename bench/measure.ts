@@ -21,6 +21,9 @@ export const FUNCTION_OF_STATE: Record<string, string> = {
   // Every run asks the planner whether a required step failed and a replan is due.
   Replan: "planner",
   ReviewPlan: "planner",
+  AwaitInput: "planner",
+  AwaitApproval: "planner",
+  WaitTimedOut: "planner",
   ReviewResult: "solver",
   Work: "worker",
   Solve: "solver",

@@ -3,6 +3,7 @@
 // existing bucket or at the lender's services without editing code.
 import { RemovalPolicy } from "aws-cdk-lib";
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
+import { MAX_WAIT_SECONDS } from "../lambdas/core/interaction.ts";
 
 export const ENVIRONMENT_NAMES = ["dev", "staging", "prod"] as const;
 export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
@@ -28,6 +29,12 @@ export interface RewooConfig {
     readonly maxReplans: number;
     /** Reviews scoring below this (1–10) replan once, then end the run NEEDS_REVIEW (REWOO_REVIEW_THRESHOLD). */
     readonly reviewThreshold: number;
+    /** How long a run waits for an answer or an approval, in seconds (REWOO_WAIT_SECONDS; ≤ 3 days). */
+    readonly waitSeconds: number;
+    /** Runs wait for an operator's approval of the plan unless the request says otherwise (REWOO_APPROVAL). */
+    readonly approvalRequired: boolean;
+    /** Runs missing an input ask for it unless the request says otherwise (REWOO_CLARIFICATION). */
+    readonly clarification: boolean;
   };
   readonly llm: {
     readonly provider: LlmProviderName;
@@ -99,7 +106,16 @@ const base: Omit<RewooConfig, "name"> = {
   removalPolicy: RemovalPolicy.DESTROY,
   terminationProtection: false,
   logLevel: "INFO",
-  workflow: { type: "STANDARD", workerConcurrency: 10, maxSteps: 12, maxReplans: 1, reviewThreshold: 5 },
+  workflow: {
+    type: "STANDARD",
+    workerConcurrency: 10,
+    maxSteps: 12,
+    maxReplans: 1,
+    reviewThreshold: 5,
+    waitSeconds: 24 * 3600,
+    approvalRequired: false,
+    clarification: true,
+  },
   llm: { provider: "rule-based" },
   documents: { allowedPrefixes: [], additionalLocations: [] },
   results: { additionalDestinations: [] },
@@ -222,6 +238,21 @@ export function validateConfig(config: RewooConfig): void {
   }
   if (!["STANDARD", "EXPRESS"].includes(config.workflow.type)) {
     problems.push(`workflowType "${config.workflow.type}": expected STANDARD or EXPRESS`);
+  }
+  if (config.workflow.type === "EXPRESS") {
+    // The definition waits for people with task tokens (.waitForTaskToken), which Express workflows reject.
+    problems.push(
+      'workflowType "EXPRESS": runs wait for answers and approvals with task tokens, which only STANDARD workflows support',
+    );
+  }
+  if (
+    !Number.isInteger(config.workflow.waitSeconds) ||
+    config.workflow.waitSeconds < 1 ||
+    config.workflow.waitSeconds > MAX_WAIT_SECONDS
+  ) {
+    problems.push(
+      `waitSeconds ${config.workflow.waitSeconds}: expected an integer from 1 to ${MAX_WAIT_SECONDS} (3 days)`,
+    );
   }
   if (!Number.isInteger(config.workflow.workerConcurrency) || config.workflow.workerConcurrency < 1) {
     problems.push(`workerConcurrency ${config.workflow.workerConcurrency}: expected a positive integer`);

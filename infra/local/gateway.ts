@@ -4,7 +4,7 @@
 //   - API Gateway WebSocket (`/ws`): REQUEST authorizer on $connect, $connect / $disconnect / message routes
 //     selected by `$request.body.action`;
 //   - the WebSocket management API (`/{stage}/@connections/{id}`) used by @aws-sdk/client-apigatewaymanagementapi;
-//   - the Step Functions JSON API subset (`POST /sfn`: StartExecution, DescribeExecution, StopExecution) used by
+//   - the Step Functions JSON API subset (`POST /sfn`: StartExecution, DescribeExecution, StopExecution, SendTask*) used by
 //     @aws-sdk/client-sfn, backed by LocalStepFunctions;
 //   - the dashboard's static files.
 // Nothing here authenticates callers: IAM authorization of the REST API and SigV4 on the management and Step
@@ -87,7 +87,13 @@ export interface WebSocketRequestContext {
 /** The part of LocalStepFunctions the Step Functions JSON API needs. */
 export type StepFunctionsBackend = Pick<
   LocalStepFunctions,
-  "stateMachineArn" | "startExecution" | "describeExecution" | "stopExecution"
+  | "stateMachineArn"
+  | "startExecution"
+  | "describeExecution"
+  | "stopExecution"
+  | "sendTaskSuccess"
+  | "sendTaskFailure"
+  | "sendTaskHeartbeat"
 >;
 
 export interface GatewayOptions {
@@ -799,10 +805,27 @@ class LocalGateway {
           });
           return reply(200, { stopDate: epochSeconds(stopped.stopDate) });
         }
+        case "SendTaskSuccess": {
+          sfn.sendTaskSuccess(requireString("taskToken"), requireString("output"));
+          return reply(200, {});
+        }
+        case "SendTaskFailure": {
+          const error = optionalString("error");
+          const cause = optionalString("cause");
+          sfn.sendTaskFailure(requireString("taskToken"), {
+            ...(error !== undefined ? { error } : {}),
+            ...(cause !== undefined ? { cause } : {}),
+          });
+          return reply(200, {});
+        }
+        case "SendTaskHeartbeat": {
+          sfn.sendTaskHeartbeat(requireString("taskToken"));
+          return reply(200, {});
+        }
         default:
           return fail(
             "UnknownOperationException",
-            `The local Step Functions API implements StartExecution, DescribeExecution and StopExecution, not ${target || "(no X-Amz-Target)"}`,
+            `The local Step Functions API implements StartExecution, DescribeExecution, StopExecution, SendTaskSuccess, SendTaskFailure and SendTaskHeartbeat, not ${target || "(no X-Amz-Target)"}`,
           );
       }
     } catch (error) {

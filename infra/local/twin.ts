@@ -201,6 +201,10 @@ async function bootTwin(
     {
       Plan: (input) => planner.handler(input as never),
       ReviewPlan: (input) => planner.handler(input as never),
+      // The wait states invoke the planner with their Payload (lambda:invoke.waitForTaskToken).
+      AwaitInput: (input) => planner.handler(input as never),
+      AwaitApproval: (input) => planner.handler(input as never),
+      WaitTimedOut: (input) => planner.handler(input as never),
       Replan: (input) => planner.handler(input as never),
       Work: (input) => worker.handler(input as never),
       Solve: (input) => solver.handler(input as never),

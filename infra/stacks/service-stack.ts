@@ -107,6 +107,9 @@ export class ServiceStack extends Stack {
       REWOO_MAX_STEPS: String(config.workflow.maxSteps),
       REWOO_MAX_REPLANS: String(config.workflow.maxReplans),
       REWOO_REVIEW_THRESHOLD: String(config.workflow.reviewThreshold),
+      REWOO_WAIT_SECONDS: String(config.workflow.waitSeconds),
+      REWOO_APPROVAL: config.workflow.approvalRequired ? "required" : "none",
+      REWOO_CLARIFICATION: config.workflow.clarification ? "ask" : "never",
     };
     // Where a request's output_destination may point: checked by the API when it accepts a run,
     // and again by finalize, the only writer, which holds s3:PutObject on exactly these.

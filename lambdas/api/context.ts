@@ -4,7 +4,10 @@ import type { Services } from "../runtime/services.ts";
 import type { Workflow } from "./sfn.ts";
 
 export interface ApiContext {
-  services: Pick<Services, "config" | "runs" | "publisher" | "documentPolicy" | "resultPolicy" | "now">;
+  services: Pick<
+    Services,
+    "config" | "runs" | "publisher" | "documentPolicy" | "resultPolicy" | "now" | "tools" | "catalog"
+  >;
   workflow: Workflow;
   /** The subscribe-token secret (lambdas/auth/secret.ts: configured, or Secrets Manager once per cold start). */
   tokenSecret: () => Promise<string>;

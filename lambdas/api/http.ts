@@ -114,3 +114,24 @@ export function publicBaseUrl(event: APIGatewayProxyEvent, configured: string | 
   }
   return `${protocol}://${host}${prefix.replace(/\/+$/, "")}`;
 }
+
+/** The request body as JSON: 413 above `maxBytes`, 400 when empty (saying what was `expected`) or malformed. */
+export function jsonBody(event: APIGatewayProxyEvent, maxBytes: number, expected: string): unknown {
+  const text = bodyText(event);
+  const size = Buffer.byteLength(text, "utf8");
+  if (size > maxBytes) {
+    const message = `request body is ${size} bytes; the limit is ${maxBytes} bytes`;
+    throw new HttpError(413, "payload_too_large", message, [{ field: "(body)", message }]);
+  }
+  if (text.trim() === "") {
+    throw new HttpError(400, "invalid_request", "request body is empty", [
+      { field: "(body)", message: `required: ${expected}` },
+    ]);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = `malformed JSON: ${(error as Error).message}`;
+    throw new HttpError(400, "invalid_json", message, [{ field: "(body)", message }]);
+  }
+}

@@ -18,6 +18,7 @@ import { errorResult, HttpError, json, requireJsonBody } from "./http.ts";
 import { cancelRun, getRun, listRecentRuns, listRunEvents, resumeRunRoute } from "./runs.ts";
 import { WorkflowNotConfiguredError } from "./sfn.ts";
 import { startEvaluation } from "./start.ts";
+import { answerRun, decideApproval } from "./waits.ts";
 
 export type OperationHandler = (
   event: APIGatewayProxyEvent,
@@ -36,6 +37,8 @@ export const OPERATION_HANDLERS: { readonly [Operation in RestOperationName]: Op
   listRunEvents: (event, params, ctx) => listRunEvents(runId(params), event, ctx),
   cancelRun: (_event, params, ctx) => cancelRun(runId(params), ctx),
   resumeRun: (_event, params, ctx) => resumeRunRoute(runId(params), ctx),
+  answerRun: (event, params, ctx) => answerRun(runId(params), event, ctx),
+  decideApproval: (event, params, ctx) => decideApproval(runId(params), event, ctx),
   health: async (_event, _params, ctx) => json(200, { status: "ok", version: ctx.version }),
 };
 

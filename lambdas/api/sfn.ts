@@ -4,9 +4,13 @@
 import {
   ExecutionAlreadyExists,
   ExecutionDoesNotExist,
+  InvalidToken,
+  SendTaskSuccessCommand,
   SFNClient,
   StartExecutionCommand,
   StopExecutionCommand,
+  TaskDoesNotExist,
+  TaskTimedOut,
 } from "@aws-sdk/client-sfn";
 import type { StartExecution } from "../runs/start-run.ts";
 import type { Config } from "../runtime/config.ts";
@@ -54,6 +58,11 @@ export interface Workflow {
   start: StartExecution;
   /** Stops the run's current execution; false when there is no such execution (never started, or unknown here). */
   stop(executionName: string, cause: string): Promise<boolean>;
+  /**
+   * Sends a wait state's task token back (SendTaskSuccess) so the execution continues; false when
+   * the state no longer waits (it timed out, or its execution ended).
+   */
+  continueWith(taskToken: string): Promise<boolean>;
 }
 
 export function createWorkflow(config: Pick<Config, "region" | "api" | "stateMachineArn">): Workflow {
@@ -87,6 +96,22 @@ export function createWorkflow(config: Pick<Config, "region" | "api" | "stateMac
         return true;
       } catch (error) {
         if (error instanceof ExecutionDoesNotExist) return false;
+        throw error;
+      }
+    },
+    async continueWith(taskToken) {
+      try {
+        // The wait states keep their input (ResultPath null): what was decided is on the run.
+        await sfnClient(config).send(new SendTaskSuccessCommand({ taskToken, output: "{}" }));
+        return true;
+      } catch (error) {
+        if (
+          error instanceof TaskTimedOut ||
+          error instanceof TaskDoesNotExist ||
+          error instanceof InvalidToken
+        ) {
+          return false;
+        }
         throw error;
       }
     },

@@ -9,7 +9,7 @@ import { newRunId, StartExecutionError, startRun } from "../runs/start-run.ts";
 import { isTransient } from "../runtime/transient.ts";
 import type { IdempotencyRecord, RunMode } from "../store/runs.ts";
 import type { ApiContext } from "./context.ts";
-import { bodyText, HttpError, json, publicBaseUrl } from "./http.ts";
+import { HttpError, json, jsonBody, publicBaseUrl } from "./http.ts";
 import { hashKey, IDEMPOTENCY_TTL_SECONDS, idempotencyKeyOf, requestHash } from "./idempotency.ts";
 import { WorkflowNotConfiguredError } from "./sfn.ts";
 
@@ -33,7 +33,7 @@ export async function startEvaluation(
   mode: RunMode,
 ): Promise<APIGatewayProxyResult> {
   const { config, runs, documentPolicy, resultPolicy, publisher } = ctx.services;
-  const body = parseBody(event, config.api.maxBodyBytes);
+  const body = jsonBody(event, config.api.maxBodyBytes, "a JSON object with metadata and s3_pdf_paths");
   const key = idempotencyKeyOf(event);
   try {
     validateRequest(body, { documents: documentPolicy, results: resultPolicy });
@@ -71,26 +71,6 @@ export async function startEvaluation(
   }
   ctx.logger.info("run started", { run_id: runId, mode, idempotent: key !== undefined });
   return json(202, startedRun(event, ctx, secret, runId, "PLANNING"));
-}
-
-function parseBody(event: APIGatewayProxyEvent, maxBytes: number): unknown {
-  const text = bodyText(event);
-  const size = Buffer.byteLength(text, "utf8");
-  if (size > maxBytes) {
-    const message = `request body is ${size} bytes; the limit is ${maxBytes} bytes`;
-    throw new HttpError(413, "payload_too_large", message, [{ field: "(body)", message }]);
-  }
-  if (text.trim() === "") {
-    throw new HttpError(400, "invalid_request", "request body is empty", [
-      { field: "(body)", message: "required: a JSON object with metadata and s3_pdf_paths" },
-    ]);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const message = `malformed JSON: ${(error as Error).message}`;
-    throw new HttpError(400, "invalid_json", message, [{ field: "(body)", message }]);
-  }
 }
 
 /**

@@ -70,6 +70,20 @@ export const REST_ROUTES = {
       summary: "Resume a failed or interrupted run from where it stopped",
     },
   },
+  "/v1/runs/{run_id}/input": {
+    POST: {
+      operation: "answerRun",
+      auth: "iam",
+      summary: "Answer the question of a run waiting in AWAITING_INPUT; the run continues",
+    },
+  },
+  "/v1/runs/{run_id}/approval": {
+    POST: {
+      operation: "decideApproval",
+      auth: "iam",
+      summary: "Approve, edit or reject the plan of a run waiting in AWAITING_APPROVAL",
+    },
+  },
   "/health": {
     GET: {
       operation: "health",

@@ -66,6 +66,8 @@ export const EvaluationRequestSchema = z.strictObject({
     .strictObject({
       max_steps: z.number().int().min(1).max(50).optional(),
       parallel: z.boolean().optional(),
+      approval: z.enum(["required", "none"], { message: 'expected "required" or "none"' }).optional(),
+      clarification: z.enum(["ask", "never"], { message: 'expected "ask" or "never"' }).optional(),
     })
     .optional(),
 });

@@ -71,6 +71,13 @@ export interface RequiredStep {
 export interface EvaluationOptions {
   max_steps?: number;
   parallel?: boolean;
+  /** "required": the plan waits for an operator's approval before any tool runs (default: the environment's). */
+  approval?: "required" | "none";
+  /**
+   * "ask" (default): a request that lacks an input a condition needs pauses and asks for it;
+   * "never": it is judged as it is (those conditions come out insufficient_evidence).
+   */
+  clarification?: "ask" | "never";
 }
 
 /** The hybrid request of docs/api.openapi.yaml EvaluationRequest. */
@@ -108,11 +115,15 @@ export type RunStatus =
   | "FAILED"
   | "CANCELLED"
   | "INTERRUPTED"
-  | "NEEDS_REVIEW";
+  | "NEEDS_REVIEW"
+  | "AWAITING_INPUT"
+  | "AWAITING_APPROVAL"
+  | "REJECTED";
 
 /**
  * A run in one of these has ended: its `complete` event is published and nothing moves it on.
  * NEEDS_REVIEW: it ran to the end but a reviewer scored its plan or result below the threshold.
+ * REJECTED: an operator rejected its plan (or approved nothing in time); no tool ran.
  */
 export const TERMINAL_STATUSES: readonly RunStatus[] = [
   "SUCCEEDED",
@@ -120,8 +131,15 @@ export const TERMINAL_STATUSES: readonly RunStatus[] = [
   "CANCELLED",
   "INTERRUPTED",
   "NEEDS_REVIEW",
+  "REJECTED",
 ];
-export type TerminalStatus = "SUCCEEDED" | "FAILED" | "CANCELLED" | "INTERRUPTED" | "NEEDS_REVIEW";
+export type TerminalStatus =
+  | "SUCCEEDED"
+  | "FAILED"
+  | "CANCELLED"
+  | "INTERRUPTED"
+  | "NEEDS_REVIEW"
+  | "REJECTED";
 
 export function isTerminal(status: RunStatus): status is TerminalStatus {
   return TERMINAL_STATUSES.includes(status);
@@ -133,7 +151,16 @@ export function isTerminal(status: RunStatus): status is TerminalStatus {
  * CANCELLED was somebody's decision.
  */
 /** A run in one of these is in flight: some execution is (or was, if its process died) driving it. */
-export const UNFINISHED_STATUSES: readonly RunStatus[] = ["PLANNING", "RUNNING", "SOLVING"];
+export const UNFINISHED_STATUSES: readonly RunStatus[] = [
+  "PLANNING",
+  "RUNNING",
+  "SOLVING",
+  "AWAITING_INPUT",
+  "AWAITING_APPROVAL",
+];
+
+/** Statuses in which the run's execution waits for a person (a task token is stored on the run). */
+export const WAITING_STATUSES: readonly RunStatus[] = ["AWAITING_INPUT", "AWAITING_APPROVAL"];
 
 export const RESUMABLE_STATUSES: readonly RunStatus[] = ["FAILED", "INTERRUPTED"];
 
@@ -190,6 +217,42 @@ export interface Review {
   issues: ReviewIssue[];
 }
 
+/** One input the run needs from its caller before it can decide some conditions. */
+export interface InputQuestion {
+  /** Dotted path in the request's metadata, e.g. "borrower_info.monthly_income". */
+  field: string;
+  question: string;
+  /** Why the run needs it. */
+  why: string;
+  /** What a valid answer looks like. */
+  expected: string;
+  /** The conditions that cannot be decided without it. */
+  conditions: string[];
+}
+
+/** The run's question to its caller, and what became of it. */
+export interface Clarification {
+  status: "asked" | "answered" | "timed_out";
+  questions: InputQuestion[];
+  asked_at: string;
+  /** When the run stops waiting and goes on without the answer. */
+  deadline: string;
+  answered_at?: string;
+  /** The metadata the answer supplied (merged into the request's metadata). */
+  answer?: Record<string, unknown>;
+}
+
+/** An operator's approval of the plan (options.approval "required"). */
+export interface Approval {
+  status: "pending" | "approved" | "rejected" | "edited" | "timed_out";
+  requested_at: string;
+  /** When the run stops waiting and ends REJECTED. */
+  deadline: string;
+  decided_at?: string;
+  /** The operator's reason (reject), or what the edit changed. */
+  reason?: string;
+}
+
 export interface RunRecord {
   run_id: string;
   status: RunStatus;
@@ -207,6 +270,10 @@ export interface RunRecord {
   plan_review?: Review;
   /** The result reviewer's verdict on the result. */
   result_review?: Review;
+  /** What the run asked its caller, and the answer. */
+  clarification?: Clarification;
+  /** The operator's decision on the plan, when approval is required. */
+  approval?: Approval;
   created_at: string;
   updated_at: string;
 }
@@ -227,6 +294,9 @@ export type ProgressEventBody =
   | { stage: "resume"; attempt: number; reason: string }
   | { stage: "replan"; attempt: number; reason: string; failed_steps: string[] }
   | ({ stage: "review"; target: "plan" | "result" } & Review)
+  | { stage: "question"; questions: InputQuestion[]; deadline: string }
+  | { stage: "answer"; status: "answered" | "timed_out"; fields: string[] }
+  | { stage: "approval"; status: Approval["status"]; deadline?: string; reason?: string }
   | { stage: "complete"; status: TerminalStatus; error?: string };
 
 export type ProgressEvent = ProgressEventBody & { run_id: string; seq: number; timestamp: string };

@@ -3,6 +3,7 @@
 // with the error the state machine caught. Either way one `complete` event closes the stream.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { resultObjectLocation } from "../core/destinations.ts";
+import { rejectedAnswer } from "../core/interaction.ts";
 import { needsReviewAnswer } from "../core/review.ts";
 import type { Services } from "../runtime/services.ts";
 
@@ -18,6 +19,18 @@ export async function finalizeRun(
   const { runs, blobs, publisher } = services;
   if (event.mode === "success") {
     const meta = await runs.getMeta(event.run_id);
+    if (meta.approval?.status === "rejected" || meta.approval?.status === "timed_out") {
+      const result = rejectedAnswer(meta.approval);
+      if (await runs.updateRun(event.run_id, { status: "REJECTED", result })) {
+        await publisher.publish(event.run_id, {
+          stage: "complete",
+          status: "REJECTED",
+          error: result.summary,
+        });
+      }
+      log.warn("plan rejected", { approval: meta.approval.status, reason: meta.approval.reason });
+      return { status: "REJECTED" };
+    }
     const failedReview =
       meta.plan_review && !meta.plan_review.approved
         ? ({ target: "plan", review: meta.plan_review } as const)

@@ -1,6 +1,7 @@
 import { createLogger } from "../runtime/logger.ts";
 import { services } from "../runtime/services.ts";
 import { forStateMachine } from "../runtime/transient.ts";
+import { awaitPersonRun, type WaitKind, waitTimedOutRun } from "./await-person.ts";
 import { type PlanOutput, planRun, replanRun } from "./plan-run.ts";
 import { reviewPlanRun } from "./review-plan.ts";
 
@@ -8,18 +9,28 @@ const logger = createLogger("rewoo-planner");
 
 /**
  * The Plan state sends `{run_id}`; ReviewPlan adds `action: "review"`, the Replan state (after the
- * levels ran) `action: "replan"`.
+ * levels ran) `action: "replan"`. The wait states (AwaitInput, AwaitApproval) send `action: "await"`
+ * with what they wait for and their task token; WaitTimedOut `action: "wait_timeout"`.
  */
-export const handler = async (event: {
-  run_id: string;
-  action?: "plan" | "review" | "replan";
-}): Promise<PlanOutput> => {
+export type PlannerEvent =
+  | { run_id: string; action?: "plan" | "review" | "replan" | "wait_timeout" }
+  | { run_id: string; action: "await"; wait: WaitKind; task_token: string };
+
+export const handler = async (event: PlannerEvent): Promise<PlanOutput | object> => {
   const log = logger.createChild({ persistentKeys: { run_id: event.run_id } });
   try {
-    if (event.action === "review") return await reviewPlanRun(event.run_id, services(), log);
-    return event.action === "replan"
-      ? await replanRun(event.run_id, services(), log)
-      : await planRun(event.run_id, services(), log);
+    switch (event.action) {
+      case "review":
+        return await reviewPlanRun(event.run_id, services(), log);
+      case "replan":
+        return await replanRun(event.run_id, services(), log);
+      case "await":
+        return await awaitPersonRun(event, services(), log);
+      case "wait_timeout":
+        return await waitTimedOutRun(event.run_id, services(), log);
+      default:
+        return await planRun(event.run_id, services(), log);
+    }
   } catch (error) {
     log.error(`${event.action ?? "plan"} failed`, error as Error);
     throw forStateMachine(error);

@@ -2,17 +2,48 @@
 // the threshold goes back to the planner once with the reviewer's issues (within the replan
 // budget); if the new plan still scores below, the run ends NEEDS_REVIEW without calling a tool.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { approvalRequired, mayAsk, nextWait, type WaitDecision } from "../core/interaction.ts";
 import { loanEvaluationProfileFor } from "../core/profiles.ts";
 import { isTerminal, type Plan, type Review } from "../core/types.ts";
 import { PlanValidationError } from "../core/validate.ts";
 import { reviewPlanWithModel } from "../runtime/reviewer.ts";
 import type { Services } from "../runtime/services.ts";
+import type { MetaItem } from "../store/runs.ts";
 import { askPlanner, type PlanOutput, planOutput } from "./plan-run.ts";
 import { scopeOf } from "./scope.ts";
 
-export interface PlanReviewOutput extends PlanOutput {
+export interface PlanReviewOutput extends PlanOutput, WaitDecision {
   /** True: the plan did not pass review; the run goes to Finalize, which ends it NEEDS_REVIEW. */
   needs_review: boolean;
+}
+
+/**
+ * What follows the review: Finalize (needs review, rejected), a wait for the caller's answer or the
+ * operator's approval, or the levels. The ReviewPlan state runs again after every wait, so this is
+ * read from the run each time.
+ */
+export function reviewedOutput(
+  meta: Pick<MetaItem, "request" | "clarification" | "approval" | "mode">,
+  plan: Plan,
+  review: Review,
+  services: Pick<Services, "config" | "tools" | "now">,
+): PlanReviewOutput {
+  const { config } = services;
+  const legacy = meta.mode === "legacy";
+  const wait = review.approved
+    ? nextWait({
+        request: meta.request,
+        ...(meta.clarification ? { clarification: meta.clarification } : {}),
+        ...(meta.approval ? { approval: meta.approval } : {}),
+        // Legacy requests (the original API) never pause: their callers expect an answer, not a question.
+        questions: legacy ? [] : services.tools.questionsFor(plan),
+        mayAsk: !legacy && mayAsk(meta.request, config.clarificationByDefault),
+        approvalRequired: !legacy && approvalRequired(meta.request, config.approvalByDefault),
+        waitSeconds: config.waitSeconds,
+        now: services.now(),
+      })
+    : { wait_for: "none" as const, wait_seconds: 1, rejected: false };
+  return { ...planOutput(plan, meta.request, config), needs_review: !review.approved, ...wait };
 }
 
 export async function reviewPlanRun(
@@ -27,7 +58,7 @@ export async function reviewPlanRun(
   if (!plan) throw new Error(`run ${runId} has no plan to review`);
   if (meta.plan_review) {
     // A retried review: the verdict stands (and was announced).
-    return { ...planOutput(plan, meta.request, config), needs_review: !meta.plan_review.approved };
+    return reviewedOutput(meta, plan, meta.plan_review, services);
   }
   const maxSteps = Math.min(meta.request.options?.max_steps ?? config.maxSteps, config.maxSteps);
   const review = (candidate: Plan): Promise<Review> =>
@@ -85,5 +116,5 @@ export async function reviewPlanRun(
   await runs.updateRun(runId, { plan_review: verdict });
   await publisher.publish(runId, { stage: "review", target: "plan", ...verdict });
   log.info("plan reviewed", { score: verdict.score, approved: verdict.approved });
-  return { ...planOutput(final, meta.request, config), needs_review: !verdict.approved };
+  return reviewedOutput(meta, final, verdict, services);
 }

@@ -1,6 +1,7 @@
 // Configuration of every function, read once per cold start from the environment (Lambda) or set by
 // the local twin before it imports the handlers. Invalid configuration fails the cold start loudly.
 import { z } from "zod";
+import { MAX_WAIT_SECONDS } from "../core/interaction.ts";
 import { parseFaults } from "./faults.ts";
 
 const csv = z
@@ -64,6 +65,20 @@ const EnvSchema = z.object({
   REWOO_MAX_REPLANS: z.coerce.number().int().min(0).max(5).default(1),
   /** Reviews scoring below this (1–10) send a plan back to the planner, then end the run NEEDS_REVIEW. */
   REWOO_REVIEW_THRESHOLD: z.coerce.number().int().min(1).max(10).default(5),
+  /**
+   * How long a run waits for a person (an answer, an approval), in seconds: at most 3 days, so that
+   * both waits and the work fit in the state machine's 7-day execution timeout.
+   */
+  REWOO_WAIT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_WAIT_SECONDS)
+    .default(24 * 3600),
+  /** "required": every run's plan waits for an operator's approval unless its request says otherwise. */
+  REWOO_APPROVAL: z.enum(["required", "none"]).default("none"),
+  /** "ask": a request missing an input a condition needs pauses and asks for it unless it says otherwise. */
+  REWOO_CLARIFICATION: z.enum(["ask", "never"]).default("ask"),
   REWOO_WORKER_CONCURRENCY: positiveInt(10),
   /** Evidence above this many bytes of JSON goes to S3; DynamoDB items stop at 400 KB. */
   REWOO_EVIDENCE_INLINE_LIMIT: positiveInt(64 * 1024),
@@ -139,6 +154,9 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     maxSteps: e.REWOO_MAX_STEPS,
     maxReplans: e.REWOO_MAX_REPLANS,
     reviewThreshold: e.REWOO_REVIEW_THRESHOLD,
+    waitSeconds: e.REWOO_WAIT_SECONDS,
+    approvalByDefault: e.REWOO_APPROVAL === "required",
+    clarificationByDefault: e.REWOO_CLARIFICATION === "ask",
     workerConcurrency: e.REWOO_WORKER_CONCURRENCY,
     evidenceInlineLimit: e.REWOO_EVIDENCE_INLINE_LIMIT,
     toolLatencyMs: parseLatencies(e.REWOO_TOOL_LATENCY_MS),

@@ -1,6 +1,7 @@
 // SOLVER (ReWOO step 3): one LLM call reads the request, the plan and all evidence (including
 // what failed) and writes the result.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { noteUnanswered } from "../core/interaction.ts";
 import { renderSolverPrompt } from "../core/prompts.ts";
 import { parseSolverOutput } from "../core/result.ts";
 import type { Evidence } from "../core/types.ts";
@@ -30,7 +31,7 @@ async function failedBeforeReplan(
 
 export async function solveRun(runId: string, services: Services, log: Logger): Promise<void> {
   const { runs, evidence: evidenceStore, publisher, llm, config } = services;
-  const { request, plan, result: stored, status, replans } = await runs.getMeta(runId);
+  const { request, plan, result: stored, status, replans, clarification } = await runs.getMeta(runId);
   if (!plan) throw new Error(`run ${runId} has no plan to solve`);
   if (stored) {
     // A retried Solve task or a resumed run: the answer was written (and paid for) already.
@@ -61,7 +62,10 @@ export async function solveRun(runId: string, services: Services, log: Logger): 
   });
   await runs.addUsage(runId, { llm_calls: 1, ...completion.usage });
 
-  const { result, warnings } = parseSolverOutput(completion.text);
+  const parsed = parseSolverOutput(completion.text);
+  const { warnings } = parsed;
+  // A question nobody answered: the verdicts that waited for it say so.
+  const result = noteUnanswered(parsed.result, clarification);
   for (const warning of warnings) log.warn("solver output repaired", { warning });
   log.info("solver completed", { model: completion.model, usage: completion.usage });
 

@@ -14,6 +14,8 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import type {
+  Approval,
+  Clarification,
   EvaluationRequest,
   Evidence,
   Plan,
@@ -78,6 +80,13 @@ export interface MetaItem {
   replans?: number;
   plan_review?: Review;
   result_review?: Review;
+  clarification?: Clarification;
+  approval?: Approval;
+  /**
+   * The task token of the wait state the run is in (AWAITING_INPUT / AWAITING_APPROVAL): only the API
+   * reads it, to resume the execution. Never part of a run record or an event.
+   */
+  task_token?: string;
   /** Set with the `complete` event: no event is appended after it (until a resume reopens the run). */
   events_closed?: boolean;
   created_at: string;
@@ -164,6 +173,8 @@ export class RunStore {
       ...(meta.replans ? { replans: meta.replans } : {}),
       ...(meta.plan_review ? { plan_review: meta.plan_review } : {}),
       ...(meta.result_review ? { result_review: meta.result_review } : {}),
+      ...(meta.clarification ? { clarification: meta.clarification } : {}),
+      ...(meta.approval ? { approval: meta.approval } : {}),
       created_at: meta.created_at,
       updated_at: meta.updated_at,
     };
@@ -171,19 +182,27 @@ export class RunStore {
 
   /**
    * Moves a run to a new status with optional fields. Terminal statuses are final: a late
-   * FAILED never overwrites CANCELLED, and nothing moves a SUCCEEDED run.
+   * FAILED never overwrites CANCELLED, and nothing moves a SUCCEEDED run. `expect` narrows the
+   * condition further (the run must be in one of these statuses, and hold this task token), so
+   * that of two callers racing for one waiting run exactly one wins.
    */
   async updateRun(
     runId: string,
     patch: {
       status?: RunStatus;
+      request?: EvaluationRequest;
       plan?: Plan;
       result?: RunResult;
       error?: { error: string; cause: string };
       plan_review?: Review;
       result_review?: Review;
+      clarification?: Clarification;
+      approval?: Approval;
+      /** A wait state's token to store, or null to remove it. */
+      task_token?: string | null;
       indexForHistory?: boolean;
     },
+    expect: { statuses?: readonly RunStatus[]; taskToken?: string } = {},
   ): Promise<boolean> {
     const names: Record<string, string> = { "#updated_at": "updated_at", "#status": "status" };
     const values: Record<string, unknown> = { ":now": this.now().toISOString() };
@@ -194,11 +213,20 @@ export class RunStore {
       sets.push(`#${field} = :${field}`);
     };
     if (patch.status) set("status", patch.status);
+    if (patch.request) set("request", patch.request);
     if (patch.plan) set("plan", patch.plan);
     if (patch.result) set("result", patch.result);
     if (patch.error) set("error", patch.error);
     if (patch.plan_review) set("plan_review", patch.plan_review);
     if (patch.result_review) set("result_review", patch.result_review);
+    if (patch.clarification) set("clarification", patch.clarification);
+    if (patch.approval) set("approval", patch.approval);
+    const removes: string[] = [];
+    if (patch.task_token) set("task_token", patch.task_token);
+    if (patch.task_token === null) {
+      names["#task_token"] = "task_token";
+      removes.push("#task_token");
+    }
     if (patch.indexForHistory) {
       const meta = await this.getMeta(runId);
       set("gsi1pk", profileKey(meta.request.metadata.loan_program, meta.request.metadata.classification));
@@ -209,13 +237,26 @@ export class RunStore {
       values[`:t${index}`] = status;
       return `:t${index}`;
     });
+    const conditions = ["attribute_exists(pk)", `NOT (#status IN (${terminal.join(", ")}))`];
+    if (expect.statuses) {
+      const allowed = expect.statuses.map((status, index) => {
+        values[`:e${index}`] = status;
+        return `:e${index}`;
+      });
+      conditions.push(`#status IN (${allowed.join(", ")})`);
+    }
+    if (expect.taskToken !== undefined) {
+      names["#task_token"] = "task_token";
+      values[":expected_token"] = expect.taskToken;
+      conditions.push("#task_token = :expected_token");
+    }
     try {
       await this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: runKey(runId), sk: META },
-          UpdateExpression: `SET ${sets.join(", ")}`,
-          ConditionExpression: `attribute_exists(pk) AND NOT (#status IN (${terminal.join(", ")}))`,
+          UpdateExpression: `SET ${sets.join(", ")}${removes.length ? ` REMOVE ${removes.join(", ")}` : ""}`,
+          ConditionExpression: conditions.join(" AND "),
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
         }),
@@ -469,7 +510,8 @@ export class RunStore {
           TableName: this.table,
           Key: { pk: runKey(runId), sk: META },
           UpdateExpression:
-            "SET #status = :status, execution_name = :execution, attempt = :next, updated_at = :now REMOVE events_closed, #error",
+            // A wait state's token dies with its execution: the new execution's wait stores its own.
+            "SET #status = :status, execution_name = :execution, attempt = :next, updated_at = :now REMOVE events_closed, #error, task_token",
           // Runs created before resumes existed have no attempt: they are on their first.
           ConditionExpression: `attribute_exists(pk) AND #status IN (${Object.keys(allowed).join(", ")}) AND ${
             reopen.fromAttempt === 1

@@ -13,7 +13,7 @@ import { type ConditionsResult, evaluateConditions } from "./loan/conditions-eng
 import type { AssistedField } from "./loan/extraction.ts";
 import { withModelLocatedFields } from "./loan/field-assist.ts";
 import type { ExtractedDocument } from "./loan/pdf-text.ts";
-import { filterConditions, predictConditions } from "./loan/preconditions.ts";
+import { filterConditions, missingInputs, predictConditions } from "./loan/preconditions.ts";
 import { defineTool, type ToolDefinition } from "./registry.ts";
 
 export interface LoanToolServices {
@@ -98,6 +98,14 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
           ),
         };
       },
+      // Asked of the reference catalog even when a lender's service predicts: the questions are about
+      // the loan's metadata, which both read the same way.
+      questions: ({ metadata, conditions, exclude }) =>
+        missingInputs(
+          metadata,
+          { ...(conditions ? { conditions } : {}), ...(exclude ? { exclude } : {}) },
+          { asOf: resolveServices().now() },
+        ),
     }),
     defineTool({
       name: "call_conditions_ai_api",

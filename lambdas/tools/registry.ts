@@ -2,7 +2,8 @@
 // feed plan validation and the planner's tool descriptions (lambdas/core), so a tool is described
 // in exactly one place.
 import type { z } from "zod";
-import type { Evidence, ToolCatalog, ToolSpec } from "../core/types.ts";
+import { mergeQuestions } from "../core/interaction.ts";
+import type { Evidence, InputQuestion, Plan, ToolCatalog, ToolSpec } from "../core/types.ts";
 
 export interface ToolContext {
   run_id: string;
@@ -29,6 +30,11 @@ export interface ToolDefinition<Args extends Record<string, unknown> = Record<st
    * the evidence store; the solver prompt should not pay for what another step already digested.
    */
   solver_view?(output: unknown): unknown;
+  /**
+   * What the caller must still supply for this step to do its whole job (e.g. metadata a condition
+   * needs), judged from the planned args before anything runs: the run asks for it and waits.
+   */
+  questions?(args: Args): InputQuestion[];
 }
 
 export class ToolRegistry {
@@ -53,6 +59,26 @@ export class ToolRegistry {
 
   catalog(): ToolCatalog {
     return this.tools;
+  }
+
+  /**
+   * What the plan's steps still need from the caller (ToolDefinition.questions), merged by field. A
+   * step whose args do not parse, or whose tool cannot tell, asks nothing: running it reports the problem.
+   */
+  questionsFor(plan: Pick<Plan, "steps">): InputQuestion[] {
+    const found: InputQuestion[] = [];
+    for (const step of plan.steps) {
+      const tool = this.tools.get(step.tool);
+      if (!tool?.questions) continue;
+      const args = tool.args.safeParse(step.args);
+      if (!args.success) continue;
+      try {
+        found.push(...tool.questions(args.data));
+      } catch {
+        // e.g. an unknown classification: the step's own run names it.
+      }
+    }
+    return mergeQuestions(found);
   }
 
   /** Evidence as the solver should see it (see ToolDefinition.solver_view). */

@@ -94,6 +94,9 @@ describe("the state machine (dev)", () => {
     const services: Record<string, string> = {
       Plan: "rewoo-planner",
       ReviewPlan: "rewoo-planner",
+      AwaitInput: "rewoo-planner",
+      AwaitApproval: "rewoo-planner",
+      WaitTimedOut: "rewoo-planner",
       Replan: "rewoo-planner",
       Work: "rewoo-worker",
       Solve: "rewoo-solver",

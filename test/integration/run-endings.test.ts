@@ -7,6 +7,7 @@ import type { Twin } from "../../infra/local/twin.ts";
 import type { ProgressEvent } from "../../lambdas/core/types.ts";
 import { handler as finalizeHandler } from "../../lambdas/finalize/index.ts";
 import { handler as plannerHandler } from "../../lambdas/planner/index.ts";
+import type { PlanOutput } from "../../lambdas/planner/plan-run.ts";
 import { handler as solverHandler } from "../../lambdas/solver/index.ts";
 import { executionNameOf } from "../../lambdas/store/runs.ts";
 import { bootTwinWithSamples, taxReturnRequest } from "./twin-fixture.ts";
@@ -183,7 +184,7 @@ describe("retries", () => {
       }),
     ).toBe(true);
     const before = await events(run_id);
-    const planned = await plannerHandler({ run_id });
+    const planned = (await plannerHandler({ run_id })) as PlanOutput;
     expect(planned.levels).toEqual(done.plan?.levels);
     await solverHandler({ run_id });
     const after = await twin.services.runs.getRun(run_id);

@@ -2,6 +2,7 @@
 // container has its own configuration) with the sample documents uploaded.
 import { generateSampleDocuments } from "../../examples/samples.ts";
 import { startTwin, type Twin, type TwinOptions } from "../../infra/local/twin.ts";
+import { isTerminal, type RunRecord, type RunStatus } from "../../lambdas/core/types.ts";
 
 export async function bootTwinWithSamples(
   env: Record<string, string> = {},
@@ -27,3 +28,54 @@ export const taxReturnRequest = (documents: string[], extra: Record<string, unkn
   s3_pdf_paths: documents,
   ...extra,
 });
+
+const STATEMENTS = [
+  "rm-conditions/statement-2025-01.pdf",
+  "rm-conditions/statement-2025-02.pdf",
+  "rm-conditions/statement-2025-03-nsf.pdf",
+];
+
+/** The sample bank statements, without the monthly income BS_LARGE_DEPOSITS needs. */
+export const bankRequestWithoutIncome = (extra: Record<string, unknown> = {}) => ({
+  metadata: {
+    loan_program: "Flex Supreme",
+    classification: "Bank Statements",
+    as_of_date: "2025-04-15",
+    borrower_info: { name: "Jane Q. Doe", business_name: "Acme Widgets Inc" },
+  },
+  instructions: "Check if these bank statements are sufficient for income verification.",
+  s3_pdf_paths: STATEMENTS,
+  ...extra,
+});
+
+/** POST JSON to the twin's REST API. */
+export async function post(api: string, path: string, body: unknown) {
+  const response = await fetch(new URL(path, api), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Resolves once the run is in `status`; throws if it ends first. */
+export async function untilStatus(twin: Twin, runId: string, status: RunStatus): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const meta = await twin.services.runs.getMeta(runId);
+    if (meta.status === status) return;
+    if (
+      ["SUCCEEDED", "FAILED", "CANCELLED", "INTERRUPTED", "NEEDS_REVIEW", "REJECTED"].includes(meta.status)
+    ) {
+      throw new Error(`run ${runId} ended ${meta.status} while waiting for ${status}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`run ${runId} never reached ${status}`);
+}
+
+/** fulfilled, not_fulfilled or insufficient_evidence (fulfilled findings carry no status of their own). */
+export const verdictOf = (record: RunRecord, id: string): string | undefined => {
+  if (record.result?.fulfilled_conditions.some((finding) => finding.id === id)) return "fulfilled";
+  return record.result?.unfulfilled_conditions.find((finding) => finding.id === id)?.status;
+};

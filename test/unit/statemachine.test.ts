@@ -56,8 +56,42 @@ describe("statemachine/rewoo.asl.json", () => {
     expect(definition.States.PlanReviewed).toEqual({
       Type: "Choice",
       Comment: expect.any(String),
-      Choices: [{ Variable: "$.plan.needs_review", BooleanEquals: true, Next: "Finalize" }],
+      Choices: [
+        { Variable: "$.plan.needs_review", BooleanEquals: true, Next: "Finalize" },
+        { Variable: "$.plan.rejected", BooleanEquals: true, Next: "Finalize" },
+        { Variable: "$.plan.wait_for", StringEquals: "input", Next: "AwaitInput" },
+        { Variable: "$.plan.wait_for", StringEquals: "approval", Next: "AwaitApproval" },
+      ],
       Default: "RunLevels",
+    });
+    // The waits hold a task token for the planner function to store, then go back to ReviewPlan, which
+    // says what follows (another wait, Finalize, or the levels).
+    for (const [name, wait] of [
+      ["AwaitInput", "input"],
+      ["AwaitApproval", "approval"],
+    ] as const) {
+      expect(definition.States[name], name).toMatchObject({
+        Type: "Task",
+        Resource: "arn:aws:states:::lambda:invoke.waitForTaskToken",
+        Parameters: {
+          FunctionName: Plan.Resource,
+          Payload: { "run_id.$": "$.run_id", action: "await", wait, "task_token.$": "$$.Task.Token" },
+        },
+        TimeoutSecondsPath: "$.plan.wait_seconds",
+        ResultPath: null,
+        Catch: [
+          { ErrorEquals: ["States.Timeout"], ResultPath: null, Next: "WaitTimedOut" },
+          { ErrorEquals: ["States.ALL"], ResultPath: "$.error", Next: "HandleFailure" },
+        ],
+        Next: "ReviewPlan",
+      });
+    }
+    expect(definition.States.WaitTimedOut).toMatchObject({
+      Type: "Task",
+      Resource: Plan.Resource,
+      Parameters: { "run_id.$": "$.run_id", action: "wait_timeout" },
+      ResultPath: null,
+      Next: "ReviewPlan",
     });
     expect(RunLevels).toMatchObject({
       Type: "Map",
@@ -99,7 +133,16 @@ describe("statemachine/rewoo.asl.json", () => {
   });
 
   it("routes every failure to the failure handler and then to a Fail state", () => {
-    for (const name of ["Plan", "ReviewPlan", "RunLevels", "Replan", "Solve", "ReviewResult", "Finalize"]) {
+    for (const name of [
+      "Plan",
+      "ReviewPlan",
+      "WaitTimedOut",
+      "RunLevels",
+      "Replan",
+      "Solve",
+      "ReviewResult",
+      "Finalize",
+    ]) {
       expect(definition.States[name].Catch, name).toEqual([
         { ErrorEquals: ["States.ALL"], ResultPath: "$.error", Next: "HandleFailure" },
       ]);
@@ -111,6 +154,8 @@ describe("statemachine/rewoo.asl.json", () => {
   it("gives every Task a plain function ARN substitution, a timeout and a jittered retry of Lambda's transient errors", () => {
     const tasks = allStates(definition.States).filter(([, state]) => state.Type === "Task");
     expect(tasks.map(([name]) => name).sort()).toEqual([
+      "AwaitApproval",
+      "AwaitInput",
       "Finalize",
       "HandleFailure",
       "Plan",
@@ -118,11 +163,16 @@ describe("statemachine/rewoo.asl.json", () => {
       "ReviewPlan",
       "ReviewResult",
       "Solve",
+      "WaitTimedOut",
       "Work",
     ]);
     for (const [name, task] of tasks) {
-      expect(task.Resource, name).toMatch(/^\$\{(Planner|Worker|Solver|Finalize)FunctionArn\}$/);
-      expect(task.TimeoutSeconds, name).toBeGreaterThan(0);
+      // The waits invoke the planner through the callback integration; their wait is the configured one.
+      const waits = task.Resource === "arn:aws:states:::lambda:invoke.waitForTaskToken";
+      const resource = waits ? (task.Parameters as { FunctionName: string }).FunctionName : task.Resource;
+      expect(resource, name).toMatch(/^\$\{(Planner|Worker|Solver|Finalize)FunctionArn\}$/);
+      if (waits) expect(task.TimeoutSecondsPath, name).toBe("$.plan.wait_seconds");
+      else expect(task.TimeoutSeconds, name).toBeGreaterThan(0);
       const retry = (task.Retry as Array<Record<string, unknown>>)[0];
       expect(retry?.ErrorEquals, name).toEqual(expect.arrayContaining(LAMBDA_TRANSIENT));
       expect(retry, name).toMatchObject({ JitterStrategy: "FULL", BackoffRate: 2 });
@@ -130,7 +180,12 @@ describe("statemachine/rewoo.asl.json", () => {
   });
 
   it("uses JSONPath only and passes ids, never evidence", () => {
-    expect(text).not.toMatch(/"QueryLanguage"|"Assign"|"Arguments"|"Output"|arn:aws:states:::lambda:invoke/);
+    expect(text).not.toMatch(/"QueryLanguage"|"Assign"|"Arguments"|"Output"/);
+    // Tasks call their functions directly (results unwrapped); only the waits need the callback integration.
+    expect(text.match(/arn:aws:states:::lambda:invoke[.\w]*/g)).toEqual([
+      "arn:aws:states:::lambda:invoke.waitForTaskToken",
+      "arn:aws:states:::lambda:invoke.waitForTaskToken",
+    ]);
     const work = definition.States.RunLevels.ItemProcessor.States.RunSteps;
     expect(Object.keys(work.ItemSelector).sort()).toEqual(["level_index.$", "run_id.$", "step_id.$"]);
     expect(Object.keys(definition.States.RunLevels.ItemSelector).sort()).toEqual([

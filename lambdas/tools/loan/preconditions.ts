@@ -29,7 +29,72 @@ export interface PredictedCondition {
   reason: string;
   /** False when metadata lacks a value the check needs: the evaluation can only be insufficient_evidence. */
   verifiable: boolean;
+  /** When not verifiable: the metadata field (dotted path) that is missing or unusable. */
+  missing_input?: string;
   expected: Record<string, unknown>;
+}
+
+/**
+ * The metadata fields a condition's check may need from the caller, with the question to ask when
+ * one is missing or unusable (the run's clarification) and what a valid answer looks like.
+ */
+export const METADATA_INPUTS = {
+  "borrower_info.monthly_income": {
+    question: "What is the borrower's gross monthly income?",
+    expected: 'a positive amount in US dollars, e.g. 8000 or "$8,000.00"',
+  },
+  "borrower_info.name": {
+    question: "What is the borrower's full name, as printed on their statements?",
+    expected: 'a non-empty name, e.g. "Jane Q. Doe"',
+  },
+  "borrower_info.business_name": {
+    question: "What is the legal name of the borrower's business (the corporation on the tax return)?",
+    expected: 'a non-empty name, e.g. "Acme Widgets Inc."',
+  },
+  "extracted_entities.ein": {
+    question: "What is the business's Employer Identification Number (EIN)?",
+    expected: 'nine digits in the NN-NNNNNNN form, e.g. "12-3456789"',
+  },
+} as const;
+
+export type MetadataInput = keyof typeof METADATA_INPUTS;
+
+/** A missing input and the conditions waiting for it (the shape of a run's InputQuestion). */
+export interface MissingInput {
+  field: string;
+  question: string;
+  why: string;
+  expected: string;
+  conditions: string[];
+}
+
+/**
+ * What the caller would have to supply so that every condition the filter keeps can be verified:
+ * one entry per missing metadata field, naming the conditions that need it.
+ */
+export function missingInputs(
+  metadata: Record<string, unknown>,
+  filter: ConditionFilter = {},
+  options: PreconditionsOptions = {},
+): MissingInput[] {
+  const predicted = predictConditions(metadata, options);
+  const { conditions } = filterConditions(predicted.conditions, filter, predicted);
+  const byField = new Map<string, MissingInput>();
+  for (const condition of conditions) {
+    const field = condition.missing_input as MetadataInput | undefined;
+    if (condition.verifiable || !field) continue;
+    const entry = byField.get(field) ?? {
+      field,
+      question: METADATA_INPUTS[field].question,
+      why: "",
+      expected: METADATA_INPUTS[field].expected,
+      conditions: [],
+    };
+    entry.conditions.push(condition.id);
+    entry.why = entry.why ? `${entry.why}; ${condition.reason}` : condition.reason;
+    byField.set(field, entry);
+  }
+  return [...byField.values()];
 }
 
 export interface PreconditionsResult {
@@ -196,9 +261,13 @@ function predict(condition: CatalogCondition, facts: Facts, asOf: SimpleDate): P
     const value = condition.parameters[key];
     return typeof value === "number" ? value : fallback;
   };
-  const missing = (field: string, label: string): Pick<PredictedCondition, "reason" | "verifiable"> => ({
+  const missing = (
+    field: MetadataInput,
+    label: string,
+  ): Pick<PredictedCondition, "reason" | "verifiable" | "missing_input"> => ({
     reason: `no ${label} in metadata (${field}): cannot verify ${condition.id}`,
     verifiable: false,
+    missing_input: field,
   });
   const asOfText = isoDate(asOf);
 
@@ -246,6 +315,7 @@ function predict(condition: CatalogCondition, facts: Facts, asOf: SimpleDate): P
           ...base,
           reason: `metadata EIN "${facts.einRaw}" is not in the NN-NNNNNNN form: cannot verify TR_EIN_MATCH`,
           verifiable: false,
+          missing_input: "extracted_entities.ein",
           expected: {},
         };
       }
@@ -313,6 +383,7 @@ function predict(condition: CatalogCondition, facts: Facts, asOf: SimpleDate): P
           ? {
               reason: `metadata monthly_income "${facts.monthlyIncomeRaw}" is not a positive amount: cannot verify BS_LARGE_DEPOSITS`,
               verifiable: false,
+              missing_input: "borrower_info.monthly_income",
             }
           : missing("borrower_info.monthly_income", "monthly_income");
         return { ...base, ...result, expected: { income_ratio: ratio } };

@@ -26,6 +26,8 @@ function fakeContext(overrides: Partial<ApiContext> = {}): ApiContext {
       documentPolicy: { documentsBucket: "docs", allowedPrefixes: ["docs"] },
       resultPolicy: { allowedDestinations: ["artifacts/results/"] },
       now: () => new Date("2026-01-01T00:00:00Z"),
+      tools: untouchable as ApiContext["services"]["tools"],
+      catalog: untouchable as ApiContext["services"]["catalog"],
     },
     workflow: untouchable as ApiContext["workflow"],
     tokenSecret: async () => "s".repeat(32),

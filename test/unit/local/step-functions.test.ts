@@ -21,12 +21,16 @@ interface Scenario {
   replanLevels?: string[][];
   /** ReviewPlan says the plan did not pass review. */
   planNeedsReview?: boolean;
+  /** ReviewPlan says the run waits for these, one after the other (each answered through its task token). */
+  waits?: Array<"input" | "approval">;
+  /** ReviewPlan says the plan was rejected once the waits are over. */
+  rejected?: boolean;
 }
 
 type Call =
   | { state: "Work"; stepId: string; level: number; start: number; end: number; input: unknown }
   | {
-      state: "Plan" | "ReviewPlan" | "Replan" | "Solve" | "ReviewResult" | "Finalize" | "HandleFailure";
+      state: NonWorkState;
       start: number;
       end: number;
       input: unknown;
@@ -50,10 +54,19 @@ function runIdOf(input: unknown): string {
   return (input as { run_id: string }).run_id;
 }
 
-function recorded(
-  state: "Plan" | "ReviewPlan" | "Replan" | "Solve" | "ReviewResult" | "Finalize" | "HandleFailure",
-  body?: (input: unknown) => unknown,
-) {
+type NonWorkState =
+  | "Plan"
+  | "ReviewPlan"
+  | "AwaitInput"
+  | "AwaitApproval"
+  | "WaitTimedOut"
+  | "Replan"
+  | "Solve"
+  | "ReviewResult"
+  | "Finalize"
+  | "HandleFailure";
+
+function recorded(state: NonWorkState, body?: (input: unknown) => unknown) {
   const handler: TaskHandler = async (input) => {
     const start = performance.now();
     try {
@@ -79,13 +92,22 @@ const handlers: Record<string, TaskHandler> = {
   }),
   // The reviewer hands the plan's levels on (a plan that needs review skips straight to Finalize).
   ReviewPlan: recorded("ReviewPlan", (input) => {
-    const scenario = scenarios.get(runIdOf(input)) as Scenario;
+    const runId = runIdOf(input);
+    const scenario = scenarios.get(runId) as Scenario;
+    const waited = only(runId, "AwaitInput").length + only(runId, "AwaitApproval").length;
+    const next = scenario.waits?.[waited];
     return {
       levels: scenario.levels,
       max_concurrency: scenario.maxConcurrency,
       needs_review: scenario.planNeedsReview === true,
+      rejected: next === undefined && scenario.rejected === true,
+      wait_for: next ?? "none",
+      wait_seconds: 60,
     };
   }),
+  AwaitInput: recorded("AwaitInput"),
+  AwaitApproval: recorded("AwaitApproval"),
+  WaitTimedOut: recorded("WaitTimedOut"),
   Work: async (input) => {
     const { run_id, step_id, level_index } = input as {
       run_id: string;
@@ -157,6 +179,8 @@ describe("LocalStepFunctions on statemachine/rewoo.asl.json", () => {
 
   it("exposes the task states and a state machine ARN for the configured account", () => {
     expect([...sfn.taskStates].sort()).toEqual([
+      "AwaitApproval",
+      "AwaitInput",
       "Finalize",
       "HandleFailure",
       "Plan",
@@ -164,6 +188,7 @@ describe("LocalStepFunctions on statemachine/rewoo.asl.json", () => {
       "ReviewPlan",
       "ReviewResult",
       "Solve",
+      "WaitTimedOut",
       "Work",
     ]);
     expect(sfn.stateMachineArn).toBe("arn:aws:states:eu-west-1:111122223333:stateMachine:rewoo");
@@ -239,6 +264,51 @@ describe("LocalStepFunctions on statemachine/rewoo.asl.json", () => {
     expect(only(runId, "ReviewPlan").map((call) => call.input)).toEqual([
       { run_id: runId, action: "review" },
     ]);
+  });
+
+  it("waits for input, then approval, each through its task token, before any step runs", async () => {
+    const runId = newRun({ levels: [["E1"]], maxConcurrency: 1, waits: ["input", "approval"] });
+    const { executionArn } = sfn.startExecution({ input: { run_id: runId } });
+    const answer = async (state: "AwaitInput" | "AwaitApproval") => {
+      while (only(runId, state).length === 0) await sleep(5);
+      const [token] = sfn.openTaskTokens(executionArn);
+      // The wait state's function got the payload with the token, not the lambda:invoke envelope.
+      expect(only(runId, state)[0]?.input).toEqual({
+        run_id: runId,
+        action: "await",
+        wait: state === "AwaitInput" ? "input" : "approval",
+        task_token: token,
+      });
+      expect(works(runId)).toEqual([]);
+      sfn.sendTaskSuccess(token as string, "{}");
+    };
+    await answer("AwaitInput");
+    await answer("AwaitApproval");
+    expect((await sfn.waitForExecution(executionArn)).status).toBe("SUCCEEDED");
+    const order = (calls.get(runId) ?? []).map((call) => (call.state === "Work" ? call.stepId : call.state));
+    expect(order).toEqual([
+      "Plan",
+      "ReviewPlan",
+      "AwaitInput",
+      "ReviewPlan",
+      "AwaitApproval",
+      "ReviewPlan",
+      "E1",
+      "Replan",
+      "Solve",
+      "ReviewResult",
+      "Finalize",
+    ]);
+  });
+
+  it("finalizes a rejected plan without running a step", async () => {
+    const runId = newRun({ levels: [["E1"]], maxConcurrency: 1, waits: ["approval"], rejected: true });
+    const { executionArn } = sfn.startExecution({ input: { run_id: runId } });
+    while (only(runId, "AwaitApproval").length === 0) await sleep(5);
+    sfn.sendTaskSuccess(sfn.openTaskTokens(executionArn)[0] as string, "{}");
+    expect((await sfn.waitForExecution(executionArn)).status).toBe("SUCCEEDED");
+    const order = (calls.get(runId) ?? []).map((call) => (call.state === "Work" ? call.stepId : call.state));
+    expect(order).toEqual(["Plan", "ReviewPlan", "AwaitApproval", "ReviewPlan", "Finalize"]);
   });
 
   it("runs the steps of a level in parallel when max_concurrency > 1", async () => {
@@ -485,6 +555,9 @@ describe("LocalStepFunctions.fromFile", () => {
   const all = {
     Plan: noop,
     ReviewPlan: noop,
+    AwaitInput: noop,
+    AwaitApproval: noop,
+    WaitTimedOut: noop,
     Replan: noop,
     Work: noop,
     Solve: noop,
@@ -495,7 +568,7 @@ describe("LocalStepFunctions.fromFile", () => {
 
   it("rejects handlers for states that are not task states, naming the task states", async () => {
     await expect(LocalStepFunctions.fromFile(ASL, { ...all, Planner: noop })).rejects.toThrow(
-      /Planner.*task states: Plan, ReviewPlan, Work, Replan, Solve, ReviewResult, Finalize, HandleFailure/,
+      /Planner.*task states: Plan, ReviewPlan, AwaitInput, AwaitApproval, WaitTimedOut, Work, Replan, Solve, ReviewResult, Finalize, HandleFailure/,
     );
   });
 
