@@ -303,6 +303,20 @@ export class RewooFunction extends NodejsFunction {
   }
 
   /**
+   * Lets the function send a waiting state's task token back (a run's answer or approval). Only the
+   * API function is given this: a run continues only through the API's checks.
+   */
+  bindTaskResponses(): this {
+    this.allowRuntimeNamed(
+      ["states:SendTaskSuccess", "states:SendTaskFailure", "states:SendTaskHeartbeat"],
+      ["*"],
+      "The task-token actions (SendTaskSuccess/Failure/Heartbeat) support no resource-level permissions; " +
+        "the token itself names the one waiting state, and only this function holds it (read from the run).",
+    );
+    return this;
+  }
+
+  /**
    * A statement whose resources end in a wildcard because the names exist only at run time (object
    * keys, connection ids, execution names). Each such resource is acknowledged for cdk-nag
    * individually, with its reason, so a new wildcard anywhere else still fails synth.

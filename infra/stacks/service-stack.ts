@@ -415,7 +415,7 @@ export class ServiceStack extends Stack {
       "Api",
       "lambdas/api/index.ts",
       {
-        description: "REST API: start, read, cancel and resume runs",
+        description: "REST API: start, read, cancel and resume runs; answer and approve waiting runs",
         memorySize: 1024,
         timeout: API_INTEGRATION_TIMEOUT,
         reservedConcurrentExecutions: config.reservedConcurrency.api,
@@ -425,6 +425,7 @@ export class ServiceStack extends Stack {
     api
       .bindTable(data.runsTable, { access: "readWrite", envName: "RUNS_TABLE", indexes: [RUNS_BY_DAY_INDEX] })
       .bindStateMachine(this.stateMachine)
+      .bindTaskResponses()
       .bindSecret(data.tokenSecret, "REWOO_TOKEN_SECRET_ARN");
 
     this.restApi = this.buildRestApi(config, api, data.logsKey);

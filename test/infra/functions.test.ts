@@ -108,10 +108,15 @@ describe("functions (dev)", () => {
     );
   });
 
-  it("uses Resource * only for the X-Ray write actions", () => {
+  it("uses Resource * only for the X-Ray write actions, and the API's task-token answers", () => {
     for (const service of SERVICES) {
       const starred = access(service).statements.filter((s) => resourcesOfStatement(s).includes("*"));
+      const taskTokens =
+        service === "rewoo-api"
+          ? ["states:SendTaskFailure", "states:SendTaskHeartbeat", "states:SendTaskSuccess"]
+          : [];
       expect(starred.flatMap(actionsOf).sort(), service).toEqual([
+        ...taskTokens,
         "xray:PutTelemetryRecords",
         "xray:PutTraceSegments",
       ]);
@@ -202,6 +207,26 @@ describe("functions (dev)", () => {
     expect(access("rewoo-api").environment.STATE_MACHINE_ARN).toEqual({
       Ref: expect.stringMatching(/^StateMachine/),
     });
+  });
+
+  it("lets only the API send task results, so a waiting run continues only through its checks", () => {
+    for (const action of ["states:SendTaskSuccess", "states:SendTaskFailure", "states:SendTaskHeartbeat"]) {
+      for (const service of SERVICES) {
+        // Task-token actions take no resource-level permissions: "*" is the only resource AWS accepts.
+        expect(access(service).allowing(action), `${service} ${action}`).toEqual(
+          service === "rewoo-api" ? ["*"] : [],
+        );
+      }
+    }
+    // Those three are the only task-token grants in the whole template (the state machine's role has none).
+    const machineRoleActions = Object.values(dev.serviceTemplate.findResources("AWS::IAM::Policy"))
+      .flatMap(
+        (policy) =>
+          (policy as { Properties: { PolicyDocument: { Statement: unknown[] } } }).Properties.PolicyDocument
+            .Statement,
+      )
+      .flatMap((statement) => [(statement as { Action: string | string[] }).Action].flat());
+    expect(machineRoleActions.filter((action) => action.startsWith("states:SendTask"))).toHaveLength(3);
   });
 
   it("grants no Bedrock access with the rule-based provider", () => {

@@ -11,6 +11,7 @@ const aslText = readFileSync(ASL_FILE, "utf8");
 type State = {
   Type: string;
   TimeoutSeconds?: number;
+  TimeoutSecondsPath?: string;
   Resource?: string;
   ItemProcessor?: { States: Record<string, State> };
 };
@@ -106,6 +107,8 @@ describe("the state machine (dev)", () => {
     };
     for (const [name, task] of tasks(JSON.parse(aslText).States)) {
       const fn = functionAccess(dev.serviceTemplate, services[name] as string);
+      // A wait state's timeout is how long the run waits for a person, not a bound on its function.
+      if (task.TimeoutSecondsPath) continue;
       expect(fn.properties.Timeout, name).toBeLessThan(task.TimeoutSeconds as number);
     }
   });
@@ -232,20 +235,33 @@ describe("runs that end outside the workflow's failure handler (dev)", () => {
 });
 
 describe("workflow settings from the configuration", () => {
-  it("takes the worker concurrency and the workflow type from context overrides", () => {
-    const custom = synthesize({ context: { workerConcurrency: "3", workflowType: "EXPRESS" } });
+  it("takes the worker concurrency from context overrides", () => {
+    const custom = synthesize({ context: { workerConcurrency: "3" } });
     expect(functionAccess(custom.serviceTemplate, "rewoo-planner").environment.REWOO_WORKER_CONCURRENCY).toBe(
       "3",
     );
     custom.serviceTemplate.hasResourceProperties("AWS::StepFunctions::StateMachine", {
-      StateMachineType: "EXPRESS",
+      StateMachineType: "STANDARD",
     });
-    // Express executions send no status events to EventBridge: no rule that could never fire.
-    custom.serviceTemplate.resourceCountIs("AWS::Events::Rule", 0);
-    custom.serviceTemplate.resourceCountIs("AWS::Lambda::EventInvokeConfig", 0);
-    // Only live delivery's dead-letter queue remains.
-    expect(Object.keys(resourcesOf(custom.serviceTemplate, "AWS::SQS::Queue"))).toEqual([
-      expect.stringMatching(/^PushDeadLetters/),
-    ]);
+  });
+
+  it("refuses an Express workflow: runs wait for people with task tokens, which Express does not support", () => {
+    expect(() => synthesize({ context: { workflowType: "EXPRESS" } })).toThrow(
+      /workflowType "EXPRESS": runs wait for answers and approvals with task tokens/,
+    );
+  });
+
+  it("passes the wait settings to the functions", () => {
+    const dev = synthesize();
+    const env = functionAccess(dev.serviceTemplate, "rewoo-planner").environment;
+    expect(env).toMatchObject({
+      REWOO_WAIT_SECONDS: "86400",
+      REWOO_APPROVAL: "none",
+      REWOO_CLARIFICATION: "ask",
+    });
+    expect(functionAccess(dev.serviceTemplate, "rewoo-api").environment).toMatchObject({
+      REWOO_WAIT_SECONDS: "86400",
+      REWOO_APPROVAL: "none",
+    });
   });
 });
