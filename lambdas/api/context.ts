@@ -6,7 +6,15 @@ import type { Workflow } from "./sfn.ts";
 export interface ApiContext {
   services: Pick<
     Services,
-    "config" | "runs" | "publisher" | "documentPolicy" | "resultPolicy" | "now" | "tools" | "catalog"
+    | "config"
+    | "runs"
+    | "sessions"
+    | "publisher"
+    | "documentPolicy"
+    | "resultPolicy"
+    | "now"
+    | "tools"
+    | "catalog"
   >;
   workflow: Workflow;
   /** The subscribe-token secret (lambdas/auth/secret.ts: configured, or Secrets Manager once per cold start). */

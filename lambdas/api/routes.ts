@@ -16,6 +16,7 @@ import { RunNotFoundError } from "../store/runs.ts";
 import type { ApiContext } from "./context.ts";
 import { errorResult, HttpError, json, requireJsonBody } from "./http.ts";
 import { cancelRun, getRun, listRecentRuns, listRunEvents, resumeRunRoute } from "./runs.ts";
+import { cancelSession, getSession, resetSession } from "./sessions.ts";
 import { WorkflowNotConfiguredError } from "./sfn.ts";
 import { startEvaluation } from "./start.ts";
 import { answerRun, decideApproval } from "./waits.ts";
@@ -39,6 +40,9 @@ export const OPERATION_HANDLERS: { readonly [Operation in RestOperationName]: Op
   resumeRun: (_event, params, ctx) => resumeRunRoute(runId(params), ctx),
   answerRun: (event, params, ctx) => answerRun(runId(params), event, ctx),
   decideApproval: (event, params, ctx) => decideApproval(runId(params), event, ctx),
+  getSession: (event, params, ctx) => getSession(params.session_id ?? "", event, ctx),
+  cancelSession: (_event, params, ctx) => cancelSession(params.session_id ?? "", ctx),
+  resetSession: (_event, params, ctx) => resetSession(params.session_id ?? "", ctx),
   health: async (_event, _params, ctx) => json(200, { status: "ok", version: ctx.version }),
 };
 

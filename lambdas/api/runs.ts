@@ -65,20 +65,25 @@ export async function listRunEvents(
  * finished run, so a run that finishes while this runs stays what it became (and this answers 409).
  */
 export async function cancelRun(runId: string, ctx: ApiContext): Promise<APIGatewayProxyResult> {
-  const { runs, publisher } = ctx.services;
   checkRunId(runId);
+  await stopRun(runId, "cancelled through the API", ctx);
+  return json(200, { run_id: runId, status: "CANCELLED" });
+}
+
+/** Ends a run CANCELLED (with its `complete` event); 409 when it has ended already. */
+export async function stopRun(runId: string, why: string, ctx: ApiContext): Promise<void> {
+  const { runs, publisher } = ctx.services;
   const meta = await runs.getMeta(runId);
   if (isTerminal(meta.status)) throw runFinished(runId, meta.status);
 
   // Stop first: once the run reads CANCELLED nothing may start another step. No execution (a run whose
   // start crashed) is nothing to stop; the run is still cancelled.
-  const stopped = await ctx.workflow.stop(executionNameOf(meta), `run ${runId} cancelled through the API`);
+  const stopped = await ctx.workflow.stop(executionNameOf(meta), `run ${runId} ${why}`);
   if (!(await runs.updateRun(runId, { status: "CANCELLED" }))) {
     throw runFinished(runId, (await runs.getMeta(runId)).status);
   }
-  await publisher.publish(runId, { stage: "complete", status: "CANCELLED" });
-  ctx.logger.info("run cancelled", { run_id: runId, execution_stopped: stopped });
-  return json(200, { run_id: runId, status: "CANCELLED" });
+  await publisher.publish(runId, { stage: "complete", status: "CANCELLED", error: `the run was ${why}` });
+  ctx.logger.info("run cancelled", { run_id: runId, execution_stopped: stopped, why });
 }
 
 /**

@@ -4,13 +4,14 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { mintToken } from "../auth/tokens.ts";
 import { InvalidRequestError, RequestTooLargeError, validateRequest } from "../core/request.ts";
-import type { RunStatus } from "../core/types.ts";
+import type { EvaluationRequest, RunStatus } from "../core/types.ts";
 import { newRunId, StartExecutionError, startRun } from "../runs/start-run.ts";
 import { isTransient } from "../runtime/transient.ts";
 import type { IdempotencyRecord, RunMode } from "../store/runs.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json, jsonBody, publicBaseUrl } from "./http.ts";
 import { hashKey, IDEMPOTENCY_TTL_SECONDS, idempotencyKeyOf, requestHash } from "./idempotency.ts";
+import { makeRoom, sessionRequest } from "./sessions.ts";
 import { WorkflowNotConfiguredError } from "./sfn.ts";
 
 /** A claim whose run record has not appeared after this long belongs to a request that died. */
@@ -20,6 +21,8 @@ const REPLAY_WAIT_MS = 2_000;
 
 export interface StartedRun {
   run_id: string;
+  /** The session the run belongs to (given by the request, or new). */
+  session_id?: string;
   status: RunStatus;
   status_url: string;
   events_url: string;
@@ -32,11 +35,15 @@ export async function startEvaluation(
   ctx: ApiContext,
   mode: RunMode,
 ): Promise<APIGatewayProxyResult> {
-  const { config, runs, documentPolicy, resultPolicy, publisher } = ctx.services;
-  const body = jsonBody(event, config.api.maxBodyBytes, "a JSON object with metadata and s3_pdf_paths");
+  const { config, runs, sessions, documentPolicy, resultPolicy, publisher } = ctx.services;
+  const raw = jsonBody(event, config.api.maxBodyBytes, "a JSON object with metadata and s3_pdf_paths");
   const key = idempotencyKeyOf(event);
+  // A follow-up in a session inherits its metadata and documents; the merged request is validated.
+  const session = await sessionRequest(raw, ctx);
+  const body = session.body;
+  let request: EvaluationRequest;
   try {
-    validateRequest(body, { documents: documentPolicy, results: resultPolicy });
+    request = validateRequest(body, { documents: documentPolicy, results: resultPolicy });
   } catch (error) {
     if (error instanceof RequestTooLargeError) {
       throw new HttpError(413, "request_too_large", error.message, error.problems);
@@ -53,8 +60,16 @@ export async function startEvaluation(
   const runId = newRunId(ctx.services.now());
   const claim = key === undefined ? undefined : await claimKey(key, requestHash(mode, body), runId, ctx);
   if (claim?.replayOf) {
-    const { status } = await runs.getMeta(claim.replayOf);
-    return json(202, startedRun(event, ctx, secret, claim.replayOf, status), { "Idempotent-Replay": "true" });
+    const { status, request: replayed } = await runs.getMeta(claim.replayOf);
+    return json(202, startedRun(event, ctx, secret, claim.replayOf, status, replayed.session_id), {
+      "Idempotent-Replay": "true",
+    });
+  }
+  try {
+    await makeRoom(session.session, ctx);
+  } catch (error) {
+    if (claim) await runs.releaseIdempotencyKey(claim.keyHash, runId);
+    throw error;
   }
 
   try {
@@ -69,8 +84,14 @@ export async function startEvaluation(
     if (error instanceof StartExecutionError) throw startFailure(error);
     throw error;
   }
-  ctx.logger.info("run started", { run_id: runId, mode, idempotent: key !== undefined });
-  return json(202, startedRun(event, ctx, secret, runId, "PLANNING"));
+  await sessions.recordRequest(session.session_id, runId, request as unknown as Record<string, unknown>);
+  ctx.logger.info("run started", {
+    run_id: runId,
+    session_id: session.session_id,
+    mode,
+    idempotent: key !== undefined,
+  });
+  return json(202, startedRun(event, ctx, secret, runId, "PLANNING", session.session_id));
 }
 
 /**
@@ -139,11 +160,13 @@ function startedRun(
   secret: string,
   runId: string,
   status: RunStatus,
+  sessionId: string | undefined,
 ): StartedRun {
   const { api } = ctx.services.config;
   const base = publicBaseUrl(event, api.publicApiUrl);
   return {
     run_id: runId,
+    ...(sessionId ? { session_id: sessionId } : {}),
     status,
     status_url: `${base}/v1/runs/${runId}`,
     events_url: `${base}/v1/runs/${runId}/events`,

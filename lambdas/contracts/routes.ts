@@ -84,6 +84,23 @@ export const REST_ROUTES = {
       summary: "Approve, edit or reject the plan of a run waiting in AWAITING_APPROVAL",
     },
   },
+  "/v1/sessions/{session_id}": {
+    GET: {
+      operation: "getSession",
+      auth: "iam",
+      summary: "A session's state, runs and transcript (?format=jsonl: the transcript as JSON Lines)",
+    },
+  },
+  "/v1/sessions/{session_id}/cancel": {
+    POST: { operation: "cancelSession", auth: "iam", summary: "Cancel the session's run in progress" },
+  },
+  "/v1/sessions/{session_id}/reset": {
+    POST: {
+      operation: "resetSession",
+      auth: "iam",
+      summary: "Forget what follow-ups inherit and cancel a run in progress",
+    },
+  },
   "/health": {
     GET: {
       operation: "health",

@@ -21,6 +21,7 @@ import {
   REQUEST_STORAGE_BUDGET_BYTES,
   requestFootprint,
 } from "./request-budget.ts";
+import { SESSION_ID_PATTERN } from "./sessions.ts";
 import type { EvaluationRequest } from "./types.ts";
 
 export const MAX_DOCUMENTS = 50;
@@ -61,6 +62,13 @@ export const EvaluationRequestSchema = z.strictObject({
     .string()
     .regex(/^s3:\/\/[^/]+\/.*$/s, "expected s3://bucket/prefix/ or s3://bucket/key.json")
     .superRefine(s3KeyRules((uri) => /^s3:\/\/[^/]+\/(.*)$/s.exec(uri)?.[1]))
+    .optional(),
+  session_id: z
+    .string()
+    .regex(
+      SESSION_ID_PATTERN,
+      "expected letters, digits, _ or - (at most 64, starting with a letter or digit)",
+    )
     .optional(),
   options: z
     .strictObject({

@@ -86,6 +86,8 @@ export interface EvaluationRequest {
   instructions?: string;
   s3_pdf_paths: string[];
   output_destination?: string;
+  /** Groups runs: a follow-up inherits the session's metadata and documents (lambdas/core/sessions.ts). */
+  session_id?: string;
   options?: EvaluationOptions;
 }
 

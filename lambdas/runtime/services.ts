@@ -7,6 +7,7 @@ import { BlobStore } from "../store/blobs.ts";
 import { EventPublisher, type EventSink } from "../store/events.ts";
 import { EvidenceStore } from "../store/evidence.ts";
 import { RunStore } from "../store/runs.ts";
+import { SessionStore } from "../store/sessions.ts";
 import { DocumentReader } from "../tools/document-reader.ts";
 import { createLenderCalls } from "../tools/lender-client.ts";
 import { createLoanTools } from "../tools/loan-tools.ts";
@@ -23,6 +24,7 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
   const clients = createAwsClients(config);
   const now = () => new Date();
   const runs = new RunStore(clients.ddb, config.runsTable, now);
+  const sessions = new SessionStore(clients.ddb, config.runsTable, now);
   const blobs = new BlobStore(clients.s3);
   const evidence = new EvidenceStore(runs, blobs, config.artifactsBucket, config.evidenceInlineLimit);
   // Live WebSocket delivery, present when the deployment has a WebSocket API. Publishers never push:
@@ -56,6 +58,7 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
     config,
     clients,
     runs,
+    sessions,
     blobs,
     evidence,
     publisher,

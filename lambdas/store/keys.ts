@@ -8,3 +8,6 @@ export const profileKey = (loanProgram: unknown, classification: unknown) =>
   `PROFILE#${String(loanProgram ?? "-")}#${String(classification ?? "-")}`;
 /** Creation day (UTC) of a run, the partition of the by_day index. */
 export const dayKey = (isoTimestamp: string) => `DAY#${isoTimestamp.slice(0, 10)}`;
+/** A session's item collection: its META (context, runs) and its ENTRY#<seq> items. */
+export const sessionKey = (sessionId: string) => `SESSION#${sessionId}`;
+export const sessionEntryKey = (seq: number) => `ENTRY#${String(seq).padStart(9, "0")}`;

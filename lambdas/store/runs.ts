@@ -31,7 +31,7 @@ import { TERMINAL_STATUSES, UNFINISHED_STATUSES } from "../core/types.ts";
 import { dayKey, eventKey, META, profileKey, runKey, stepKey } from "./keys.ts";
 
 /** Finished runs stay queryable (history tool, GET /runs) for 90 days, then DynamoDB TTL removes them. */
-const RETENTION_SECONDS = 90 * 24 * 3600;
+export const RETENTION_SECONDS = 90 * 24 * 3600;
 
 /**
  * How a run is planned: "rewoo" asks the planner LLM; "legacy" (the original loan-agent plan's POST

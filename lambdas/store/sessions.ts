@@ -1,0 +1,167 @@
+// Sessions in the runs table (one item collection per session, beside the runs'): META holds what a
+// follow-up inherits and the session's runs in order; ENTRY#<seq> items are what the session itself
+// records (requests, resets, cancels). The rest of its transcript is its runs' events.
+import { randomUUID } from "node:crypto";
+import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
+import {
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
+import type { SessionContext, SessionEntry } from "../core/sessions.ts";
+import { META, sessionEntryKey, sessionKey } from "./keys.ts";
+import { RETENTION_SECONDS } from "./runs.ts";
+
+export interface SessionItem {
+  session_id: string;
+  /** What the next request inherits; absent after a reset (and before the first request). */
+  context?: SessionContext;
+  /** The session's runs, oldest first. */
+  run_ids: string[];
+  /** Runs started before the last reset: the session's state no longer follows them. */
+  reset_after?: number;
+  entry_seq: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export function newSessionId(now = new Date()): string {
+  const stamp = now
+    .toISOString()
+    .replace(/[-:TZ.]/g, "")
+    .slice(0, 14);
+  return `sess-${stamp}-${randomUUID().slice(0, 8)}`;
+}
+
+export class SessionStore {
+  constructor(
+    private readonly ddb: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async get(sessionId: string): Promise<SessionItem | undefined> {
+    const { Item } = await this.ddb.send(
+      new GetCommand({
+        TableName: this.table,
+        Key: { pk: sessionKey(sessionId), sk: META },
+        ConsistentRead: true,
+      }),
+    );
+    return Item as SessionItem | undefined;
+  }
+
+  /** A run started in the session: it becomes the session's latest, and its request the context. */
+  async recordRequest(sessionId: string, runId: string, request: Record<string, unknown>): Promise<void> {
+    const at = this.now().toISOString();
+    const context: SessionContext = {
+      metadata: request.metadata as Record<string, unknown>,
+      s3_pdf_paths: request.s3_pdf_paths as string[],
+    };
+    const { Attributes } = await this.ddb.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: sessionKey(sessionId), sk: META },
+        UpdateExpression:
+          "SET session_id = :id, #context = :context, run_ids = list_append(if_not_exists(run_ids, :none), :run), " +
+          "created_at = if_not_exists(created_at, :at), updated_at = :at, expires_at = :expires ADD entry_seq :one",
+        ExpressionAttributeNames: { "#context": "context" },
+        ExpressionAttributeValues: {
+          ":id": sessionId,
+          ":context": context,
+          ":none": [],
+          ":run": [runId],
+          ":at": at,
+          ":expires": this.expiry(),
+          ":one": 1,
+        },
+        ReturnValues: "UPDATED_NEW",
+      }),
+    );
+    await this.putEntry(sessionId, Number(Attributes?.entry_seq), {
+      type: "request",
+      at,
+      run_id: runId,
+      request,
+    });
+  }
+
+  /**
+   * Forgets what follow-ups inherit; its `runs` first runs no longer set its state. False for an
+   * unknown session.
+   */
+  async reset(sessionId: string, runs: number): Promise<boolean> {
+    const at = this.now().toISOString();
+    try {
+      const { Attributes } = await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: sessionKey(sessionId), sk: META },
+          UpdateExpression: "REMOVE #context SET reset_after = :runs, updated_at = :at ADD entry_seq :one",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeNames: { "#context": "context" },
+          ExpressionAttributeValues: { ":runs": runs, ":at": at, ":one": 1 },
+          ReturnValues: "UPDATED_NEW",
+        }),
+      );
+      await this.putEntry(sessionId, Number(Attributes?.entry_seq), { type: "reset", at });
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async recordCancel(sessionId: string, runId: string, reason: string): Promise<void> {
+    const at = this.now().toISOString();
+    const { Attributes } = await this.ddb.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: sessionKey(sessionId), sk: META },
+        UpdateExpression: "SET updated_at = :at ADD entry_seq :one",
+        ExpressionAttributeValues: { ":at": at, ":one": 1 },
+        ReturnValues: "UPDATED_NEW",
+      }),
+    );
+    await this.putEntry(sessionId, Number(Attributes?.entry_seq), {
+      type: "cancel",
+      at,
+      run_id: runId,
+      reason,
+    });
+  }
+
+  async entries(sessionId: string): Promise<SessionEntry[]> {
+    const items: SessionEntry[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.ddb.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: "pk = :pk AND begins_with(sk, :entry)",
+          ExpressionAttributeValues: { ":pk": sessionKey(sessionId), ":entry": "ENTRY#" },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) items.push(item.entry as SessionEntry);
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return items;
+  }
+
+  private async putEntry(sessionId: string, seq: number, entry: SessionEntry): Promise<void> {
+    await this.ddb.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { pk: sessionKey(sessionId), sk: sessionEntryKey(seq), entry, expires_at: this.expiry() },
+      }),
+    );
+  }
+
+  private expiry(): number {
+    return Math.floor(this.now().getTime() / 1000) + RETENTION_SECONDS;
+  }
+}
