@@ -1,5 +1,6 @@
 // REST client for docs/api.openapi.yaml: the run record, its stored events, starting and cancelling runs,
-// and the list of recent runs (optional: older API versions answer 404 and the page degrades).
+// answering a run's question and deciding on its plan, and the list of recent runs (optional: older
+// API versions answer 404 and the page degrades).
 
 export class ApiError extends Error {
   constructor(status, body, message) {
@@ -7,6 +8,22 @@ export class ApiError extends Error {
     this.name = "ApiError";
     this.status = status;
     this.body = body;
+  }
+
+  /** The API's `code` (e.g. "invalid_answer", "not_waiting"), or "" when the body has none. */
+  get code() {
+    const code = this.body?.error?.code;
+    return typeof code === "string" ? code : "";
+  }
+
+  /** What a 400 names: `[{field, message}]` (e.g. `answers.borrower_info.monthly_income`). */
+  get fields() {
+    const fields = this.body?.error?.fields;
+    return Array.isArray(fields)
+      ? fields
+          .filter((f) => f && typeof f.field === "string")
+          .map((f) => ({ field: f.field, message: String(f.message ?? "") }))
+      : [];
   }
 }
 
@@ -39,6 +56,19 @@ export class ApiClient {
 
   cancel(runId) {
     return this.#request("POST", `/v1/runs/${encodeURIComponent(runId)}/cancel`);
+  }
+
+  /** Answers the question of a run in AWAITING_INPUT: `{"<asked field>": value}`. */
+  answer(runId, answers) {
+    return this.#request("POST", `/v1/runs/${encodeURIComponent(runId)}/input`, { answers });
+  }
+
+  /**
+   * Decides on the plan of a run in AWAITING_APPROVAL: `{decision: "approve"}`,
+   * `{decision: "reject", reason}` or `{decision: "edit", plan, reason?}`.
+   */
+  decide(runId, decision) {
+    return this.#request("POST", `/v1/runs/${encodeURIComponent(runId)}/approval`, decision);
   }
 
   async #request(method, path, body) {

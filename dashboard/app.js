@@ -7,7 +7,15 @@ import { DagView } from "./dag.js";
 import { h } from "./dom.js";
 import { EventPoller, LiveConnection } from "./live.js";
 import { RunState } from "./run-state.js";
-import { renderDetails, renderEventLog, renderResult, renderRunHeader, renderRunList } from "./views.js";
+import {
+  renderDetails,
+  renderEventLog,
+  renderResult,
+  renderRunHeader,
+  renderRunList,
+  runStatusLabel,
+} from "./views.js";
+import { WaitingPanel } from "./waiting.js";
 
 const RUN_LIST_REFRESH_MS = 5000;
 const ACTIVE_RECORD_REFRESH_MS = 5000;
@@ -40,6 +48,7 @@ const live = new LiveConnection({
 });
 const poller = new EventPoller({ api, onEvent: handleEvent, onError: () => {} });
 const dagView = new DagView($("dag"), { dagre, onSelect: selectStep });
+const waitingPanel = new WaitingPanel($("waiting"), { onAnswer: answerRun, onDecide: decidePlan });
 
 // For debugging in the browser console and for the end-to-end test.
 window.rewooDashboard = {
@@ -246,6 +255,41 @@ async function cancelRun() {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// A run that waits for a person. The panel shows the API's errors next to its controls; these only
+// post, and once the API accepted, end the wait on the page at once (the events follow).
+
+async function answerRun(answers) {
+  const state = app.current;
+  await postToWaitingRun(() => api.answer(state.runId, answers));
+  state.resolveWait("input");
+  notify("Answer sent: the run continues.");
+  render();
+}
+
+async function decidePlan(decision) {
+  const state = app.current;
+  await postToWaitingRun(() => api.decide(state.runId, decision));
+  state.resolveWait("approval");
+  const told = {
+    approve: "Plan approved: the run continues.",
+    reject: "Plan rejected: the run ends.",
+    edit: "Edited plan accepted: it runs now.",
+  };
+  notify(told[decision.decision] ?? "Decision sent.");
+  render();
+}
+
+async function postToWaitingRun(post) {
+  try {
+    await post();
+  } finally {
+    // Accepted, or refused with 409 because the run no longer waits (answered elsewhere, timed out,
+    // cancelled): either way the record says what the run does now.
+    scheduleRecordFetch(0);
+  }
+}
+
 function render() {
   // Many events can arrive within one frame (a replay): draw once per frame.
   if (app.renderQueued) return;
@@ -256,6 +300,7 @@ function render() {
     if (!state) return;
     const view = state.view();
     renderRunHeader($("run-header"), view, { onCancel: cancelRun, cancelling: app.cancelling });
+    waitingPanel.update(view);
     dagView.update(view, app.selected);
     renderDetails($("details"), view, app.selected, { onSelect: selectStep });
     renderResult($("result"), view);
@@ -269,7 +314,7 @@ function render() {
 
 function announce(view) {
   // Screen readers hear status changes once, not every re-render.
-  const text = `Run ${view.status.toLowerCase()}`;
+  const text = `Run: ${runStatusLabel(view.status)}`;
   if (text !== app.lastAnnounced) {
     app.lastAnnounced = text;
     $("announcer").textContent = text;

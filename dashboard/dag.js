@@ -287,7 +287,9 @@ export class DagView {
       if (id === PLANNER_ID) {
         const calls = view.replans ? `replanned ×${view.replans}` : "1 LLM call";
         detail = view.plan ? `${view.steps.length} steps · ${calls}` : calls;
-      } else if (id === SOLVER_ID) detail = view.result ? summaryCounts(view.result) : "1 LLM call";
+      } else if (id === SOLVER_ID)
+        // A rejected run's result is Finalize's note, not the solver's verdicts.
+        detail = view.result && view.solverStage === "completed" ? summaryCounts(view.result) : "1 LLM call";
       else if (status === "running") detail = "running…";
       else detail = formatDuration(step?.duration_ms);
       this.#paint(el, status, detail, id === selectedId, step);

@@ -69,6 +69,19 @@ export function formatRelative(iso, now = Date.now()) {
   return new Date(t).toLocaleDateString();
 }
 
+/** How long until a deadline: "in 23 h 59 min", "in 4 min", "in 30 s", or "passed". */
+export function formatTimeLeft(iso, now = Date.now()) {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return "";
+  const seconds = Math.round((t - now) / 1000);
+  if (seconds <= 0) return "passed";
+  if (seconds < 60) return `in ${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `in ${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return minutes % 60 ? `in ${hours} h ${minutes % 60} min` : `in ${hours} h`;
+}
+
 export function formatTime(iso) {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return "";

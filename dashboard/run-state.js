@@ -9,7 +9,23 @@
 // event: the latest plan is drawn, its steps whose evidence is already stored stay completed, and a
 // failure from before the replan no longer marks a step of the new plan as failed.
 
-export const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED", "INTERRUPTED", "NEEDS_REVIEW"]);
+//
+// A run may wait for a person: for its caller's answer (a `question` event, the record's
+// `clarification`) or for an operator's decision on its plan (an `approval` event with status
+// pending, the record's `approval`). Each wait happens at most once per run and, once answered,
+// decided or timed out, never opens again: whichever source (an event, the record, or the page's
+// own accepted POST) says it is over wins, so a record fetched before the answer cannot reopen it.
+
+export const TERMINAL = new Set([
+  "SUCCEEDED",
+  "FAILED",
+  "CANCELLED",
+  "INTERRUPTED",
+  "NEEDS_REVIEW",
+  "REJECTED",
+]);
+/** Statuses in which the run waits for a person. */
+export const WAITING = new Set(["AWAITING_INPUT", "AWAITING_APPROVAL"]);
 const PROGRESS = {
   PLANNING: 0,
   RUNNING: 1,
@@ -19,6 +35,7 @@ const PROGRESS = {
   CANCELLED: 3,
   INTERRUPTED: 3,
   NEEDS_REVIEW: 3,
+  REJECTED: 3,
 };
 
 export class RunState {
@@ -41,6 +58,12 @@ export class RunState {
     this.completeEvent = null;
     /** The latest `resume` event: a `complete` before it ended an earlier attempt, not the run. */
     this.resumeEvent = null;
+    /** The latest `question`, `answer` and `approval` events. */
+    this.questionEvent = null;
+    this.answerEvent = null;
+    this.approvalEvent = null;
+    /** Waits ("input", "approval") this page answered itself (the API accepted the POST). */
+    this.resolvedWaits = new Set();
   }
 
   applyRecord(record) {
@@ -94,10 +117,94 @@ export class RunState {
         if (this.completeEvent && this.completeEvent.seq < event.seq) this.completeEvent = null;
         refetch = true; // status and attempt
         break;
+      // The record holds the wait's full state (an answer also changes the plan's arguments).
+      case "question":
+        if (!this.questionEvent || this.questionEvent.seq < event.seq) this.questionEvent = event;
+        refetch = true;
+        break;
+      case "answer":
+        if (!this.answerEvent || this.answerEvent.seq < event.seq) this.answerEvent = event;
+        refetch = true;
+        break;
+      case "approval":
+        if (!this.approvalEvent || this.approvalEvent.seq < event.seq) this.approvalEvent = event;
+        refetch = true;
+        break;
       default:
         break;
     }
     return { applied: true, refetch };
+  }
+
+  /**
+   * The API accepted this page's answer or decision: the wait is over even before the event saying
+   * so arrives (it was stored before the API answered, but may still be on its way).
+   */
+  resolveWait(kind) {
+    if (kind === "input" || kind === "approval") this.resolvedWaits.add(kind);
+  }
+
+  /** What the run waits for now: "input", "approval" or null. */
+  get waitingFor() {
+    if (this.completeEvent || TERMINAL.has(this.record?.status)) return null;
+    if (this.#inputOpen()) return "input";
+    if (this.#approvalOpen()) return "approval";
+    return null;
+  }
+
+  #inputOpen() {
+    const recorded = this.record?.clarification?.status;
+    const asked = this.questionEvent !== null || recorded === "asked";
+    const over =
+      this.answerEvent !== null ||
+      (recorded !== undefined && recorded !== "asked") ||
+      this.resolvedWaits.has("input");
+    return asked && !over;
+  }
+
+  #approvalOpen() {
+    const recorded = this.record?.approval?.status;
+    const pending = this.approvalEvent?.status === "pending" || recorded === "pending";
+    const over =
+      (this.approvalEvent !== null && this.approvalEvent.status !== "pending") ||
+      (recorded !== undefined && recorded !== "pending") ||
+      this.resolvedWaits.has("approval");
+    return pending && !over;
+  }
+
+  /**
+   * The run's question: the record's clarification, else what the `question` event carried; an
+   * `answer` event the record does not know of yet sets its status.
+   */
+  clarification() {
+    const recorded = this.record?.clarification;
+    let answered;
+    if (this.answerEvent) answered = this.answerEvent.status === "timed_out" ? "timed_out" : "answered";
+    if (recorded)
+      return recorded.status === "asked" && answered ? { ...recorded, status: answered } : recorded;
+    if (!this.questionEvent) return undefined;
+    const { questions, deadline } = this.questionEvent;
+    return { status: answered ?? "asked", questions: Array.isArray(questions) ? questions : [], deadline };
+  }
+
+  /**
+   * The plan's approval: the record's, else what the `approval` events said; a decision the record
+   * does not know of yet (read while pending) comes from its event.
+   */
+  approval() {
+    const recorded = this.record?.approval;
+    const event = this.approvalEvent;
+    const told = event
+      ? {
+          status: event.status,
+          ...(event.deadline ? { deadline: event.deadline } : {}),
+          ...(event.reason ? { reason: event.reason } : {}),
+        }
+      : undefined;
+    if (!recorded) return told;
+    return recorded.status === "pending" && told && told.status !== "pending"
+      ? { ...recorded, ...told }
+      : recorded;
   }
 
   /** The replan events in seq order. */
@@ -121,7 +228,13 @@ export class RunState {
     const recordPlan = this.record?.plan;
     const eventPlan = this.planEvent && this.plan === this.planEvent.plan ? this.plan : null;
     if (!eventPlan) return recordPlan ?? this.plan;
-    const recordKnowsMore = recordPlan && this.replans + 1 > this.planEventCount;
+    // An answer is merged into the plan's arguments without a new plan event.
+    const answeredSince =
+      this.answerEvent !== null &&
+      this.answerEvent.seq > this.planEvent.seq &&
+      this.record?.clarification !== undefined &&
+      this.record.clarification.status !== "asked";
+    const recordKnowsMore = recordPlan && (this.replans + 1 > this.planEventCount || answeredSince);
     return recordKnowsMore ? recordPlan : eventPlan;
   }
 
@@ -134,6 +247,10 @@ export class RunState {
     if (this.completeEvent) return this.completeEvent.status;
     const fromRecord = this.record?.status;
     if (fromRecord && TERMINAL.has(fromRecord)) return fromRecord;
+    const waiting = this.waitingFor;
+    if (waiting) return waiting === "input" ? "AWAITING_INPUT" : "AWAITING_APPROVAL";
+    // The record was read while the run waited; the wait is over now (see waitingFor).
+    if (WAITING.has(fromRecord)) return this.solverEvent ? "SOLVING" : "RUNNING";
     let fromEvents = this.events.size > 0 ? "PLANNING" : undefined;
     if (this.plan || this.stepEvents.size > 0) fromEvents = "RUNNING";
     if (this.solverEvent) fromEvents = "SOLVING";
@@ -203,7 +320,9 @@ export class RunState {
     else if (status === "PLANNING" || this.events.size > 0 || record) planStage = "running";
 
     let solverStage = "pending";
-    if (result || this.solverEvent?.status === "completed") solverStage = "completed";
+    // A rejected plan never reaches the solver: its result is Finalize's note saying so.
+    if (status === "REJECTED" && !this.solverEvent) solverStage = "skipped";
+    else if (result || this.solverEvent?.status === "completed") solverStage = "completed";
     else if (this.solverEvent?.status === "started") solverStage = terminal ? "failed" : "running";
     else if (terminal && status !== "SUCCEEDED") solverStage = "skipped";
 
@@ -222,6 +341,9 @@ export class RunState {
       usage: record?.usage,
       planReview: record?.plan_review,
       resultReview: record?.result_review,
+      waiting: this.waitingFor,
+      clarification: this.clarification(),
+      approval: this.approval(),
       error: record?.error ?? (this.completeEvent?.error ? { error: this.completeEvent.error } : undefined),
       created_at: record?.created_at,
       updated_at: record?.updated_at,

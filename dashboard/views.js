@@ -32,7 +32,16 @@ const RUN_STATUS_LABEL = {
   CANCELLED: "Cancelled",
   INTERRUPTED: "Interrupted",
   NEEDS_REVIEW: "Needs review",
+  AWAITING_INPUT: "Waiting for input",
+  AWAITING_APPROVAL: "Waiting for approval",
+  REJECTED: "Rejected",
 };
+
+export function runStatusLabel(status) {
+  return Object.hasOwn(RUN_STATUS_LABEL, status) ? RUN_STATUS_LABEL[status] : String(status);
+}
+
+const isWaiting = (status) => status === "AWAITING_INPUT" || status === "AWAITING_APPROVAL";
 
 export function runStatusBadge(status, props = {}) {
   return h(
@@ -42,7 +51,7 @@ export function runStatusBadge(status, props = {}) {
       ...props,
       dataset: { status, ...(props.dataset ?? {}) },
     },
-    RUN_STATUS_LABEL[status] ?? status,
+    runStatusLabel(status),
   );
 }
 
@@ -72,6 +81,14 @@ export function renderRunList(el, { runs, selectedId, listAvailable, error }) {
         { class: "muted small", dataset: { testid: "no-run-list" } },
         "No run list on this API: runs opened here are listed. Open another by its id below.",
       );
+  const waiting = runs.filter((run) => isWaiting(run.status)).length;
+  const waitingNote = waiting
+    ? h(
+        "p",
+        { class: "waiting-note small", role: "status", dataset: { testid: "runs-waiting" } },
+        `${waiting} ${waiting === 1 ? "run waits" : "runs wait"} for a person`,
+      )
+    : null;
   let body;
   if (runs.length === 0) {
     body = listAvailable ? h("p", { class: "muted small" }, error || "No runs yet. Start the sample.") : null;
@@ -87,7 +104,7 @@ export function renderRunList(el, { runs, selectedId, listAvailable, error }) {
             "a",
             {
               href: `#/runs/${encodeURIComponent(run.run_id)}`,
-              class: `run-item${run.run_id === selectedId ? " selected" : ""}`,
+              class: `run-item${run.run_id === selectedId ? " selected" : ""}${isWaiting(run.status) ? " run-item-waiting" : ""}`,
               "aria-current": run.run_id === selectedId ? "page" : null,
               dataset: { testid: `run-item-${run.run_id}` },
             },
@@ -113,7 +130,7 @@ export function renderRunList(el, { runs, selectedId, listAvailable, error }) {
       ),
     );
   }
-  return replace(el, note, body);
+  return replace(el, note, waitingNote, body);
 }
 
 function shortRunId(runId) {
@@ -200,7 +217,9 @@ export function renderRunHeader(el, view, { onCancel, cancelling }) {
           documents.map((d) => h("li", { class: "chip mono", title: d }, d)),
         )
       : null,
-    view.error
+    rejectionNote(view),
+    // A rejected run's `error` is the rejection note's reason again.
+    view.error && view.status !== "REJECTED"
       ? h(
           "div",
           { class: "alert alert-error", role: "alert" },
@@ -219,16 +238,7 @@ export function renderRunHeader(el, view, { onCancel, cancelling }) {
       ),
       kpi(
         "Verdicts",
-        result && !onlyApplicable ? `${fulfilled}/${fulfilled + unfulfilled}` : "—",
-        onlyApplicable
-          ? `${applicable.length} apply · not judged`
-          : result
-            ? unfulfilled
-              ? `${unfulfilled} need attention`
-              : "all fulfilled"
-            : view.terminal
-              ? "no result"
-              : "pending",
+        ...verdictsKpi(view, { judged, fulfilled, unfulfilled, applicable, onlyApplicable }),
         "kpi-verdicts",
       ),
       kpi(
@@ -256,6 +266,28 @@ export function renderRunHeader(el, view, { onCancel, cancelling }) {
       ),
     ),
   );
+}
+
+/** The Verdicts figure and its note. A result that judged nothing (a rejected plan) is not "all fulfilled". */
+function verdictsKpi(view, { judged, fulfilled, unfulfilled, applicable, onlyApplicable }) {
+  if (onlyApplicable) return ["—", `${applicable.length} apply · not judged`];
+  if (!view.result) return ["—", view.terminal ? "no result" : "pending"];
+  if (judged.length === 0) return ["—", "nothing judged"];
+  return [
+    `${fulfilled}/${fulfilled + unfulfilled}`,
+    unfulfilled ? `${unfulfilled} need attention` : "all fulfilled",
+  ];
+}
+
+/** Why a REJECTED run ended: an operator's reason, or no decision before the deadline. */
+function rejectionNote(view) {
+  if (view.status !== "REJECTED") return null;
+  const approval = view.approval;
+  const text =
+    approval?.status === "timed_out"
+      ? `No one approved the plan before its deadline${approval.deadline ? ` (${formatDateTime(approval.deadline)})` : ""}; no tool ran.`
+      : `An operator rejected the plan${approval?.reason ? `: ${approval.reason}` : ""}. No tool ran.`;
+  return h("div", { class: "alert alert-warn", dataset: { testid: "run-rejection" } }, text);
 }
 
 function kpi(label, value, note, testid, title) {
@@ -565,6 +597,8 @@ export function renderResult(el, view) {
   const applicable = applicableFindings(result);
   let tone = judged.some((c) => c.status !== "fulfilled") ? "summary-attention" : "summary-ok";
   if (judged.length === 0 && applicable !== null) tone = "summary-info";
+  // Nothing judged and nothing listed: a run that ended before any verdict (a rejected plan).
+  else if (judged.length === 0) tone = view.status === "SUCCEEDED" ? "summary-info" : "summary-attention";
 
   return replace(
     el,
@@ -577,8 +611,8 @@ export function renderResult(el, view) {
         )
       : null,
     h("p", { class: `summary ${tone}`, dataset: { testid: "result-summary" } }, result.summary),
-    // A result that only lists the applicable conditions has no verdicts to tabulate.
-    judged.length || applicable === null ? verdictTable(judged) : null,
+    // A result that only lists the applicable conditions, or judged nothing, has no verdicts to tabulate.
+    judged.length ? verdictTable(judged) : null,
     applicable === null ? null : applicableTable(applicable),
     h(
       "div",
@@ -810,10 +844,48 @@ export function describeEvent(event, { afterReplan = false } = {}) {
       const summary = reviewSummary(event.target === "result" ? "result" : "plan", event);
       return summary.charAt(0).toUpperCase() + summary.slice(1);
     }
+    case "question":
+      return describeQuestion(event);
+    case "answer": {
+      const fields = Array.isArray(event.fields) ? event.fields.join(", ") : "";
+      return event.status === "timed_out"
+        ? `No answer before the deadline${fields ? ` for ${fields}` : ""}: going on without it`
+        : `Answered${fields ? `: ${fields}` : ""}; the run continues`;
+    }
+    case "approval":
+      return describeApproval(event);
     case "complete":
       return `Run ${event.status}${event.error ? `: ${event.error}` : ""}`;
     default:
       return `${event.stage ?? "event"}${suffix}`;
+  }
+}
+
+/** "Asked for borrower_info.monthly_income (for BS_LARGE_DEPOSITS), answer by …". */
+function describeQuestion(event) {
+  const questions = Array.isArray(event.questions) ? event.questions : [];
+  const asked = questions
+    .map((q) => (q.conditions?.length ? `${q.field} (for ${q.conditions.join(", ")})` : q.field))
+    .join("; ");
+  const by = event.deadline ? `; answer by ${formatDateTime(event.deadline)}` : "";
+  return `Asked for ${asked || "input"}${by}`;
+}
+
+function describeApproval(event) {
+  const reason = event.reason ? `: ${event.reason}` : "";
+  switch (event.status) {
+    case "pending":
+      return `Plan waits for approval${event.deadline ? ` until ${formatDateTime(event.deadline)}` : ""}`;
+    case "approved":
+      return `Plan approved${reason}`;
+    case "edited":
+      return `Plan edited by an operator${reason}; the edited plan runs`;
+    case "rejected":
+      return `Plan rejected${reason}`;
+    case "timed_out":
+      return `No approval in time${reason}`;
+    default:
+      return `Approval ${event.status ?? ""}${reason}`.trim();
   }
 }
 

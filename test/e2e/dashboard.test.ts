@@ -1,7 +1,8 @@
 // The dashboard in a real browser against the real twin: Debian's chromium driven by playwright-core,
 // the page served by the twin's gateway, REST and WebSocket through the same handlers as in AWS.
-// Leaves test-results/dashboard.png (the sample run) and dashboard-grouped.png (a replanned run with
-// grouped verdicts) behind as artifacts of what the page looked like.
+// Leaves test-results/dashboard.png (the sample run), dashboard-grouped.png (a replanned run with
+// grouped verdicts), dashboard-question.png, dashboard-approval.png and dashboard-rejected.png (runs
+// that wait for a person) behind as artifacts of what the page looked like.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,6 +18,7 @@ import type {
   RunResult,
 } from "../../lambdas/core/types.ts";
 import { newRunId } from "../../lambdas/runs/start-run.ts";
+import { bankRequestWithoutIncome } from "../integration/twin-fixture.ts";
 import { plan as firstPlan, replannedRunEvents } from "../unit/cli/stub-api.ts";
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -64,14 +66,23 @@ afterAll(async () => {
   await twin?.stop();
 });
 
-async function openPage(path: string, beforeLoad?: (page: Page) => void): Promise<Page> {
+/**
+ * Opens the dashboard. `refusals`: responses the test provokes on purpose (e.g. a 400 for an answer
+ * that is not an amount), not counted as page errors.
+ */
+async function openPage(
+  path: string,
+  beforeLoad?: (page: Page) => void,
+  refusals: (url: URL, status: number) => boolean = () => false,
+): Promise<Page> {
   const page = await context.newPage();
   beforeLoad?.(page);
   page.on("pageerror", (error) => pageErrors.push(`pageerror: ${error.message}`));
   page.on("response", (response) => {
     const url = new URL(response.url());
     const optional = url.pathname === "/config.json" || url.pathname === "/v1/runs";
-    if (response.status() >= 400 && !(optional && response.status() === 404)) {
+    const provoked = refusals(url, response.status());
+    if (response.status() >= 400 && !(optional && response.status() === 404) && !provoked) {
       pageErrors.push(`${response.status()} ${response.url()}`);
     }
   });
@@ -450,6 +461,211 @@ describe("results with compartments, applicable conditions and replans", () => {
     expect(await page.locator("[data-testid=verdicts]").count()).toBe(0);
     expect(await page.innerText("[data-testid=kpi-verdicts]")).toContain("3 apply · not judged");
     expect(await page.locator("[data-testid=run-replans]").count()).toBe(0);
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+/** Starts a run through the twin's API, as a loan system would; the page is opened on it after. */
+async function startRun(request: unknown): Promise<string> {
+  const response = await fetch(new URL("/v1/evaluate-conditions", twin.urls.api), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(request),
+  });
+  expect(response.status).toBe(202);
+  return ((await response.json()) as { run_id: string }).run_id;
+}
+
+const statusOf = async (runId: string) => (await getJson<RunRecord>(`/v1/runs/${runId}`)).status;
+
+/** The text of the activity log line of the first stored event that matches. */
+async function logLineOf(page: Page, runId: string, match: (event: ProgressEvent) => boolean) {
+  const { events } = await getJson<{ events: ProgressEvent[] }>(`/v1/runs/${runId}/events?after_seq=0`);
+  const event = events.find(match);
+  expect(event).toBeDefined();
+  return page.innerText(`[data-testid=event-${event?.seq}]`);
+}
+
+const stepStatuses = (page: Page) =>
+  page.$$eval("[data-testid^=step-][data-level]", (els) =>
+    els.map((el) => `${el.getAttribute("data-step")}=${el.getAttribute("data-status")}`).sort(),
+  );
+
+const INCOME = "borrower_info.monthly_income";
+const APPROVAL_REQUIRED = { ...SAMPLE, options: { ...SAMPLE.options, approval: "required" } };
+
+describe("runs that wait for a person", () => {
+  it("asks for the missing monthly income, shows the API's error next to the field, and runs on once answered", async () => {
+    const runId = await startRun(bankRequestWithoutIncome());
+    const page = await openPage(
+      withToken(`#/runs/${runId}`),
+      undefined,
+      (url, status) => url.pathname === `/v1/runs/${runId}/input` && status === 400,
+    );
+    const question = page.locator(`[data-testid="question-${INCOME}"]`);
+    await question.waitFor({ timeout: 30_000 });
+
+    // The panel says what is asked, why, what an answer looks like, for which condition, until when.
+    expect(await page.innerText("#waiting-heading")).toBe("Needs your answer");
+    const asked = await question.innerText();
+    expect(asked).toContain("What is the borrower's gross monthly income?");
+    expect(asked).toContain("cannot verify BS_LARGE_DEPOSITS");
+    expect(asked).toContain("BS_LARGE_DEPOSITS");
+    expect(asked).toContain("Expected: a positive amount in US dollars");
+    const record = await getJson<RunRecord>(`/v1/runs/${runId}`);
+    expect(record.status).toBe("AWAITING_INPUT");
+    expect(await page.getAttribute("[data-testid=waiting-deadline]", "datetime")).toBe(
+      record.clarification?.deadline,
+    );
+    // Status in words, in the header and in the run list (marked as waiting there too).
+    const badge = page.locator("[data-testid=run-status]");
+    expect(await badge.getAttribute("data-status")).toBe("AWAITING_INPUT");
+    expect(await badge.innerText()).toContain("Waiting for input");
+    const listed = page.locator(`[data-testid=run-item-${runId}]`);
+    await expect.poll(() => listed.innerText()).toContain("Waiting for input");
+    expect(await listed.getAttribute("class")).toContain("run-item-waiting");
+    expect(await page.innerText("[data-testid=runs-waiting]")).toMatch(/^\d+ runs? waits? for a person$/);
+    expect(await logLineOf(page, runId, (event) => event.stage === "question")).toContain(
+      `Asked for ${INCOME} (for BS_LARGE_DEPOSITS)`,
+    );
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, "dashboard-question.png"), fullPage: true });
+
+    // "abc" is not an amount: the API's message under the field, which is marked invalid.
+    const input = page.getByLabel(`Your answer for ${INCOME}`);
+    await input.fill("abc");
+    await page.click("[data-testid=submit-answer]");
+    const fieldError = page.locator(`[data-testid="answer-error-${INCOME}"]`);
+    await fieldError.waitFor();
+    expect(await fieldError.innerText()).toContain(
+      'expected a positive amount in US dollars, e.g. 8000 or "$8,000.00", got "abc"',
+    );
+    expect(await input.getAttribute("aria-invalid")).toBe("true");
+    expect(await statusOf(runId)).toBe("AWAITING_INPUT");
+
+    // An amount, submitted from the keyboard: the panel goes, the run goes on live and succeeds.
+    await input.fill("8000");
+    await input.press("Enter");
+    await page.waitForSelector("[data-testid=waiting]", { state: "hidden" });
+    await expectFinishedRunShown(page, runId);
+    expect(await logLineOf(page, runId, (event) => event.stage === "answer")).toContain(
+      `Answered: ${INCOME}; the run continues`,
+    );
+    // With the income known, the large-deposit condition is decided from the statements.
+    expect(await page.getAttribute("[data-testid=verdict-BS_LARGE_DEPOSITS]", "data-status")).toMatch(
+      /^(fulfilled|not_fulfilled)$/,
+    );
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("shows the plan waiting for approval; a reject needs a reason, a refused edit is shown, Approve runs it", async () => {
+    const runId = await startRun(APPROVAL_REQUIRED);
+    const decisions: unknown[] = [];
+    const page = await openPage(
+      withToken(`#/runs/${runId}`),
+      (p) =>
+        p.on("request", (request) => {
+          if (request.method() === "POST" && request.url().endsWith(`/v1/runs/${runId}/approval`))
+            decisions.push(request.postDataJSON());
+        }),
+      (url, status) => url.pathname === `/v1/runs/${runId}/approval` && status === 400,
+    );
+    await page.waitForSelector("[data-testid=approve-plan]", { timeout: 30_000 });
+    expect(await page.innerText("#waiting-heading")).toBe("Plan waits for your approval");
+    const badge = page.locator("[data-testid=run-status]");
+    expect(await badge.getAttribute("data-status")).toBe("AWAITING_APPROVAL");
+    expect(await badge.innerText()).toContain("Waiting for approval");
+    expect(await page.innerText(`[data-testid=run-item-${runId}]`)).toContain("Waiting for approval");
+    // The pending plan is drawn, no step has run.
+    const waiting = await getJson<RunRecord>(`/v1/runs/${runId}`);
+    const steps = waiting.plan?.steps ?? [];
+    expect(steps.length).toBeGreaterThan(0);
+    await expect.poll(() => stepStatuses(page)).toEqual(steps.map((step) => `${step.id}=pending`).sort());
+    expect(await logLineOf(page, runId, (event) => event.stage === "approval")).toContain(
+      "Plan waits for approval until",
+    );
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, "dashboard-approval.png"), fullPage: true });
+
+    // Reject without a reason: the page asks for one and sends nothing; the focus is in the field.
+    await page.click("[data-testid=reject-plan]");
+    expect(await page.evaluate("document.activeElement && document.activeElement.id")).toBe("reject-reason");
+    await page.click("[data-testid=confirm-reject]");
+    expect(await page.innerText("[data-testid=reject-error]")).toContain("a reason is required to reject");
+    expect(await page.getAttribute("[data-testid=reject-reason]", "aria-invalid")).toBe("true");
+    expect(decisions).toEqual([]);
+    expect(await statusOf(runId)).toBe("AWAITING_APPROVAL");
+
+    // Edit: the box holds the pending plan's steps; a plan calling an unknown tool is refused by the
+    // API, its message shown under the box, and the run keeps waiting.
+    await page.click("[data-testid=edit-plan]");
+    expect(await page.isHidden("[data-testid=reject-form]")).toBe(true);
+    const box = page.getByLabel("Plan steps (JSON: id, tool, args, depends_on, description)");
+    const prefilled = JSON.parse(await box.inputValue()) as Array<Record<string, unknown>>;
+    expect(prefilled).toEqual(
+      steps.map(({ id, tool, args, depends_on, description }) => ({
+        id,
+        tool,
+        args,
+        depends_on,
+        ...(description ? { description } : {}),
+      })),
+    );
+    await box.fill(JSON.stringify([{ id: "E1", tool: "drop_tables", args: {}, depends_on: [] }]));
+    await page.click("[data-testid=submit-edit]");
+    const editError = page.locator("[data-testid=edit-error]");
+    await editError.waitFor();
+    expect(await editError.innerText()).toContain("drop_tables");
+    expect(await box.getAttribute("aria-invalid")).toBe("true");
+    expect(await statusOf(runId)).toBe("AWAITING_APPROVAL");
+
+    // Approve: the panel goes, the plan runs as it was, the run succeeds.
+    await page.click("[data-testid=approve-plan]");
+    await page.waitForSelector("[data-testid=waiting]", { state: "hidden" });
+    await expectFinishedRunShown(page, runId);
+    expect(decisions).toEqual([
+      { decision: "edit", plan: [{ id: "E1", tool: "drop_tables", args: {}, depends_on: [] }] },
+      { decision: "approve" },
+    ]);
+    expect(
+      await logLineOf(page, runId, (event) => event.stage === "approval" && event.status === "approved"),
+    ).toContain("Plan approved");
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("rejects a plan with a reason: the run ends Rejected, says why, and no step ran", async () => {
+    const runId = await startRun(APPROVAL_REQUIRED);
+    const page = await openPage(withToken(`#/runs/${runId}`));
+    await page.waitForSelector("[data-testid=reject-plan]", { timeout: 30_000 });
+    await page.click("[data-testid=reject-plan]");
+    await page.getByLabel("Why do you reject the plan? (required)").fill("Wrong borrower on this file");
+    await page.click("[data-testid=confirm-reject]");
+
+    await page.waitForSelector("[data-testid=run-status][data-status=REJECTED]", { timeout: 30_000 });
+    expect(await page.innerText("[data-testid=run-status]")).toBe("Rejected");
+    await expect
+      .poll(() => page.innerText("[data-testid=run-rejection]"))
+      .toContain("An operator rejected the plan: Wrong borrower on this file");
+    expect(await page.isHidden("[data-testid=waiting]")).toBe(true);
+    // The solver never ran, nothing was judged (not "all fulfilled").
+    expect(await page.getAttribute("[data-testid=stage-solver]", "data-status")).toBe("skipped");
+    await expect.poll(() => page.innerText("[data-testid=kpi-verdicts]")).toContain("nothing judged");
+    expect(await page.locator("[data-testid=verdicts]").count()).toBe(0);
+    const record = await getJson<RunRecord>(`/v1/runs/${runId}`);
+    expect(record.status).toBe("REJECTED");
+    expect(record.evidence).toEqual([]);
+    await expect
+      .poll(() => stepStatuses(page))
+      .toEqual((record.plan?.steps ?? []).map((step) => `${step.id}=skipped`).sort());
+    await expect.poll(() => page.innerText(`[data-testid=run-item-${runId}]`)).toContain("Rejected");
+    expect(
+      await logLineOf(page, runId, (event) => event.stage === "approval" && event.status === "rejected"),
+    ).toContain("Plan rejected: Wrong borrower on this file");
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, "dashboard-rejected.png"), fullPage: true });
     await page.close();
     expect(pageErrors).toEqual([]);
   });
