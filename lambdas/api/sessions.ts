@@ -39,8 +39,8 @@ export async function sessionRequest(body: unknown, ctx: ApiContext): Promise<Se
   if (given !== undefined || body === null || typeof body !== "object" || Array.isArray(body)) {
     return { session_id: "", body };
   }
-  const sessionId = newSessionId(ctx.services.now());
-  return { session_id: sessionId, body: { ...(body as object), session_id: sessionId } };
+  // Not added to the request: it is the caller's, and its size budget too; the run record keeps it apart.
+  return { session_id: newSessionId(ctx.services.now()), body };
 }
 
 /**

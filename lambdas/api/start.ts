@@ -58,10 +58,10 @@ export async function startEvaluation(
   const secret = await ctx.tokenSecret();
 
   const runId = newRunId(ctx.services.now());
-  const claim = key === undefined ? undefined : await claimKey(key, requestHash(mode, body), runId, ctx);
+  const claim = key === undefined ? undefined : await claimKey(key, requestHash(mode, raw), runId, ctx);
   if (claim?.replayOf) {
-    const { status, request: replayed } = await runs.getMeta(claim.replayOf);
-    return json(202, startedRun(event, ctx, secret, claim.replayOf, status, replayed.session_id), {
+    const { status, session_id } = await runs.getMeta(claim.replayOf);
+    return json(202, startedRun(event, ctx, secret, claim.replayOf, status, session_id), {
       "Idempotent-Replay": "true",
     });
   }
@@ -76,7 +76,7 @@ export async function startEvaluation(
     await startRun(
       body,
       { runs, policy: documentPolicy, resultPolicy, publisher, startExecution: ctx.workflow.start },
-      { runId, mode },
+      { runId, mode, sessionId: session.session_id },
     );
   } catch (error) {
     // The client will retry; with its key that retry must start a run, not replay this failure.

@@ -258,6 +258,8 @@ export interface Approval {
 export interface RunRecord {
   run_id: string;
   status: RunStatus;
+  /** The session the run belongs to (lambdas/core/sessions.ts). */
+  session_id?: string;
   request: EvaluationRequest;
   plan?: Plan;
   evidence: Evidence[];

@@ -49,11 +49,14 @@ export async function startRun(
     /** When given, a run that fails to start also gets its `complete` event, like any other ending. */
     publisher?: EventPublisher;
   },
-  options: { runId?: string; mode?: RunMode } = {},
+  options: { runId?: string; mode?: RunMode; sessionId?: string } = {},
 ): Promise<{ run_id: string; request: EvaluationRequest; created: boolean }> {
   const request = validateRequest(input, { documents: deps.policy, results: deps.resultPolicy });
   const runId = options.runId ?? newRunId();
-  const created = await deps.runs.createRun(runId, request, { mode: options.mode ?? "rewoo" });
+  const created = await deps.runs.createRun(runId, request, {
+    mode: options.mode ?? "rewoo",
+    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+  });
   if (created) {
     try {
       await deps.startExecution(runId, { run_id: runId });

@@ -82,6 +82,8 @@ export interface MetaItem {
   result_review?: Review;
   clarification?: Clarification;
   approval?: Approval;
+  /** The session the run belongs to. */
+  session_id?: string;
   /**
    * The task token of the wait state the run is in (AWAITING_INPUT / AWAITING_APPROVAL): only the API
    * reads it, to resume the execution. Never part of a run record or an event.
@@ -111,7 +113,7 @@ export class RunStore {
   async createRun(
     runId: string,
     request: EvaluationRequest,
-    options: { mode?: RunMode } = {},
+    options: { mode?: RunMode; sessionId?: string } = {},
   ): Promise<boolean> {
     const at = this.now().toISOString();
     try {
@@ -124,6 +126,7 @@ export class RunStore {
             run_id: runId,
             status: "PLANNING",
             mode: options.mode ?? "rewoo",
+            ...(options.sessionId ? { session_id: options.sessionId } : {}),
             request,
             usage_llm_calls: 0,
             usage_input_tokens: 0,
@@ -163,6 +166,7 @@ export class RunStore {
     return {
       run_id: meta.run_id,
       status: meta.status,
+      ...(meta.session_id ? { session_id: meta.session_id } : {}),
       request: meta.request,
       ...(meta.plan ? { plan: meta.plan } : {}),
       evidence,

@@ -250,6 +250,8 @@ describe("POST /v1/evaluate-conditions", () => {
     const base = "https://api.lender.example/loans";
     expect(body).toEqual({
       run_id: expect.stringMatching(/^run-\d{14}-[0-9a-f]{8}$/),
+      // Every run belongs to a session; this request named none, so it got a new one.
+      session_id: expect.stringMatching(/^sess-\d{14}-[0-9a-f]{8}$/),
       status: "PLANNING",
       status_url: `${base}/v1/runs/${body.run_id}`,
       events_url: `${base}/v1/runs/${body.run_id}/events`,

@@ -59,6 +59,11 @@ describe("sessions", () => {
     expect(second.request.metadata).toEqual(taxReturnRequest([]).metadata);
     expect(second.request.s3_pdf_paths).toEqual(["rm-conditions/1120-unsigned.pdf"]);
     expect(second.request.session_id).toBe(sessionId);
+    expect(second.session_id).toBe(sessionId);
+    // The first request named no session: its id is the run's, not part of the caller's request.
+    const first1 = await finished(first.body.run_id);
+    expect(first1.session_id).toBe(sessionId);
+    expect(first1.request.session_id).toBeUndefined();
 
     const session = JSON.parse((await get(`/v1/sessions/${sessionId}`)).text);
     expect(session).toMatchObject({
