@@ -4,7 +4,14 @@ import { randomUUID } from "node:crypto";
 import type { EventsPage } from "../lambdas/api/runs.ts";
 import type { StartedRun } from "../lambdas/api/start.ts";
 import type { RequestProblem } from "../lambdas/core/request.ts";
-import type { RunRecord } from "../lambdas/core/types.ts";
+import type { Approval, Clarification, Plan, Review, RunRecord } from "../lambdas/core/types.ts";
+import type { RunSummary } from "../lambdas/store/runs.ts";
+
+/** An operator's decision on a plan that waits for approval (POST /v1/runs/{run_id}/approval). */
+export type PlanDecision =
+  | { decision: "approve"; reason?: string }
+  | { decision: "reject"; reason?: string }
+  | { decision: "edit"; plan: unknown; reason?: string };
 
 /** The API answered with an error (its {error: {code, message, fields}} body), or not at all. */
 export class ApiRequestError extends Error {
@@ -76,6 +83,33 @@ export class ApiClient {
     return this.call("POST", `/v1/runs/${encodeURIComponent(runId)}/resume`, {
       headers: { "content-type": "application/json" },
     });
+  }
+
+  /** POST /v1/runs/{run_id}/input: the answers to the question of a run in AWAITING_INPUT. */
+  answer(
+    runId: string,
+    answers: Record<string, unknown>,
+  ): Promise<{ run_id: string; status: string; clarification: Clarification }> {
+    return this.call("POST", `/v1/runs/${encodeURIComponent(runId)}/input`, {
+      body: JSON.stringify({ answers }),
+      headers: { "content-type": "application/json" },
+    });
+  }
+
+  /** POST /v1/runs/{run_id}/approval: approve, reject or edit the plan of a run in AWAITING_APPROVAL. */
+  decide(
+    runId: string,
+    decision: PlanDecision,
+  ): Promise<{ run_id: string; status: string; approval: Approval; plan?: Plan; plan_review?: Review }> {
+    return this.call("POST", `/v1/runs/${encodeURIComponent(runId)}/approval`, {
+      body: JSON.stringify(decision),
+      headers: { "content-type": "application/json" },
+    });
+  }
+
+  /** GET /v1/runs: the most recent runs, newest first. */
+  listRuns(limit: number): Promise<{ runs: RunSummary[] }> {
+    return this.call("GET", `/v1/runs?limit=${limit}`);
   }
 
   getRun(runId: string): Promise<RunRecord> {

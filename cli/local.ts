@@ -11,15 +11,28 @@ import type { RunRecord } from "../lambdas/core/types.ts";
 import { ResumeRefusedError, resumeRun } from "../lambdas/runs/resume-run.ts";
 import { contiguousAfter } from "../lambdas/store/events.ts";
 import { RunNotFoundError } from "../lambdas/store/runs.ts";
+import { ApiClient } from "./api-client.ts";
 import { type StagedDocument, stageLocalDocuments } from "./local-documents.ts";
 import { EXIT_INVALID_INPUT, reportProblems, reportRun } from "./output.ts";
-import { PlainView } from "./view.ts";
+import { QuestionResponder } from "./question-responder.ts";
+import { localDataDir, publishTwinApi, runningTwin } from "./twin-address.ts";
+import { PlainView, type ProgressView, WaitNoticeView } from "./view.ts";
+import { answerCommand, type RunAddress } from "./wait-commands.ts";
 
 /** What `npm start` evaluates: a signed return (all fulfilled) and an unsigned one (TR_SIGNED not fulfilled). */
 const START_SAMPLES = ["examples/sample-tax-return.json", "examples/sample-unsigned-return.json"];
 const POLL_MS = 50;
+/** A run in one of these is being driven by an execution; anything else waits for a person or has ended. */
+const MOVING_STATUSES = ["PLANNING", "RUNNING", "SOLVING"];
+/** The shell's code for a command stopped by Ctrl-C. */
+const EXIT_INTERRUPTED = 130;
 
 type Say = (line: string) => void;
+
+/** How printed commands reach a run of the local twin: `--local`, with the data folder when it is not the default. */
+export function localAddress(env: NodeJS.ProcessEnv = process.env): RunAddress {
+  return { local: true, ...(env.REWOO_DATA_DIR ? { dataDir: env.REWOO_DATA_DIR } : {}) };
+}
 
 export interface DevOptions {
   /** Gateway port on 127.0.0.1 (0: any free port). */
@@ -43,6 +56,7 @@ export async function devCommand(options: DevOptions): Promise<number> {
   const say: Say = (line) => process.stdout.write(`${line}\n`);
   const stopRequested = stopSignal();
   const twin = await bootLocalTwin(say, { port: options.port });
+  const unpublish = await publishTwinApi(localDataDir(), twin.urls.api, "serving");
   try {
     printUrls(twin, say);
     let sampleCode = 0;
@@ -63,6 +77,7 @@ export async function devCommand(options: DevOptions): Promise<number> {
     say(pc.dim("stopping the local twin…"));
     return 0;
   } finally {
+    await unpublish();
     await twin.stop();
   }
 }
@@ -107,7 +122,13 @@ function stopSignal(): Promise<NodeJS.Signals> {
 
 export async function runLocalEvaluation(
   input: unknown,
-  options: { json: boolean; label: string; baseDir?: string },
+  options: {
+    json: boolean;
+    label: string;
+    baseDir?: string;
+    /** Ask the run's questions at the terminal (stdin and stdout are a terminal, no --json). */
+    interactive?: boolean;
+  },
 ): Promise<number> {
   const say: Say = options.json ? () => {} : (line) => process.stdout.write(`${line}\n`);
   let request: unknown;
@@ -118,11 +139,37 @@ export async function runLocalEvaluation(
     return reportInvalid(error, options.label);
   }
   const twin = await bootLocalTwin(say);
+  const unpublish = await publishTwinApi(localDataDir(), twin.urls.api, "following");
+  const interrupt = interruptSignal();
   try {
-    return await evaluateOnTwin(twin, request, staged, { ...options, say });
+    return await evaluateOnTwin(twin, request, staged, { ...options, say, signal: interrupt.signal });
   } finally {
+    interrupt.dispose();
+    await unpublish();
     await twin.stop();
   }
+}
+
+/**
+ * Aborted by the first Ctrl-C (or SIGTERM), so that the twin stops cleanly and the run stays where
+ * it was for the next boot; a second one exits at once.
+ */
+function interruptSignal(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = () => {
+    dispose();
+    const force = () => process.exit(EXIT_INTERRUPTED);
+    process.once("SIGINT", force);
+    process.once("SIGTERM", force);
+    controller.abort();
+  };
+  const dispose = () => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return { signal: controller.signal, dispose };
 }
 
 async function bootLocalTwin(say: Say, options: { port?: number } = {}): Promise<Twin> {
@@ -157,7 +204,7 @@ async function evaluateOnTwin(
   twin: Twin,
   request: unknown,
   staged: StagedDocument[],
-  options: { json: boolean; label: string; say: Say },
+  options: { json: boolean; label: string; say: Say; interactive?: boolean; signal?: AbortSignal },
 ): Promise<number> {
   const { say } = options;
   const bucket = twin.services.config.documentsBucket;
@@ -173,8 +220,45 @@ async function evaluateOnTwin(
     return reportInvalid(error, options.label);
   }
   say(`${pc.bold("RUN")}     ${runId} (${options.label})`);
-  const record = await follow(twin, runId, say);
-  return reportRun(record, { json: options.json, say });
+  const address = localAddress();
+  // The same plain lines as `rewoo evaluate --api` prints when its output is not a terminal.
+  const plain = new PlainView(say, { address });
+  const view = options.json
+    ? new WaitNoticeView((line) => process.stderr.write(`${line}\n`), { address })
+    : plain;
+  // Answers typed here go through the twin's API, like any other answer.
+  const responder =
+    options.interactive && !options.json
+      ? new QuestionResponder(new ApiClient(twin.urls.api), plain.asker, address)
+      : undefined;
+  const record = await follow(twin, runId, {
+    view,
+    ...(responder ? { responder } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  if (!record) return stoppedFollowing(twin, runId, say);
+  return reportRun(record, { json: options.json, say, address });
+}
+
+/** Ctrl-C while following: say where the run stands and how to go on with it once the twin is back. */
+async function stoppedFollowing(twin: Twin, runId: string, say: Say): Promise<number> {
+  const meta = await twin.services.runs.getMeta(runId);
+  const address = localAddress();
+  const next =
+    meta.status === "AWAITING_INPUT" && meta.clarification
+      ? `; it waits for input again at the next boot: ${answerCommand(
+          address,
+          runId,
+          meta.clarification.questions.map((question) => question.field),
+        )}`
+      : meta.status === "AWAITING_APPROVAL"
+        ? "; it waits for approval again at the next boot (`rewoo runs show <run_id> --local` shows how to decide)"
+        : MOVING_STATUSES.includes(meta.status)
+          ? "; the next boot of the twin (rewoo dev, or any `--local` command) resumes it"
+          : "";
+  process.stderr.write(`${pc.yellow(`stopped following ${runId} (${meta.status})${next}`)}\n`);
+  say("");
+  return EXIT_INTERRUPTED;
 }
 
 /**
@@ -205,35 +289,100 @@ export async function runLocalResume(runId: string, options: { json: boolean }):
     }
     const events = await twin.services.runs.listEvents(runId);
     const resumeSeq = events.filter((event) => event.stage === "resume").at(-1)?.seq ?? 1;
-    return reportRun(await follow(twin, runId, say, resumeSeq - 1), { json: options.json, say });
+    const address = localAddress();
+    const record = await follow(twin, runId, {
+      view: new PlainView(say, { address }),
+      fromSeq: resumeSeq - 1,
+    });
+    return reportRun(record as RunRecord, { json: options.json, say, address });
   } finally {
     await twin.stop();
   }
 }
 
-/** Prints the run's stored events as they arrive, until the execution ends. */
-async function follow(twin: Twin, runId: string, say: Say, fromSeq = 0): Promise<RunRecord> {
+/**
+ * Shows the run's stored events as they arrive, until the execution ends (the record) or `signal`
+ * stops following (undefined).
+ */
+async function follow(
+  twin: Twin,
+  runId: string,
+  options: { view: ProgressView; responder?: QuestionResponder; fromSeq?: number; signal?: AbortSignal },
+): Promise<RunRecord | undefined> {
+  const { view, responder, signal } = options;
   let done = false;
   const completion = twin.waitForRun(runId).finally(() => {
     done = true;
   });
-  let afterSeq = fromSeq;
-  // The same plain lines as `rewoo evaluate --api` prints when its output is not a terminal.
-  const view = new PlainView(say);
+  // Stopping (Ctrl-C) stops the twin under a run that has not ended: that is not this follower's error.
+  completion.catch(() => undefined);
+  let afterSeq = options.fromSeq ?? 0;
   // After the execution ended every writer has finished, so a hole that remains is a lost write,
   // not a late one: the last pass prints everything.
-  while (true) {
-    const finished = done;
-    const stored = await twin.services.runs.listEvents(runId, afterSeq);
-    const events = finished ? stored : contiguousAfter(stored, afterSeq);
-    for (const event of events) {
-      afterSeq = event.seq;
-      view.event(event);
+  try {
+    while (!signal?.aborted) {
+      const finished = done;
+      const stored = await twin.services.runs.listEvents(runId, afterSeq);
+      const events = finished ? stored : contiguousAfter(stored, afterSeq);
+      for (const event of events) {
+        afterSeq = event.seq;
+        view.event(event);
+        responder?.event(event);
+      }
+      if (finished) return await completion;
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
-    if (finished) break;
+    return undefined;
+  } finally {
+    await responder?.settle();
+    await view.finish();
+  }
+}
+
+/**
+ * Which twin a `--local` command goes through. own: booted for this command, so the run moves on only
+ * while the command runs. serving: `rewoo dev` in another terminal. following: the twin of a command
+ * that stops it once its run ends (so this command must not count on following the run through it).
+ */
+export type LocalTwinKind = "own" | "serving" | "following";
+
+/**
+ * `rewoo runs … --local`: `act` goes through the API of the twin that serves the data folder. When a
+ * twin already serves it (`rewoo dev`, a `rewoo evaluate --local` that follows a run), through that
+ * one; else a twin is booted for the command. Booting resumes the runs its last process left in flight
+ * (a waiting run waits again with the same question), so `runId`'s run is given time to reach its
+ * wait before `act` answers it.
+ */
+export async function withLocalApi(
+  runId: string | undefined,
+  options: { json: boolean },
+  act: (api: string, address: RunAddress, kind: LocalTwinKind) => Promise<number>,
+): Promise<number> {
+  const address = localAddress();
+  const running = await runningTwin(localDataDir());
+  if (running) return act(running.api, address, running.lifetime);
+  const say: Say = options.json ? () => {} : (line) => process.stdout.write(`${line}\n`);
+  const twin = await bootLocalTwin(say);
+  const unpublish = await publishTwinApi(localDataDir(), twin.urls.api, "following");
+  try {
+    if (
+      runId !== undefined &&
+      twin.recovered.some((run) => run.run_id === runId && run.outcome === "resumed")
+    ) {
+      await untilSettled(twin, runId);
+    }
+    return await act(twin.urls.api, address, "own");
+  } finally {
+    await unpublish();
+    await twin.stop();
+  }
+}
+
+/** Until no execution drives the run: it waits for a person again, or it has ended. */
+async function untilSettled(twin: Twin, runId: string): Promise<void> {
+  while (MOVING_STATUSES.includes((await twin.services.runs.getMeta(runId)).status)) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
-  return completion;
 }
 
 function reportInvalid(error: unknown, label: string): number {

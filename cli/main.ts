@@ -2,9 +2,27 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
-import { devCommand, exitAfterSampleFromEnv, runLocalEvaluation, runLocalResume } from "./local.ts";
+import type { PlanDecision } from "./api-client.ts";
+import {
+  devCommand,
+  exitAfterSampleFromEnv,
+  type LocalTwinKind,
+  runLocalEvaluation,
+  runLocalResume,
+  withLocalApi,
+} from "./local.ts";
+import { EXIT_INVALID_INPUT, reportProblems } from "./output.ts";
 import { parsePlanCommand } from "./plan-parse.ts";
-import { runApiEvaluation, runApiResume } from "./remote.ts";
+import {
+  type ActionOptions,
+  runApiAnswer,
+  runApiDecision,
+  runApiEvaluation,
+  runApiList,
+  runApiResume,
+  runApiShow,
+} from "./remote.ts";
+import { AnswerArgumentError, parseAnswerArguments, type RunAddress } from "./wait-commands.ts";
 
 const program = new Command()
   .name("rewoo")
@@ -102,6 +120,8 @@ program
         program.error(`rewoo evaluate: cannot read ${file}: ${(error as Error).message}`);
       }
       if (options.instructions !== undefined) request = withInstructions(request, options.instructions);
+      // A person at a terminal is asked the run's question there; scripts and pipes get the command to answer it.
+      const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true && !options.json;
       if (options.api !== undefined) {
         process.exitCode = await runApiEvaluation(request, {
           api: options.api,
@@ -109,6 +129,7 @@ program
           label: file,
           ...(options.token !== undefined ? { token: options.token } : {}),
           tty: process.stdout.isTTY === true,
+          interactive,
         });
         return;
       }
@@ -117,6 +138,7 @@ program
         label: file,
         // Local PDFs in s3_pdf_paths are relative to the request file, like paths in a config file.
         baseDir: dirname(resolve(file)),
+        interactive,
       });
     },
   );
@@ -148,6 +170,234 @@ runs
         ? await runApiResume(runId, { api: options.api, json: options.json ?? false, tty: false })
         : await runLocalResume(runId, { json: options.json ?? false });
   });
+
+interface TargetOptions {
+  local?: boolean;
+  api?: string;
+  json?: boolean;
+}
+
+/** --local and --api, and --json, on every command that acts on existing runs. */
+function withTarget(command: Command): Command {
+  return command
+    .option(
+      "--local",
+      "the run lives in the local twin's data folder (.rewoo, or REWOO_DATA_DIR); through the API of the twin serving it, else of one booted for the command",
+    )
+    .option("--api <url>", "the run lives behind this API (e.g. http://127.0.0.1:3000 from `rewoo dev`)")
+    .option("--json", "print only JSON on stdout (the final run record, or the API's answer)");
+}
+
+/** The API a command acts through, and for --local which twin serves it (see withLocalApi). */
+interface Target {
+  api: string;
+  address?: RunAddress;
+  twin?: LocalTwinKind;
+}
+
+/**
+ * Runs `act` against the API the options name: --api as given; --local through the twin's API (the
+ * same handlers, so the same checks and messages).
+ */
+async function onTarget(
+  name: string,
+  options: TargetOptions,
+  runId: string | undefined,
+  act: (target: Target) => Promise<number>,
+): Promise<number> {
+  if (options.local === (options.api !== undefined)) {
+    program.error(`${name}: choose one of --local (the local twin) or --api <url> (a running API)`, {
+      exitCode: EXIT_INVALID_INPUT,
+    });
+  }
+  if (options.api !== undefined) return act({ api: options.api });
+  return withLocalApi(runId, { json: options.json ?? false }, (api, address, twin) =>
+    act({ api, address, twin }),
+  );
+}
+
+type FollowOptions = TargetOptions & { follow: boolean };
+
+/**
+ * Whether to follow the run after acting: as asked, except through a twin of the local data folder
+ * that this command booted (the run moves on only while it runs: always followed) or that another
+ * command stops when its run ends (that command shows the run's progress: not followed here).
+ */
+function actionOptions(options: FollowOptions, target: Target): ActionOptions {
+  const base = {
+    api: target.api,
+    json: options.json ?? false,
+    ...(target.address ? { address: target.address } : {}),
+  };
+  if (target.twin === "own" && !options.follow) {
+    return {
+      ...base,
+      follow: true,
+      followNote:
+        "following the run anyway: no other twin serves the data folder, and the run moves on only while this command's twin runs",
+    };
+  }
+  if (target.twin === "following" && options.follow) {
+    return {
+      ...base,
+      follow: false,
+      followNote:
+        "not following the run here: the command whose twin serves the data folder follows it to its end (and stops with it)",
+    };
+  }
+  return { ...base, follow: options.follow };
+}
+
+withTarget(
+  runs
+    .command("answer")
+    .description(
+      "answer the question of a run in AWAITING_INPUT (each asked field as <field>=<value>) and follow the run to its end",
+    )
+    .argument("<run_id>", "the run that waits for input")
+    .argument(
+      "<answers...>",
+      "<field>=<value> for each asked field, e.g. borrower_info.monthly_income=8000 (a plain number is sent as a number)",
+    )
+    .option("--no-follow", "only post the answer; do not follow the run"),
+).action(async (runId: string, args: string[], options: FollowOptions) => {
+  let answers: Record<string, string | number>;
+  try {
+    answers = parseAnswerArguments(args);
+  } catch (error) {
+    if (!(error instanceof AnswerArgumentError)) throw error;
+    process.exitCode = reportProblems(
+      [{ field: error.field, message: error.message }],
+      `run ${runId}`,
+      undefined,
+      "invalid answer",
+    );
+    return;
+  }
+  process.exitCode = await onTarget("rewoo runs answer", options, runId, (target) =>
+    runApiAnswer(runId, answers, actionOptions(options, target)),
+  );
+});
+
+/** approve / reject: the decision, with the operator's reason when one is given. */
+function decisionCommand(name: "approve" | "reject", description: string, reasonHelp: string): void {
+  withTarget(
+    runs
+      .command(name)
+      .description(description)
+      .argument("<run_id>", "the run whose plan waits for approval")
+      .option("--reason <text>", reasonHelp)
+      .option("--no-follow", "only post the decision; do not follow the run"),
+  ).action(async (runId: string, options: FollowOptions & { reason?: string }) => {
+    const decision: PlanDecision =
+      options.reason !== undefined ? { decision: name, reason: options.reason } : { decision: name };
+    process.exitCode = await onTarget(`rewoo runs ${name}`, options, runId, (target) =>
+      runApiDecision(runId, decision, actionOptions(options, target)),
+    );
+  });
+}
+
+decisionCommand(
+  "approve",
+  "approve the plan of a run in AWAITING_APPROVAL (its tools run) and follow the run to its end",
+  "why (kept with the approval)",
+);
+decisionCommand(
+  "reject",
+  "reject the plan of a run in AWAITING_APPROVAL: no tool runs, the run ends REJECTED (exit code 4 when followed)",
+  "what is wrong with the plan (required)",
+);
+
+withTarget(
+  runs
+    .command("edit-plan")
+    .description(
+      "replace the plan of a run in AWAITING_APPROVAL (checked and reviewed like the planner's) and follow the run to its end",
+    )
+    .argument("<run_id>", "the run whose plan waits for approval")
+    .argument(
+      "<plan>",
+      'file with the plan: a JSON array of steps, {"steps": [...]}, or the planner\'s text ("#E1 = tool[...]"); - reads stdin',
+    )
+    .option("--reason <text>", "what the edit changes (kept with the approval)")
+    .option("--no-follow", "only post the plan; do not follow the run"),
+).action(async (runId: string, file: string, options: FollowOptions & { reason?: string }) => {
+  let text: string;
+  try {
+    text = file === "-" ? await readStdin() : readFileSync(file, "utf8");
+  } catch (error) {
+    process.exitCode = reportProblems(
+      [{ field: "plan", message: `cannot read ${file}: ${(error as Error).message}` }],
+      `run ${runId}`,
+      undefined,
+      "invalid plan",
+    );
+    return;
+  }
+  const decision: PlanDecision = {
+    decision: "edit",
+    plan: planOf(text),
+    ...(options.reason !== undefined ? { reason: options.reason } : {}),
+  };
+  process.exitCode = await onTarget("rewoo runs edit-plan", options, runId, (target) =>
+    runApiDecision(runId, decision, actionOptions(options, target)),
+  );
+});
+
+/** JSON plans go as JSON (the API reads steps); anything else as the planner's text. */
+function planOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+withTarget(
+  runs
+    .command("list")
+    .description("the most recent runs (last 7 days), newest first, with their status")
+    .addOption(
+      new Option("--limit <n>", "how many (1-100)").default(20).argParser((value) => {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 1 || n > 100)
+          throw new InvalidArgumentError("expected an integer 1-100");
+        return n;
+      }),
+    ),
+).action(async (options: TargetOptions & { limit: number }) => {
+  process.exitCode = await onTarget("rewoo runs list", options, undefined, (target) =>
+    runApiList({
+      api: target.api,
+      json: options.json ?? false,
+      limit: options.limit,
+      ...(target.address ? { address: target.address } : {}),
+    }),
+  );
+});
+
+withTarget(
+  runs
+    .command("show")
+    .description(
+      "print a run's record; for a run that waits, what it waits for and the commands that answer it",
+    )
+    .argument("<run_id>", "the run"),
+).action(async (runId: string, options: TargetOptions) => {
+  process.exitCode = await onTarget("rewoo runs show", options, runId, (target) =>
+    runApiShow(runId, {
+      api: target.api,
+      json: options.json ?? false,
+      ...(target.address ? { address: target.address } : {}),
+    }),
+  );
+});
 
 const plan = program.command("plan").description("work with planner outputs");
 plan

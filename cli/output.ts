@@ -3,7 +3,7 @@
 import pc from "picocolors";
 import type { RequestProblem } from "../lambdas/core/request.ts";
 import type { RunRecord } from "../lambdas/core/types.ts";
-import { formatRunRecord } from "./progress.ts";
+import { type FormatContext, formatRunRecord } from "./progress.ts";
 
 export const EXIT_SUCCEEDED = 0;
 /** The run ended FAILED or CANCELLED (or could not be followed to its end). */
@@ -11,17 +11,36 @@ export const EXIT_RUN_FAILED = 1;
 export const EXIT_INVALID_INPUT = 2;
 /** The run ended NEEDS_REVIEW: its plan or its answer scored below the review threshold. */
 export const EXIT_NEEDS_REVIEW = 3;
+/** The run ended REJECTED: an operator rejected its plan (or decided nothing in time); no tool ran. */
+export const EXIT_REJECTED = 4;
+
+/** The exit code that tells a script how the run ended. */
+export function exitCodeOf(status: RunRecord["status"]): number {
+  switch (status) {
+    case "SUCCEEDED":
+      return EXIT_SUCCEEDED;
+    case "NEEDS_REVIEW":
+      return EXIT_NEEDS_REVIEW;
+    case "REJECTED":
+      return EXIT_REJECTED;
+    default:
+      return EXIT_RUN_FAILED;
+  }
+}
 
 /** Prints the final run record (JSON on stdout with --json) and returns the exit code. */
 export function reportRun(
   record: RunRecord,
-  options: { json: boolean; say: (line: string) => void; stdout?: (text: string) => void },
+  options: {
+    json: boolean;
+    say: (line: string) => void;
+    stdout?: (text: string) => void;
+  } & FormatContext,
 ): number {
   if (options.json)
     (options.stdout ?? ((text) => process.stdout.write(text)))(`${JSON.stringify(record, null, 2)}\n`);
-  else for (const line of formatRunRecord(record)) options.say(line);
-  if (record.status === "NEEDS_REVIEW") return EXIT_NEEDS_REVIEW;
-  return record.status === "SUCCEEDED" ? EXIT_SUCCEEDED : EXIT_RUN_FAILED;
+  else for (const line of formatRunRecord(record, options)) options.say(line);
+  return exitCodeOf(record.status);
 }
 
 /** Every offending field, one per line, on stderr. */

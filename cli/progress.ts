@@ -11,27 +11,29 @@ import {
   replanSummary,
   reviewSummary,
 } from "../dashboard/findings.js";
-import type { ConditionFinding, ProgressEvent, RunRecord } from "../lambdas/core/types.ts";
+import type {
+  Approval,
+  Clarification,
+  ConditionFinding,
+  InputQuestion,
+  Plan,
+  ProgressEvent,
+  RunRecord,
+} from "../lambdas/core/types.ts";
+import { answerCommand, approvalCommands, type RunAddress } from "./wait-commands.ts";
 
-export function formatEvent(event: ProgressEvent): string[] {
+/** Where the run lives, so that lines about a wait can say the exact command that answers it. */
+export interface FormatContext {
+  address?: RunAddress;
+}
+
+export function formatEvent(event: ProgressEvent, context: FormatContext = {}): string[] {
   switch (event.stage) {
-    case "plan": {
-      const { plan } = event;
-      const lines = [
-        `${pc.bold("PLAN")}    ${plan.steps.length} steps in ${plan.levels.length} dependency levels`,
+    case "plan":
+      return [
+        `${pc.bold("PLAN")}    ${event.plan.steps.length} steps in ${event.plan.levels.length} dependency levels`,
+        ...formatPlanSteps(event.plan),
       ];
-      plan.levels.forEach((level, index) => {
-        lines.push(`  level ${index}: ${level.join(", ")}`);
-      });
-      for (const step of plan.steps) {
-        const deps = step.depends_on.length ? pc.dim(` ← ${step.depends_on.join(", ")}`) : "";
-        lines.push(
-          `  ${pc.cyan(step.id)} ${step.tool}${deps}${step.description ? pc.dim(`  ${step.description}`) : ""}`,
-        );
-      }
-      for (const repair of plan.repairs) lines.push(pc.yellow(`  repaired: ${repair.message}`));
-      return lines;
-    }
     case "worker": {
       const label = `${pc.cyan(event.step)} ${event.tool}`;
       if (event.status === "started")
@@ -52,6 +54,25 @@ export function formatEvent(event: ProgressEvent): string[] {
       const line = reviewSummary(event.target, event);
       return [`${pc.bold("REVIEW")}  ${event.approved ? line : pc.yellow(line)}`];
     }
+    case "question":
+      return formatQuestions(event.run_id, event.questions, event.deadline, context.address);
+    case "answer":
+      return [
+        `${pc.bold("ANSWER")}  ${
+          event.status === "answered"
+            ? `${event.fields.join(", ")} answered; the run goes on`
+            : pc.yellow(
+                `no answer came for ${event.fields.join(", ")} by the deadline; the run goes on without it`,
+              )
+        }`,
+      ];
+    case "approval":
+      if (event.status === "pending") {
+        return formatApprovalRequest(event.run_id, event.deadline, context.address);
+      }
+      return [
+        `${pc.bold("APPROVAL")} ${describeDecision(event)}${event.status === "edited" ? pc.dim(" (the plan above runs)") : ""}`,
+      ];
     case "complete":
       return [
         `${pc.bold("DONE")}    ${event.status === "SUCCEEDED" ? pc.green(event.status) : pc.red(event.status)}${event.error ? `: ${event.error}` : ""}`,
@@ -64,6 +85,88 @@ export function formatEvent(event: ProgressEvent): string[] {
   }
 }
 
+/** "1 step", "3 steps". */
+export function stepCount(count: number): string {
+  return `${count} ${count === 1 ? "step" : "steps"}`;
+}
+
+/** Each step with its dependencies and description, after the plan's levels. */
+export function formatPlanSteps(plan: Plan): string[] {
+  const lines = plan.levels.map((level, index) => `  level ${index}: ${level.join(", ")}`);
+  for (const step of plan.steps) {
+    const deps = step.depends_on.length ? pc.dim(` ← ${step.depends_on.join(", ")}`) : "";
+    lines.push(
+      `  ${pc.cyan(step.id)} ${step.tool}${deps}${step.description ? pc.dim(`  ${step.description}`) : ""}`,
+    );
+  }
+  for (const repair of plan.repairs) lines.push(pc.yellow(`  repaired: ${repair.message}`));
+  return lines;
+}
+
+/** QUESTION: what the run waits for, why, what a valid answer looks like, until when, and how to answer. */
+export function formatQuestions(
+  runId: string,
+  questions: readonly InputQuestion[],
+  deadline: string | undefined,
+  address?: RunAddress,
+): string[] {
+  const lines = [
+    `${pc.bold("QUESTION")} ${pc.yellow(`the run waits for input${deadline ? ` until ${deadline}` : ""}`)} ${pc.dim("(then it goes on without it)")}`,
+  ];
+  for (const question of questions) {
+    lines.push(`  ${pc.bold(question.field)}: ${question.question}`);
+    if (question.why) lines.push(`    why:      ${question.why}`);
+    lines.push(`    expected: ${question.expected}`);
+    if (question.conditions.length) lines.push(`    for:      ${question.conditions.join(", ")}`);
+  }
+  if (address) {
+    const fields = questions.map((question) => question.field);
+    lines.push(`  answer: ${pc.cyan(answerCommand(address, runId, fields))}`);
+  }
+  return lines;
+}
+
+/** APPROVAL pending: until when, and the commands that approve, reject or edit the plan. */
+export function formatApprovalRequest(
+  runId: string,
+  deadline: string | undefined,
+  address?: RunAddress,
+): string[] {
+  const lines = [
+    `${pc.bold("APPROVAL")} ${pc.yellow(`the plan waits for an operator's approval${deadline ? ` until ${deadline}` : ""}`)} ${pc.dim("(then the run ends REJECTED)")}`,
+  ];
+  if (address) {
+    for (const [label, command] of approvalCommands(address, runId)) {
+      lines.push(`  ${`${label}:`.padEnd(8)} ${pc.cyan(command)}`);
+    }
+  }
+  return lines;
+}
+
+/**
+ * "approved: looks right", "rejected: wrong borrower", "timed out: no decision by …"; as it happens
+ * (`live`), a rejection also says what follows from it.
+ */
+export function describeDecision(
+  approval: { status: Approval["status"]; reason?: string },
+  live = true,
+): string {
+  const reason = approval.reason ? `: ${approval.reason}` : "";
+  const ends = live ? "; the run ends REJECTED" : "";
+  switch (approval.status) {
+    case "pending":
+      return `pending${reason}`;
+    case "approved":
+      return pc.green(`approved${reason}`);
+    case "edited":
+      return pc.green(`approved as edited${reason}`);
+    case "rejected":
+      return pc.red(`rejected${reason}${live ? "; no tool runs" : ""}${ends}`);
+    case "timed_out":
+      return pc.red(`timed out${reason}${ends}`);
+  }
+}
+
 /** "replanned (attempt 1): E3 call_conditions_ai_api failed: …"; the failed steps when there is no reason. */
 export const describeReplan = replanSummary;
 
@@ -72,13 +175,14 @@ export function replanCount(run: { replans?: unknown }): number {
   return Number.isInteger(run.replans) && (run.replans as number) > 0 ? (run.replans as number) : 0;
 }
 
-export function formatRunRecord(run: RunRecord): string[] {
+export function formatRunRecord(run: RunRecord, context: FormatContext = {}): string[] {
   const replans = replanCount(run);
   const lines = [
     "",
     `${pc.bold(`Run ${run.run_id}: ${run.status}`)}${replans ? pc.yellow(` · replanned ×${replans}`) : ""}`,
   ];
   if (run.error) lines.push(pc.red(`  ${run.error.error}: ${run.error.cause}`));
+  lines.push(...formatWaits(run, context));
   for (const [target, review] of [
     ["plan", run.plan_review],
     ["result", run.result_review],
@@ -170,4 +274,54 @@ function formatCondition(condition: ConditionFinding, indent: number, status?: s
     );
   }
   return lines;
+}
+
+/**
+ * What the run asked and what became of it; for a run that waits now, the question or the plan to
+ * approve and the commands that answer it.
+ */
+function formatWaits(run: RunRecord, context: FormatContext): string[] {
+  const lines: string[] = [];
+  const { clarification, approval } = run;
+  if (clarification) {
+    if (run.status === "AWAITING_INPUT" && clarification.status === "asked") {
+      lines.push(
+        "",
+        ...formatQuestions(run.run_id, clarification.questions, clarification.deadline, context.address),
+      );
+    } else {
+      lines.push(`  ${describeClarification(clarification)}`);
+    }
+  }
+  if (approval) {
+    if (run.status === "AWAITING_APPROVAL" && approval.status === "pending") {
+      lines.push("", ...formatApprovalRequest(run.run_id, approval.deadline, context.address));
+      if (run.plan) {
+        lines.push(
+          `  ${pc.bold("plan")}: ${run.plan.steps.length} steps in ${run.plan.levels.length} dependency levels`,
+          ...formatPlanSteps(run.plan),
+        );
+      }
+    } else {
+      lines.push(`  plan ${describeDecision(approval, false)}`);
+    }
+  }
+  return lines;
+}
+
+/** "asked borrower_info.monthly_income: answered (borrower_info.monthly_income=8000)". */
+function describeClarification(clarification: Clarification): string {
+  const fields = clarification.questions.map((question) => question.field).join(", ");
+  switch (clarification.status) {
+    case "asked":
+      return pc.yellow(`asked ${fields}: no answer yet (until ${clarification.deadline})`);
+    case "answered": {
+      const given = Object.entries(clarification.answer ?? {})
+        .map(([field, value]) => `${field}=${typeof value === "string" ? value : JSON.stringify(value)}`)
+        .join(", ");
+      return `asked ${fields}: answered${given ? ` (${given})` : ""}`;
+    }
+    case "timed_out":
+      return pc.yellow(`asked ${fields}: no answer came by ${clarification.deadline}; judged without it`);
+  }
 }

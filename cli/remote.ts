@@ -1,12 +1,18 @@
 // `rewoo evaluate <request.json> --api <url>`: start the run on a running API (the local twin's
 // gateway or a deployed stage), follow its progress over the WebSocket (polling when that is not
-// possible), then print the run record exactly as the local mode does.
+// possible), then print the run record exactly as the local mode does. The `rewoo runs …` commands
+// act on an existing run through the same API (resume, answer, approve, reject, edit the plan, list,
+// show) and follow it to its end; with --local they run against the twin's API the same way.
 import pc from "picocolors";
 import type { ProgressEvent, RunRecord } from "../lambdas/core/types.ts";
-import { ApiClient, type ApiClientOptions, ApiRequestError } from "./api-client.ts";
+import { WAITING_STATUSES } from "../lambdas/core/types.ts";
+import { ApiClient, type ApiClientOptions, ApiRequestError, type PlanDecision } from "./api-client.ts";
 import { followRun } from "./follow.ts";
-import { EXIT_INVALID_INPUT, EXIT_RUN_FAILED, reportProblems, reportRun } from "./output.ts";
+import { EXIT_INVALID_INPUT, EXIT_RUN_FAILED, EXIT_SUCCEEDED, reportProblems, reportRun } from "./output.ts";
+import { formatRunRecord, stepCount } from "./progress.ts";
+import { QuestionResponder } from "./question-responder.ts";
 import { createProgressView, type ProgressView } from "./view.ts";
+import { type RunAddress, rewooCommand } from "./wait-commands.ts";
 
 export interface RemoteOptions {
   api: string;
@@ -16,6 +22,10 @@ export interface RemoteOptions {
   token?: string;
   /** Live listr2 display (a terminal) or plain lines. */
   tty?: boolean;
+  /** Ask the run's questions at the terminal and post the answers (stdin and stdout are a terminal). */
+  interactive?: boolean;
+  /** How printed commands reach the run (default: this API); `--local` when the API is the local twin's. */
+  address?: RunAddress;
   stdout?: (text: string) => void;
   stderr?: (text: string) => void;
   client?: ApiClientOptions;
@@ -23,12 +33,26 @@ export interface RemoteOptions {
   reconnectDelayMs?: number;
 }
 
-export async function runApiEvaluation(request: unknown, options: RemoteOptions): Promise<number> {
+interface Output {
+  say: (line: string) => void;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  address: RunAddress;
+}
+
+function outputOf(options: Omit<RemoteOptions, "label">): Output {
   const stdout = options.stdout ?? ((text: string) => process.stdout.write(text));
   const stderr = options.stderr ?? ((text: string) => process.stderr.write(text));
-  const say = options.json ? () => undefined : (line: string) => stdout(`${line}\n`);
-  const notice = (message: string) => stderr(`${pc.dim(message)}\n`);
+  return {
+    stdout,
+    stderr,
+    say: options.json ? () => undefined : (line: string) => stdout(`${line}\n`),
+    address: options.address ?? { api: options.api },
+  };
+}
 
+export async function runApiEvaluation(request: unknown, options: RemoteOptions): Promise<number> {
+  const out = outputOf(options);
   let client: ApiClient;
   let started: Awaited<ReturnType<ApiClient["start"]>>;
   try {
@@ -38,44 +62,80 @@ export async function runApiEvaluation(request: unknown, options: RemoteOptions)
     if (!(error instanceof ApiRequestError)) throw error;
     if (error.status === 400 || error.status === 413) {
       const problems = error.fields.length ? error.fields : [{ field: "(body)", message: error.message }];
-      return reportProblems(problems, options.label, stderr, "the API refused the request");
+      return reportProblems(problems, options.label, out.stderr, "the API refused the request");
     }
-    stderr(`${pc.red("cannot start the run")}: ${error.message}\n`);
+    out.stderr(`${pc.red("cannot start the run")}: ${error.message}\n`);
     return error.status === undefined || error.status >= 500 ? EXIT_RUN_FAILED : EXIT_INVALID_INPUT;
   }
 
-  say(`${pc.bold("RUN")}     ${started.run_id} (${options.label})`);
-  say(pc.dim(`status  ${started.status_url}`));
-  const view = createProgressView({ json: options.json, tty: options.tty ?? false, say });
-  const relay = new EventRelay(view, client);
+  out.say(`${pc.bold("RUN")}     ${started.run_id} (${options.label})`);
+  out.say(pc.dim(`status  ${started.status_url}`));
+  return followToEnd(client, started.run_id, options, out, {
+    websocketUrl: started.websocket_url,
+    token: wsToken(options.token, started.subscribe_token),
+  });
+}
+
+/**
+ * Follows the run's events from after `afterSeq` to its `complete` event (the view shows them; in a
+ * terminal the run's question is asked there), then prints the run record and returns the exit code.
+ */
+async function followToEnd(
+  client: ApiClient,
+  runId: string,
+  options: Omit<RemoteOptions, "label">,
+  out: Output,
+  source: { websocketUrl?: string | null; token?: string; afterSeq?: number },
+): Promise<number> {
+  const view = createProgressView({
+    json: options.json,
+    tty: options.tty ?? false,
+    say: out.say,
+    notice: (line) => out.stderr(`${line}\n`),
+    address: out.address,
+  });
+  const responder =
+    options.interactive && !options.json && view.asker
+      ? new QuestionResponder(client, view.asker, out.address)
+      : undefined;
+  const relay = new EventRelay(view, client, responder);
+  const settle = async () => {
+    await relay.drain();
+    await responder?.settle();
+    await view.finish();
+  };
   try {
     await followRun({
       client,
-      runId: started.run_id,
-      websocketUrl: started.websocket_url,
-      token: wsToken(options.token, started.subscribe_token),
+      runId,
+      websocketUrl: source.websocketUrl ?? null,
+      ...(source.token !== undefined ? { token: source.token } : {}),
       onEvent: (event) => relay.push(event),
-      onNotice: notice,
+      onNotice: (message) => out.stderr(`${pc.dim(message)}\n`),
+      ...(source.afterSeq !== undefined ? { afterSeq: source.afterSeq } : {}),
       ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
       ...(options.reconnectDelayMs !== undefined ? { reconnectDelayMs: options.reconnectDelayMs } : {}),
     });
   } catch (error) {
-    await relay.drain();
-    await view.finish();
-    stderr(`${pc.red("lost the run")} ${started.run_id}: ${(error as Error).message}\n`);
+    await settle();
+    out.stderr(`${pc.red("lost the run")} ${runId}: ${(error as Error).message}\n`);
     return EXIT_RUN_FAILED;
   }
-  await relay.drain();
-  await view.finish();
+  await settle();
 
   let record: RunRecord;
   try {
-    record = await client.getRun(started.run_id);
+    record = await client.getRun(runId);
   } catch (error) {
-    stderr(`${pc.red("cannot read the run record")}: ${(error as Error).message}\n`);
+    out.stderr(`${pc.red("cannot read the run record")}: ${(error as Error).message}\n`);
     return EXIT_RUN_FAILED;
   }
-  return reportRun(record, { json: options.json, say, stdout });
+  return reportRun(record, {
+    json: options.json,
+    say: out.say,
+    stdout: out.stdout,
+    address: out.address,
+  });
 }
 
 function wsToken(option: string | undefined, subscribeToken: string): string | undefined {
@@ -94,12 +154,16 @@ class EventRelay {
   constructor(
     private readonly view: ProgressView,
     private readonly client: ApiClient,
+    private readonly responder?: QuestionResponder,
   ) {}
 
   push(event: ProgressEvent): void {
     this.queue = this.queue
       .then(() => this.complete(event))
-      .then((complete) => this.view.event(complete))
+      .then((complete) => {
+        this.view.event(complete);
+        this.responder?.event(complete);
+      })
       .catch(() => undefined);
   }
 
@@ -122,39 +186,171 @@ export async function runApiResume(
   runId: string,
   options: Omit<RemoteOptions, "label"> & { label?: string },
 ): Promise<number> {
-  const stdout = options.stdout ?? ((text: string) => process.stdout.write(text));
-  const stderr = options.stderr ?? ((text: string) => process.stderr.write(text));
-  const say = options.json ? () => undefined : (line: string) => stdout(`${line}\n`);
+  const out = outputOf(options);
   let client: ApiClient;
   let resumeSeq = 0;
   try {
     client = new ApiClient(options.api, options.client);
     const resumed = await client.resume(runId);
-    say(`${pc.bold("RESUME")}  ${runId}: attempt ${resumed.attempt} (${resumed.execution_name})`);
+    out.say(`${pc.bold("RESUME")}  ${runId}: attempt ${resumed.attempt} (${resumed.execution_name})`);
     const page = await client.events(runId, 0);
     resumeSeq = page.events.filter((event) => event.stage === "resume").at(-1)?.seq ?? 0;
   } catch (error) {
     if (!(error instanceof ApiRequestError)) throw error;
-    stderr(`${pc.red("cannot resume the run")}: ${error.message}\n`);
+    out.stderr(`${pc.red("cannot resume the run")}: ${error.message}\n`);
     return error.status === undefined || error.status >= 500 ? EXIT_RUN_FAILED : EXIT_INVALID_INPUT;
   }
-  const view = createProgressView({ json: options.json, tty: options.tty ?? false, say });
+  // A resume answers without a subscribe token: follow by polling the events resource.
+  return followToEnd(client, runId, options, out, { afterSeq: Math.max(resumeSeq - 1, 0) });
+}
+
+export interface ActionOptions extends Omit<RemoteOptions, "label" | "token" | "interactive"> {
+  /** false: post and return; by default the run is followed to its end (its exit code). */
+  follow?: boolean;
+  /** Said (stderr) once the action was taken, when following is not as the caller asked and why. */
+  followNote?: string;
+}
+
+/** `rewoo runs answer <run_id> <field>=<value> …`: POST /v1/runs/{run_id}/input. */
+export function runApiAnswer(
+  runId: string,
+  answers: Record<string, unknown>,
+  options: ActionOptions,
+): Promise<number> {
+  return actOnRun(runId, options, "answer the run's question", async (client) => {
+    const taken = await client.answer(runId, answers);
+    return { said: `${Object.keys(answers).join(", ")} answered; the run goes on`, body: taken };
+  });
+}
+
+/** `rewoo runs approve | reject | edit-plan <run_id>`: POST /v1/runs/{run_id}/approval. */
+export function runApiDecision(
+  runId: string,
+  decision: PlanDecision,
+  options: ActionOptions,
+): Promise<number> {
+  const verb = { approve: "approve", reject: "reject", edit: "edit" }[decision.decision];
+  return actOnRun(runId, options, `${verb} the run's plan`, async (client) => {
+    const decided = await client.decide(runId, decision);
+    const edited = decided.plan ? ` (the plan now has ${stepCount(decided.plan.steps.length)})` : "";
+    return { said: `plan ${decided.approval.status}${edited}`, body: decided };
+  });
+}
+
+/**
+ * Acts on a waiting run, then follows it from just before the action (its `answer` or `approval`
+ * event, an edited plan first) to its end. A refusal names the fields the API named: exit 2.
+ */
+async function actOnRun(
+  runId: string,
+  options: ActionOptions,
+  what: string,
+  act: (client: ApiClient) => Promise<{ said: string; body: unknown }>,
+): Promise<number> {
+  const out = outputOf(options);
+  let client: ApiClient;
+  let before: number;
+  let done: { said: string; body: unknown };
   try {
-    await followRun({
-      client,
-      runId,
-      // A resume answers without a subscribe token: follow by polling the events resource.
-      websocketUrl: null,
-      onEvent: (event) => view.event(event),
-      onNotice: (message) => stderr(`${pc.dim(message)}\n`),
-      afterSeq: Math.max(resumeSeq - 1, 0),
-      ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
-    });
+    client = new ApiClient(options.api, options.client);
+    before = await lastSeq(client, runId);
+    done = await act(client);
   } catch (error) {
-    await view.finish();
-    stderr(`${pc.red("lost the run")} ${runId}: ${(error as Error).message}\n`);
-    return EXIT_RUN_FAILED;
+    if (!(error instanceof ApiRequestError)) throw error;
+    return reportRefusal(error, what, `run ${runId}`, out);
   }
-  await view.finish();
-  return reportRun(await client.getRun(runId), { json: options.json, say, stdout });
+  if (options.followNote) out.stderr(`${pc.dim(options.followNote)}\n`);
+  if (options.follow === false) {
+    if (options.json) out.stdout(`${JSON.stringify(done.body, null, 2)}\n`);
+    else out.say(`${pc.bold("RUN")}     ${runId}: ${done.said}`);
+    return EXIT_SUCCEEDED;
+  }
+  out.say(pc.dim(`following ${runId} to its end`));
+  return followToEnd(client, runId, options, out, { afterSeq: before });
+}
+
+/** The seq of the run's last stored event (0: none yet); 404 for an unknown run. */
+async function lastSeq(client: ApiClient, runId: string): Promise<number> {
+  let after = 0;
+  for (;;) {
+    const page = await client.events(runId, after);
+    if (page.events.length === 0) return after;
+    after = page.next_after_seq;
+  }
+}
+
+/** A 400 names each field the API named (exit 2); any other refusal exits 2, an API out of reach 1. */
+function reportRefusal(error: ApiRequestError, what: string, label: string, out: Output): number {
+  if ((error.status === 400 || error.status === 413) && error.fields.length > 0) {
+    return reportProblems(error.fields, label, out.stderr, `the API refused to ${what}`);
+  }
+  out.stderr(`${pc.red(`cannot ${what}`)}: ${error.message}\n`);
+  return error.status === undefined || error.status >= 500 ? EXIT_RUN_FAILED : EXIT_INVALID_INPUT;
+}
+
+/** `rewoo runs list`: the most recent runs, newest first, with their status. */
+export async function runApiList(
+  options: Omit<RemoteOptions, "label" | "token" | "interactive"> & { limit: number },
+): Promise<number> {
+  const out = outputOf(options);
+  let runs: Awaited<ReturnType<ApiClient["listRuns"]>>["runs"];
+  try {
+    runs = (await new ApiClient(options.api, options.client).listRuns(options.limit)).runs;
+  } catch (error) {
+    if (!(error instanceof ApiRequestError)) throw error;
+    return reportRefusal(error, "list the runs", options.api, out);
+  }
+  if (options.json) {
+    out.stdout(`${JSON.stringify({ runs }, null, 2)}\n`);
+    return EXIT_SUCCEEDED;
+  }
+  if (runs.length === 0) {
+    out.say("no runs in the last 7 days");
+    return EXIT_SUCCEEDED;
+  }
+  const width = Math.max(...runs.map((run) => run.run_id.length));
+  for (const run of runs) {
+    const loan = [run.request.metadata.loan_program, run.request.metadata.classification]
+      .filter((part) => typeof part === "string")
+      .join(" · ");
+    out.say(
+      `${run.run_id.padEnd(width)}  ${colourStatus(run.status.padEnd(17))}  ${run.created_at}  ${loan}`,
+    );
+  }
+  const waiting = runs.filter((run) => WAITING_STATUSES.includes(run.status)).length;
+  if (waiting > 0) {
+    out.say(
+      pc.yellow(
+        `${waiting} ${waiting === 1 ? "run waits" : "runs wait"} for a person: ${rewooCommand(out.address, ["runs", "show", { placeholder: "<run_id>" }])} says what and how to answer`,
+      ),
+    );
+  }
+  return EXIT_SUCCEEDED;
+}
+
+/** `rewoo runs show <run_id>`: the run record as `rewoo evaluate` prints it, with a wait's question and commands. */
+export async function runApiShow(
+  runId: string,
+  options: Omit<RemoteOptions, "label" | "token" | "interactive">,
+): Promise<number> {
+  const out = outputOf(options);
+  let record: RunRecord;
+  try {
+    record = await new ApiClient(options.api, options.client).getRun(runId);
+  } catch (error) {
+    if (!(error instanceof ApiRequestError)) throw error;
+    return reportRefusal(error, "show the run", `run ${runId}`, out);
+  }
+  if (options.json) out.stdout(`${JSON.stringify(record, null, 2)}\n`);
+  else for (const line of formatRunRecord(record, { address: out.address })) out.say(line);
+  return EXIT_SUCCEEDED;
+}
+
+function colourStatus(text: string): string {
+  const status = text.trim();
+  if (status === "SUCCEEDED") return pc.green(text);
+  if (WAITING_STATUSES.includes(status as RunRecord["status"]) || status === "NEEDS_REVIEW")
+    return pc.yellow(text);
+  if (["FAILED", "CANCELLED", "INTERRUPTED", "REJECTED"].includes(status)) return pc.red(text);
+  return text;
 }

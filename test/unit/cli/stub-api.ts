@@ -4,7 +4,13 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer } from "ws";
-import type { Plan, ProgressEvent, RunRecord, RunStatus } from "../../../lambdas/core/types.ts";
+import type {
+  InputQuestion,
+  Plan,
+  ProgressEvent,
+  RunRecord,
+  RunStatus,
+} from "../../../lambdas/core/types.ts";
 
 export const RUN_ID = "run-20260101120000-abcdef12";
 export const SUBSCRIBE_TOKEN = "payload.signature";
@@ -125,6 +131,15 @@ export function replannedRunEvents(): ProgressEvent[] {
     })),
   ] as ProgressEvent[];
 }
+
+/** The question a bank-statement run without the borrower's income asks. */
+export const incomeQuestion: InputQuestion = {
+  field: "borrower_info.monthly_income",
+  question: "What is the borrower's gross monthly income?",
+  why: "no monthly_income in metadata (borrower_info.monthly_income): cannot verify BS_LARGE_DEPOSITS",
+  expected: 'a positive amount in US dollars, e.g. 8000 or "$8,000.00"',
+  conditions: ["BS_LARGE_DEPOSITS"],
+};
 
 export function runRecord(status: RunStatus): RunRecord {
   return {
