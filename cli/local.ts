@@ -17,7 +17,7 @@ import { EXIT_INVALID_INPUT, reportProblems, reportRun } from "./output.ts";
 import { QuestionResponder } from "./question-responder.ts";
 import { localDataDir, publishTwinApi, runningTwin } from "./twin-address.ts";
 import { PlainView, type ProgressView, WaitNoticeView } from "./view.ts";
-import { answerCommand, type RunAddress } from "./wait-commands.ts";
+import { answerCommand, type RunAddress, rewooCommand } from "./wait-commands.ts";
 
 /** What `npm start` evaluates: a signed return (all fulfilled) and an unsigned one (TR_SIGNED not fulfilled). */
 const START_SAMPLES = ["examples/sample-tax-return.json", "examples/sample-unsigned-return.json"];
@@ -252,7 +252,7 @@ async function stoppedFollowing(twin: Twin, runId: string, say: Say): Promise<nu
           meta.clarification.questions.map((question) => question.field),
         )}`
       : meta.status === "AWAITING_APPROVAL"
-        ? "; it waits for approval again at the next boot (`rewoo runs show <run_id> --local` shows how to decide)"
+        ? `; it waits for approval again at the next boot (${rewooCommand(address, ["runs", "show", runId])} shows how to decide)`
         : MOVING_STATUSES.includes(meta.status)
           ? "; the next boot of the twin (rewoo dev, or any `--local` command) resumes it"
           : "";
