@@ -3,7 +3,7 @@
 // result), so the new execution redoes exactly what the old one did not finish: no tool or LLM call
 // is repeated for work already done. Used by POST /v1/runs/{run_id}/resume, `rewoo runs resume`,
 // and the local twin when it finds runs whose executions died with its process.
-import { RESUMABLE_STATUSES, type RunStatus, UNFINISHED_STATUSES } from "../core/types.ts";
+import { RESUMABLE_STATUSES, type RunStatus, UNFINISHED_STATUSES, WAITING_STATUSES } from "../core/types.ts";
 import type { EventPublisher } from "../store/events.ts";
 import type { RunStore } from "../store/runs.ts";
 import { failUnstartedRun, type StartExecution } from "./start-run.ts";
@@ -51,7 +51,9 @@ export async function resumeRun(
     );
   }
   const attempt = meta.attempt ?? 1;
-  if (attempt >= MAX_ATTEMPTS) {
+  // A run waiting for a person lost only its wait (the twin stopped), not its work: waiting again
+  // is not another try, however often the twin restarts meanwhile.
+  if (attempt >= MAX_ATTEMPTS && !WAITING_STATUSES.includes(meta.status)) {
     throw new ResumeRefusedError(
       runId,
       meta.status,
