@@ -5,12 +5,12 @@
 // back to Step Functions and the execution continues. The token itself never leaves the service.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { AnswerError, planWithAnswers, readAnswers, withAnswers } from "../core/interaction.ts";
-import { PlanParseError, parsePlanText } from "../core/parse.ts";
-import { loanEvaluationProfileFor } from "../core/profiles.ts";
+import { PlanParseError } from "../core/parse.ts";
+import { loanPlanFromText, maxStepsFor } from "../core/profiles.ts";
 import { InvalidRequestError, RequestTooLargeError, validateRequest } from "../core/request.ts";
-import { reviewPlan } from "../core/review.ts";
+import { loanPlanReviewInput, reviewPlan } from "../core/review.ts";
 import type { Approval, Plan, RunStatus } from "../core/types.ts";
-import { normalizePlan, PlanValidationError } from "../core/validate.ts";
+import { PlanValidationError } from "../core/validate.ts";
 import type { MetaItem } from "../store/runs.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json, jsonBody } from "./http.ts";
@@ -210,15 +210,14 @@ function editedPlan(
 ): { plan: Plan; review: ReturnType<typeof reviewPlan> } {
   const { catalog, config } = ctx.services;
   const text = typeof input === "string" ? input : JSON.stringify(input);
-  const scope = meta.plan?.scope;
-  const maxSteps = Math.min(meta.request.options?.max_steps ?? config.maxSteps, config.maxSteps);
+  const maxSteps = maxStepsFor(meta.request, config.maxSteps);
   let plan: Plan;
   try {
-    plan = normalizePlan(parsePlanText(text), {
+    plan = loanPlanFromText(text, {
       tools: catalog,
       maxSteps,
-      profile: loanEvaluationProfileFor(scope),
       request: meta.request,
+      scope: meta.plan?.scope,
     });
   } catch (error) {
     if (error instanceof PlanParseError) {
@@ -236,16 +235,8 @@ function editedPlan(
     }
     throw error;
   }
-  if (scope) plan = { ...plan, scope };
   const review = reviewPlan(
-    {
-      plan,
-      request: meta.request,
-      profile: loanEvaluationProfileFor(scope),
-      tools: new Set(catalog.keys()),
-      ...(scope ? { scope } : {}),
-      maxSteps,
-    },
+    loanPlanReviewInput(plan, meta.request, catalog, maxSteps),
     config.reviewThreshold,
   );
   if (!review.approved) {

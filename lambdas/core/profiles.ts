@@ -1,6 +1,8 @@
 // Agent profiles: steps a plan must contain whatever the planner wrote (the original loan-agent plan's loan evaluation flow).
 import type { InstructionScope } from "./instructions.ts";
-import type { AgentProfile, EvaluationRequest, RequiredStep } from "./types.ts";
+import { parsePlanText } from "./parse.ts";
+import type { AgentProfile, EvaluationRequest, Plan, RequiredStep, ToolCatalog } from "./types.ts";
+import { normalizePlan } from "./validate.ts";
 
 const PRECONDITIONS = "call_preconditions_api";
 const CONDITIONS_AI = "call_conditions_ai_api";
@@ -65,3 +67,31 @@ export function loanEvaluationProfileFor(scope?: InstructionScope): AgentProfile
 
 /** Every condition judged against every document: the profile without instructions to narrow it. */
 export const loanEvaluationProfile: AgentProfile = loanEvaluationProfileFor(undefined);
+
+/** The plan length a request may have: its own cap, within the system's. */
+export function maxStepsFor(request: EvaluationRequest, systemMax: number): number {
+  return Math.min(request.options?.max_steps ?? systemMax, systemMax);
+}
+
+/**
+ * A plan as a planner writes it (any format the parser reads) → the validated plan of a loan request,
+ * with the steps its scope requires, carrying that scope. The planner's output and an operator's
+ * edit go through exactly this. Throws PlanParseError / PlanValidationError.
+ */
+export function loanPlanFromText(
+  text: string,
+  options: {
+    tools: ToolCatalog;
+    maxSteps: number;
+    request: EvaluationRequest;
+    scope: InstructionScope | undefined;
+  },
+): Plan {
+  const plan = normalizePlan(parsePlanText(text), {
+    tools: options.tools,
+    maxSteps: options.maxSteps,
+    profile: loanEvaluationProfileFor(options.scope),
+    request: options.request,
+  });
+  return options.scope ? { ...plan, scope: options.scope } : plan;
+}

@@ -4,7 +4,7 @@
 // score is the rounded mean of the criteria; a review is approved when the score reaches the
 // threshold and no issue is critical. Pure: the evidence comes in resolved (outputs read from S3).
 import type { InstructionScope } from "./instructions.ts";
-import { judgesConditions } from "./profiles.ts";
+import { judgesConditions, loanEvaluationProfileFor } from "./profiles.ts";
 import type {
   AgentProfile,
   EvaluationRequest,
@@ -15,6 +15,7 @@ import type {
   ReviewCriterion,
   ReviewIssue,
   RunResult,
+  ToolCatalog,
 } from "./types.ts";
 
 export type { IssueSeverity, Review, ReviewCriterion, ReviewIssue } from "./types.ts";
@@ -65,6 +66,23 @@ export interface PlanReviewInput {
   tools: ReadonlySet<string>;
   scope?: InstructionScope;
   maxSteps?: number;
+}
+
+/** The review input of a loan plan: the profile and scope it was planned for, the registry's tools. */
+export function loanPlanReviewInput(
+  plan: Plan,
+  request: EvaluationRequest,
+  tools: ToolCatalog,
+  maxSteps: number,
+): PlanReviewInput {
+  return {
+    plan,
+    request,
+    profile: loanEvaluationProfileFor(plan.scope),
+    tools: new Set(tools.keys()),
+    ...(plan.scope ? { scope: plan.scope } : {}),
+    maxSteps,
+  };
 }
 
 /** Lookups a plan may make only when the instructions ask for them. */

@@ -4,8 +4,12 @@
 // fixed PreConditions → Conditions AI pair that the loan profile requires anyway.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { InstructionScope } from "../core/instructions.ts";
-import { parsePlanText } from "../core/parse.ts";
-import { loanEvaluationProfile, loanEvaluationProfileFor } from "../core/profiles.ts";
+import {
+  loanEvaluationProfile,
+  loanEvaluationProfileFor,
+  loanPlanFromText,
+  maxStepsFor,
+} from "../core/profiles.ts";
 import { renderPlannerPrompt } from "../core/prompts.ts";
 import { reconcilePlan } from "../core/replan.ts";
 import { type EvaluationRequest, isTerminal, type Plan } from "../core/types.ts";
@@ -99,7 +103,7 @@ export async function askPlanner(
   log: Logger,
 ): Promise<Plan> {
   const { runs, llm, catalog, config } = services;
-  const maxSteps = Math.min(request.options?.max_steps ?? config.maxSteps, config.maxSteps);
+  const maxSteps = maxStepsFor(request, config.maxSteps);
   const finished = (replan?.evidence ?? [])
     .filter((item) => item.status === "ok")
     .map((item) => item.step_id);
@@ -121,14 +125,9 @@ export async function askPlanner(
   await runs.addUsage(runId, { llm_calls: 1, ...completion.usage });
   log.info("planner completed", { model: completion.model, usage: completion.usage });
 
-  const plan = normalizePlan(parsePlanText(completion.text), {
-    tools: catalog,
-    maxSteps,
-    profile: loanEvaluationProfileFor(scope),
-    request,
-  });
+  const plan = loanPlanFromText(completion.text, { tools: catalog, maxSteps, request, scope });
   for (const repair of plan.repairs) log.warn("plan repaired", { repair });
-  return { ...plan, scope };
+  return plan;
 }
 
 /**

@@ -3,7 +3,8 @@
 // budget); if the new plan still scores below, the run ends NEEDS_REVIEW without calling a tool.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { approvalRequired, mayAsk, nextWait, type WaitDecision } from "../core/interaction.ts";
-import { loanEvaluationProfileFor } from "../core/profiles.ts";
+import { maxStepsFor } from "../core/profiles.ts";
+import { loanPlanReviewInput } from "../core/review.ts";
 import { isTerminal, type Plan, type Review } from "../core/types.ts";
 import { PlanValidationError } from "../core/validate.ts";
 import { reviewPlanWithModel } from "../runtime/reviewer.ts";
@@ -60,17 +61,10 @@ export async function reviewPlanRun(
     // A retried review: the verdict stands (and was announced).
     return reviewedOutput(meta, plan, meta.plan_review, services);
   }
-  const maxSteps = Math.min(meta.request.options?.max_steps ?? config.maxSteps, config.maxSteps);
+  const maxSteps = maxStepsFor(meta.request, config.maxSteps);
   const review = (candidate: Plan): Promise<Review> =>
     reviewPlanWithModel(
-      {
-        plan: candidate,
-        request: meta.request,
-        profile: loanEvaluationProfileFor(candidate.scope),
-        tools: new Set(catalog.keys()),
-        ...(candidate.scope ? { scope: candidate.scope } : {}),
-        maxSteps,
-      },
+      loanPlanReviewInput(candidate, meta.request, catalog, maxSteps),
       config.reviewThreshold,
       { runId, services, log, askModel: meta.mode !== "legacy" },
     );

@@ -1,11 +1,12 @@
 // Starting a run: validate, create the run record, start the execution named after the run.
 // Shared by the CLI's local mode and the API's start handler so both start runs the same way.
-import { randomUUID } from "node:crypto";
+
 import type { ResultPolicy } from "../core/destinations.ts";
 import type { DocumentPolicy } from "../core/documents.ts";
 import { validateRequest } from "../core/request.ts";
 import type { EvaluationRequest } from "../core/types.ts";
 import type { EventPublisher } from "../store/events.ts";
+import { timeOrderedId } from "../store/keys.ts";
 import type { RunMode, RunStore } from "../store/runs.ts";
 
 export type StartExecution = (name: string, input: { run_id: string }) => Promise<unknown>;
@@ -14,12 +15,7 @@ export type StartExecution = (name: string, input: { run_id: string }) => Promis
 export const RUN_ID_PATTERN = /^run-[\w-]{1,100}$/;
 
 export function newRunId(now = new Date()): string {
-  // Time-ordered prefix so ids sort by creation; random suffix so they never collide.
-  const stamp = now
-    .toISOString()
-    .replace(/[-:TZ.]/g, "")
-    .slice(0, 14);
-  return `run-${stamp}-${randomUUID().slice(0, 8)}`;
+  return timeOrderedId("run", now);
 }
 
 /**

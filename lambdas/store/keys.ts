@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+
 // One item collection per run (README: Architecture): a single Query on pk loads the whole run.
 export const runKey = (runId: string) => `RUN#${runId}`;
 export const META = "META";
@@ -11,3 +13,12 @@ export const dayKey = (isoTimestamp: string) => `DAY#${isoTimestamp.slice(0, 10)
 /** A session's item collection: its META (context, runs) and its ENTRY#<seq> items. */
 export const sessionKey = (sessionId: string) => `SESSION#${sessionId}`;
 export const sessionEntryKey = (seq: number) => `ENTRY#${String(seq).padStart(9, "0")}`;
+
+/** `<prefix>-<yyyymmddhhmmss>-<8 hex>`: ids that sort by creation and never collide (runs, sessions). */
+export function timeOrderedId(prefix: string, now = new Date()): string {
+  const stamp = now
+    .toISOString()
+    .replace(/[-:TZ.]/g, "")
+    .slice(0, 14);
+  return `${prefix}-${stamp}-${randomUUID().slice(0, 8)}`;
+}

@@ -1,7 +1,6 @@
 // Sessions in the runs table (one item collection per session, beside the runs'): META holds what a
 // follow-up inherits and the session's runs in order; ENTRY#<seq> items are what the session itself
 // records (requests, resets, cancels). The rest of its transcript is its runs' events.
-import { randomUUID } from "node:crypto";
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import {
   type DynamoDBDocumentClient,
@@ -11,7 +10,7 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import type { SessionContext, SessionEntry } from "../core/sessions.ts";
-import { META, sessionEntryKey, sessionKey } from "./keys.ts";
+import { META, sessionEntryKey, sessionKey, timeOrderedId } from "./keys.ts";
 import { RETENTION_SECONDS } from "./runs.ts";
 
 export interface SessionItem {
@@ -28,11 +27,7 @@ export interface SessionItem {
 }
 
 export function newSessionId(now = new Date()): string {
-  const stamp = now
-    .toISOString()
-    .replace(/[-:TZ.]/g, "")
-    .slice(0, 14);
-  return `sess-${stamp}-${randomUUID().slice(0, 8)}`;
+  return timeOrderedId("sess", now);
 }
 
 export class SessionStore {
