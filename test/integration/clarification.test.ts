@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Twin } from "../../infra/local/twin.ts";
 import type { ProgressEvent, RunRecord } from "../../lambdas/core/types.ts";
+import { handler as plannerHandler } from "../../lambdas/planner/index.ts";
 import {
   bankRequestWithoutIncome,
   bootTwinWithSamples,
@@ -114,6 +115,13 @@ describe("a run that lacks an input asks for it and waits", () => {
       fields: ["borrower_info.monthly_income"],
     });
     expect(events.at(-1)).toMatchObject({ stage: "complete", status: "SUCCEEDED" });
+
+    // A timeout that loses the race to the answer (WaitTimedOut retried late) changes nothing.
+    expect(await plannerHandler({ run_id, action: "wait_timeout" })).toEqual({ timed_out: null });
+    const after = (await twin.services.runs.getRun(run_id)) as RunRecord;
+    expect(after.clarification).toEqual(record.clarification);
+    expect(after.status).toBe("SUCCEEDED");
+    expect(await twin.services.runs.listEvents(run_id)).toHaveLength(events.length);
   });
 
   it("does not ask when the request says never: the condition is insufficient_evidence, as before", async () => {
