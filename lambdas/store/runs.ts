@@ -409,24 +409,50 @@ export class RunStore {
   }
 
   async getEvidence(runId: string, stepIds: string[]): Promise<Map<string, Evidence>> {
-    const found = new Map<string, Evidence>();
+    return (await this.getItems(runId, stepIds, false)).evidence;
+  }
+
+  /**
+   * The run's META and the evidence of `stepIds` in one BatchGetItem (a worker's idempotency check
+   * and its plan read are one round trip, not two).
+   */
+  async getMetaAndEvidence(
+    runId: string,
+    stepIds: string[],
+  ): Promise<{ meta: MetaItem; evidence: Map<string, Evidence> }> {
+    const { meta, evidence } = await this.getItems(runId, stepIds, true);
+    if (!meta) throw new RunNotFoundError(runId);
+    return { meta, evidence };
+  }
+
+  private async getItems(
+    runId: string,
+    stepIds: string[],
+    withMeta: boolean,
+  ): Promise<{ meta?: MetaItem; evidence: Map<string, Evidence> }> {
+    const evidence = new Map<string, Evidence>();
+    let meta: MetaItem | undefined;
+    const sortKeys = [...(withMeta ? [META] : []), ...[...new Set(stepIds)].map(stepKey)];
     // BatchGetItem takes at most 100 keys per call.
-    for (let i = 0; i < stepIds.length; i += 100) {
-      let keys: Record<string, unknown>[] | undefined = stepIds
+    for (let i = 0; i < sortKeys.length; i += 100) {
+      let keys: Record<string, unknown>[] | undefined = sortKeys
         .slice(i, i + 100)
-        .map((id) => ({ pk: runKey(runId), sk: stepKey(id) }));
+        .map((sk) => ({ pk: runKey(runId), sk }));
       while (keys?.length) {
         const response: BatchGetCommandOutput = await this.ddb.send(
           new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: true } } }),
         );
         for (const item of response.Responses?.[this.table] ?? []) {
-          const evidence = toEvidence(item);
-          found.set(evidence.step_id, evidence);
+          if (item.sk === META) meta = item as MetaItem;
+          else {
+            const found = toEvidence(item);
+            evidence.set(found.step_id, found);
+          }
         }
         keys = response.UnprocessedKeys?.[this.table]?.Keys;
       }
     }
-    return found;
+    return { ...(meta ? { meta } : {}), evidence };
   }
 
   async listEvidence(runId: string): Promise<Evidence[]> {

@@ -22,18 +22,20 @@ export interface WorkOutput {
   reused: boolean;
 }
 
+/**
+ * DynamoDB round trips before the tool runs: two (META and this step's evidence in one read, then
+ * the upstream evidence). The `started` event is written while the tool runs, not before it.
+ */
 export async function runStep(item: WorkItem, services: Services, log: Logger): Promise<WorkOutput> {
   const { runs, evidence: evidenceStore, publisher } = services;
   const { run_id: runId, step_id: stepId } = item;
+  const { meta, evidence: own } = await runs.getMetaAndEvidence(runId, [stepId]);
   // Idempotency: a retried or duplicated invocation returns the stored result, tool not called.
-  const existing = (await evidenceStore.load(runId, [stepId])).get(stepId);
-  if (existing?.status === "ok") {
+  if (own.get(stepId)?.status === "ok") {
     log.info("evidence already stored; tool not called again");
     return { run_id: runId, step_id: stepId, status: "ok", reused: true };
   }
-
-  const { plan } = await runs.getMeta(runId);
-  const step = plan?.steps.find((candidate) => candidate.id === stepId);
+  const step = meta.plan?.steps.find((candidate) => candidate.id === stepId);
   if (!step) throw new Error(`run ${runId} has no step ${stepId} in its plan`);
   const fault = services.faults.draw(step.tool);
   if (fault === "throttle") {
@@ -42,22 +44,30 @@ export async function runStep(item: WorkItem, services: Services, log: Logger): 
     );
   }
 
-  await publisher.publish(runId, {
-    stage: "worker",
-    step: stepId,
-    tool: step.tool,
-    level: item.level_index,
-    status: "started",
-  });
+  const started = publisher
+    .publish(runId, {
+      stage: "worker",
+      step: stepId,
+      tool: step.tool,
+      level: item.level_index,
+      status: "started",
+    })
+    .then(
+      () => undefined,
+      (error: unknown) => error,
+    );
   if (fault === "crash") {
+    await started;
     throw new InjectedFaultError(
       "Rewoo.InjectedCrash",
       `injected crash before ${step.tool} ran (REWOO_FAULTS)`,
     );
   }
-  const started = new Date();
-  const outcome = await execute(step, runId, services, fault);
-  const finished = new Date();
+  // Outside the tool's try: a DynamoDB fault is infrastructure and must throw for the Retry.
+  const upstream = await evidenceStore.load(runId, step.depends_on);
+  const startedAt = new Date();
+  const outcome = await execute(step, runId, upstream, services, fault);
+  const finishedAt = new Date();
   const evidence: Evidence = {
     step_id: stepId,
     tool: step.tool,
@@ -65,11 +75,18 @@ export async function runStep(item: WorkItem, services: Services, log: Logger): 
     ...(outcome.error === undefined ? { output: outcome.output } : { error: outcome.error }),
     upstream_errors: outcome.upstreamErrors,
     ...(outcome.args ? { args: outcome.args } : {}),
-    started_at: started.toISOString(),
-    finished_at: finished.toISOString(),
-    duration_ms: finished.getTime() - started.getTime(),
+    started_at: startedAt.toISOString(),
+    finished_at: finishedAt.toISOString(),
+    duration_ms: finishedAt.getTime() - startedAt.getTime(),
   };
-  const { stored, written } = await evidenceStore.put(runId, evidence);
+  const [{ stored, written }] = await Promise.all([
+    evidenceStore.put(runId, evidence),
+    outcome.llmUsage.llm_calls > 0 ? runs.addUsage(runId, outcome.llmUsage) : undefined,
+  ]);
+  // The tool's result is stored: a failed `started` write must not throw it away (a retry would
+  // only find the evidence and return it). The completed event below still follows it in seq.
+  const startedError = await started;
+  if (startedError) log.warn("started event not stored", { error: String(startedError) });
   if (!written) {
     // A concurrent duplicate finished first; its evidence stands and it published the outcome.
     log.info("evidence written by a concurrent invocation; keeping it");
@@ -95,19 +112,20 @@ interface Outcome {
   error?: string;
   upstreamErrors: string[];
   args?: Record<string, unknown>;
+  /** LLM calls the tool made (Conditions AI's model), added to the run's usage. */
+  llmUsage: { llm_calls: number; input_tokens: number; output_tokens: number };
 }
 
 async function execute(
   step: PlanStep,
   runId: string,
+  upstream: Map<string, Evidence>,
   services: Services,
   fault: FaultKind | undefined,
 ): Promise<Outcome> {
-  const { evidence: evidenceStore, tools, runs, config } = services;
+  const { tools, config } = services;
   let upstreamErrors: string[] = [];
   let args: Record<string, unknown> | undefined;
-  // Outside the try: a DynamoDB fault is infrastructure and must throw for the Retry.
-  const upstream = await evidenceStore.load(runId, step.depends_on);
   const llmUsage = { llm_calls: 0, input_tokens: 0, output_tokens: 0 };
   try {
     const substituted = substitutePlaceholders(step.args, upstream);
@@ -124,6 +142,7 @@ async function execute(
         error: `invalid arguments for ${step.tool} after substitution: ${problems.join("; ")}`,
         upstreamErrors,
         args,
+        llmUsage,
       };
     }
 
@@ -155,14 +174,12 @@ async function execute(
         });
       })();
       const output = await Promise.race([call, timeout]);
-      return { output: output ?? null, upstreamErrors, args };
+      return { output: output ?? null, upstreamErrors, args, llmUsage };
     } finally {
       clearTimeout(timer);
     }
   } catch (error) {
-    return { error: describeError(error), upstreamErrors, ...(args ? { args } : {}) };
-  } finally {
-    if (llmUsage.llm_calls > 0) await runs.addUsage(runId, llmUsage);
+    return { error: describeError(error), upstreamErrors, ...(args ? { args } : {}), llmUsage };
   }
 }
 
