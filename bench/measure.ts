@@ -18,7 +18,7 @@ export const TASK_STATES = ["Plan", "Work", "Solve", "Finalize", "HandleFailure"
 /** Which function serves each Task state (the cost of an invocation depends on the function's memory). */
 export const FUNCTION_OF_STATE: Record<string, string> = {
   Plan: "planner",
-  // Every run asks the planner whether a required step failed and a replan is due.
+  // Asked only after levels in which a step failed (AnyStepFailed).
   Replan: "planner",
   ReviewPlan: "planner",
   AwaitInput: "planner",

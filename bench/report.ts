@@ -303,7 +303,7 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
       ["l"],
     ),
     "",
-    "Transitions = tool calls + levels + 5 (Plan, RunLevels, one RunSteps per level, one Work per step, Solve, Finalize, Succeeded). The payload carries ids only, so it does not grow with evidence: the largest state payload is the same few hundred bytes whatever the plan.",
+    "Transitions = tool calls + levels + 10 (Plan, ReviewPlan, PlanReviewed, RunLevels, one RunSteps per level, one Work per step, CheckSteps, AnyStepFailed, Solve, ReviewResult, Finalize, Succeeded); the planner is asked to replan only after a level with a failed step. The payload carries ids only, so it does not grow with evidence: the largest state payload is the same few hundred bytes whatever the plan.",
     "",
     "## Lambda bundles (esbuild, minified)",
     "",

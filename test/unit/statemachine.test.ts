@@ -41,7 +41,7 @@ describe("statemachine/rewoo.asl.json", () => {
     expect((await aslDiagnostics(JSON.stringify(broken))).length).toBeGreaterThan(0);
   });
 
-  it("has the ReWOO shape: Plan → ReviewPlan → RunLevels(Map, 1 at a time) → RunSteps(Map) → Work → Replan? → Solve → ReviewResult → Finalize", () => {
+  it("has the ReWOO shape: Plan → ReviewPlan → RunLevels(Map, 1 at a time) → RunSteps(Map) → Work → (a step failed) Replan? → Solve → ReviewResult → Finalize", () => {
     expect(definition.StartAt).toBe("Plan");
     const { Plan, RunLevels, Solve, Finalize } = definition.States;
     // The plan is reviewed before any tool runs; one that fails review goes straight to Finalize.
@@ -97,17 +97,30 @@ describe("statemachine/rewoo.asl.json", () => {
       Type: "Map",
       MaxConcurrency: 1,
       ItemsPath: "$.plan.levels",
-      ResultPath: null,
+      // Only the statuses of the steps just run are kept (ids, never evidence).
+      ResultSelector: { "statuses.$": "$[*][*].status" },
+      ResultPath: "$.levels_run",
     });
     const runSteps = RunLevels.ItemProcessor.States.RunSteps;
-    expect(runSteps).toMatchObject({
-      Type: "Map",
-      MaxConcurrencyPath: "$.max_concurrency",
-      ResultPath: null,
+    expect(runSteps).toMatchObject({ Type: "Map", MaxConcurrencyPath: "$.max_concurrency" });
+    expect(runSteps.ItemProcessor.States.Work).toMatchObject({
+      Type: "Task",
+      ResultSelector: { "step_id.$": "$.step_id", "status.$": "$.status" },
     });
-    expect(runSteps.ItemProcessor.States.Work.Type).toBe("Task");
-    // Back to the planner only when it made a new plan; otherwise on to the solver.
-    expect(RunLevels.Next).toBe("Replan");
+    // The planner is asked for a new plan only when a step ended in error; otherwise on to the solver.
+    expect(RunLevels.Next).toBe("CheckSteps");
+    expect(definition.States.CheckSteps).toMatchObject({
+      Type: "Pass",
+      Parameters: { "failed.$": "States.ArrayContains($.levels_run.statuses, 'error')" },
+      ResultPath: "$.levels_run",
+      Next: "AnyStepFailed",
+    });
+    expect(definition.States.AnyStepFailed).toEqual({
+      Type: "Choice",
+      Comment: expect.any(String),
+      Choices: [{ Variable: "$.levels_run.failed", BooleanEquals: true, Next: "Replan" }],
+      Default: "Solve",
+    });
     expect(definition.States.Replan).toMatchObject({
       Type: "Task",
       Resource: definition.States.Plan.Resource,

@@ -17,6 +17,8 @@ interface Scenario {
   planError?: Error;
   planResultBytes?: number;
   failingStep?: string;
+  /** Steps whose tool call ends in error (evidence with status "error"; the Work state succeeds). */
+  erroringSteps?: string[];
   /** Replan answers once with these levels (a new plan), then says nothing more to run. */
   replanLevels?: string[][];
   /** ReviewPlan says the plan did not pass review. */
@@ -131,7 +133,12 @@ const handlers: Record<string, TaskHandler> = {
         error.name = "Lambda.ServiceException";
         throw error;
       }
-      return { step_id, status: "ok" };
+      return {
+        run_id,
+        step_id,
+        status: scenario.erroringSteps?.includes(step_id) ? "error" : "ok",
+        reused: false,
+      };
     } finally {
       calls
         .get(run_id)
@@ -227,16 +234,29 @@ describe("LocalStepFunctions on statemachine/rewoo.asl.json", () => {
     expect(finalize?.input).toEqual({ run_id: runId, mode: "success" });
     expect(finalize?.start).toBeGreaterThanOrEqual(solve?.end ?? Number.POSITIVE_INFINITY);
     expect(only(runId, "HandleFailure")).toHaveLength(0);
-    // Map results are discarded (ResultPath null): the output is the input plus the plan ids, as Replan left them.
+    // The levels leave only whether a step failed; no step failed, so the planner was not asked to replan.
     expect(result.output).toEqual({
       run_id: runId,
-      plan: { levels: [["E1", "E2"], ["E3"]], max_concurrency: 2, replanned: false },
+      plan: {
+        levels: [["E1", "E2"], ["E3"]],
+        max_concurrency: 2,
+        needs_review: false,
+        rejected: false,
+        wait_for: "none",
+        wait_seconds: 60,
+      },
+      levels_run: { failed: false },
     });
-    expect(only(runId, "Replan").map((call) => call.input)).toEqual([{ run_id: runId, action: "replan" }]);
+    expect(only(runId, "Replan")).toEqual([]);
   });
 
-  it("runs the levels of a new plan when Replan made one, then asks Replan again before solving", async () => {
-    const runId = newRun({ levels: [["E1"], ["E2"]], maxConcurrency: 2, replanLevels: [["E1"], ["E3"]] });
+  it("asks Replan after levels with a failed step, runs the new plan's levels, and asks again while steps fail", async () => {
+    const runId = newRun({
+      levels: [["E1"], ["E2"]],
+      maxConcurrency: 2,
+      replanLevels: [["E1"], ["E3"]],
+      erroringSteps: ["E2", "E3"],
+    });
     const { executionArn } = sfn.startExecution({ input: { run_id: runId } });
     expect((await sfn.waitForExecution(executionArn)).status).toBe("SUCCEEDED");
     const order = (calls.get(runId) ?? []).map((call) => (call.state === "Work" ? call.stepId : call.state));
@@ -294,7 +314,6 @@ describe("LocalStepFunctions on statemachine/rewoo.asl.json", () => {
       "AwaitApproval",
       "ReviewPlan",
       "E1",
-      "Replan",
       "Solve",
       "ReviewResult",
       "Finalize",
