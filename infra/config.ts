@@ -108,7 +108,7 @@ const base: Omit<RewooConfig, "name"> = {
   logLevel: "INFO",
   workflow: {
     type: "STANDARD",
-    workerConcurrency: 10,
+    workerConcurrency: 16,
     maxSteps: 12,
     maxReplans: 1,
     reviewThreshold: 5,

@@ -79,7 +79,8 @@ const EnvSchema = z.object({
   REWOO_APPROVAL: z.enum(["required", "none"]).default("none"),
   /** "ask": a request missing an input a condition needs pauses and asks for it unless it says otherwise. */
   REWOO_CLARIFICATION: z.enum(["ask", "never"]).default("ask"),
-  REWOO_WORKER_CONCURRENCY: positiveInt(10),
+  /** At least the widest level a plan within REWOO_MAX_STEPS can have, so a level runs in one wave. */
+  REWOO_WORKER_CONCURRENCY: positiveInt(16),
   /** Evidence above this many bytes of JSON goes to S3; DynamoDB items stop at 400 KB. */
   REWOO_EVIDENCE_INLINE_LIMIT: positiveInt(64 * 1024),
   /** Extra latency per tool (`tool=ms,tool=ms` or `*=ms`), used by benchmarks to emulate remote services. */

@@ -67,7 +67,7 @@ describe("resolveConfig", () => {
       resolveConfig(context({ workerReservedConcurrency: "8", apiReservedConcurrency: "2.5" }));
     expect(attempt).toThrow(/reservedConcurrency.api 2.5: expected a positive integer/);
     expect(attempt).toThrow(
-      /reservedConcurrency.worker 8: expected at least workerConcurrency \(10\), or one run's widest level throttles itself/,
+      /reservedConcurrency.worker 8: expected at least workerConcurrency \(16\), or one run's widest level throttles itself/,
     );
     expect(() => resolveConfig(context({ apiReservedConcurrency: "0" }))).toThrow(
       /reservedConcurrency.api 0: expected a positive integer/,
