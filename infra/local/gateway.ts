@@ -4,7 +4,7 @@
 //   - API Gateway WebSocket (`/ws`): REQUEST authorizer on $connect, $connect / $disconnect / message routes
 //     selected by `$request.body.action`;
 //   - the WebSocket management API (`/{stage}/@connections/{id}`) used by @aws-sdk/client-apigatewaymanagementapi;
-//   - the Step Functions JSON API subset (`POST /sfn`: StartExecution, DescribeExecution, StopExecution, SendTask*) used by
+//   - the Step Functions JSON API subset (`POST /sfn`: StartExecution, DescribeExecution, StopExecution, ListExecutions, SendTask*) used by
 //     @aws-sdk/client-sfn, backed by LocalStepFunctions;
 //   - the dashboard's static files.
 // Nothing here authenticates callers: IAM authorization of the REST API and SigV4 on the management and Step
@@ -90,6 +90,7 @@ export type StepFunctionsBackend = Pick<
   | "stateMachineArn"
   | "startExecution"
   | "describeExecution"
+  | "listExecutions"
   | "stopExecution"
   | "sendTaskSuccess"
   | "sendTaskFailure"
@@ -103,8 +104,8 @@ export interface GatewayOptions {
   port?: number;
   host?: string;
   handlers: GatewayHandlers;
-  /** Serves `POST /sfn` when given. */
-  stepFunctions?: StepFunctionsBackend;
+  /** Serves `POST /sfn` when given: one state machine, or several (each request goes to the one it names). */
+  stepFunctions?: StepFunctionsBackend | readonly StepFunctionsBackend[];
   /** Stage of both APIs (default "local"): the management endpoint is `http://host:port/<stage>`. */
   stage?: string;
   region?: string;
@@ -734,10 +735,10 @@ class LocalGateway {
     };
     // The SDK raises the exception class named by `__type` (ExecutionDoesNotExist, ...) for 4xx answers.
     const fail = (type: string, message: string, status = 400) => reply(status, { __type: type, message });
-    const sfn = this.options.stepFunctions;
+    const machines = [this.options.stepFunctions ?? []].flat();
     if (req.method !== "POST")
       return fail("UnknownOperationException", "The Step Functions API takes POST", 404);
-    if (!sfn)
+    if (machines.length === 0)
       return fail("UnknownOperationException", "No Step Functions emulation is attached to this gateway");
     const body = await readBody(req, MAX_SFN_BODY_BYTES);
     if (body === undefined) return fail("ValidationException", "Request too large", 413);
@@ -769,9 +770,7 @@ class LocalGateway {
           const stateMachineArn = requireString("stateMachineArn");
           if (!stateMachineArn.startsWith("arn:"))
             throw named("InvalidArn", `Invalid Arn: '${stateMachineArn}'`);
-          if (stateMachineArn !== sfn.stateMachineArn) {
-            throw named("StateMachineDoesNotExist", `State Machine Does Not Exist: '${stateMachineArn}'`);
-          }
+          const sfn = machineNamed(machines, stateMachineArn);
           const rawInput = optionalString("input") ?? "{}";
           let executionInput: unknown;
           try {
@@ -792,40 +791,66 @@ class LocalGateway {
         case "DescribeExecution": {
           const executionArn = requireString("executionArn");
           if (!executionArn.startsWith("arn:")) throw named("InvalidArn", `Invalid Arn: '${executionArn}'`);
-          return reply(200, describeForApi(sfn.describeExecution(executionArn)));
+          return reply(
+            200,
+            describeForApi(machineOfExecution(machines, executionArn).describeExecution(executionArn)),
+          );
         }
         case "StopExecution": {
           const executionArn = requireString("executionArn");
           if (!executionArn.startsWith("arn:")) throw named("InvalidArn", `Invalid Arn: '${executionArn}'`);
           const error = optionalString("error");
           const cause = optionalString("cause");
-          const stopped = sfn.stopExecution(executionArn, {
+          const stopped = machineOfExecution(machines, executionArn).stopExecution(executionArn, {
             ...(error !== undefined ? { error } : {}),
             ...(cause !== undefined ? { cause } : {}),
           });
           return reply(200, { stopDate: epochSeconds(stopped.stopDate) });
         }
+        case "ListExecutions": {
+          const stateMachineArn = requireString("stateMachineArn");
+          const statusFilter = optionalString("statusFilter");
+          const executions = machineNamed(machines, stateMachineArn)
+            .listExecutions()
+            .filter((execution) => statusFilter === undefined || execution.status === statusFilter)
+            .sort((a, b) => b.startDate.getTime() - a.startDate.getTime())
+            .map((execution) => ({
+              executionArn: execution.executionArn,
+              stateMachineArn: execution.stateMachineArn,
+              name: execution.name,
+              status: execution.status,
+              startDate: epochSeconds(execution.startDate),
+              ...(execution.stopDate ? { stopDate: epochSeconds(execution.stopDate) } : {}),
+            }));
+          return reply(200, { executions });
+        }
         case "SendTaskSuccess": {
-          sfn.sendTaskSuccess(requireString("taskToken"), requireString("output"));
+          const token = requireString("taskToken");
+          const output = requireString("output");
+          withTokenOwner(machines, (sfn) => sfn.sendTaskSuccess(token, output));
           return reply(200, {});
         }
         case "SendTaskFailure": {
           const error = optionalString("error");
           const cause = optionalString("cause");
-          sfn.sendTaskFailure(requireString("taskToken"), {
-            ...(error !== undefined ? { error } : {}),
-            ...(cause !== undefined ? { cause } : {}),
-          });
+          const token = requireString("taskToken");
+          withTokenOwner(machines, (sfn) =>
+            sfn.sendTaskFailure(token, {
+              ...(error !== undefined ? { error } : {}),
+              ...(cause !== undefined ? { cause } : {}),
+            }),
+          );
           return reply(200, {});
         }
         case "SendTaskHeartbeat": {
-          sfn.sendTaskHeartbeat(requireString("taskToken"));
+          const token = requireString("taskToken");
+          withTokenOwner(machines, (sfn) => sfn.sendTaskHeartbeat(token));
           return reply(200, {});
         }
         default:
           return fail(
             "UnknownOperationException",
-            `The local Step Functions API implements StartExecution, DescribeExecution, StopExecution, SendTaskSuccess, SendTaskFailure and SendTaskHeartbeat, not ${target || "(no X-Amz-Target)"}`,
+            `The local Step Functions API implements StartExecution, DescribeExecution, StopExecution, ListExecutions, SendTaskSuccess, SendTaskFailure and SendTaskHeartbeat, not ${target || "(no X-Amz-Target)"}`,
           );
       }
     } catch (error) {
@@ -945,6 +970,43 @@ class LocalGateway {
 
 function named(name: string, message: string): StepFunctionsError {
   return new StepFunctionsError(name, message);
+}
+
+function machineNamed(
+  machines: readonly StepFunctionsBackend[],
+  stateMachineArn: string,
+): StepFunctionsBackend {
+  const machine = machines.find((candidate) => candidate.stateMachineArn === stateMachineArn);
+  if (!machine) throw named("StateMachineDoesNotExist", `State Machine Does Not Exist: '${stateMachineArn}'`);
+  return machine;
+}
+
+/** `…:execution:<machine name>:<execution name>` belongs to the machine `…:stateMachine:<machine name>`. */
+function machineOfExecution(
+  machines: readonly StepFunctionsBackend[],
+  executionArn: string,
+): StepFunctionsBackend {
+  const machine = machines.find((candidate) =>
+    executionArn.startsWith(`${candidate.stateMachineArn.replace(":stateMachine:", ":execution:")}:`),
+  );
+  if (!machine) throw named("ExecutionDoesNotExist", `Execution Does Not Exist: '${executionArn}'`);
+  return machine;
+}
+
+/** A task token is one machine's: the others answer InvalidToken. */
+function withTokenOwner(
+  machines: readonly StepFunctionsBackend[],
+  send: (machine: StepFunctionsBackend) => void,
+): void {
+  for (const [index, machine] of machines.entries()) {
+    try {
+      send(machine);
+      return;
+    } catch (error) {
+      const last = index === machines.length - 1;
+      if (last || !(error instanceof StepFunctionsError) || error.name !== "InvalidToken") throw error;
+    }
+  }
 }
 
 function describeForApi(execution: ExecutionDescription): Record<string, unknown> {

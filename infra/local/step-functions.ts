@@ -255,6 +255,20 @@ export class LocalStepFunctions {
     handlers: Record<string, TaskHandler>,
     options: LocalStepFunctionsOptions = {},
   ): Promise<LocalStepFunctions> {
+    return LocalStepFunctions.fromDefinition(await readFile(aslPath, "utf8"), aslPath, handlers, options);
+  }
+
+  /**
+   * A definition given as text: what an emulation derives from an ASL file (the twin runs a
+   * Distributed Map's item processor as a state machine of its own). `aslPath` names it in errors
+   * and, by default, names the machine.
+   */
+  static async fromDefinition(
+    aslText: string,
+    aslPath: string,
+    handlers: Record<string, TaskHandler>,
+    options: LocalStepFunctionsOptions = {},
+  ): Promise<LocalStepFunctions> {
     const kept = options.closedExecutionsKept ?? CLOSED_EXECUTIONS_KEPT;
     if (!Number.isInteger(kept) || kept < 0) {
       throw new Error(`closedExecutionsKept must be an integer ≥ 0, got ${kept}`);
@@ -262,7 +276,7 @@ export class LocalStepFunctions {
     const region = options.region ?? DEFAULT_REGION;
     const accountId = options.accountId ?? DEFAULT_ACCOUNT;
     const stateMachineName = options.stateMachineName ?? basename(aslPath).replace(/(\.asl)?\.json$/, "");
-    const text = substitute(await readFile(aslPath, "utf8"), region, accountId, options.substitutions ?? {});
+    const text = substitute(aslText, region, accountId, options.substitutions ?? {});
     let definition: StateMachineDefinition;
     try {
       definition = JSON.parse(text) as StateMachineDefinition;
@@ -791,7 +805,12 @@ function describe(record: ExecutionRecord, stateMachineArn: string): ExecutionDe
  * CDK substitutes `${XFunctionArn}` with the real function ARNs; the twin puts syntactically valid fake
  * ARNs there (the interpreter validates ARNs, and never calls them because every Task has a local handler).
  */
-function substitute(text: string, region: string, accountId: string, extra: Record<string, string>): string {
+export function substitute(
+  text: string,
+  region: string,
+  accountId: string,
+  extra: Record<string, string>,
+): string {
   const unresolved = new Set<string>();
   const result = text.replace(/\$\{([A-Za-z0-9_]+)\}/g, (placeholder, key: string) => {
     const value = extra[key];

@@ -16,6 +16,7 @@ import { resumeRun } from "../../lambdas/runs/resume-run.ts";
 import { startRun } from "../../lambdas/runs/start-run.ts";
 import { type Services, services } from "../../lambdas/runtime/services.ts";
 import { executionNameOf } from "../../lambdas/store/runs.ts";
+import { type DistributedWorkflow, loadDistributedWorkflow } from "./distributed-map.ts";
 import { LocalDynamoDbStreams } from "./dynamodb-streams.ts";
 import { type Emulators, startEmulators } from "./emulators.ts";
 import { LocalEventBus } from "./event-bridge.ts";
@@ -25,6 +26,7 @@ import { provisionResources } from "./provision.ts";
 import { LocalStepFunctions } from "./step-functions.ts";
 
 export const ASL_PATH = fileURLToPath(new URL("../../statemachine/rewoo.asl.json", import.meta.url));
+export const BATCH_ASL_PATH = fileURLToPath(new URL("../../statemachine/batch.asl.json", import.meta.url));
 export const DASHBOARD_DIR = fileURLToPath(new URL("../../dashboard/", import.meta.url));
 
 export interface TwinOptions {
@@ -45,6 +47,8 @@ export interface TwinOptions {
 export interface Twin {
   services: Services;
   stepFunctions: LocalStepFunctions;
+  /** The batch workflow (statemachine/batch.asl.json) and its Distributed Map's item processor. */
+  batchWorkflow: DistributedWorkflow;
   /** The runs table's stream and its consumer (the push function), as Lambda's event source mapping runs it. */
   streams: LocalDynamoDbStreams;
   /** The default event bus with the workflow's execution-status rule. */
@@ -84,6 +88,7 @@ export interface RecoveredRun {
 const REGION = "us-east-1";
 const ACCOUNT_ID = "123456789012";
 const STATE_MACHINE_NAME = "rewoo";
+const BATCH_STATE_MACHINE_NAME = "batch";
 const OPERATOR_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 const TOKEN_SECRET_FILE = "token-secret";
 
@@ -135,6 +140,7 @@ async function bootTwin(
 ): Promise<Twin> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const stateMachineArn = `arn:aws:states:${REGION}:${ACCOUNT_ID}:stateMachine:${STATE_MACHINE_NAME}`;
+  const batchStateMachineArn = `arn:aws:states:${REGION}:${ACCOUNT_ID}:stateMachine:${BATCH_STATE_MACHINE_NAME}`;
   const tokenSecret = options.env?.REWOO_TOKEN_SECRET ?? (await localTokenSecret(dataDir, persist));
   Object.assign(process.env, {
     AWS_REGION: REGION,
@@ -144,6 +150,7 @@ async function bootTwin(
     // The API handler's SFNClient posts to `<SFN_ENDPOINT>/` (the SDK keeps the path prefix).
     SFN_ENDPOINT: `${origin}/sfn`,
     STATE_MACHINE_ARN: stateMachineArn,
+    BATCH_STATE_MACHINE_ARN: batchStateMachineArn,
     WEBSOCKET_ENDPOINT: `${origin}/${DEFAULT_STAGE}`,
     WEBSOCKET_URL: `${origin.replace(/^http/, "ws")}/ws`,
     PUBLIC_API_URL: origin,
@@ -164,17 +171,19 @@ async function bootTwin(
   const streams = new LocalDynamoDbStreams(REGION, ACCOUNT_ID);
   streams.attach(emulators.dynamodbServer, { [LOCAL_NAMES.RUNS_TABLE]: ["pk", "sk"] });
 
-  const [planner, worker, solver, finalize, api, ws, authorizer, push, executionStatus] = await Promise.all([
-    import("../../lambdas/planner/index.ts"),
-    import("../../lambdas/worker/index.ts"),
-    import("../../lambdas/solver/index.ts"),
-    import("../../lambdas/finalize/index.ts"),
-    import("../../lambdas/api/index.ts"),
-    import("../../lambdas/ws/index.ts"),
-    import("../../lambdas/ws/authorizer.ts"),
-    import("../../lambdas/ws/stream.ts"),
-    import("../../lambdas/finalize/execution-status.ts"),
-  ]);
+  const [planner, worker, solver, finalize, api, ws, authorizer, push, executionStatus, batch] =
+    await Promise.all([
+      import("../../lambdas/planner/index.ts"),
+      import("../../lambdas/worker/index.ts"),
+      import("../../lambdas/solver/index.ts"),
+      import("../../lambdas/finalize/index.ts"),
+      import("../../lambdas/api/index.ts"),
+      import("../../lambdas/ws/index.ts"),
+      import("../../lambdas/ws/authorizer.ts"),
+      import("../../lambdas/ws/stream.ts"),
+      import("../../lambdas/finalize/execution-status.ts"),
+      import("../../lambdas/batch/index.ts"),
+    ]);
   const warn = (message: string, extra: Record<string, unknown>) =>
     console.warn(`[rewoo twin] ${message} ${JSON.stringify(extra)}`);
   // The push function's work grows with the dashboards watching, so it runs in an environment of
@@ -224,10 +233,29 @@ async function bootTwin(
       `The twin configured STATE_MACHINE_ARN=${stateMachineArn} but the emulation is ${stepFunctions.stateMachineArn}`,
     );
   }
+  // The same batch.asl.json as in AWS; the Distributed Map and its child executions are emulated.
+  const batchWorkflow = await loadDistributedWorkflow(
+    BATCH_ASL_PATH,
+    {
+      StartLine: (input) => batch.handler(input),
+      RecordLine: (input) => batch.handler(input),
+      FinishBatch: (input) => batch.handler(input),
+      FailBatch: (input) => batch.handler(input),
+    },
+    {
+      region: REGION,
+      accountId: ACCOUNT_ID,
+      stateMachineName: BATCH_STATE_MACHINE_NAME,
+      substitutions: { RewooStateMachineArn: stateMachineArn },
+      s3: services().clients.s3,
+      targets: [stepFunctions],
+      ...(options.retryIntervalOverrides ? { retryIntervalOverrides: options.retryIntervalOverrides } : {}),
+    },
+  );
   const gateway = await startGateway({
     server,
     handlers: { api: api.handler, ws: ws.handler, authorizer: authorizer.handler },
-    stepFunctions,
+    stepFunctions: [stepFunctions, ...batchWorkflow.machines],
     stage: DEFAULT_STAGE,
     region: REGION,
     dashboardDir: options.dashboardDir ?? DASHBOARD_DIR,
@@ -239,12 +267,36 @@ async function bootTwin(
   const eventBus = new LocalEventBus(REGION, ACCOUNT_ID);
   eventBus.addRule({
     name: "ExecutionEnded",
-    pattern: executionStatus.EXECUTION_ENDED_PATTERN,
+    // Narrowed to the evaluation workflow, as the CDK stack narrows it.
+    pattern: {
+      ...executionStatus.EXECUTION_ENDED_PATTERN,
+      detail: { ...executionStatus.EXECUTION_ENDED_PATTERN.detail, stateMachineArn: [stateMachineArn] },
+    },
     target: (event) => finalize.handler(event as never),
     retryAttempts: 3,
     onDeadLetter: (event, error) =>
       warn("execution status event not delivered", { id: event.id, error: String(error) }),
   });
+  // A stopped or timed-out batch is closed by the batch function, as the stack's BatchEndedRule does.
+  eventBus.addRule({
+    name: "BatchExecutionEnded",
+    pattern: {
+      ...executionStatus.EXECUTION_ENDED_PATTERN,
+      detail: { ...executionStatus.EXECUTION_ENDED_PATTERN.detail, stateMachineArn: [batchStateMachineArn] },
+    },
+    target: (event) => batch.handler(event),
+    retryAttempts: 3,
+    onDeadLetter: (event, error) =>
+      warn("batch status event not delivered", { id: event.id, error: String(error) }),
+  });
+  batchWorkflow.root.onStatusChange((detail) =>
+    eventBus.put({
+      source: "aws.states",
+      detailType: executionStatus.EXECUTION_STATUS_CHANGE,
+      resources: [detail.executionArn],
+      detail,
+    }),
+  );
   stepFunctions.onStatusChange((detail) =>
     eventBus.put({
       source: "aws.states",
@@ -256,10 +308,12 @@ async function bootTwin(
   const startExecution = async (name: string, input: { run_id: string }) =>
     stepFunctions.startExecution({ name, input });
   const recovered = await recoverRuns(svc, startExecution);
+  await closeInterruptedBatches(svc, warn);
 
   const twin: Twin = {
     services: svc,
     stepFunctions,
+    batchWorkflow,
     streams,
     eventBus,
     recovered,
@@ -314,6 +368,8 @@ async function bootTwin(
       booted = undefined;
       // Executions first, while the gateway still takes their WebSocket pushes; then the clients
       // ($disconnect still reaches DynamoDB); the emulators last, once nothing uses them.
+      // Batches first: a Map Run would otherwise start child executions into a closing twin.
+      await batchWorkflow.close({ timeoutMs: 10_000 });
       await stepFunctions.close({ timeoutMs: 10_000 });
       await eventBus.idle();
       await streams.close();
@@ -363,6 +419,28 @@ async function recoverRuns(
     }
   }
   return recovered;
+}
+
+/**
+ * Batches whose execution died with a previous process. Their runs in flight were resumed one by one
+ * (recoverRuns); the batch itself cannot be continued here (its Map Run's child executions are gone),
+ * so it ends FAILED saying so, and its unfinished lines read NOT_RUN / STOPPED.
+ */
+async function closeInterruptedBatches(
+  svc: Services,
+  warn: (message: string, extra: Record<string, unknown>) => void,
+): Promise<void> {
+  for (const batchId of await svc.batches.listRunning()) {
+    await svc.batches.finish(batchId, {
+      status: "FAILED",
+      error: {
+        error: "Interrupted",
+        cause:
+          "the local twin stopped while the batch ran; runs in flight were resumed on their own, lines not yet started were not run",
+      },
+    });
+    warn("batch interrupted by a restart", { batch_id: batchId });
+  }
 }
 
 let twinTokenSecret: string | undefined;

@@ -9,6 +9,7 @@ export interface ApiContext {
     | "config"
     | "runs"
     | "sessions"
+    | "batches"
     | "publisher"
     | "documentPolicy"
     | "resultPolicy"

@@ -12,6 +12,7 @@ import {
   TaskDoesNotExist,
   TaskTimedOut,
 } from "@aws-sdk/client-sfn";
+import type { BatchExecutionInput } from "../batch/model.ts";
 import type { StartExecution } from "../runs/start-run.ts";
 import type { Config } from "../runtime/config.ts";
 
@@ -63,9 +64,20 @@ export interface Workflow {
    * the state no longer waits (it timed out, or its execution ended).
    */
   continueWith(taskToken: string): Promise<boolean>;
+  /** Starts a batch's execution of the batch workflow (named after the batch). */
+  startBatch(name: string, input: BatchExecutionInput): Promise<void>;
 }
 
-export function createWorkflow(config: Pick<Config, "region" | "api" | "stateMachineArn">): Workflow {
+export class BatchWorkflowNotConfiguredError extends Error {
+  override name = "BatchWorkflowNotConfiguredError";
+  constructor() {
+    super("BATCH_STATE_MACHINE_ARN is not configured: this API cannot start batches");
+  }
+}
+
+export function createWorkflow(
+  config: Pick<Config, "region" | "api" | "stateMachineArn"> & Partial<Pick<Config, "batch">>,
+): Workflow {
   const stateMachineArn = config.stateMachineArn;
   const requireArn = () => {
     if (!stateMachineArn) throw new WorkflowNotConfiguredError();
@@ -96,6 +108,19 @@ export function createWorkflow(config: Pick<Config, "region" | "api" | "stateMac
         return true;
       } catch (error) {
         if (error instanceof ExecutionDoesNotExist) return false;
+        throw error;
+      }
+    },
+    async startBatch(name, input) {
+      const batchArn = config.batch?.stateMachineArn;
+      if (!batchArn) throw new BatchWorkflowNotConfiguredError();
+      try {
+        await sfnClient(config).send(
+          new StartExecutionCommand({ stateMachineArn: batchArn, name, input: JSON.stringify(input) }),
+        );
+      } catch (error) {
+        // As for runs: the batch id is new, so this is the same start retried by the SDK.
+        if (error instanceof ExecutionAlreadyExists) return;
         throw error;
       }
     },

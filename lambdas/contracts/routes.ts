@@ -101,6 +101,24 @@ export const REST_ROUTES = {
       summary: "Forget what follow-ups inherit and cancel a run in progress",
     },
   },
+  "/v1/batches": {
+    POST: {
+      operation: "createBatch",
+      auth: "iam",
+      summary:
+        "Evaluate a portfolio of loan files (a batch of evaluation requests) on the distributed engine",
+    },
+  },
+  "/v1/batches/{batch_id}": {
+    GET: { operation: "getBatch", auth: "iam", summary: "A batch's status and counts by line status" },
+  },
+  "/v1/batches/{batch_id}/results": {
+    GET: {
+      operation: "getBatchResults",
+      auth: "iam",
+      summary: "One result per manifest line, as JSON Lines",
+    },
+  },
   "/health": {
     GET: {
       operation: "health",

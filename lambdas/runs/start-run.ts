@@ -47,12 +47,7 @@ export async function startRun(
   },
   options: { runId?: string; mode?: RunMode; sessionId?: string } = {},
 ): Promise<{ run_id: string; request: EvaluationRequest; created: boolean }> {
-  const request = validateRequest(input, { documents: deps.policy, results: deps.resultPolicy });
-  const runId = options.runId ?? newRunId();
-  const created = await deps.runs.createRun(runId, request, {
-    mode: options.mode ?? "rewoo",
-    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
-  });
+  const { run_id: runId, request, created } = await createRunRecord(input, deps, options);
   if (created) {
     try {
       await deps.startExecution(runId, { run_id: runId });
@@ -65,6 +60,25 @@ export async function startRun(
       throw new StartExecutionError(runId, error, marked);
     }
   }
+  return { run_id: runId, request, created };
+}
+
+/**
+ * Validates the request and creates its run record without starting an execution: for callers whose
+ * workflow starts the execution itself (the batch workflow runs each line as a child execution).
+ * `created` is false when a run with this id already exists.
+ */
+export async function createRunRecord(
+  input: unknown,
+  deps: { runs: RunStore; policy: DocumentPolicy; resultPolicy: ResultPolicy },
+  options: { runId?: string; mode?: RunMode; sessionId?: string } = {},
+): Promise<{ run_id: string; request: EvaluationRequest; created: boolean }> {
+  const request = validateRequest(input, { documents: deps.policy, results: deps.resultPolicy });
+  const runId = options.runId ?? newRunId();
+  const created = await deps.runs.createRun(runId, request, {
+    mode: options.mode ?? "rewoo",
+    ...(options.sessionId ? { sessionId: options.sessionId } : {}),
+  });
   return { run_id: runId, request, created };
 }
 

@@ -1,6 +1,6 @@
 // Configuration of every function, read once per cold start from the environment (Lambda) or set by
 // the local twin before it imports the handlers. Invalid configuration fails the cold start loudly.
-import { z } from "zod";
+import * as z from "zod";
 import { MAX_WAIT_SECONDS } from "../core/interaction.ts";
 import { parseFaults } from "./faults.ts";
 
@@ -103,6 +103,12 @@ const EnvSchema = z.object({
   CONNECTIONS_TABLE: z.string().optional(),
   /** The workflow the REST API starts; the twin points SFN_ENDPOINT at its Step Functions emulation. */
   STATE_MACHINE_ARN: z.string().optional(),
+  /** The batch workflow (statemachine/batch.asl.json) the REST API starts for POST /v1/batches. */
+  BATCH_STATE_MACHINE_ARN: z.string().optional(),
+  /** Largest max_concurrency a batch may ask for (lines evaluated at once by its Distributed Map). */
+  REWOO_BATCH_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(100),
+  /** Largest POST /v1/batches body (inline requests); Lambda's synchronous payload stops at 6 MB. */
+  REWOO_BATCH_MAX_BODY_BYTES: positiveInt(5 * 1024 * 1024),
   SFN_ENDPOINT: z.string().url().optional(),
   /** API Gateway management endpoint (https://{api-id}.execute-api.{region}.amazonaws.com/{stage}) for PostToConnection. */
   WEBSOCKET_ENDPOINT: z.string().url().optional(),
@@ -164,6 +170,11 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     faults: { spec: e.REWOO_FAULTS, seed: e.REWOO_FAULTS_SEED, rules: parseFaults(e.REWOO_FAULTS) },
     connectionsTable: e.CONNECTIONS_TABLE,
     stateMachineArn: e.STATE_MACHINE_ARN,
+    batch: {
+      stateMachineArn: e.BATCH_STATE_MACHINE_ARN,
+      maxConcurrency: e.REWOO_BATCH_MAX_CONCURRENCY,
+      maxBodyBytes: e.REWOO_BATCH_MAX_BODY_BYTES,
+    },
     api: {
       sfnEndpoint: e.SFN_ENDPOINT,
       websocketEndpoint: e.WEBSOCKET_ENDPOINT,

@@ -3,6 +3,7 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { ToolCatalog } from "../core/types.ts";
 import { createLlmProviders } from "../llm/index.ts";
+import { BatchStore } from "../store/batches.ts";
 import { BlobStore } from "../store/blobs.ts";
 import { EventPublisher, type EventSink } from "../store/events.ts";
 import { EvidenceStore } from "../store/evidence.ts";
@@ -25,6 +26,7 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
   const now = () => new Date();
   const runs = new RunStore(clients.ddb, config.runsTable, now);
   const sessions = new SessionStore(clients.ddb, config.runsTable, now);
+  const batches = new BatchStore(clients.ddb, clients.s3, config.runsTable, now);
   const blobs = new BlobStore(clients.s3);
   const evidence = new EvidenceStore(runs, blobs, config.artifactsBucket, config.evidenceInlineLimit);
   // Live WebSocket delivery, present when the deployment has a WebSocket API. Publishers never push:
@@ -59,6 +61,7 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
     clients,
     runs,
     sessions,
+    batches,
     blobs,
     evidence,
     publisher,

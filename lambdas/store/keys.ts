@@ -13,6 +13,14 @@ export const dayKey = (isoTimestamp: string) => `DAY#${isoTimestamp.slice(0, 10)
 /** A session's item collection: its META (context, runs) and its ENTRY#<seq> items. */
 export const sessionKey = (sessionId: string) => `SESSION#${sessionId}`;
 export const sessionEntryKey = (seq: number) => `ENTRY#${String(seq).padStart(9, "0")}`;
+/**
+ * A batch's item collection: its record (sk BATCH_RECORD: status, counts) and one LINE#<line> item per
+ * started or finished line. Not sk META: scans for unfinished runs read every META item as a run.
+ */
+export const batchKey = (batchId: string) => `BATCH#${batchId}`;
+export const BATCH_RECORD = "BATCH";
+// Zero-padded so a Query returns the lines in manifest order.
+export const batchLineKey = (line: number) => `LINE#${String(line).padStart(9, "0")}`;
 
 /** `<prefix>-<yyyymmddhhmmss>-<8 hex>`: ids that sort by creation and never collide (runs, sessions). */
 export function timeOrderedId(prefix: string, now = new Date()): string {

@@ -23,6 +23,7 @@ function fakeContext(overrides: Partial<ApiContext> = {}): ApiContext {
       config: {} as ApiContext["services"]["config"],
       runs: untouchable as ApiContext["services"]["runs"],
       sessions: untouchable as ApiContext["services"]["sessions"],
+      batches: untouchable as ApiContext["services"]["batches"],
       publisher: untouchable as ApiContext["services"]["publisher"],
       documentPolicy: { documentsBucket: "docs", allowedPrefixes: ["docs"] },
       resultPolicy: { allowedDestinations: ["artifacts/results/"] },
@@ -90,13 +91,17 @@ describe("the route table's operations", () => {
   it.each(REST_METHODS.map((route) => [route.method, route.resource, route.operation] as const))(
     "%s %s reaches %s, by its resource and by its path",
     async (method, resource, operation) => {
-      const path = resource.replace("{run_id}", "run-1").replace("{session_id}", "sess-1");
+      const path = resource
+        .replace("{run_id}", "run-1")
+        .replace("{session_id}", "sess-1")
+        .replace("{batch_id}", "batch-1");
       expect(matchRoute({ resource, path, pathParameters: null })?.resource).toBe(resource);
       expect(matchRoute({ resource: "/{proxy+}", path, pathParameters: null })).toEqual({
         resource,
         params: {
           ...(resource.includes("{run_id}") ? { run_id: "run-1" } : {}),
           ...(resource.includes("{session_id}") ? { session_id: "sess-1" } : {}),
+          ...(resource.includes("{batch_id}") ? { batch_id: "batch-1" } : {}),
         },
       });
       // The store of this context throws when touched: routed means neither 404 nor 405, whatever the

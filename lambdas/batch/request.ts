@@ -1,0 +1,100 @@
+// The body of POST /v1/batches, validated field by field (every problem at once, by its path), like an
+// evaluation request. The requests themselves are not validated here: each is its line's item, and an
+// invalid one is that line's INVALID result, never the batch's 400.
+import * as z from "zod";
+import { InvalidRequestError, type RequestProblem } from "../core/request.ts";
+import {
+  DEFAULT_MAX_CONCURRENCY,
+  DEFAULT_TOLERATED_FAILURE_PERCENTAGE,
+  MAX_INLINE_REQUESTS,
+} from "./model.ts";
+
+export interface BatchRequest {
+  manifest?: string;
+  requests?: unknown[];
+  max_concurrency: number;
+  tolerated_failure_percentage: number;
+  name?: string;
+}
+
+export class InvalidBatchError extends InvalidRequestError {
+  override name = "InvalidBatchError";
+  constructor(problems: RequestProblem[]) {
+    super(problems);
+    this.message = `invalid batch: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`;
+  }
+}
+
+function schema(maxConcurrency: number) {
+  return z.strictObject({
+    manifest: z
+      .string({ error: "expected a string: s3://bucket/key of a JSON Lines object" })
+      .regex(/^s3:\/\/[^/]+\/.+$/s, "expected s3://bucket/key of a JSON Lines object")
+      .optional(),
+    requests: z
+      .array(z.unknown(), { error: "expected an array of evaluation requests" })
+      .min(1, "expected at least one evaluation request")
+      .max(
+        MAX_INLINE_REQUESTS,
+        `expected at most ${MAX_INLINE_REQUESTS} requests; put a larger portfolio in a manifest`,
+      )
+      .optional(),
+    max_concurrency: z
+      .number({ error: "expected an integer" })
+      .int("expected an integer")
+      .min(1, "expected at least 1")
+      .max(maxConcurrency, `expected at most ${maxConcurrency} (REWOO_BATCH_MAX_CONCURRENCY)`)
+      .default(Math.min(DEFAULT_MAX_CONCURRENCY, maxConcurrency)),
+    tolerated_failure_percentage: z
+      .number({ error: "expected a number from 0 to 100" })
+      .min(0, "expected a number from 0 to 100")
+      .max(100, "expected a number from 0 to 100")
+      .default(DEFAULT_TOLERATED_FAILURE_PERCENTAGE),
+    name: z
+      .string({ error: "expected a string" })
+      .min(1, "expected 1 to 80 characters")
+      .max(80, "expected 1 to 80 characters")
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9 _.:-]*$/,
+        "expected letters, digits, spaces, _ . : or -, starting with a letter or digit",
+      )
+      .optional(),
+  });
+}
+
+/** The batch request, or InvalidBatchError naming every offending field. */
+export function validateBatchRequest(input: unknown, options: { maxConcurrency: number }): BatchRequest {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    throw new InvalidBatchError([
+      { field: "(body)", message: "expected a JSON object with manifest or requests" },
+    ]);
+  }
+  const parsed = schema(options.maxConcurrency).safeParse(input);
+  if (!parsed.success) {
+    const problems: RequestProblem[] = [];
+    for (const issue of parsed.error.issues) {
+      const keys = issue.code === "unrecognized_keys" ? issue.keys : [undefined];
+      for (const key of keys) {
+        const path = [...issue.path, ...(key === undefined ? [] : [key])].map(String).join(".");
+        problems.push({
+          field: path || "(body)",
+          message: issue.code === "unrecognized_keys" ? "unknown field" : issue.message,
+        });
+      }
+    }
+    throw new InvalidBatchError(problems);
+  }
+  const request = parsed.data;
+  if ((request.manifest === undefined) === (request.requests === undefined)) {
+    throw new InvalidBatchError([
+      {
+        field: "(body)",
+        message:
+          request.manifest === undefined
+            ? "expected manifest (s3://bucket/key of a JSON Lines object) or requests (an array)"
+            : "expected manifest or requests, not both",
+      },
+    ]);
+  }
+  return request;
+}
