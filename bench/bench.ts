@@ -14,6 +14,7 @@ import { ScriptedProvider } from "../lambdas/llm/scripted.ts";
 import { TOKENIZER_ENCODING, tokenizerUsage } from "../lambdas/llm/usage.ts";
 import { parseConfig } from "../lambdas/runtime/config.ts";
 import { type BundleResult, measureBundles } from "./bundles.ts";
+import { measureStepRoundTrips } from "./round-trips.ts";
 import { formatJson } from "./json.ts";
 import { type LayoutResults, measureLayouts } from "./layouts.ts";
 import {
@@ -48,6 +49,7 @@ import { writeReport } from "./report.ts";
 import {
   benchmarkDocuments,
   CONCURRENCY_SCENARIO,
+  ROUND_TRIP_SCENARIO,
   SCENARIOS,
   type Scenario,
   setLatencies,
@@ -189,9 +191,22 @@ export interface ParallelResult {
 
 export type Totals = ReturnType<typeof totals>;
 
+export interface RoundTripResult {
+  scenario: string;
+  step_id: string;
+  tool: string;
+  /** DynamoDB requests answered before the tool started. */
+  before_tool: number;
+  before_tool_commands: string[];
+  /** Every DynamoDB request of the step. */
+  requests: number;
+}
+
 export interface BenchResults {
   meta: Record<string, unknown>;
   scenarios: ScenarioResult[];
+  /** The worker's DynamoDB round trips per step, on one scenario. */
+  round_trips?: RoundTripResult[];
   totals: Totals;
   parallel: ParallelResult | null;
   concurrency: ConcurrencyResult[];
@@ -408,6 +423,27 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       result.rewoo.finalize_ms = chosen.finalize_ms;
       result.overhead_breakdown = chosen.breakdown;
       Object.assign(result, boundsOf(chosen.bounds, chosen.wall_ms));
+    }
+
+    // The worker's DynamoDB round trips, step by step, on the scenario with every kind of tool.
+    const tripsOf = byName.get(ROUND_TRIP_SCENARIO) ?? [...byName.values()][0];
+    if (tripsOf?.record.plan) {
+      log(`worker round trips on ${tripsOf.scenario.name}`);
+      setLatencies(twin, {});
+      results.round_trips = [];
+      for (const step of tripsOf.record.plan.steps) {
+        const measured = await measureStepRoundTrips(twin, tripsOf.record, step.id);
+        results.round_trips.push({
+          scenario: tripsOf.scenario.name,
+          step_id: step.id,
+          tool: step.tool,
+          before_tool: measured.before_tool,
+          before_tool_commands: measured.requests
+            .filter((request) => request.answered_before_tool)
+            .map((request) => request.command.replace(/Command$/, "")),
+          requests: measured.requests.length,
+        });
+      }
     }
 
     // parallel: true vs false on the widest level.

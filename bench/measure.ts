@@ -266,8 +266,13 @@ export interface OverheadBreakdown {
   before_tools_ms: number;
   level_spread_ms: number;
   after_tools_ms: number;
+  /** The reviewers' Tasks (ReviewPlan, ReviewResult) and a Replan, if any: work outside the bound's states. */
+  review_tasks_ms: number;
   between_states_ms: number;
 }
+
+/** Task states a run passes through besides the bound's planner, levels, solver and finalize. */
+const OUTSIDE_BOUND_TASKS = new Set(["ReviewPlan", "ReviewResult", "Replan"]);
 
 export function overheadBreakdown(
   history: readonly HistoryEvent[],
@@ -295,10 +300,17 @@ export function overheadBreakdown(
     spread += lastFinish - firstStart - slowest;
     after += exited.timestamp - lastFinish;
   });
+  let reviews = 0;
+  for (const event of history) {
+    if (!event.stateName || !OUTSIDE_BOUND_TASKS.has(event.stateName)) continue;
+    if (event.type === "StateEntered") reviews -= event.timestamp;
+    if (event.type === "StateExited" || event.type === "StateFailed") reviews += event.timestamp;
+  }
   return {
     before_tools_ms: before,
     level_spread_ms: spread,
     after_tools_ms: after,
-    between_states_ms: overheadMs - before - spread - after,
+    review_tasks_ms: reviews,
+    between_states_ms: overheadMs - before - spread - after - reviews,
   };
 }

@@ -191,20 +191,22 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
     "",
     "The loan plans have two levels (PreConditions, the retrievals and any history lookup; then Conditions AI), so the level-synchronous bound and the critical path coincide unless the slowest level-0 step is one nothing depends on (a history lookup). ReWOO wall is the run with the median wall time of the repeats.",
     "",
-    "Overhead = wall − lower bound, split per dependency level (for the run with the median wall time, whose own durations give the bounds): *before tools* = level's RunSteps entered → its first tool call starts (the worker's idempotency read, plan read, upstream-evidence read and `started` event); *spread* = the level's tool calls span beyond the slowest one (start skew, and the second wave when a level is wider than MaxConcurrency); *after tools* = last tool call finished → RunSteps exited (storing evidence, the `completed` event); *between states* = the rest (Plan → RunLevels → Solve → Finalize hand-offs).",
+    "Overhead = wall − lower bound, split per dependency level (for the run with the median wall time, whose own durations give the bounds): *before tools* = level's RunSteps entered → its first tool call starts (the worker's reads: the run's META with the step's own evidence, then the upstream evidence); *spread* = the level's tool calls span beyond the slowest one (start skew, and the second wave when a level is wider than MaxConcurrency); *after tools* = last tool call finished → RunSteps exited (storing evidence, the `completed` event); *review Tasks* = the plan and result reviewers' Task states (and a Replan, when a step failed), which the bound leaves out; *between states* = the rest (the hand-offs Plan → ReviewPlan → RunLevels → Solve → ReviewResult → Finalize).",
     "",
     table(
-      ["scenario", "overhead", "before tools", "spread", "after tools", "between states"],
+      ["scenario", "overhead", "before tools", "spread", "after tools", "review Tasks", "between states"],
       s.map((x) => [
         x.name,
         `${int(x.overhead_ms)} ms`,
         `${int(x.overhead_breakdown.before_tools_ms)} ms`,
         `${int(x.overhead_breakdown.level_spread_ms)} ms`,
         `${int(x.overhead_breakdown.after_tools_ms)} ms`,
+        `${int(x.overhead_breakdown.review_tasks_ms ?? 0)} ms`,
         `${int(x.overhead_breakdown.between_states_ms)} ms`,
       ]),
       ["l"],
     ),
+    ...roundTripSection(r),
     "",
   );
 
@@ -671,6 +673,28 @@ function losses(r: BenchResults): string[] {
     );
   }
   return out;
+}
+
+/** The worker's DynamoDB requests per step (bench/round-trips.ts), for the steps of one scenario. */
+function roundTripSection(r: BenchResults): string[] {
+  const rows = r.round_trips ?? [];
+  if (rows.length === 0) return [];
+  return [
+    "",
+    `DynamoDB round trips of the worker per step (\`${rows[0]?.scenario}\`, each step run again through the worker on the twin's client; \`bench/round-trips.ts\`): *before the tool* = requests answered before the tool started (what the tool waited for; the \`started\` event is written while the tool runs); *after* = the evidence, the usage of a tool that called a model, and the \`completed\` and \`started\` events (two writes each: the run's event counter, then the event). Target: at most 2 before the tool.`,
+    "",
+    table(
+      ["step", "tool", "before the tool", "after", "requests"],
+      rows.map((row) => [
+        row.step_id,
+        row.tool,
+        `${row.before_tool} (${row.before_tool_commands.join(", ")})`,
+        row.requests - row.before_tool,
+        row.requests,
+      ]),
+      ["l", "l", "l"],
+    ),
+  ];
 }
 
 function improvements(r: BenchResults): string[] {

@@ -174,6 +174,8 @@ export const SCENARIOS: Scenario[] = [
 
 /** The scenario whose first level is widest: used for parallel: true vs false. */
 export const WIDE_SCENARIO = "bank-12-months-similar";
+/** A scenario with every kind of tool (PreConditions, retrieval, a history lookup, Conditions AI): worker round trips. */
+export const ROUND_TRIP_SCENARIO = "tax-return-history";
 /** A mid-size scenario without history lookups (whose evidence would grow with every run): concurrency. */
 export const CONCURRENCY_SCENARIO = "bank-nsf";
 
