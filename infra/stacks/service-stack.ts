@@ -35,6 +35,7 @@ import {
 import type { RewooConfig } from "../config.ts";
 import { Alarms } from "../constructs/alarms.ts";
 import { ApiGatewayAccountLogging } from "../constructs/api-gateway-account-logging.ts";
+import { BatchWorkflow } from "../constructs/batch-workflow.ts";
 import { DeadLetterQueue } from "../constructs/dead-letter-queue.ts";
 import {
   API_INTEGRATION_TIMEOUT,
@@ -59,10 +60,11 @@ export interface ServiceStackProps extends StackProps {
 
 export class ServiceStack extends Stack {
   readonly functions: Record<
-    "planner" | "worker" | "solver" | "finalize" | "api" | "websocket" | "authorizer" | "push",
+    "planner" | "worker" | "solver" | "finalize" | "api" | "websocket" | "authorizer" | "push" | "batch",
     RewooFunction
   >;
   readonly stateMachine: sfn.StateMachine;
+  readonly batches: BatchWorkflow;
   readonly restApi: apigateway.RestApi;
   readonly webSocketApi: apigwv2.WebSocketApi;
   readonly webSocketStage: apigwv2.WebSocketStage;
@@ -290,6 +292,19 @@ export class ServiceStack extends Stack {
       });
     }
 
+    // ---- Portfolio batches (statemachine/batch.asl.json: a Distributed Map of evaluations) -------
+    this.batches = new BatchWorkflow(this, "Batches", {
+      evaluation: this.stateMachine,
+      runsTable: data.runsTable,
+      artifactsBucket,
+      // Lines are validated exactly as the API validates requests: the same locations and limits.
+      environment: { ...base, ...resultDestinations },
+      logRetention: config.logRetention,
+      logEncryptionKey: data.logsKey,
+      removalPolicy: config.removalPolicy,
+      logLevel: config.logLevel,
+    });
+
     // ---- WebSocket API (dashboards) ------------------------------------------------------------
     const authorizer = fn(
       "Authorizer",
@@ -427,6 +442,12 @@ export class ServiceStack extends Stack {
       .bindStateMachine(this.stateMachine)
       .bindTaskResponses()
       .bindSecret(data.tokenSecret, "REWOO_TOKEN_SECRET_ARN");
+    // POST /v1/batches reads a manifest where documents may be, and writes the batch's numbered copy.
+    this.batches.grantCreateBatches(api, {
+      documentsBucket,
+      documentPrefixes: config.documents.allowedPrefixes,
+      additional: config.documents.additionalLocations,
+    });
 
     this.restApi = this.buildRestApi(config, api, data.logsKey);
     // Built from the API id and the literal stage name: the stage itself depends on the function.
@@ -445,7 +466,17 @@ export class ServiceStack extends Stack {
     cfnWebSocketStage.addPropertyOverride("DefaultRouteSettings.LoggingLevel", "ERROR");
     cfnWebSocketStage.addPropertyOverride("DefaultRouteSettings.DataTraceEnabled", false);
 
-    this.functions = { planner, worker, solver, finalize, api, websocket, authorizer, push };
+    this.functions = {
+      planner,
+      worker,
+      solver,
+      finalize,
+      api,
+      websocket,
+      authorizer,
+      push,
+      batch: this.batches.function,
+    };
 
     // ---- Alarms --------------------------------------------------------------------------------
     const alarms = new Alarms(this, "Alarms", {
@@ -473,6 +504,13 @@ export class ServiceStack extends Stack {
         `The ${name} function reached its reserved concurrency (reservedConcurrency.${name})`,
       );
     }
+    alarms.onAny("BatchesFailed", this.batches.stateMachine.metricFailed(), "A batch failed");
+    alarms.onAny("BatchesTimedOut", this.batches.stateMachine.metricTimedOut(), "A batch hit its time limit");
+    alarms.onAny(
+      "BatchEndedDeadLetters",
+      this.batches.deadLetters.metricApproximateNumberOfMessagesVisible(),
+      "A batch's ending could not be recorded: its event waits in the dead-letter queue",
+    );
     alarms.onAny("RestApi5xx", this.restApi.metricServerError(), "The REST API answered 5xx");
     if (finalizeDeadLetters) {
       alarms.onAny(
@@ -497,6 +535,7 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, "RestApiUrl", { value: this.restApi.url, description: "REST API base URL (SigV4)" });
     new CfnOutput(this, "WebSocketUrl", { value: webSocketUrl, description: "WebSocket URL (?token=…)" });
     new CfnOutput(this, "StateMachineArn", { value: this.stateMachine.stateMachineArn });
+    new CfnOutput(this, "BatchStateMachineArn", { value: this.batches.stateMachine.stateMachineArn });
     new CfnOutput(this, "DocumentsBucketName", { value: documentsBucket.bucketName });
     new CfnOutput(this, "ArtifactsBucketName", { value: artifactsBucket.bucketName });
     new CfnOutput(this, "TokenSecretArn", {

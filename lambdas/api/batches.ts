@@ -47,7 +47,7 @@ export async function createBatch(
   const body = jsonBody(
     event,
     config.batch.maxBodyBytes,
-    "a JSON object with manifest (s3://bucket/key of a JSON Lines object) or requests (an array)",
+    "a JSON object with manifest (s3://bucket/key.jsonl, a JSON Lines object) or requests (an array)",
   );
   let request: ReturnType<typeof validateBatchRequest>;
   try {
@@ -229,7 +229,9 @@ async function readManifest(uri: string, ctx: ApiContext): Promise<NumberedManif
       );
     }
     if (name === "NoSuchKey" || name === "NotFound") throw invalidManifest("does not exist (no such object)");
-    if (name === "AccessDenied") throw invalidManifest("cannot be read by this service (AccessDenied)");
+    // Without s3:ListBucket (the API has none), S3 answers a missing key with AccessDenied.
+    if (name === "AccessDenied")
+      throw invalidManifest("does not exist, or this service may not read it (AccessDenied)");
     if (error instanceof TypeError) throw invalidManifest("is not UTF-8 text");
     throw error;
   }

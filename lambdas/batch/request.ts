@@ -28,8 +28,9 @@ export class InvalidBatchError extends InvalidRequestError {
 function schema(maxConcurrency: number) {
   return z.strictObject({
     manifest: z
-      .string({ error: "expected a string: s3://bucket/key of a JSON Lines object" })
-      .regex(/^s3:\/\/[^/]+\/.+$/s, "expected s3://bucket/key of a JSON Lines object")
+      .string({ error: "expected a string: s3://bucket/key.jsonl, a JSON Lines object" })
+      // The API may read .jsonl objects where documents are, never the documents themselves.
+      .regex(/^s3:\/\/[^/]+\/.+\.jsonl$/s, "expected s3://bucket/key.jsonl, a JSON Lines object")
       .optional(),
     requests: z
       .array(z.unknown(), { error: "expected an array of evaluation requests" })
@@ -91,7 +92,7 @@ export function validateBatchRequest(input: unknown, options: { maxConcurrency: 
         field: "(body)",
         message:
           request.manifest === undefined
-            ? "expected manifest (s3://bucket/key of a JSON Lines object) or requests (an array)"
+            ? "expected manifest (s3://bucket/key.jsonl, a JSON Lines object) or requests (an array)"
             : "expected manifest or requests, not both",
       },
     ]);

@@ -68,8 +68,8 @@ describe("functions (dev)", () => {
 
   it("encrypts every log group in the template with the environment's log key from the data stack", () => {
     const groups = resourcesOf(dev.serviceTemplate, "AWS::Logs::LogGroup");
-    // One per function, the state machine's, and the REST and WebSocket access logs.
-    expect(Object.keys(groups)).toHaveLength(SERVICES.length + 3);
+    // One per function, the two state machines', and the REST and WebSocket access logs.
+    expect(Object.keys(groups)).toHaveLength(SERVICES.length + 4);
     dev.serviceTemplate.allResourcesProperties("AWS::Logs::LogGroup", { KmsKeyId: importOf("LogsKey") });
     dev.dataTemplate.resourceCountIs("AWS::Logs::LogGroup", 0);
   });
@@ -93,13 +93,13 @@ describe("functions (dev)", () => {
     }
   });
 
-  it("tells the API and finalize, and only them, where results may be written", () => {
+  it("tells the API, finalize and the batch function (which validates requests as the API does), and only them, where results may be written", () => {
     const expected = {
       "Fn::Join": ["", [expect.objectContaining({ "Fn::Select": [5, expect.anything()] }), "/results/"]],
     };
     for (const service of SERVICES) {
       const destinations = access(service).environment.ALLOWED_RESULT_DESTINATIONS;
-      if (service === "rewoo-api" || service === "rewoo-finalize")
+      if (service === "rewoo-api" || service === "rewoo-finalize" || service === "rewoo-batch")
         expect(destinations, service).toEqual(expected);
       else expect(destinations, service).toBeUndefined();
     }
@@ -123,12 +123,15 @@ describe("functions (dev)", () => {
     }
   });
 
-  it("lets only the worker read documents", () => {
+  it("lets only the worker read documents (the API reads batch manifests, .jsonl objects, only)", () => {
     for (const service of SERVICES) {
       const readsDocuments = access(service)
         .allowing("s3:GetObject")
-        .some((resource) => resource.startsWith("Rewoo-dev-Data-DocumentsBucketArn/"));
-      expect(readsDocuments, service).toBe(service === "rewoo-worker");
+        .filter((resource) => resource.startsWith("Rewoo-dev-Data-DocumentsBucketArn/"));
+      if (service === "rewoo-worker") expect(readsDocuments).toEqual(["Rewoo-dev-Data-DocumentsBucketArn/*"]);
+      else if (service === "rewoo-api")
+        expect(readsDocuments).toEqual(["Rewoo-dev-Data-DocumentsBucketArn/*.jsonl"]);
+      else expect(readsDocuments, service).toEqual([]);
     }
   });
 
@@ -136,10 +139,11 @@ describe("functions (dev)", () => {
     const puts = (service: string) => access(service).allowing("s3:PutObject");
     expect(puts("rewoo-worker")).toEqual(["Rewoo-dev-Data-ArtifactsBucketArn/runs/*"]);
     expect(puts("rewoo-finalize")).toEqual(["Rewoo-dev-Data-ArtifactsBucketArn/results/*"]);
+    expect(puts("rewoo-api")).toEqual(["Rewoo-dev-Data-ArtifactsBucketArn/batches/*/manifest.jsonl"]);
     for (const service of [
       "rewoo-planner",
       "rewoo-solver",
-      "rewoo-api",
+      "rewoo-batch",
       "rewoo-websocket",
       "rewoo-authorizer",
     ]) {
@@ -196,11 +200,15 @@ describe("functions (dev)", () => {
     });
   });
 
-  it("lets only the API start, describe and stop executions, of this state machine only", () => {
+  it("lets only the API start, describe and stop executions, of this state machine only (and start batches)", () => {
     for (const service of SERVICES) {
       const starts = access(service).allowing("states:StartExecution");
-      expect(starts.length, service).toBe(service === "rewoo-api" ? 1 : 0);
+      expect(starts.length, service).toBe(service === "rewoo-api" ? 2 : 0);
     }
+    expect(access("rewoo-api").allowing("states:StartExecution").sort()).toEqual([
+      expect.stringMatching(/^<BatchStateMachine\w+>$/),
+      expect.stringMatching(/^<StateMachine\w+>$/),
+    ]);
     expect(access("rewoo-api").allowing("states:StopExecution")).toEqual([
       expect.stringMatching(/:execution:<StateMachine\w+\.Name>:\*$/),
     ]);

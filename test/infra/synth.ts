@@ -132,6 +132,7 @@ export const SERVICES = [
   "rewoo-websocket",
   "rewoo-authorizer",
   "rewoo-push",
+  "rewoo-batch",
 ] as const;
 
 /** Functions that write progress events; since live delivery moved to the stream, nothing more. */

@@ -1,6 +1,7 @@
 // The deployed workflow is statemachine/rewoo.asl.json itself, wired to the right functions.
 import { readFileSync } from "node:fs";
 import aslValidator from "asl-validator";
+import type { CfnElement } from "aws-cdk-lib";
 import { Match } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ASL_FILE } from "../../infra/stacks/service-stack.ts";
@@ -27,8 +28,9 @@ describe("the state machine (dev)", () => {
   let stateMachine: Cfn;
   beforeAll(() => {
     dev = synthesize();
-    stateMachine = Object.values(resourcesOf(dev.serviceTemplate, "AWS::StepFunctions::StateMachine"))[0]
-      ?.Properties as Cfn;
+    stateMachine = resourcesOf(dev.serviceTemplate, "AWS::StepFunctions::StateMachine")[
+      dev.service.getLogicalId(dev.service.stateMachine.node.defaultChild as CfnElement)
+    ]?.Properties as Cfn;
   });
 
   it("deploys the ASL file byte for byte, the same file the local twin runs", () => {
@@ -146,7 +148,8 @@ describe("runs that end outside the workflow's failure handler (dev)", () => {
   });
 
   it("sends this state machine's FAILED, TIMED_OUT and ABORTED status events to finalize, with bounded retries and a dead-letter queue", () => {
-    dev.serviceTemplate.resourceCountIs("AWS::Events::Rule", 1);
+    // Two rules: this one, and the batch workflow's (test/infra/batch.test.ts).
+    dev.serviceTemplate.resourceCountIs("AWS::Events::Rule", 2);
     dev.serviceTemplate.hasResourceProperties("AWS::Events::Rule", {
       State: "ENABLED",
       EventPattern: {
@@ -172,7 +175,9 @@ describe("runs that end outside the workflow's failure handler (dev)", () => {
   });
 
   it("lets EventBridge, from this rule only, invoke finalize and write to the dead-letter queue", () => {
-    const rule = Object.keys(resourcesOf(dev.serviceTemplate, "AWS::Events::Rule"))[0] as string;
+    const rule = Object.entries(resourcesOf(dev.serviceTemplate, "AWS::Events::Rule")).find(([, candidate]) =>
+      JSON.stringify(candidate.Properties?.Targets).includes(finalize),
+    )?.[0] as string;
     dev.serviceTemplate.hasResourceProperties("AWS::Lambda::Permission", {
       Action: "lambda:InvokeFunction",
       FunctionName: { "Fn::GetAtt": [finalize, "Arn"] },

@@ -326,6 +326,15 @@ describe("POST /v1/batches refusals", () => {
     expect(outside.body.error.fields[0].field).toBe("manifest");
     expect(outside.body.error.fields[0].message).toContain("outside the allowed document locations");
 
+    // The API may read JSON Lines objects where documents are, never a document itself.
+    const notJsonLines = await post(twin.urls.api, "/v1/batches", {
+      manifest: `s3://${twin.services.config.documentsBucket}/rm-conditions/1120-signed.pdf`,
+    });
+    expect(notJsonLines.status).toBe(400);
+    expect(notJsonLines.body.error.fields).toEqual([
+      { field: "manifest", message: "expected s3://bucket/key.jsonl, a JSON Lines object" },
+    ]);
+
     const missing = await post(twin.urls.api, "/v1/batches", {
       manifest: `s3://${twin.services.config.documentsBucket}/portfolios/none.jsonl`,
     });
