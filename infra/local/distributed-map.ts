@@ -32,6 +32,7 @@ const WRITER_RESOURCE = "arn:aws:states:::s3:putObject";
 /** Parameters the rewrite adds: the emulation's own inputs, stripped before anything else sees them. */
 const MAP_PARAMETER = "__twin_distributed_map";
 const EXECUTION_PARAMETER = "__twin_execution_id";
+const MODE_PARAMETER = "__twin_start_execution_mode";
 /** MaxConcurrency 0 means "as many as Step Functions allows" (10,000 child executions). */
 const UNBOUNDED_CONCURRENCY = 10_000;
 
@@ -91,6 +92,11 @@ export async function loadDistributedWorkflow(
   const mapRuns = new Map<string, Set<MapRun>>();
   const used = new Set<string>();
   let closing = false;
+  let markClosing!: () => void;
+  /** Settles when close() begins: `.sync` waits end then rather than hold the close up. */
+  const closingSignal = new Promise<"closing">((resolve) => {
+    markClosing = () => resolve("closing");
+  });
 
   const machineOptions = (name: string): LocalStepFunctionsOptions => ({
     region,
@@ -133,6 +139,9 @@ export async function loadDistributedWorkflow(
     machine.onStatusChange((detail) => {
       if (detail.status === "RUNNING") return;
       for (const run of mapRuns.get(detail.executionArn) ?? []) run.abort();
+      // A twin shutting down leaves the children to their own machine's close: their runs stay in
+      // flight, to be resumed by the next twin, instead of being stopped (CANCELLED) by someone.
+      if (closing) return;
       if (detail.status === "ABORTED" || detail.status === "TIMED_OUT") stopSyncChildren(detail.executionArn);
     });
     return machine;
@@ -159,7 +168,7 @@ export async function loadDistributedWorkflow(
   const startChild = async (raw: unknown): Promise<unknown> => {
     const {
       [EXECUTION_PARAMETER]: parentArn,
-      __twin_mode: mode,
+      [MODE_PARAMETER]: mode,
       ...parameters
     } = raw as Record<string, unknown>;
     const arn = String(parameters.StateMachineArn ?? "");
@@ -196,7 +205,13 @@ export async function loadDistributedWorkflow(
     siblings.add(child);
     syncChildren.set(parent, siblings);
     try {
-      const ended = await target.waitForExecution(started.executionArn);
+      const ended = await Promise.race([target.waitForExecution(started.executionArn), closingSignal]);
+      if (ended === "closing") {
+        throw new StepFunctionsError(
+          "States.Runtime",
+          "the local twin is stopping; the child execution stays with it",
+        );
+      }
       const jsonOutput = mode === "sync:2";
       if (ended.status !== "SUCCEEDED") {
         throw new StepFunctionsError("States.TaskFailed", JSON.stringify(syncOutput(ended, jsonOutput)));
@@ -244,7 +259,6 @@ export async function loadDistributedWorkflow(
         }
         wake?.();
       },
-      done: Promise.resolve(),
     };
     const runs = mapRuns.get(executionArn) ?? new Set<MapRun>();
     runs.add(run);
@@ -336,6 +350,7 @@ export async function loadDistributedWorkflow(
     machines,
     async close(closeOptions = {}) {
       closing = true;
+      markClosing();
       for (const runs of mapRuns.values()) for (const run of runs) run.abort();
       for (const machine of machines) await machine.close(closeOptions);
     },
@@ -366,7 +381,7 @@ function rewrite(states: StatesMap, machineName: string, maps: MapSpec[], syncTa
       state.Parameters = {
         ...(state.Parameters as Record<string, unknown>),
         [`${EXECUTION_PARAMETER}.$`]: "$$.Execution.Id",
-        __twin_mode: mode,
+        [MODE_PARAMETER]: mode,
       };
       syncTasks.push(name);
       continue;

@@ -77,6 +77,8 @@ export function validateBatchRequest(input: unknown, options: { maxConcurrency: 
       const keys = issue.code === "unrecognized_keys" ? issue.keys : [undefined];
       for (const key of keys) {
         const path = [...issue.path, ...(key === undefined ? [] : [key])].map(String).join(".");
+        // One message per field: an empty name is both too short and not of the pattern.
+        if (problems.some((problem) => problem.field === (path || "(body)"))) continue;
         problems.push({
           field: path || "(body)",
           message: issue.code === "unrecognized_keys" ? "unknown field" : issue.message,

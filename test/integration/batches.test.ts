@@ -10,6 +10,7 @@ import {
   StopExecutionCommand,
 } from "@aws-sdk/client-sfn";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runBatchBench } from "../../bench/batch.ts";
 import type { Twin } from "../../infra/local/twin.ts";
 import { bootTwinWithSamples, post } from "./twin-fixture.ts";
 
@@ -372,4 +373,23 @@ describe("POST /v1/batches refusals", () => {
       (await fetch(new URL("/v1/batches/batch-20260101000000-00000000/results", twin.urls.api))).status,
     ).toBe(404);
   });
+});
+
+describe("the benchmark's batch hook", () => {
+  it("runs an N-file portfolio through the twin and reports its throughput and counts", async () => {
+    const result = await runBatchBench(twin, { files: 8, maxConcurrency: 4, pollMs: 50 });
+    expect(result.status).toBe("SUCCEEDED");
+    expect(result.files).toBe(8);
+    expect(result.errors).toBe(0);
+    expect(Object.values(result.counts).reduce((sum, n) => sum + n, 0)).toBe(8);
+    expect(result.files_per_s).toBeGreaterThan(0);
+    const { lines } = await resultsOf(result.batch_id);
+    const loans = await Promise.all(
+      lines.map(async (line) => {
+        const run = await getJson<{ request: { metadata: { loan_id: string } } }>(`/v1/runs/${line.run_id}`);
+        return run.body.request.metadata.loan_id;
+      }),
+    );
+    expect(new Set(loans).size).toBe(8);
+  }, 120_000);
 });
