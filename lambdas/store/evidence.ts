@@ -33,9 +33,7 @@ export class EvidenceStore {
 
   /** Evidence of the given steps with outputs resolved from S3 where they were offloaded. */
   async load(runId: string, stepIds: string[]): Promise<Map<string, Evidence>> {
-    const found = await this.runs.getEvidence(runId, stepIds);
-    const resolved = await Promise.all([...found.values()].map((evidence) => this.resolve(evidence)));
-    return new Map(resolved.map((evidence) => [evidence.step_id, evidence]));
+    return this.resolveAll([...(await this.runs.getEvidence(runId, stepIds)).values()]);
   }
 
   /** The evidence of a plan's steps, in plan order, outputs resolved; steps not run yet are left out. */
@@ -48,6 +46,12 @@ export class EvidenceStore {
       const item = byStep.get(step.id);
       return item ? [item] : [];
     });
+  }
+
+  /** Evidence read elsewhere (a worker's one Query of the run), outputs resolved, by step id. */
+  async resolveAll(items: readonly Evidence[]): Promise<Map<string, Evidence>> {
+    const resolved = await Promise.all(items.map((item) => this.resolve(item)));
+    return new Map(resolved.map((item) => [item.step_id, item]));
   }
 
   async resolve(evidence: Evidence): Promise<Evidence> {

@@ -157,7 +157,7 @@ export class RunStore {
 
   /** The run record of docs/api.openapi.yaml RunRecord, evidence in plan order (large outputs stay as output_ref). */
   async getRun(runId: string): Promise<RunRecord | undefined> {
-    const items = await this.queryAll(runId, "STEP#", META);
+    const items = await this.queryAll(runId, "STEP#", { from: META });
     const meta = items.find((item) => item.sk === META) as MetaItem | undefined;
     if (!meta) return undefined;
     const evidence = items.filter((item) => String(item.sk).startsWith("STEP#")).map(toEvidence);
@@ -409,50 +409,36 @@ export class RunStore {
   }
 
   async getEvidence(runId: string, stepIds: string[]): Promise<Map<string, Evidence>> {
-    return (await this.getItems(runId, stepIds, false)).evidence;
-  }
-
-  /**
-   * The run's META and the evidence of `stepIds` in one BatchGetItem (a worker's idempotency check
-   * and its plan read are one round trip, not two).
-   */
-  async getMetaAndEvidence(
-    runId: string,
-    stepIds: string[],
-  ): Promise<{ meta: MetaItem; evidence: Map<string, Evidence> }> {
-    const { meta, evidence } = await this.getItems(runId, stepIds, true);
-    if (!meta) throw new RunNotFoundError(runId);
-    return { meta, evidence };
-  }
-
-  private async getItems(
-    runId: string,
-    stepIds: string[],
-    withMeta: boolean,
-  ): Promise<{ meta?: MetaItem; evidence: Map<string, Evidence> }> {
     const evidence = new Map<string, Evidence>();
-    let meta: MetaItem | undefined;
-    const sortKeys = [...(withMeta ? [META] : []), ...[...new Set(stepIds)].map(stepKey)];
     // BatchGetItem takes at most 100 keys per call.
-    for (let i = 0; i < sortKeys.length; i += 100) {
-      let keys: Record<string, unknown>[] | undefined = sortKeys
+    for (let i = 0; i < stepIds.length; i += 100) {
+      let keys: Record<string, unknown>[] | undefined = stepIds
         .slice(i, i + 100)
-        .map((sk) => ({ pk: runKey(runId), sk }));
+        .map((id) => ({ pk: runKey(runId), sk: stepKey(id) }));
       while (keys?.length) {
         const response: BatchGetCommandOutput = await this.ddb.send(
           new BatchGetCommand({ RequestItems: { [this.table]: { Keys: keys, ConsistentRead: true } } }),
         );
         for (const item of response.Responses?.[this.table] ?? []) {
-          if (item.sk === META) meta = item as MetaItem;
-          else {
-            const found = toEvidence(item);
-            evidence.set(found.step_id, found);
-          }
+          const found = toEvidence(item);
+          evidence.set(found.step_id, found);
         }
         keys = response.UnprocessedKeys?.[this.table]?.Keys;
       }
     }
-    return { ...(meta ? { meta } : {}), evidence };
+    return evidence;
+  }
+
+  /**
+   * The run's META and all its evidence in one Query (META sorts right before the STEP# items, the
+   * EVENT# items before META): what a worker reads before its tool, in one round trip.
+   */
+  async getMetaAndEvidence(runId: string): Promise<{ meta: MetaItem; evidence: Map<string, Evidence> }> {
+    const items = await this.queryAll(runId, "STEP#", { from: META });
+    const meta = items.find((item) => item.sk === META) as MetaItem | undefined;
+    if (!meta) throw new RunNotFoundError(runId);
+    const evidence = items.filter((item) => item.sk !== META).map(toEvidence);
+    return { meta, evidence: new Map(evidence.map((item) => [item.step_id, item])) };
   }
 
   async listEvidence(runId: string): Promise<Evidence[]> {
@@ -592,7 +578,7 @@ export class RunStore {
   }
 
   async listEvents(runId: string, afterSeq = 0): Promise<ProgressEvent[]> {
-    const items = await this.queryAll(runId, "EVENT#", undefined, eventKey(afterSeq));
+    const items = await this.queryAll(runId, "EVENT#", { after: eventKey(afterSeq) });
     return items.map(({ pk: _pk, sk: _sk, ...event }) => event as ProgressEvent);
   }
 
@@ -658,17 +644,21 @@ export class RunStore {
     }));
   }
 
+  /**
+   * Items whose sort key starts with `prefix`; `after`: only those after that key; `from`: every item
+   * from that key on (META and the STEP# items in one Query: META sorts right before STEP#).
+   */
   private async queryAll(
     runId: string,
     prefix: string,
-    alsoKey?: string,
-    after?: string,
+    range: { after?: string; from?: string } = {},
   ): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
-    const conditions = after
+    const lower = range.from ?? (range.after ? `${range.after}\u0000` : undefined);
+    const conditions = lower
       ? {
           expr: "pk = :pk AND sk BETWEEN :from AND :to",
-          values: { ":from": `${after}\u0000`, ":to": `${prefix}\uffff` },
+          values: { ":from": lower, ":to": `${prefix}\uffff` },
         }
       : { expr: "pk = :pk AND begins_with(sk, :prefix)", values: { ":prefix": prefix } };
     let startKey: Record<string, unknown> | undefined;
@@ -685,16 +675,6 @@ export class RunStore {
       items.push(...(page.Items ?? []));
       startKey = page.LastEvaluatedKey;
     } while (startKey);
-    if (alsoKey) {
-      const { Item } = await this.ddb.send(
-        new GetCommand({
-          TableName: this.table,
-          Key: { pk: runKey(runId), sk: alsoKey },
-          ConsistentRead: true,
-        }),
-      );
-      if (Item) items.push(Item);
-    }
     return items;
   }
 }

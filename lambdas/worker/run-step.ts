@@ -23,15 +23,16 @@ export interface WorkOutput {
 }
 
 /**
- * DynamoDB round trips before the tool runs: two (META and this step's evidence in one read, then
- * the upstream evidence). The `started` event is written while the tool runs, not before it.
+ * DynamoDB round trips before the tool runs: one (the run's META and its evidence in one Query: the
+ * idempotency check, the plan and the upstream evidence). The `started` event is written while the
+ * tool runs, not before it.
  */
 export async function runStep(item: WorkItem, services: Services, log: Logger): Promise<WorkOutput> {
   const { runs, evidence: evidenceStore, publisher } = services;
   const { run_id: runId, step_id: stepId } = item;
-  const { meta, evidence: own } = await runs.getMetaAndEvidence(runId, [stepId]);
+  const { meta, evidence: runEvidence } = await runs.getMetaAndEvidence(runId);
   // Idempotency: a retried or duplicated invocation returns the stored result, tool not called.
-  if (own.get(stepId)?.status === "ok") {
+  if (runEvidence.get(stepId)?.status === "ok") {
     log.info("evidence already stored; tool not called again");
     return { run_id: runId, step_id: stepId, status: "ok", reused: true };
   }
@@ -63,8 +64,9 @@ export async function runStep(item: WorkItem, services: Services, log: Logger): 
       `injected crash before ${step.tool} ran (REWOO_FAULTS)`,
     );
   }
-  // Outside the tool's try: a DynamoDB fault is infrastructure and must throw for the Retry.
-  const upstream = await evidenceStore.load(runId, step.depends_on);
+  // Outside the tool's try: a storage fault is infrastructure and must throw for the Retry. Outputs
+  // offloaded to S3 are fetched here (S3, not DynamoDB).
+  const upstream = await evidenceStore.resolveAll(step.depends_on.flatMap((id) => runEvidence.get(id) ?? []));
   const startedAt = new Date();
   const outcome = await execute(step, runId, upstream, services, fault);
   const finishedAt = new Date();

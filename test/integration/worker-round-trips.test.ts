@@ -1,6 +1,6 @@
 // How many DynamoDB round trips a worker waits for before its tool runs, counted on the twin's real
-// DynamoDB client (dynalite) by bench/round-trips.ts: one read for the run's META and the step's own
-// evidence, one for the evidence it references. The `started` event is written while the tool runs:
+// DynamoDB client (dynalite) by bench/round-trips.ts: one Query for the run's META and its evidence
+// (the step's own, for the idempotency check, and the evidence it references). The `started` event is written while the tool runs:
 // the measurement holds that write until the tool has started, so a worker that waited for it first
 // would show it among the requests answered before the tool.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,23 +28,23 @@ const answeredBeforeTool = (requests: Array<{ command: string; answered_before_t
   requests.filter((request) => request.answered_before_tool).map((request) => request.command);
 
 describe("the worker's DynamoDB round trips before its tool", () => {
-  it("is two for a step that reads upstream evidence: META with its own evidence, then the upstream", async () => {
+  it("is one Query for a step that reads upstream evidence: META, its own evidence and the upstream together", async () => {
     const conditions = record.plan?.steps.find((step) => step.tool === "call_conditions_ai_api");
     expect(conditions?.depends_on.length).toBeGreaterThan(0);
     const measured = await measureStepRoundTrips(twin, record, conditions?.id ?? "");
     expect(measured.tool_started).toBe(true);
     expect(measured.output).toMatchObject({ status: "ok", reused: false });
-    expect(answeredBeforeTool(measured.requests)).toEqual(["BatchGetItemCommand", "BatchGetItemCommand"]);
-    expect(measured.before_tool).toBe(2);
+    expect(answeredBeforeTool(measured.requests)).toEqual(["QueryCommand"]);
+    expect(measured.before_tool).toBe(1);
     // started and completed were still written (each: the counter, then the event item), after the tool started.
     expect(measured.requests.filter((request) => request.event_write)).toHaveLength(2);
   });
 
-  it("is one for a step that references no evidence", async () => {
+  it("is the same one Query for a step that references no evidence", async () => {
     const first = record.plan?.steps.find((step) => step.depends_on.length === 0);
     const measured = await measureStepRoundTrips(twin, record, first?.id ?? "");
     expect(measured.output).toMatchObject({ status: "ok", reused: false });
-    expect(answeredBeforeTool(measured.requests)).toEqual(["BatchGetItemCommand"]);
+    expect(answeredBeforeTool(measured.requests)).toEqual(["QueryCommand"]);
   });
 
   it("is one read, and no tool call, when the step's evidence is already stored", async () => {
@@ -52,7 +52,7 @@ describe("the worker's DynamoDB round trips before its tool", () => {
     const measured = await measureStepRoundTrips(twin, record, first?.id ?? "", { keepEvidence: true });
     expect(measured.tool_started).toBe(false);
     expect(measured.output).toMatchObject({ status: "ok", reused: true });
-    expect(measured.requests.map((request) => request.command)).toEqual(["BatchGetItemCommand"]);
+    expect(measured.requests.map((request) => request.command)).toEqual(["QueryCommand"]);
   });
 
   it("writes the started event before the completed one", async () => {
