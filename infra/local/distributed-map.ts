@@ -33,6 +33,12 @@ const WRITER_RESOURCE = "arn:aws:states:::s3:putObject";
 const MAP_PARAMETER = "__twin_distributed_map";
 const EXECUTION_PARAMETER = "__twin_execution_id";
 const MODE_PARAMETER = "__twin_start_execution_mode";
+/**
+ * AWS runs a Task without TimeoutSeconds (a Map, a .sync child execution) for as long as it takes; the
+ * interpreter would stop it after 60 s, so a batch or a line's run outlasting a minute failed with
+ * States.Timeout. Capped to what a Node timer can wait (2^31-1 ms, about 24 days).
+ */
+const NO_TASK_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 /** MaxConcurrency 0 means "as many as Step Functions allows" (10,000 child executions). */
 const UNBOUNDED_CONCURRENCY = 10_000;
 
@@ -383,6 +389,9 @@ function rewrite(states: StatesMap, machineName: string, maps: MapSpec[], syncTa
         [`${EXECUTION_PARAMETER}.$`]: "$$.Execution.Id",
         [MODE_PARAMETER]: mode,
       };
+      if (state.TimeoutSeconds === undefined && state.TimeoutSecondsPath === undefined) {
+        state.TimeoutSeconds = NO_TASK_TIMEOUT_SECONDS;
+      }
       syncTasks.push(name);
       continue;
     }
@@ -488,6 +497,7 @@ function rewriteDistributedMap(
     // Never called: the emulation serves the state by name (the interpreter only checks the ARN's form).
     Resource: "arn:aws:lambda:us-east-1:123456789012:function:rewoo-local-distributed-map",
     Parameters: { [MAP_PARAMETER]: parameters },
+    TimeoutSeconds: NO_TASK_TIMEOUT_SECONDS,
   };
   for (const field of [
     "InputPath",
