@@ -3,16 +3,11 @@
 // the SAME tool registry (real implementations, real evidence) and the SAME LlmProvider interface as
 // the ReWOO planner and solver. The prompt is the standard ReAct format (LangChain's
 // `hwchase17/react`) with the loan rules the ReWOO prompts give their planner and solver, and the
-// tool descriptions rendered by lambdas/core/prompts.ts (describeTools), so both architectures know
-// exactly the same things.
+// tools' own descriptions and args schemas, so both architectures know exactly the same things.
+// ReAct's texts are its own: the ReWOO prompts were made shorter (args as types, a short answer
+// form) after this baseline was measured, and the baseline must not get cheaper with them.
 import { balancedJsonEnd } from "../lambdas/core/embedded-json.ts";
-import {
-  DEFAULT_SOLVER_PROMPT,
-  describeTools,
-  EVIDENCE_CHAR_BUDGET,
-  renderRequest,
-  truncate,
-} from "../lambdas/core/prompts.ts";
+import { argsJsonSchema, EVIDENCE_CHAR_BUDGET, renderRequest, truncate } from "../lambdas/core/prompts.ts";
 import type { EvaluationRequest, Evidence, ToolCatalog } from "../lambdas/core/types.ts";
 import type { CompletionUsage, LlmProvider } from "../lambdas/llm/types.ts";
 import type { ToolRegistry } from "../lambdas/tools/registry.ts";
@@ -20,13 +15,28 @@ import type { ToolRegistry } from "../lambdas/tools/registry.ts";
 export const REACT_SYSTEM_PROMPT =
   "You are a loan underwriting conditions agent. You work step by step: think, call one tool, read its observation, and repeat until you can give the final answer.";
 
-// The answer rules and output shape are the ReWOO solver's, verbatim: the two architectures must be
-// asked for the same answer.
-const SOLVER_RULES = (() => {
-  const at = DEFAULT_SOLVER_PROMPT.indexOf("Rules:\n");
-  if (at < 0) throw new Error("DEFAULT_SOLVER_PROMPT has no 'Rules:' section to share with the ReAct prompt");
-  return DEFAULT_SOLVER_PROMPT.slice(at + "Rules:\n".length);
-})();
+// The answer rules and the full output shape the ReWOO solver was first given: the two architectures
+// are asked for the same answer (ReAct's final answer is the whole result, written out).
+const SOLVER_RULES = `- A condition is fulfilled only when the evidence shows it (a "fulfilled" verdict of call_conditions_ai_api or a document excerpt). Never mark a condition fulfilled without evidence; cite the document, page and excerpt.
+- An unfulfilled condition has status "not_fulfilled" when the evidence shows it is not met, and "insufficient_evidence" when the evidence is missing or inconclusive.
+- A step with status "failed" or "not_run" produced no evidence. Treat its output as missing, name every such step in missing_information (step id, tool, error), and do not guess what it would have returned.
+- recommendations are concrete next actions for the loan officer: documents to obtain, issues to correct, steps to retry.
+- summary is one or two sentences with counts. If the instructions ask a question (for example whether the documents are sufficient or what is missing), answer it directly.
+
+Output ONLY a JSON object of this shape:
+{"summary": "...", "fulfilled_conditions": [{"id": "...", "title": "...", "reason": "...", "citations": [{"document": "...", "page": 1, "excerpt": "..."}]}], "unfulfilled_conditions": [{"id": "...", "title": "...", "status": "not_fulfilled" | "insufficient_evidence", "reason": "...", "citations": [...]}], "missing_information": ["..."], "recommendations": ["..."]}
+No prose, no markdown fences.`;
+
+/** One entry per tool: name, description and the args as compact JSON Schema, in catalog order. */
+export function describeToolsAsJsonSchema(tools: ToolCatalog): string {
+  const entries: string[] = [];
+  for (const [name, spec] of tools) {
+    entries.push(
+      `- ${name}: ${spec.description.trim()}\n  args: ${JSON.stringify(argsJsonSchema(spec.args))}`,
+    );
+  }
+  return entries.join("\n");
+}
 
 export const REACT_PROMPT = `Answer the loan request below. You have access to the following tools (args as JSON Schema):
 
@@ -140,7 +150,7 @@ export function renderReactPrompt(
     .map((turn) => `Thought:${turn.response}\nObservation: ${turn.observation}\n`)
     .join("");
   const values: Record<string, string> = {
-    tool_descriptions: describeTools(tools),
+    tool_descriptions: describeToolsAsJsonSchema(tools),
     tool_names: [...tools.keys()].join(", "),
     request: renderRequest(request),
     scratchpad,

@@ -10,7 +10,7 @@
 // what it read), then the same final answer computed from the evidence the ReAct run observed.
 import { computeLevels } from "../lambdas/core/levels.ts";
 import type { EvaluationRequest, Evidence, Plan, RawStep, ToolCatalog } from "../lambdas/core/types.ts";
-import { planFromRequest, plannerText, solverText } from "../lambdas/llm/rule-based.ts";
+import { planFromRequest, plannerText, solveFromEvidence, solverText } from "../lambdas/llm/rule-based.ts";
 import type { ScriptedResponse } from "../lambdas/llm/scripted.ts";
 import { scopeOf } from "../lambdas/planner/scope.ts";
 import type { ToolRegistry } from "../lambdas/tools/registry.ts";
@@ -74,7 +74,7 @@ function concreteArgs(step: RawStep, observed: Map<string, Evidence>): Record<st
   return { ...step.args, conditions };
 }
 
-/** The final answer is the rule-based solver's output over what the ReAct run observed. */
+/** The final answer is the rule-based solver's whole result over what the ReAct run observed, written out. */
 export function reactAnswer(request: EvaluationRequest, evidence: Evidence[]): string {
   const steps = evidence.map((item) => ({
     id: item.step_id,
@@ -83,7 +83,7 @@ export function reactAnswer(request: EvaluationRequest, evidence: Evidence[]): s
     depends_on: [],
   }));
   const plan: Plan = { steps, levels: computeLevels(steps), repairs: [] };
-  return rewooSolverText(request, plan, evidence);
+  return JSON.stringify(solveFromEvidence(request, plan, evidence), null, 2);
 }
 
 export interface ReactScript {

@@ -103,6 +103,14 @@ async function lineResult(
   deps: LineDeps,
 ): Promise<Omit<RecordedLine, "failed">> {
   const { line } = started;
+  if (!started.invalid && !started.run_id && "Error" in execution) {
+    // StartLine itself failed (after its retries): no run was created, the line could not be started.
+    return {
+      line,
+      status: "FAILED",
+      error: { code: "start_failed", message: clip(`${execution.Error}: ${execution.Cause ?? ""}`) },
+    };
+  }
   if (started.invalid || !started.run_id) {
     return {
       line,

@@ -1,10 +1,16 @@
 // The solver's answer (docs/api.openapi.yaml RunResult). Models wrap JSON in fences or prose, drop empty
 // arrays, or list a condition as a bare id; a run that gathered all its evidence must not fail on
 // that, so parsing is lenient, records what it repaired as warnings, and never throws.
+//
+// A bare id is also the answer's short form (the solver prompt asks for it): a condition whose
+// Conditions AI verdict the solver accepts as it stands is written as its id, and the verdict the
+// solver read supplies its title, labels, status, reason and citations. Copying them cost the model
+// most of its output tokens and added nothing: the record is the same as if it had copied them.
 
+import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { balancedJsonEnd } from "./embedded-json.ts";
-import type { ConditionFinding, RunResult } from "./types.ts";
+import type { ConditionFinding, Evidence, Plan, RunResult } from "./types.ts";
 
 export const CitationSchema = z.object({
   document: z.string(),
@@ -47,7 +53,14 @@ const RESULT_KEYS = [
   "recommendations",
 ] as const;
 
-export function parseSolverOutput(text: string): ParsedSolverOutput {
+/** What the solver read: bare ids in its answer refer to this evidence, the plan's scope to its reading. */
+export interface SolverInput {
+  plan: Pick<Plan, "scope">;
+  /** The evidence as the solver prompt showed it (the tools' solver views). */
+  evidence: Evidence[];
+}
+
+export function parseSolverOutput(text: string, input?: SolverInput): ParsedSolverOutput {
   const warnings: string[] = [];
   const source = typeof text === "string" ? text : String(text ?? "");
   const found = findResultObject(source, warnings);
@@ -55,7 +68,10 @@ export function parseSolverOutput(text: string): ParsedSolverOutput {
     warnings.push("solver output contained no result JSON object; using the whole text as the summary");
     return { result: emptyResult(source.trim()), warnings };
   }
-  const result = normalizeResult(found, warnings);
+  const result = normalizeResult(found, warnings, input ? conditionRecords(input.evidence) : undefined);
+  // How the instructions were read is the planner's, not the solver's: it need not be repeated.
+  const interpretation = input?.plan.scope?.interpretation;
+  if (result.interpretation === undefined && interpretation) result.interpretation = interpretation;
   const checked = RunResultSchema.safeParse(result);
   if (!checked.success) {
     // normalizeResult should make this unreachable; keep the text rather than lose the answer.
@@ -143,7 +159,11 @@ function parseLoose(candidate: string, warnings: string[]): unknown {
   }
 }
 
-function normalizeResult(raw: Record<string, unknown>, warnings: string[]): RunResult {
+function normalizeResult(
+  raw: Record<string, unknown>,
+  warnings: string[],
+  records: ConditionRecords | undefined,
+): RunResult {
   let summary: string;
   if (typeof raw.summary === "string") summary = raw.summary.trim();
   else if (raw.summary === undefined || raw.summary === null) {
@@ -155,14 +175,14 @@ function normalizeResult(raw: Record<string, unknown>, warnings: string[]): RunR
   }
   const result: RunResult = {
     summary,
-    fulfilled_conditions: normalizeConditions(raw, "fulfilled_conditions", warnings),
-    unfulfilled_conditions: normalizeConditions(raw, "unfulfilled_conditions", warnings),
+    fulfilled_conditions: normalizeConditions(raw, "fulfilled_conditions", warnings, records),
+    unfulfilled_conditions: normalizeConditions(raw, "unfulfilled_conditions", warnings, records),
     missing_information: normalizeStrings(raw, "missing_information", warnings),
     recommendations: normalizeStrings(raw, "recommendations", warnings),
   };
   // Optional fields: kept when the solver wrote them, never invented.
   if (raw.applicable_conditions !== undefined && raw.applicable_conditions !== null) {
-    result.applicable_conditions = normalizeConditions(raw, "applicable_conditions", warnings);
+    result.applicable_conditions = normalizeConditions(raw, "applicable_conditions", warnings, records);
   }
   if (typeof raw.interpretation === "string" && raw.interpretation.trim()) {
     result.interpretation = raw.interpretation.trim();
@@ -192,15 +212,25 @@ function normalizeStrings(raw: Record<string, unknown>, field: string, warnings:
 
 function normalizeConditions(
   raw: Record<string, unknown>,
-  field: string,
+  field: FindingList,
   warnings: string[],
+  records: ConditionRecords | undefined,
 ): ConditionFinding[] {
   const out: ConditionFinding[] = [];
   listField(raw, field, warnings).forEach((item, index) => {
     if (typeof item === "string" || typeof item === "number") {
       const id = String(item).trim();
-      if (id) out.push({ id });
-      else warnings.push(`${field}[${index}] is an empty id; dropped it`);
+      if (!id) warnings.push(`${field}[${index}] is an empty id; dropped it`);
+      else if (!records) out.push({ id });
+      else {
+        const verdict = records.verdicts.get(id);
+        if (field !== "applicable_conditions" && verdict && !agrees(verdict, field)) {
+          warnings.push(
+            `${field}[${index}] ${id}: the ${CONDITIONS_AI} verdict is ${verdict.status || "without a status"}; kept the id without its reason and citations`,
+          );
+        }
+        out.push(findingFromRecords(id, field, records));
+      }
       return;
     }
     if (!isRecord(item)) {
@@ -229,6 +259,158 @@ function normalizeStatus(status: string): string {
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, "_");
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The short form: a bare id and what the evidence says of it
+
+const PRECONDITIONS = "call_preconditions_api";
+const CONDITIONS_AI = "call_conditions_ai_api";
+const VERDICT_STATUSES = new Set(["fulfilled", "not_fulfilled", "insufficient_evidence"]);
+
+type FindingList = "fulfilled_conditions" | "unfulfilled_conditions" | "applicable_conditions";
+type Citation = NonNullable<ConditionFinding["citations"]>[number];
+
+interface Labels {
+  title?: string;
+  compartment?: string;
+  priority?: string | number;
+}
+
+interface EngineVerdict extends Labels {
+  status: string;
+  reason?: string;
+  citations: Citation[];
+}
+
+interface PredictedCondition extends Labels {
+  reason?: string;
+}
+
+/** Per condition id, the first Conditions AI verdict and the first PreConditions prediction, in evidence order. */
+interface ConditionRecords {
+  verdicts: Map<string, EngineVerdict>;
+  predicted: Map<string, PredictedCondition>;
+}
+
+function conditionRecords(evidence: Evidence[]): ConditionRecords {
+  const verdicts = new Map<string, EngineVerdict>();
+  const predicted = new Map<string, PredictedCondition>();
+  for (const item of evidence) {
+    if (item.status !== "ok" || !isRecord(item.output)) continue;
+    if (item.tool === CONDITIONS_AI && Array.isArray(item.output.verdicts)) {
+      for (const entry of item.output.verdicts) {
+        if (!isRecord(entry)) continue;
+        const id = firstString(entry.condition_id, entry.id);
+        if (!id || verdicts.has(id)) continue;
+        const status = normalizeStatus(firstString(entry.status) ?? "");
+        const reason = firstString(entry.reason);
+        verdicts.set(id, {
+          ...labelsOf(entry),
+          status,
+          ...(reason ? { reason } : {}),
+          citations: verdictCitations(entry.citations),
+        });
+      }
+    }
+    if (item.tool === PRECONDITIONS && Array.isArray(item.output.conditions)) {
+      for (const entry of item.output.conditions) {
+        const id = isRecord(entry) ? firstString(entry.id, entry.condition_id) : firstString(entry);
+        if (!id || predicted.has(id)) continue;
+        const reason = isRecord(entry) ? firstString(entry.reason) : undefined;
+        predicted.set(id, { ...(isRecord(entry) ? labelsOf(entry) : {}), ...(reason ? { reason } : {}) });
+      }
+    }
+  }
+  return { verdicts, predicted };
+}
+
+/**
+ * A bare id in `list`, completed from what the solver read: the labels (the verdict's over the
+ * prediction's), and the verdict's status, reason and citations when the list agrees with the
+ * verdict (in applicable_conditions, the prediction's reason). A verdict of another status, or none,
+ * leaves the finding with its labels only.
+ */
+function findingFromRecords(id: string, list: FindingList, records: ConditionRecords): ConditionFinding {
+  const verdict = records.verdicts.get(id);
+  const predicted = records.predicted.get(id);
+  const labels = { ...definedLabels(predicted), ...definedLabels(verdict) };
+  const finding: ConditionFinding = { id, ...labels };
+  if (list === "applicable_conditions") {
+    if (predicted?.reason) finding.reason = predicted.reason;
+    return finding;
+  }
+  if (!verdict || !agrees(verdict, list)) return finding;
+  if (verdict.status !== "fulfilled") finding.status = verdict.status;
+  if (verdict.reason) finding.reason = verdict.reason;
+  finding.citations = verdict.citations;
+  return finding;
+}
+
+/** Whether a verdict belongs in `list`: fulfilled in fulfilled_conditions, not (with a known status) in unfulfilled_conditions. */
+function agrees(verdict: EngineVerdict, list: FindingList): boolean {
+  if (!VERDICT_STATUSES.has(verdict.status)) return false;
+  return (verdict.status === "fulfilled") === (list === "fulfilled_conditions");
+}
+
+/**
+ * The answer in its short form: each finding that its bare id reproduces exactly becomes that id,
+ * and an interpretation equal to the plan's reading is left out. parseSolverOutput(…, input) of the
+ * short form gives `result` back unchanged.
+ */
+export function shortSolverAnswer(result: RunResult, input: SolverInput): Record<string, unknown> {
+  const records = conditionRecords(input.evidence);
+  const shorten = (list: FindingList, findings: ConditionFinding[]) =>
+    findings.map((finding) =>
+      isDeepStrictEqual(findingFromRecords(finding.id, list, records), finding) ? finding.id : finding,
+    );
+  const { interpretation, applicable_conditions, ...rest } = result;
+  return {
+    ...rest,
+    fulfilled_conditions: shorten("fulfilled_conditions", result.fulfilled_conditions),
+    unfulfilled_conditions: shorten("unfulfilled_conditions", result.unfulfilled_conditions),
+    ...(applicable_conditions
+      ? { applicable_conditions: shorten("applicable_conditions", applicable_conditions) }
+      : {}),
+    ...(interpretation !== undefined && interpretation !== input.plan.scope?.interpretation
+      ? { interpretation }
+      : {}),
+  };
+}
+
+function labelsOf(record: Record<string, unknown>): Labels {
+  const title = firstString(record.title);
+  const compartment = firstString(record.compartment);
+  const { priority } = record;
+  return {
+    ...(title ? { title } : {}),
+    ...(compartment ? { compartment } : {}),
+    ...(typeof priority === "string" || typeof priority === "number" ? { priority } : {}),
+  };
+}
+
+function definedLabels(labels: Labels | undefined): Labels {
+  return {
+    ...(labels?.title ? { title: labels.title } : {}),
+    ...(labels?.compartment ? { compartment: labels.compartment } : {}),
+    ...(labels?.priority !== undefined ? { priority: labels.priority } : {}),
+  };
+}
+
+/** A verdict's citations as the engine wrote them: a document, and a numeric page and an excerpt when given. */
+function verdictCitations(value: unknown): Citation[] {
+  const out: Citation[] = [];
+  for (const item of Array.isArray(value) ? value : []) {
+    if (!isRecord(item)) continue;
+    const document = firstString(item.document);
+    if (!document) continue;
+    out.push({
+      document,
+      ...(typeof item.page === "number" ? { page: item.page } : {}),
+      ...(typeof item.excerpt === "string" ? { excerpt: item.excerpt } : {}),
+    });
+  }
+  return out;
 }
 
 function normalizeCitations(value: unknown): NonNullable<ConditionFinding["citations"]> {

@@ -5,6 +5,7 @@
 
 import type { InstructionScope } from "../core/instructions.ts";
 import { judgesConditions, preconditionsArgs, scopedDocuments } from "../core/profiles.ts";
+import { shortSolverAnswer } from "../core/result.ts";
 import type {
   ConditionFinding,
   EvaluationRequest,
@@ -120,7 +121,7 @@ export function planFromRequest(
         id,
         tool: RETRIEVE,
         args: { s3_path: path },
-        description: `Retrieve ${path} to confirm it is readable and see its pages`,
+        description: `Check ${path} is readable`,
       });
     }
     steps.push({
@@ -663,7 +664,10 @@ export function plannerText(
   return `[\n${steps.map((step) => JSON.stringify(step)).join(",\n")}\n]`;
 }
 
-/** The solver's answer (benchmarks replay exactly this text). */
+/**
+ * The solver's answer in the prompt's short form, compact (benchmarks replay exactly this text):
+ * a condition whose Conditions AI verdict it adopts as it stands is its id alone.
+ */
 export function solverText(request: EvaluationRequest, plan: Plan, evidence: Evidence[]): string {
-  return JSON.stringify(solveFromEvidence(request, plan, evidence), null, 2);
+  return JSON.stringify(shortSolverAnswer(solveFromEvidence(request, plan, evidence), { plan, evidence }));
 }

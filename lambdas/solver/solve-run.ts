@@ -62,7 +62,8 @@ export async function solveRun(runId: string, services: Services, log: Logger): 
   });
   await runs.addUsage(runId, { llm_calls: 1, ...completion.usage });
 
-  const parsed = parseSolverOutput(completion.text);
+  // Bare condition ids in the answer take what the evidence the solver read says of them.
+  const parsed = parseSolverOutput(completion.text, { plan, evidence });
   const { warnings } = parsed;
   // A question nobody answered: the verdicts that waited for it say so.
   const result = noteUnanswered(parsed.result, clarification);

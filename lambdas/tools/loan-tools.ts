@@ -98,6 +98,24 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
           ),
         };
       },
+      // The solver needs which conditions were predicted and why. `expected` is Conditions AI's input
+      // (its verdicts say what was expected), and `verifiable` tells something only when false.
+      solver_view: (output) => {
+        const { conditions, filtered_out, ...rest } = output as {
+          conditions?: unknown;
+          filtered_out?: unknown;
+        };
+        if (!Array.isArray(conditions)) return output;
+        return {
+          ...rest,
+          conditions: conditions.map((condition) => {
+            if (!condition || typeof condition !== "object") return condition;
+            const { expected: _expected, verifiable, ...kept } = condition as Record<string, unknown>;
+            return verifiable === true ? kept : { ...kept, verifiable };
+          }),
+          ...(Array.isArray(filtered_out) && filtered_out.length === 0 ? {} : { filtered_out }),
+        };
+      },
       // Asked of the reference catalog even when a lender's service predicts: the questions are about
       // the loan's metadata, which both read the same way.
       questions: ({ metadata, conditions, exclude }) =>
@@ -164,11 +182,22 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
         });
       },
       // The extraction report is for auditors and the dashboard; the verdicts cite what was found,
-      // so the solver (and its token bill) needs only the fields that could not be located.
+      // so the solver (and its token bill) needs only the fields that could not be located. A
+      // verdict's `observed` values are the ones its reason states in words.
       solver_view: (output) => {
-        const { documents, ...rest } = output as ConditionsResult;
-        if (!Array.isArray(documents)) return output;
+        const { verdicts, documents, ...rest } = output as ConditionsResult;
+        const judged = Array.isArray(verdicts)
+          ? {
+              verdicts: verdicts.map((verdict) => {
+                if (!verdict || typeof verdict !== "object") return verdict;
+                const { observed: _observed, ...kept } = verdict as unknown as Record<string, unknown>;
+                return kept;
+              }),
+            }
+          : {};
+        if (!Array.isArray(documents)) return { ...rest, ...judged };
         return {
+          ...judged,
           ...rest,
           documents: documents.map(({ extraction, ...report }) => {
             const unlocated = (extraction?.fields ?? [])
@@ -202,9 +231,21 @@ export function createLoanTools(resolveServices: () => LoanToolServices): ToolDe
         };
       },
       // The Conditions AI step reads the documents themselves and cites them; the solver needs to
-      // know each document was readable and what it is, not its first 2,000 characters again.
+      // know each document was readable and what it is, not its first 2,000 characters again, nor
+      // where and when it was stored.
       solver_view: (output) => {
-        const { preview, ...rest } = output as { preview?: string };
+        const {
+          preview,
+          uri: _uri,
+          size: _size,
+          last_modified: _modified,
+          ...rest
+        } = output as {
+          preview?: string;
+          uri?: unknown;
+          size?: unknown;
+          last_modified?: unknown;
+        };
         return { ...rest, preview: preview?.slice(0, SOLVER_PREVIEW_CHARS) };
       },
     }),

@@ -12,6 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBatchBench } from "../../bench/batch.ts";
 import type { Twin } from "../../infra/local/twin.ts";
+import { recordLine, startLine } from "../../lambdas/batch/lines.ts";
 import { bootTwinWithSamples, post } from "./twin-fixture.ts";
 
 const sample = (name: string) =>
@@ -392,4 +393,74 @@ describe("the benchmark's batch hook", () => {
     );
     expect(new Set(loans).size).toBe(8);
   }, 120_000);
+});
+
+describe("the item steps, called again as a retry or a redrive would", () => {
+  const deps = () => ({
+    runs: twin.services.runs,
+    batches: twin.services.batches,
+    documentPolicy: twin.services.documentPolicy,
+    resultPolicy: twin.services.resultPolicy,
+  });
+  const newBatch = async (batchId: string) => {
+    await twin.services.batches.create({
+      batch_id: batchId,
+      total: 3,
+      line_ranges: [[1, 3]],
+      max_concurrency: 1,
+      tolerated_failure_percentage: 0,
+      source: "inline",
+      manifest: "s3://rewoo-artifacts/batches/none/manifest.jsonl",
+      results_prefix: "s3://rewoo-artifacts/batches/none/results/",
+    });
+  };
+
+  it("finds the run a first attempt created, runs nothing again, and counts the line once", async () => {
+    const batchId = "batch-20260101000000-retry001";
+    await newBatch(batchId);
+    const first = await startLine(batchId, { line: 1, request: TAX_RETURN }, deps());
+    expect(first.run_id).toBe("run-20260101000000-retry001-1");
+    expect(first.finished).toBeUndefined();
+    await twin.startExecution(first.run_id ?? "", { run_id: first.run_id ?? "" });
+    const ended = await twin.waitForRun(first.run_id ?? "");
+
+    const again = await startLine(batchId, { line: 1, request: TAX_RETURN }, deps());
+    expect(again).toEqual({ line: 1, run_id: first.run_id, finished: ended.status });
+    const recorded = await recordLine(batchId, again, { skipped: true }, deps());
+    const recordedAgain = await recordLine(batchId, again, { skipped: true }, deps());
+    expect(recordedAgain).toEqual(recorded);
+    expect(recorded).toMatchObject({ line: 1, status: ended.status, failed: false });
+    const batch = await twin.services.batches.get(batchId);
+    expect(batch.processed).toBe(1);
+    expect(batch.counts).toEqual({ [ended.status]: 1 });
+  });
+
+  it("reports a line whose run could not be created, or whose execution ended before its run, as FAILED", async () => {
+    const batchId = "batch-20260101000000-failed01";
+    await newBatch(batchId);
+    const notStarted = await recordLine(
+      batchId,
+      { line: 2 },
+      { Error: "Rewoo.TransientError", Cause: "DynamoDB throttled" },
+      deps(),
+    );
+    expect(notStarted).toMatchObject({ status: "FAILED", failed: true, error: { code: "start_failed" } });
+
+    const started = await startLine(batchId, { line: 3, request: TAX_RETURN }, deps());
+    const cutShort = await recordLine(
+      batchId,
+      started,
+      { Error: "States.TaskFailed", Cause: '{"Status":"ABORTED"}' },
+      deps(),
+    );
+    expect(cutShort).toMatchObject({
+      line: 3,
+      run_id: started.run_id,
+      status: "FAILED",
+      failed: true,
+      error: { code: "execution_failed" },
+    });
+    const batch = await twin.services.batches.get(batchId);
+    expect(batch.counts).toEqual({ FAILED: 2 });
+  });
 });

@@ -33,13 +33,13 @@ describe("rule-based planner", () => {
         id: "E2",
         tool: "retrieve_s3_document",
         args: { s3_path: "rm-conditions/doc1.pdf" },
-        description: "Retrieve rm-conditions/doc1.pdf to confirm it is readable and see its pages",
+        description: "Check rm-conditions/doc1.pdf is readable",
       },
       {
         id: "E3",
         tool: "retrieve_s3_document",
         args: { s3_path: "rm-conditions/doc2.pdf" },
-        description: "Retrieve rm-conditions/doc2.pdf to confirm it is readable and see its pages",
+        description: "Check rm-conditions/doc2.pdf is readable",
       },
       {
         id: "E4",
@@ -261,7 +261,7 @@ async function solve(evidence: Evidence[], instructions?: string, plan = taxPlan
     prompt,
     context: { purpose: "solver", request, plan, evidence },
   });
-  const parsed = parseSolverOutput(completion.text);
+  const parsed = parseSolverOutput(completion.text, { plan, evidence });
   expect(parsed.warnings).toEqual([]);
   return parsed.result;
 }
@@ -328,6 +328,24 @@ describe("rule-based solver", () => {
         'Provide a document that shows "EIN matches the borrowing entity" (TR_EIN_MATCH)',
         "Re-upload rm-conditions/x.pdf or correct its path, then re-run the evaluation (E3 failed)",
       ],
+    });
+  });
+
+  it("answers in the prompt's short form: one compact line, adopted verdicts as their ids", async () => {
+    const request = taxReturnRequest({ s3_pdf_paths: ["rm-conditions/doc1.pdf", "rm-conditions/x.pdf"] });
+    const evidence = [predicted, retrieved, missingDocument, verdicts];
+    const { system, prompt } = renderSolverPrompt({ request, plan: taxPlan, evidence });
+
+    const { text } = await provider.complete({
+      system,
+      prompt,
+      context: { purpose: "solver", request, plan: taxPlan, evidence },
+    });
+
+    expect(text).not.toContain("\n");
+    expect(JSON.parse(text)).toMatchObject({
+      fulfilled_conditions: ["TR_YEAR", "TR_SCHEDULES", "TR_INCOME"],
+      unfulfilled_conditions: ["TR_SIGNED", "TR_EIN_MATCH"],
     });
   });
 

@@ -189,10 +189,9 @@ describe("a Distributed Map", () => {
     expect(seen).toContainEqual({ n: 6, index: 4, tag: "t1" });
     expect(seen).toHaveLength(6);
 
-    const { MapRunArn, ResultWriterDetails } = (ended.output as { map: Record<string, never> }).map as {
-      MapRunArn: string;
-      ResultWriterDetails: { Bucket: string; Key: string };
-    };
+    const { MapRunArn, ResultWriterDetails } = (
+      ended.output as { map: { MapRunArn: string; ResultWriterDetails: { Bucket: string; Key: string } } }
+    ).map;
     expect(MapRunArn).toMatch(/^arn:aws:states:us-east-1:123456789012:mapRun:fan\/Fan:[0-9a-f-]{36}$/);
     expect(ResultWriterDetails.Bucket).toBe("items");
     expect(ResultWriterDetails.Key).toMatch(/^out\/ok\/[0-9a-f-]{36}\/manifest\.json$/);

@@ -21,25 +21,76 @@ const evidence = (tool: string, output: unknown): Evidence => ({
 });
 
 describe("what the solver reads of the evidence", () => {
-  it("keeps a retrieved document's facts but only the start of its preview", () => {
+  it("keeps what a retrieved document is, not where and when it was stored, and only the start of its preview", () => {
     const retrieved = evidence("retrieve_s3_document", {
       path: "a.pdf",
+      uri: "s3://documents/a.pdf",
+      size: 12_714,
+      last_modified: "2025-01-01T00:00:00.000Z",
+      content_type: "application/pdf",
       page_count: 3,
+      has_text_layer: true,
       preview: "x".repeat(2_000),
     });
-    const view = registry.forSolver(retrieved).output as {
-      path: string;
-      page_count: number;
-      preview: string;
-    };
-    expect(view).toMatchObject({ path: "a.pdf", page_count: 3 });
-    expect(view.preview).toHaveLength(200);
+    expect(registry.forSolver(retrieved).output).toEqual({
+      path: "a.pdf",
+      content_type: "application/pdf",
+      page_count: 3,
+      has_text_layer: true,
+      preview: "x".repeat(200),
+    });
     expect((retrieved.output as { preview: string }).preview).toHaveLength(2_000);
   });
 
-  it("keeps Conditions AI's verdicts and document statuses, of the extraction report only what was not found", () => {
+  it("keeps PreConditions' predictions and why, not the values Conditions AI was given", () => {
+    const predicted = evidence("call_preconditions_api", {
+      loan_program: "Flex Supreme",
+      classification: "Bank Statements",
+      conditions: [
+        {
+          id: "BS_NAME_MATCH",
+          title: "Account holder is the borrower",
+          reason: 'verify every statement\'s account holder is "Jane Q. Doe"',
+          verifiable: true,
+          expected: { borrower_name: "Jane Q. Doe" },
+        },
+        {
+          id: "BS_LARGE_DEPOSITS",
+          reason: "monthly income unknown",
+          verifiable: false,
+          missing_input: "borrower_info.monthly_income",
+          expected: {},
+        },
+      ],
+      filtered_out: [],
+    });
+    expect(registry.forSolver(predicted).output).toEqual({
+      loan_program: "Flex Supreme",
+      classification: "Bank Statements",
+      conditions: [
+        {
+          id: "BS_NAME_MATCH",
+          title: "Account holder is the borrower",
+          reason: 'verify every statement\'s account holder is "Jane Q. Doe"',
+        },
+        {
+          id: "BS_LARGE_DEPOSITS",
+          reason: "monthly income unknown",
+          missing_input: "borrower_info.monthly_income",
+          verifiable: false,
+        },
+      ],
+    });
+    const narrowed = evidence("call_preconditions_api", {
+      conditions: [],
+      filtered_out: [{ id: "BS_NO_NSF", reason: "not asked for" }],
+    });
+    expect(registry.forSolver(narrowed).output).toEqual(narrowed.output);
+  });
+
+  it("keeps Conditions AI's verdicts (not the values their reasons state) and document statuses, of the extraction report only what was not found", () => {
     const judged = evidence("call_conditions_ai_api", {
-      verdicts: [{ condition_id: "TR_EIN_MATCH", status: "insufficient_evidence" }],
+      verdicts: [{ condition_id: "TR_EIN_MATCH", status: "insufficient_evidence", observed: { ein: null } }],
       documents: [
         {
           document: "a.pdf",
@@ -78,8 +129,10 @@ describe("what the solver reads of the evidence", () => {
   });
 
   it("passes other tools' outputs and failed evidence through unchanged", () => {
-    const verdicts = evidence("call_preconditions_api", { conditions: [{ id: "TR_SIGNED" }] });
-    expect(registry.forSolver(verdicts)).toBe(verdicts);
+    const history = evidence("query_database", { query: "similar_loans", results: [] });
+    expect(registry.forSolver(history)).toBe(history);
+    const unexpected = evidence("call_preconditions_api", { predicted: "TR_SIGNED" });
+    expect(registry.forSolver(unexpected).output).toEqual({ predicted: "TR_SIGNED" });
     const failed = {
       ...evidence("retrieve_s3_document", undefined),
       status: "error" as const,
