@@ -15,6 +15,7 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import aslValidator from "asl-validator";
 import type { StateMachine, StateMachineDefinition } from "aws-local-stepfunctions";
 import { installPolyfills } from "./polyfills.ts";
 import {
@@ -91,6 +92,13 @@ export async function loadDistributedWorkflow(
   const rootName = options.stateMachineName ?? aslPath.replace(/^.*\//, "").replace(/(\.asl)?\.json$/, "");
   const text = substitute(await readFile(aslPath, "utf8"), region, accountId, options.substitutions ?? {});
   const definition = JSON.parse(text) as Definition;
+  // Validated once, as written (Distributed Maps included); the machines derived from it are not
+  // validated again: validation is most of a machine's construction cost, and the twin boots often.
+  // On a copy: the validator writes its defaults (QueryLanguage) into what it validates.
+  const validation = aslValidator(JSON.parse(text), { checkArn: true, checkPaths: true });
+  if (!validation.isValid) {
+    throw new Error(`${aslPath} is not a valid state machine definition: ${validation.errorsText("; ")}`);
+  }
 
   const targets = new Map<string, LocalStepFunctions>();
   for (const target of options.targets ?? []) targets.set(target.stateMachineArn, target);
@@ -108,6 +116,7 @@ export async function loadDistributedWorkflow(
     region,
     accountId,
     stateMachineName: name,
+    validate: false,
     ...(options.retryIntervalOverrides ? { retryIntervalOverrides: options.retryIntervalOverrides } : {}),
     ...(options.closedExecutionsKept !== undefined
       ? { closedExecutionsKept: options.closedExecutionsKept }
@@ -550,7 +559,8 @@ function selectorMachine(lib: typeof import("aws-local-stepfunctions"), selector
     StartAt: "ItemSelector",
     States: { ItemSelector: { Type: "Pass", Parameters: selector, End: true } },
   } as unknown as StateMachineDefinition;
-  return new lib.StateMachine(definition, { validationOptions: { checkArn: true, checkPaths: true } });
+  // Part of the definition validated as a whole.
+  return new lib.StateMachine(definition, { validationOptions: { noValidate: true } });
 }
 
 async function readItems(
