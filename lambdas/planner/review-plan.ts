@@ -107,8 +107,8 @@ export async function reviewPlanRun(
       log.warn("the plan asked again was invalid", { issues: error.issues });
     }
   }
-  await runs.updateRun(runId, { plan_review: verdict });
-  await publisher.publish(runId, { stage: "review", target: "plan", ...verdict });
+  // The verdict is stored with its event's seq: one round trip.
+  await publisher.publish(runId, { stage: "review", target: "plan", ...verdict }, { plan_review: verdict });
   log.info("plan reviewed", { score: verdict.score, approved: verdict.approved });
   return reviewedOutput(meta, final, verdict, services);
 }

@@ -13,19 +13,26 @@ export async function reviewResultRun(
   log: Logger,
 ): Promise<{ run_id: string; needs_review: boolean }> {
   const { runs, evidence: evidenceStore, publisher, config } = services;
-  const meta = await runs.getMeta(runId);
+  // META and the evidence in one Query.
+  const { meta, evidence: stored } = await runs.getMetaAndEvidence(runId);
   if (isTerminal(meta.status)) throw new Error(`run ${runId} is already ${meta.status}; not reviewing it`);
   if (meta.result_review) return { run_id: runId, needs_review: !meta.result_review.approved };
   const { plan, result } = meta;
   if (!plan || !result) throw new Error(`run ${runId} has no result to review`);
-  const evidence = await evidenceStore.ofPlan(runId, plan);
+  const evidence = [
+    ...(await evidenceStore.resolveAll(plan.steps.flatMap((step) => stored.get(step.id) ?? []))).values(),
+  ];
   const verdict = await reviewResultWithModel(
     { request: meta.request, result, evidence, ...(plan.scope ? { scope: plan.scope } : {}) },
     config.reviewThreshold,
     { runId, services, log },
   );
-  await runs.updateRun(runId, { result_review: verdict });
-  await publisher.publish(runId, { stage: "review", target: "result", ...verdict });
+  // The review is stored with its event's seq (a run whose stream is closed, ended meanwhile, keeps none).
+  await publisher.publish(
+    runId,
+    { stage: "review", target: "result", ...verdict },
+    { result_review: verdict },
+  );
   log.info("result reviewed", { score: verdict.score, approved: verdict.approved });
   return { run_id: runId, needs_review: !verdict.approved };
 }

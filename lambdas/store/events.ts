@@ -2,7 +2,7 @@
 // then handed to every sink. Sinks are where live delivery plugs in (WebSocket push): adding one
 // touches only the list built at cold start. A sink failure never fails a run.
 import type { ProgressEvent, ProgressEventBody } from "../core/types.ts";
-import type { RunStore } from "./runs.ts";
+import type { EventRecordFields, RunStore } from "./runs.ts";
 
 export interface EventSink {
   readonly name: string;
@@ -20,9 +20,16 @@ export class EventPublisher {
     private readonly logger?: EventPublisherLogger,
   ) {}
 
-  /** Undefined when the run's stream is already closed by its `complete` event (the event is dropped). */
-  async publish(runId: string, body: ProgressEventBody): Promise<ProgressEvent | undefined> {
-    const event = await this.runs.appendEvent(runId, body);
+  /**
+   * Undefined when the run's stream is already closed by its `complete` event (the event is dropped,
+   * and `record` is not stored). `record`: run fields the event announces, stored with its seq.
+   */
+  async publish(
+    runId: string,
+    body: ProgressEventBody,
+    record?: EventRecordFields,
+  ): Promise<ProgressEvent | undefined> {
+    const event = await this.runs.appendEvent(runId, body, record);
     if (!event) {
       this.logger?.warn("event after the run's complete event dropped", { run_id: runId, stage: body.stage });
       return undefined;

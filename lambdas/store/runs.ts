@@ -53,6 +53,9 @@ export interface IdempotencyRecord {
 // Idempotency items live in the runs table beside the runs, in their own partition per key.
 const idempotencyKey = (keyHash: string) => ({ pk: `IDEMPOTENCY#${keyHash}`, sk: META });
 
+/** Run fields an event may store in the update that gives it its seq (what the event announces). */
+export type EventRecordFields = Partial<Pick<MetaItem, "plan_review" | "result_review">>;
+
 export class RunNotFoundError extends Error {
   override name = "RunNotFoundError";
   constructor(runId: string) {
@@ -478,19 +481,34 @@ export class RunStore {
    * that was still running when its run was cancelled) gets no seq and is dropped (undefined), so
    * `complete` is always a run's last event. A resume reopens the stream.
    */
-  async appendEvent(runId: string, body: ProgressEventBody): Promise<ProgressEvent | undefined> {
+  async appendEvent(
+    runId: string,
+    body: ProgressEventBody,
+    record: EventRecordFields = {},
+  ): Promise<ProgressEvent | undefined> {
     let seq: number;
+    // Fields the event announces (a review) are stored in the same update as its seq: one round trip.
+    const sets = Object.entries(record).filter(([, value]) => value !== undefined);
+    const names = Object.fromEntries(sets.map(([field]) => [`#${field}`, field]));
+    const values = Object.fromEntries(sets.map(([field, value]) => [`:${field}`, value]));
+    const assignments = [
+      ...(body.stage === "complete" ? ["events_closed = :closed"] : []),
+      ...(sets.length ? ["updated_at = :now"] : []),
+      ...sets.map(([field]) => `#${field} = :${field}`),
+    ];
     try {
       const { Attributes } = await this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: runKey(runId), sk: META },
-          UpdateExpression:
-            body.stage === "complete"
-              ? "ADD event_seq :one SET events_closed = :closed"
-              : "ADD event_seq :one",
+          UpdateExpression: `ADD event_seq :one${assignments.length ? ` SET ${assignments.join(", ")}` : ""}`,
           ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(events_closed)",
-          ExpressionAttributeValues: { ":one": 1, ...(body.stage === "complete" ? { ":closed": true } : {}) },
+          ...(sets.length ? { ExpressionAttributeNames: names } : {}),
+          ExpressionAttributeValues: {
+            ":one": 1,
+            ...(body.stage === "complete" ? { ":closed": true } : {}),
+            ...(sets.length ? { ":now": this.now().toISOString(), ...values } : {}),
+          },
           ReturnValues: "UPDATED_NEW",
         }),
       );

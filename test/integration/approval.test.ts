@@ -5,7 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Twin } from "../../infra/local/twin.ts";
 import type { PlanStep, RunRecord } from "../../lambdas/core/types.ts";
-import { bootTwinWithSamples, post, taxReturnRequest, untilStatus, verdictOf } from "./twin-fixture.ts";
+import {
+  bootTwinWithSamples,
+  post,
+  taxReturnRequest,
+  untilEvent,
+  untilStatus,
+  verdictOf,
+} from "./twin-fixture.ts";
 
 const SIGNED = "rm-conditions/1120-signed.pdf";
 const UNSIGNED = "rm-conditions/1120-unsigned.pdf";
@@ -23,6 +30,7 @@ afterAll(async () => {
 async function waitingForApproval(): Promise<RunRecord> {
   const { run_id } = await twin.startRun(taxReturnRequest([SIGNED], { options: { approval: "required" } }));
   await untilStatus(twin, run_id, "AWAITING_APPROVAL");
+  await untilEvent(twin, run_id, "approval");
   const record = (await twin.services.runs.getRun(run_id)) as RunRecord;
   // Nothing but the planner (and its reviewer) ran.
   expect(record.evidence).toEqual([]);

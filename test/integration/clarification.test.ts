@@ -10,6 +10,7 @@ import {
   bankRequestWithoutIncome,
   bootTwinWithSamples,
   post,
+  untilEvent,
   untilStatus,
   verdictOf,
 } from "./twin-fixture.ts";
@@ -28,6 +29,7 @@ describe("a run that lacks an input asks for it and waits", () => {
   it("asks for the monthly income, takes the answer and decides BS_LARGE_DEPOSITS, calling every tool once", async () => {
     const { run_id } = await twin.startRun(bankRequestWithoutIncome());
     await untilStatus(twin, run_id, "AWAITING_INPUT");
+    await untilEvent(twin, run_id, "question");
 
     // Nothing but the planner ran; the question says what is missing, why, and for which condition.
     const waiting = (await (await fetch(new URL(`/v1/runs/${run_id}`, twin.urls.api))).json()) as RunRecord;

@@ -74,6 +74,18 @@ export async function untilStatus(twin: Twin, runId: string, status: RunStatus):
   throw new Error(`run ${runId} never reached ${status}`);
 }
 
+/**
+ * Resolves once the run has an event of `stage`. A wait stores its status (and task token) before it
+ * publishes the event that announces it, so a caller that saw the status follows the events for it.
+ */
+export async function untilEvent(twin: Twin, runId: string, stage: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if ((await twin.services.runs.listEvents(runId)).some((event) => event.stage === stage)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`run ${runId} never published a ${stage} event`);
+}
+
 /** fulfilled, not_fulfilled or insufficient_evidence (fulfilled findings carry no status of their own). */
 export const verdictOf = (record: RunRecord, id: string): string | undefined => {
   if (record.result?.fulfilled_conditions.some((finding) => finding.id === id)) return "fulfilled";
