@@ -30,10 +30,14 @@ export class LambdaThread<E, R> {
   private nextId = 0;
   private closed = false;
 
-  /** `module` is the handler module's file URL; `exportName` the handler's export. */
+  /**
+   * `module` is the handler module's file URL; `exportName` the handler's export; `env` variables set
+   * on top of the process's (a function's configuration).
+   */
   constructor(
     private readonly module: URL,
     private readonly exportName = "handler",
+    private readonly env: Record<string, string> = {},
   ) {}
 
   /** Creates the environment now (cold start off the first invocation's path); errors surface on invoke. */
@@ -63,6 +67,7 @@ export class LambdaThread<E, R> {
     if (!this.ready) {
       const worker = new Worker(new URL("./lambda-thread-entry.mjs", import.meta.url), {
         workerData: { module: this.module.href, exportName: this.exportName },
+        env: { ...process.env, ...this.env },
       });
       // The twin's servers keep the process alive; an idle function must not.
       worker.unref();
@@ -95,5 +100,42 @@ export class LambdaThread<E, R> {
     }
     const worker = this.worker as Worker;
     return this.ready.then(() => worker);
+  }
+}
+
+/**
+ * Concurrent invocations of one function, each in an environment of its own as Lambda scales out:
+ * `size` worker threads, an invocation going to the least busy.
+ */
+export class LambdaPool<E, R> {
+  private readonly environments: Array<{ fn: LambdaThread<E, R>; busy: number }>;
+
+  constructor(module: URL, size: number, exportName = "handler") {
+    if (!Number.isInteger(size) || size < 1)
+      throw new Error(`a function pool needs at least 1 environment, not ${size}`);
+    this.environments = Array.from({ length: size }, () => ({
+      fn: new LambdaThread<E, R>(module, exportName),
+      busy: 0,
+    }));
+  }
+
+  warm(): void {
+    for (const environment of this.environments) environment.fn.warm();
+  }
+
+  async invoke(event: E): Promise<R> {
+    const environment = this.environments.reduce((least, candidate) =>
+      candidate.busy < least.busy ? candidate : least,
+    );
+    environment.busy += 1;
+    try {
+      return await environment.fn.invoke(event);
+    } finally {
+      environment.busy -= 1;
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.environments.map((environment) => environment.fn.close()));
   }
 }

@@ -21,7 +21,7 @@ import { LocalDynamoDbStreams } from "./dynamodb-streams.ts";
 import { type Emulators, startEmulators } from "./emulators.ts";
 import { LocalEventBus } from "./event-bridge.ts";
 import { DEFAULT_STAGE, type Gateway, listenLoopback, startGateway } from "./gateway.ts";
-import { LambdaThread } from "./lambda-thread.ts";
+import { LambdaPool, LambdaThread } from "./lambda-thread.ts";
 import { provisionResources } from "./provision.ts";
 import { LocalStepFunctions } from "./step-functions.ts";
 
@@ -42,6 +42,12 @@ export interface TwinOptions {
   dashboardDir?: string;
   /** Milliseconds to wait before each retry, per state name (tests use 0 instead of the ASL's backoff). */
   retryIntervalOverrides?: Record<string, number>;
+  /**
+   * Work invocations run in this many environments of their own (worker threads, as Lambda runs
+   * concurrent invocations), so one step's PDF parsing does not hold up the rest of the twin. 0
+   * (default): in the twin's thread, where tests can reach the worker's services.
+   */
+  workerEnvironments?: number;
 }
 
 export interface Twin {
@@ -192,6 +198,13 @@ async function bootTwin(
     new URL("../../lambdas/ws/stream.ts", import.meta.url),
   );
   pushFunction.warm();
+  const workerPool = options.workerEnvironments
+    ? new LambdaPool<unknown, unknown>(
+        new URL("../../lambdas/worker/index.ts", import.meta.url),
+        options.workerEnvironments,
+      )
+    : undefined;
+  workerPool?.warm();
   // The push function's event source mapping (infra/stacks: the same filter, batch size and retries).
   streams.addEventSourceMapping({
     tableName: LOCAL_NAMES.RUNS_TABLE,
@@ -215,7 +228,7 @@ async function bootTwin(
       AwaitApproval: (input) => planner.handler(input as never),
       WaitTimedOut: (input) => planner.handler(input as never),
       Replan: (input) => planner.handler(input as never),
-      Work: (input) => worker.handler(input as never),
+      Work: workerPool ? (input) => workerPool.invoke(input) : (input) => worker.handler(input as never),
       Solve: (input) => solver.handler(input as never),
       ReviewResult: (input) => solver.handler(input as never),
       Finalize: (input) => finalize.handler(input as never),
@@ -374,6 +387,7 @@ async function bootTwin(
       await eventBus.idle();
       await streams.close();
       await pushFunction.close();
+      await workerPool?.close();
       await gateway.close();
       await emulators.stop();
     },

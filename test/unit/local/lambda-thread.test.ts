@@ -3,7 +3,7 @@
 // started with, reports function errors by name and message, and is replaced after it dies.
 import { threadId } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
-import { LambdaThread } from "../../../infra/local/lambda-thread.ts";
+import { LambdaPool, LambdaThread } from "../../../infra/local/lambda-thread.ts";
 
 type Event = { action: "echo" | "fail" | "die"; value?: unknown };
 type Result = { value: unknown; invocations: number; threadId: number; setting: string | null };
@@ -66,5 +66,30 @@ describe("LambdaThread", () => {
   it("names a module that has no such handler", async () => {
     fn = new LambdaThread<Event, Result>(MODULE, "missing");
     await expect(fn.invoke({ action: "echo" })).rejects.toThrow(/exports no function missing/);
+  });
+});
+
+describe("LambdaPool", () => {
+  let pool: LambdaPool<Event, Result> | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    pool = undefined;
+  });
+
+  it("spreads invocations in flight over its environments and reports errors like one function", async () => {
+    pool = new LambdaPool<Event, Result>(MODULE, 2);
+    const results = await Promise.all([1, 2, 3, 4].map((value) => pool?.invoke({ action: "echo", value })));
+    expect(results.map((r) => r?.value)).toEqual([1, 2, 3, 4]);
+    const threads = new Set(results.map((r) => r?.threadId));
+    expect(threads.size).toBe(2);
+    expect(threads.has(threadId)).toBe(false);
+    await expect(pool.invoke({ action: "fail", value: "x" })).rejects.toMatchObject({
+      name: "ValidationError",
+      message: "cannot handle x",
+    });
+  });
+
+  it("needs at least one environment", () => {
+    expect(() => new LambdaPool<Event, Result>(MODULE, 0)).toThrow(/at least 1 environment, not 0/);
   });
 });
