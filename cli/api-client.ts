@@ -1,6 +1,8 @@
 // HTTP client of the REST API (docs/api.openapi.yaml) for `rewoo evaluate --api`. Plain fetch: the
 // CLI talks to the local twin's gateway or to a deployed API through the same calls.
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { BatchStarted } from "../lambdas/api/batches.ts";
 import type { EventsPage } from "../lambdas/api/runs.ts";
 import type { StartedRun } from "../lambdas/api/start.ts";
 import type { RequestProblem } from "../lambdas/core/request.ts";
@@ -12,6 +14,46 @@ export type PlanDecision =
   | { decision: "approve"; reason?: string }
   | { decision: "reject"; reason?: string }
   | { decision: "edit"; plan: unknown; reason?: string };
+
+/** The body of POST /v1/batches as the CLI sends it: the requests inline, one per batch line. */
+export interface BatchSubmission {
+  requests: unknown[];
+  max_concurrency?: number;
+  tolerated_failure_percentage?: number;
+  name?: string;
+}
+
+const BatchLineError = z.object({
+  code: z.string(),
+  message: z.string(),
+  fields: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
+
+/** GET /v1/batches/{batch_id} (docs/api.openapi.yaml BatchRecord), as far as the CLI reads it. */
+const BatchRecordAnswer = z.object({
+  batch_id: z.string(),
+  name: z.string().optional(),
+  status: z.enum(["RUNNING", "SUCCEEDED", "FAILED", "ABORTED"]),
+  total: z.number().int().nonnegative(),
+  processed: z.number().int().nonnegative(),
+  counts: z.record(z.string(), z.number().int().nonnegative()),
+  max_concurrency: z.number().int().positive(),
+  tolerated_failure_percentage: z.number(),
+  error: z.object({ error: z.string(), cause: z.string() }).optional(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  finished_at: z.string().optional(),
+});
+export type BatchRecordView = z.infer<typeof BatchRecordAnswer>;
+
+/** One line of GET /v1/batches/{batch_id}/results (BatchLineResult). */
+const BatchLineAnswer = z.object({
+  line: z.number().int().positive(),
+  status: z.string(),
+  run_id: z.string().optional(),
+  error: BatchLineError.optional(),
+});
+export type BatchLineView = z.infer<typeof BatchLineAnswer>;
 
 /** The API answered with an error (its {error: {code, message, fields}} body), or not at all. */
 export class ApiRequestError extends Error {
@@ -112,6 +154,41 @@ export class ApiClient {
     return this.call("GET", `/v1/runs?limit=${limit}`);
   }
 
+  /**
+   * POST /v1/batches. Sent once: the API keeps no idempotency key for batches, so a retry after a
+   * lost answer could start the portfolio twice.
+   */
+  startBatch(submission: BatchSubmission): Promise<BatchStarted> {
+    return this.call<BatchStarted>("POST", "/v1/batches", {
+      body: JSON.stringify(submission),
+      headers: { "content-type": "application/json" },
+    });
+  }
+
+  /** GET /v1/batches/{batch_id}: status and counts by line status. */
+  async getBatch(batchId: string): Promise<BatchRecordView> {
+    const path = `/v1/batches/${encodeURIComponent(batchId)}`;
+    return checked(BatchRecordAnswer, await this.call<unknown>("GET", path), `GET ${path}`);
+  }
+
+  /** GET /v1/batches/{batch_id}/results: one result per batch line (JSON Lines), in line order. */
+  async batchResults(batchId: string): Promise<BatchLineView[]> {
+    const path = `/v1/batches/${encodeURIComponent(batchId)}/results`;
+    const text = await this.call<string>("GET", path, { accept: "application/x-ndjson" });
+    return text
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line, index) => {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(line);
+        } catch {
+          throw badResponse(`GET ${path}`, `line ${index + 1} of the answer is not JSON`);
+        }
+        return checked(BatchLineAnswer, parsed, `GET ${path}: line ${index + 1}`);
+      });
+  }
+
   getRun(runId: string): Promise<RunRecord> {
     return this.call<RunRecord>("GET", `/v1/runs/${encodeURIComponent(runId)}`);
   }
@@ -123,14 +200,14 @@ export class ApiClient {
   private async call<T>(
     method: string,
     path: string,
-    init: { body?: string; headers?: Record<string, string> } = {},
+    init: { body?: string; headers?: Record<string, string>; accept?: "application/x-ndjson" } = {},
   ): Promise<T> {
     const url = `${this.baseUrl}${path}`;
     let response: Response;
     try {
       response = await this.fetch(url, {
         method,
-        headers: { accept: "application/json", ...init.headers },
+        headers: { accept: init.accept ?? "application/json", ...init.headers },
         body: init.body,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
@@ -145,6 +222,8 @@ export class ApiClient {
     } catch {
       body = undefined;
     }
+    // JSON Lines are read by the caller, line by line; an error answer is JSON all the same.
+    if (response.ok && init.accept === "application/x-ndjson") return text as T;
     if (!response.ok) {
       const error = (body as { error?: { code?: string; message?: string; fields?: RequestProblem[] } })
         ?.error;
@@ -160,6 +239,19 @@ export class ApiClient {
     }
     return body as T;
   }
+}
+
+/** An answer that is not what docs/api.openapi.yaml says: named by the first field that is not. */
+function checked<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.length ? issue.path.map(String).join(".") : "(body)";
+  throw badResponse(what, `${field}: ${issue?.message ?? "unexpected answer"}`);
+}
+
+function badResponse(what: string, problem: string): ApiRequestError {
+  return new ApiRequestError(`${what}: unexpected answer (${problem})`, 200, "bad_response");
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

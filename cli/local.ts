@@ -3,19 +3,24 @@
 // keeps the twin's gateway (API, WebSocket, dashboard) serving afterwards.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { S3Client } from "@aws-sdk/client-s3";
 import pc from "picocolors";
 import { generateSampleDocuments } from "../examples/samples.ts";
+import { localS3ClientConfig } from "../infra/local/provision.ts";
 import { startTwin, type Twin } from "../infra/local/twin.ts";
 import { InvalidRequestError } from "../lambdas/core/request.ts";
 import type { RunRecord } from "../lambdas/core/types.ts";
 import { ResumeRefusedError, resumeRun } from "../lambdas/runs/resume-run.ts";
+import { BlobStore } from "../lambdas/store/blobs.ts";
 import { contiguousAfter } from "../lambdas/store/events.ts";
 import { RunNotFoundError } from "../lambdas/store/runs.ts";
 import { ApiClient } from "./api-client.ts";
+import { type BatchCommandOptions, runBatch } from "./batch.ts";
+import { type BatchInput, stageBatchDocuments } from "./batch-input.ts";
 import { type StagedDocument, stageLocalDocuments } from "./local-documents.ts";
-import { EXIT_INVALID_INPUT, reportProblems, reportRun } from "./output.ts";
+import { EXIT_INVALID_INPUT, EXIT_RUN_FAILED, reportProblems, reportRun } from "./output.ts";
 import { QuestionResponder } from "./question-responder.ts";
-import { localDataDir, publishTwinApi, runningTwin } from "./twin-address.ts";
+import { localDataDir, publishTwinApi, type RunningTwin, runningTwin } from "./twin-address.ts";
 import { PlainView, type ProgressView, WaitNoticeView } from "./view.ts";
 import { answerCommand, type RunAddress, rewooCommand } from "./wait-commands.ts";
 
@@ -56,7 +61,7 @@ export async function devCommand(options: DevOptions): Promise<number> {
   const say: Say = (line) => process.stdout.write(`${line}\n`);
   const stopRequested = stopSignal();
   const twin = await bootLocalTwin(say, { port: options.port });
-  const unpublish = await publishTwinApi(localDataDir(), twin.urls.api, "serving");
+  const unpublish = await publishTwinApi(localDataDir(), twin.urls.api, "serving", twinDocuments(twin));
   try {
     printUrls(twin, say);
     let sampleCode = 0;
@@ -139,7 +144,7 @@ export async function runLocalEvaluation(
     return reportInvalid(error, options.label);
   }
   const twin = await bootLocalTwin(say);
-  const unpublish = await publishTwinApi(localDataDir(), twin.urls.api, "following");
+  const unpublish = await publishTwinApi(localDataDir(), twin.urls.api, "following", twinDocuments(twin));
   const interrupt = interruptSignal();
   try {
     return await evaluateOnTwin(twin, request, staged, { ...options, say, signal: interrupt.signal });
@@ -363,7 +368,7 @@ export async function withLocalApi(
   if (running) return act(running.api, address, running.lifetime);
   const say: Say = options.json ? () => {} : (line) => process.stdout.write(`${line}\n`);
   const twin = await bootLocalTwin(say);
-  const unpublish = await publishTwinApi(localDataDir(), twin.urls.api, "following");
+  const unpublish = await publishTwinApi(localDataDir(), twin.urls.api, "following", twinDocuments(twin));
   try {
     if (
       runId !== undefined &&
@@ -376,6 +381,95 @@ export async function withLocalApi(
     await unpublish();
     await twin.stop();
   }
+}
+
+/**
+ * `rewoo batch … --local`: through the API of the twin that serves the data folder (`rewoo dev`), or
+ * of one booted for the command, like `rewoo evaluate --local`. PDFs on disk are uploaded to the
+ * twin's documents bucket first (a line whose file is missing or not a PDF is that line's error).
+ * Stopped with Ctrl-C, a booted twin stops with the batch, which its next boot marks FAILED; a
+ * serving twin keeps running it.
+ */
+export async function runLocalBatch(
+  input: BatchInput,
+  options: Omit<BatchCommandOptions, "api" | "address" | "signal" | "interruptedNote">,
+): Promise<number> {
+  const address = localAddress();
+  const { input: staged, staged: documents } = stageBatchDocuments(input);
+  const say: Say = options.json ? () => {} : (line) => process.stdout.write(`${line}\n`);
+  const running = await runningTwin(localDataDir());
+  if (running && running.lifetime !== "serving") {
+    process.stderr.write(
+      `${pc.red("the data folder is busy")}: ${localDataDir()} is served by the twin of another command (pid ${running.pid}), which stops when its run ends and would stop the batch with it; run the batch when that command is done, or start \`npx rewoo dev\` and run it again\n`,
+    );
+    return EXIT_RUN_FAILED;
+  }
+  const interrupt = interruptSignal();
+  try {
+    if (running) {
+      const uploaded = await uploadToServingTwin(running, documents, say);
+      if (!uploaded) return EXIT_RUN_FAILED;
+      say(pc.dim(`through the twin serving ${localDataDir()} (pid ${running.pid}): ${running.api}`));
+      return await runBatch(staged, { ...options, api: running.api, address, signal: interrupt.signal });
+    }
+    const twin = await bootLocalTwin(say);
+    const unpublish = await publishTwinApi(localDataDir(), twin.urls.api, "following", twinDocuments(twin));
+    try {
+      const bucket = twin.services.config.documentsBucket;
+      for (const document of documents) {
+        await twin.services.blobs.putBytes({ bucket, key: document.key }, document.bytes, "application/pdf");
+        say(pc.dim(`uploaded ${document.file} to s3://${bucket}/${document.key}`));
+      }
+      return await runBatch(staged, {
+        ...options,
+        api: twin.urls.api,
+        address,
+        signal: interrupt.signal,
+        interruptedNote:
+          "the batch stops with this command's twin: its next boot ends the batch FAILED and resumes the runs in flight (lines done keep their results). Leave long portfolios to `npx rewoo dev` in another terminal: `rewoo batch --local` runs through it",
+      });
+    } finally {
+      await unpublish();
+      await twin.stop();
+    }
+  } finally {
+    interrupt.dispose();
+  }
+}
+
+/** Uploads through the S3 endpoint the serving twin published; false (said why) when it published none. */
+async function uploadToServingTwin(
+  twin: RunningTwin,
+  documents: readonly StagedDocument[],
+  say: Say,
+): Promise<boolean> {
+  if (documents.length === 0) return true;
+  if (!twin.documents) {
+    process.stderr.write(
+      `${pc.red("cannot upload the PDFs from disk")}: the twin serving ${localDataDir()} (pid ${twin.pid}) does not say where its documents bucket is; restart \`npx rewoo dev\` with this version\n`,
+    );
+    return false;
+  }
+  const s3 = new S3Client(localS3ClientConfig(twin.documents.s3_endpoint, "us-east-1"));
+  try {
+    const blobs = new BlobStore(s3);
+    for (const document of documents) {
+      await blobs.putBytes(
+        { bucket: twin.documents.bucket, key: document.key },
+        document.bytes,
+        "application/pdf",
+      );
+      say(pc.dim(`uploaded ${document.file} to s3://${twin.documents.bucket}/${document.key}`));
+    }
+    return true;
+  } finally {
+    s3.destroy();
+  }
+}
+
+/** What a twin publishes for other processes to upload documents to it. */
+function twinDocuments(twin: Twin): RunningTwin["documents"] {
+  return { s3_endpoint: twin.emulators.s3Endpoint, bucket: twin.services.config.documentsBucket };
 }
 
 /** Until no execution drives the run: it waits for a person again, or it has ended. */

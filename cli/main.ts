@@ -3,10 +3,13 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import type { PlanDecision } from "./api-client.ts";
+import { runBatch, runBatchShow } from "./batch.ts";
+import { type BatchInput, BatchInputError, readBatchInput } from "./batch-input.ts";
 import {
   devCommand,
   exitAfterSampleFromEnv,
   type LocalTwinKind,
+  runLocalBatch,
   runLocalEvaluation,
   runLocalResume,
   withLocalApi,
@@ -394,6 +397,112 @@ withTarget(
     runApiShow(runId, {
       api: target.api,
       json: options.json ?? false,
+      ...(target.address ? { address: target.address } : {}),
+    }),
+  );
+});
+
+program
+  .command("batch")
+  .description(
+    "evaluate a portfolio of loan files as one batch (POST /v1/batches) on the local twin (--local) or a running API (--api <url>), show its progress and every file's result",
+  )
+  .argument(
+    "<input>",
+    "a folder of request files (every *.json, one batch line each, in name order) or a JSON Lines manifest (*.jsonl, one request per line)",
+  )
+  .option(
+    "--local",
+    "run it through the local twin (offline; PDF files on disk in s3_pdf_paths are uploaded)",
+  )
+  .option(
+    "--api <url>",
+    "send it to a running API (e.g. http://127.0.0.1:3000 from `rewoo dev`, or a deployed stage)",
+  )
+  .addOption(
+    new Option("--max-concurrency <n>", "lines evaluated at once (the API's default: 10)").argParser(
+      (value) => {
+        const n = Number(value);
+        if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
+        return n;
+      },
+    ),
+  )
+  .addOption(
+    new Option(
+      "--tolerated-failure-percentage <p>",
+      "share of FAILED/INTERRUPTED lines above which the batch stops (0-100; the API's default: 10)",
+    ).argParser((value) => {
+      const p = Number(value);
+      if (value.trim() === "" || !Number.isFinite(p) || p < 0 || p > 100)
+        throw new InvalidArgumentError("expected a number from 0 to 100");
+      return p;
+    }),
+  )
+  .option("--name <label>", "a label for people (the dashboard, rewoo batches show)")
+  .option("--out <file>", "write every line's result to this file as JSON Lines")
+  .option("--json", "print only the summary (counts and every line's result) as JSON on stdout")
+  .action(
+    async (
+      path: string,
+      options: {
+        local?: boolean;
+        api?: string;
+        maxConcurrency?: number;
+        toleratedFailurePercentage?: number;
+        name?: string;
+        out?: string;
+        json?: boolean;
+      },
+    ) => {
+      if (options.local === (options.api !== undefined)) {
+        program.error("rewoo batch: choose one of --local (the local twin) or --api <url> (a running API)", {
+          exitCode: EXIT_INVALID_INPUT,
+        });
+      }
+      let input: BatchInput;
+      try {
+        input = readBatchInput(path);
+      } catch (error) {
+        if (!(error instanceof BatchInputError)) throw error;
+        process.exitCode = reportProblems(
+          [{ field: error.field, message: error.message }],
+          path,
+          undefined,
+          "invalid batch",
+        );
+        return;
+      }
+      const common = {
+        json: options.json ?? false,
+        tty: process.stdout.isTTY === true,
+        ...(options.out !== undefined ? { out: options.out } : {}),
+        ...(options.maxConcurrency !== undefined ? { maxConcurrency: options.maxConcurrency } : {}),
+        ...(options.toleratedFailurePercentage !== undefined
+          ? { toleratedFailurePercentage: options.toleratedFailurePercentage }
+          : {}),
+        ...(options.name !== undefined ? { name: options.name } : {}),
+      };
+      process.exitCode =
+        options.api !== undefined
+          ? await runBatch(input, { ...common, api: options.api })
+          : await runLocalBatch(input, common);
+    },
+  );
+
+const batches = program.command("batches").description("work with existing batches");
+withTarget(
+  batches
+    .command("show")
+    .description("a batch's status, its counts by line status and every line's result (also while it runs)")
+    .argument("<batch_id>", "the batch")
+    .option("--out <file>", "write every line's result to this file as JSON Lines"),
+).action(async (batchId: string, options: TargetOptions & { out?: string }) => {
+  process.exitCode = await onTarget("rewoo batches show", options, undefined, (target) =>
+    runBatchShow(batchId, {
+      api: target.api,
+      json: options.json ?? false,
+      ...(options.out !== undefined ? { out: options.out } : {}),
       ...(target.address ? { address: target.address } : {}),
     }),
   );

@@ -13,6 +13,8 @@ export const EXIT_INVALID_INPUT = 2;
 export const EXIT_NEEDS_REVIEW = 3;
 /** The run ended REJECTED: an operator rejected its plan (or decided nothing in time); no tool ran. */
 export const EXIT_REJECTED = 4;
+/** `rewoo batch`: the batch ran to its end, but not every line SUCCEEDED (failed, invalid, needs review…). */
+export const EXIT_LINES_NOT_SUCCEEDED = 5;
 
 /** The exit code that tells a script how the run ended. */
 export function exitCodeOf(status: RunRecord["status"]): number {

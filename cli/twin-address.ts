@@ -16,10 +16,17 @@ const HEALTH_TIMEOUT_MS = 2_000;
  */
 export type TwinLifetime = "serving" | "following";
 
+const loopbackUrl = () => z.url({ protocol: /^http$/, hostname: /^127\.0\.0\.1$/ });
+
 const TwinAddress = z.object({
-  api: z.url({ protocol: /^http$/, hostname: /^127\.0\.0\.1$/ }),
+  api: loopbackUrl(),
   pid: z.number().int().positive(),
   lifetime: z.enum(["serving", "following"]),
+  /**
+   * The twin's S3 endpoint and documents bucket: where another process (`rewoo batch --local`)
+   * uploads PDFs from disk before its requests name them.
+   */
+  documents: z.object({ s3_endpoint: loopbackUrl(), bucket: z.string().min(1) }).optional(),
 });
 
 export type RunningTwin = z.infer<typeof TwinAddress>;
@@ -34,9 +41,10 @@ export async function publishTwinApi(
   dataDir: string,
   api: string,
   lifetime: TwinLifetime,
+  documents?: RunningTwin["documents"],
 ): Promise<() => Promise<void>> {
   const file = join(dataDir, ADDRESS_FILE);
-  const address: RunningTwin = { api, pid: process.pid, lifetime };
+  const address: RunningTwin = { api, pid: process.pid, lifetime, ...(documents ? { documents } : {}) };
   await writeFile(file, `${JSON.stringify(address)}\n`, { mode: 0o600 });
   return async () => {
     // Only our own: a twin booted after ours stopped may have written its address meanwhile.
