@@ -1,6 +1,6 @@
 // REST client for docs/api.openapi.yaml: the run record, its stored events, starting and cancelling runs,
-// answering a run's question and deciding on its plan, and the list of recent runs (optional: older
-// API versions answer 404 and the page degrades).
+// answering a run's question and deciding on its plan, the list of recent runs (optional: older
+// API versions answer 404 and the page degrades), and a portfolio batch with its lines' results.
 
 export class ApiError extends Error {
   constructor(status, body, message) {
@@ -71,8 +71,20 @@ export class ApiClient {
     return this.#request("POST", `/v1/runs/${encodeURIComponent(runId)}/approval`, decision);
   }
 
-  async #request(method, path, body) {
-    const init = { method, headers: { accept: "application/json" }, cache: "no-store" };
+  /** GET /v1/batches/{batch_id}: status, total, processed, counts by line status. */
+  getBatch(batchId) {
+    return this.#request("GET", `/v1/batches/${encodeURIComponent(batchId)}`);
+  }
+
+  /** GET /v1/batches/{batch_id}/results: the JSON Lines text, one result per line (see batches.js). */
+  getBatchResults(batchId) {
+    return this.#request("GET", `/v1/batches/${encodeURIComponent(batchId)}/results`, undefined, {
+      accept: "application/x-ndjson",
+    });
+  }
+
+  async #request(method, path, body, { accept = "application/json" } = {}) {
+    const init = { method, headers: { accept }, cache: "no-store" };
     if (body !== undefined) {
       init.headers["content-type"] = "application/json";
       init.body = JSON.stringify(body);
@@ -85,6 +97,8 @@ export class ApiClient {
       throw new ApiError(0, null, `cannot reach the API (${error.message})`);
     }
     const text = await response.text();
+    // JSON Lines are the caller's to read line by line; an error answer is JSON all the same.
+    if (response.ok && accept !== "application/json") return text;
     let parsed = null;
     try {
       parsed = text ? JSON.parse(text) : null;

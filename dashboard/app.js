@@ -2,6 +2,7 @@
 // truth; progress events (WebSocket, or REST polling without a token) make the view live between
 // fetches and tell when to fetch again.
 import { ApiClient, ApiError } from "./api.js";
+import { BatchesView } from "./batches.js";
 import { loadConfig } from "./config.js";
 import { DagView } from "./dag.js";
 import { h } from "./dom.js";
@@ -49,6 +50,17 @@ const live = new LiveConnection({
 const poller = new EventPoller({ api, onEvent: handleEvent, onError: () => {} });
 const dagView = new DagView($("dag"), { dagre, onSelect: selectStep });
 const waitingPanel = new WaitingPanel($("waiting"), { onAnswer: answerRun, onDecide: decidePlan });
+const batchesView = new BatchesView(
+  {
+    root: $("batch-view"),
+    openForm: $("open-batch"),
+    openInput: $("open-batch-id"),
+    openError: $("open-batch-error"),
+    list: $("batch-list"),
+    detail: $("batch-detail"),
+  },
+  { api, storage: browserStorage(), onNotify: notify },
+);
 
 // For debugging in the browser console and for the end-to-end test.
 window.rewooDashboard = {
@@ -137,6 +149,39 @@ function navigateTo(runId) {
 function runIdFromHash() {
   const match = /^#\/runs\/(.+)$/.exec(window.location.hash);
   return match ? decodeURIComponent(match[1]) : null;
+}
+
+/** `#/batches` (the list) → null, `#/batches/<id>` → the id; undefined when the page is not on batches. */
+function batchRouteFromHash() {
+  const match = /^#\/batches(?:\/(.+))?$/.exec(window.location.hash);
+  if (!match) return undefined;
+  return match[1] ? decodeURIComponent(match[1]) : null;
+}
+
+/** The view the address asks for: a batch (or the batches), else a run (or none). */
+function route() {
+  const batchId = batchRouteFromHash();
+  const onBatches = batchId !== undefined;
+  $("batches-link").classList.toggle("selected", onBatches);
+  if (onBatches) $("batches-link").setAttribute("aria-current", "page");
+  else $("batches-link").removeAttribute("aria-current");
+  if (onBatches) {
+    openRun(null);
+    $("empty-state").hidden = true;
+    batchesView.show(batchId);
+    return;
+  }
+  batchesView.hide();
+  openRun(runIdFromHash());
+}
+
+/** localStorage, or null where the browser refuses it (private modes, sandboxed frames). */
+function browserStorage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
 }
 
 function openRun(runId) {
@@ -364,7 +409,7 @@ $("open-run").addEventListener("submit", (event) => {
   const id = $("open-run-id").value.trim();
   if (id) navigateTo(id);
 });
-window.addEventListener("hashchange", () => openRun(runIdFromHash()));
+window.addEventListener("hashchange", route);
 
 setInterval(() => {
   if (app.listAvailable) refreshRuns();
@@ -375,4 +420,4 @@ setInterval(() => {
 }, ACTIVE_RECORD_REFRESH_MS);
 
 refreshRuns();
-openRun(runIdFromHash());
+route();
