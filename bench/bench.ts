@@ -1,5 +1,6 @@
 // The benchmark: ReWOO (through the local twin) vs ReAct (bench/react.ts) on the same loan scenarios,
 // tools, documents and LLM provider interface. See BENCHMARKS.md for what each number means.
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, platform, release, totalmem } from "node:os";
@@ -14,7 +15,6 @@ import { ScriptedProvider } from "../lambdas/llm/scripted.ts";
 import { TOKENIZER_ENCODING, tokenizerUsage } from "../lambdas/llm/usage.ts";
 import { parseConfig } from "../lambdas/runtime/config.ts";
 import { type BundleResult, measureBundles } from "./bundles.ts";
-import { measureStepRoundTrips } from "./round-trips.ts";
 import { formatJson } from "./json.ts";
 import { type LayoutResults, measureLayouts } from "./layouts.ts";
 import {
@@ -30,7 +30,6 @@ import {
   overheadBreakdown,
   type PayloadProbe,
   PRICES,
-  percentile,
   planBounds,
   sfnCost,
 } from "./measure.ts";
@@ -46,6 +45,7 @@ import {
   WORK_RETRY_INTERVAL_MS,
 } from "./reliability.ts";
 import { writeReport } from "./report.ts";
+import { measureStepRoundTrips } from "./round-trips.ts";
 import {
   benchmarkDocuments,
   CONCURRENCY_SCENARIO,
@@ -57,6 +57,7 @@ import {
   WIDE_SCENARIO,
 } from "./scenarios.ts";
 import { buildReactScript, rewooScript } from "./scripted.ts";
+import type { ThroughputSample } from "./throughput-probe.ts";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -152,6 +153,10 @@ export interface ScenarioResult {
 export interface ConcurrencyResult {
   n: number;
   scenario: string;
+  /** Work environments (worker threads) of the measuring twin; 0: Work on the twin's thread. */
+  worker_environments?: number;
+  /** CPU of the whole process (every thread) per run. */
+  cpu_ms_per_run?: number;
   throughput_per_s: number;
   p50_ms: number;
   p95_ms: number;
@@ -483,13 +488,13 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       };
     }
 
-    // Concurrency: N evaluations started at once.
-    const concurrencyScenario = SCENARIOS.find((s) => s.name === CONCURRENCY_SCENARIO) as Scenario;
-    for (const n of concurrencyLevels) {
-      log(`concurrency N=${n}`);
-      const latencies = toolLatencies(concurrencyScenario.name);
-      setLatencies(twin, latencies);
-      results.concurrency.push(await concurrencyRun(twin, concurrencyScenario, n));
+    // Concurrency: N evaluations started at once, each N on a fresh twin in a process of its own,
+    // with Work on the twin's thread and in environments of its own.
+    for (const environments of CONCURRENCY_WORK_ENVIRONMENTS) {
+      for (const n of concurrencyLevels) {
+        log(`concurrency N=${n}, ${environments} Work environment(s)`);
+        results.concurrency.push(await throughputProbe(n, environments));
+      }
     }
 
     // A configured real provider: the same scenarios, provider-reported usage.
@@ -673,32 +678,35 @@ function sameVerdicts(rewoo: RunResult | undefined, reactAnswer: string | undefi
   }
 }
 
-async function concurrencyRun(twin: Twin, scenario: Scenario, n: number): Promise<ConcurrencyResult> {
-  const t0 = performance.now();
-  const outcomes = await Promise.all(
-    Array.from({ length: n }, async () => {
-      const start = performance.now();
-      try {
-        const { run_id } = await twin.startRun(scenario.request);
-        const record = await twin.waitForRun(run_id);
-        return { ms: performance.now() - start, ok: record.status === "SUCCEEDED", end: performance.now() };
-      } catch {
-        return { ms: performance.now() - start, ok: false, end: performance.now() };
+/** Work on the twin's thread (0), and in two environments of its own (worker threads). */
+const CONCURRENCY_WORK_ENVIRONMENTS = [0, 2];
+
+/** bench/throughput-probe.ts in a process of its own: a fresh twin, N evaluations at once. */
+function throughputProbe(n: number, environments: number): Promise<ConcurrencyResult> {
+  return new Promise<ConcurrencyResult>((resolveProbe, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "bench/throughput-probe.ts", String(n), String(environments)],
+      { cwd: REPO_ROOT, env: { ...process.env }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-4_000);
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      const line = stdout.split("\n").find((candidate) => candidate.startsWith("{"));
+      if (code !== 0 || !line) {
+        reject(new Error(`throughput probe (N=${n}) exited with ${code}: ${stderr}`));
+        return;
       }
-    }),
-  );
-  const total = Math.max(...outcomes.map((o) => o.end)) - t0;
-  const latencies = outcomes.map((o) => o.ms);
-  return {
-    n,
-    scenario: scenario.name,
-    throughput_per_s: round(n / (total / 1000), 2),
-    p50_ms: Math.round(percentile(latencies, 50)),
-    p95_ms: Math.round(percentile(latencies, 95)),
-    max_ms: Math.round(Math.max(...latencies)),
-    errors: outcomes.filter((o) => !o.ok).length,
-    total_ms: Math.round(total),
-  };
+      resolveProbe(JSON.parse(line) as ThroughputSample);
+    });
+  });
 }
 
 /**
