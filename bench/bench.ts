@@ -12,7 +12,7 @@ import { renderPlannerPrompt, renderSolverPrompt } from "../lambdas/core/prompts
 import type { EvaluationRequest, Evidence, Plan, RunRecord, RunResult } from "../lambdas/core/types.ts";
 import { createLlmProviders, type LlmProviders } from "../lambdas/llm/index.ts";
 import { ScriptedProvider } from "../lambdas/llm/scripted.ts";
-import { TOKENIZER_ENCODING, tokenizerUsage } from "../lambdas/llm/usage.ts";
+import { TOKENIZER_ENCODING, tokenizerUsage } from "../lambdas/llm/tokenizer.ts";
 import { parseConfig } from "../lambdas/runtime/config.ts";
 import { type BundleResult, measureBundles } from "./bundles.ts";
 import { formatJson } from "./json.ts";

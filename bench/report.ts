@@ -2,6 +2,7 @@
 import { writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import type { BenchResults, ScenarioResult } from "./bench.ts";
+import { BUNDLE_TARGETS, describeTarget } from "./bundles.ts";
 import type { LayoutResults } from "./layouts.ts";
 import { LLM_LATENCY_MODEL } from "./measure.ts";
 import type { ReliabilityResults } from "./reliability.ts";
@@ -262,11 +263,22 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
     "",
     "## Concurrency",
     "",
-    `N evaluations of \`${r.concurrency[0]?.scenario ?? "n/a"}\` started at once through the twin (one process: dynalite, s3rver, the interpreter and every handler share ${m.machine.cores} cores).`,
+    `N evaluations of \`${r.concurrency[0]?.scenario ?? "n/a"}\` started at once, each N on a fresh twin in a process of its own (\`bench/throughput-probe.ts\`: dynalite, s3rver, the interpreter and the handlers share ${m.machine.cores} cores). *Work environments*: 0 = Work runs on the twin's thread with everything else; 2 = Work invocations run in two worker threads of their own (the twin's \`workerEnvironments\`, as Lambda runs concurrent invocations in environments of their own). *CPU per run* = the process's CPU (all threads) over the N runs ÷ N. Target: ≥ 10 runs/s at N = 50 with 0 errors.`,
     "",
     table(
-      ["N", "throughput", "p50", "p95", "max", "errors", "all done after"],
+      [
+        "Work environments",
+        "N",
+        "throughput",
+        "p50",
+        "p95",
+        "max",
+        "errors",
+        "all done after",
+        "CPU per run",
+      ],
       r.concurrency.map((c) => [
+        c.worker_environments ?? 0,
         c.n,
         `${fixed(c.throughput_per_s)} runs/s`,
         `${int(c.p50_ms)} ms`,
@@ -274,10 +286,13 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
         `${int(c.max_ms)} ms`,
         c.errors,
         `${int(c.total_ms)} ms`,
+        c.cpu_ms_per_run === undefined ? "–" : `${int(c.cpu_ms_per_run)} ms`,
       ]),
     ),
     "",
-    "Throughput levels off once the machine's cores are busy: the twin is one process, and the PDF text extraction, the interpreter, dynalite and s3rver all run on it; latency then grows linearly with N. (At N = 100 the shared SDK clients also queue on their 50-socket pool, which a fleet of Lambda containers would not.) This measures the twin, not AWS: there every Work is its own Lambda and the limits are account concurrency and DynamoDB/S3 throughput.",
+    ...throughputVerdict(r),
+    "",
+    "Throughput levels off once the machine's cores are busy; latency then grows linearly with N. Where a run's CPU goes in the twin (a CPU profile of 20 concurrent `bank-nsf` runs, 2026-11-24): the AWS SDK's client side of every DynamoDB and S3 request (serialisation, signing, HTTP: about 30 %), dynalite answering them (about 17 %), PDF text extraction (about 15 %), the rest the handlers, the interpreter and garbage collection. A run makes about 60 DynamoDB requests (progress events are two writes each), so the emulated database, not the workflow, bounds the twin. This measures the twin, not AWS: there every Work is its own Lambda and the limits are account concurrency and DynamoDB/S3 throughput.",
     "",
     "## AWS cost per run",
     "",
@@ -307,31 +322,7 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
     "",
     "Transitions = tool calls + levels + 10 (Plan, ReviewPlan, PlanReviewed, RunLevels, one RunSteps per level, one Work per step, CheckSteps, AnyStepFailed, Solve, ReviewResult, Finalize, Succeeded); the planner is asked to replan only after a level with a failed step. The payload carries ids only, so it does not grow with evidence: the largest state payload is the same few hundred bytes whatever the plan.",
     "",
-    "## Lambda bundles (esbuild, minified)",
-    "",
-    "Bundled like `infra/constructs/defaults.ts` has CDK do it (platform node, target node22, ESM, minify, createRequire banner). *Full* bundles the AWS SDK (the stack's `bundleAwsSDK: true`); *SDK external* leaves `@aws-sdk/*` to the Node.js 22 runtime. Import = a fresh `node` importing the full bundle (module evaluation only), on this machine.",
-    "",
-    table(
-      ["function", "full", "full gzip", "SDK external", "SDK external gzip", "import", "largest inputs"],
-      r.bundles.map((b) =>
-        b.error && !b.bytes
-          ? [b.function, b.error, "", "", "", "", ""]
-          : [
-              b.function,
-              mib(b.bytes),
-              mib(b.gzip_bytes),
-              mib(b.bytes_sdk_external),
-              mib(b.gzip_bytes_sdk_external),
-              b.import_ms === undefined ? "n/a" : `${fixed(b.import_ms, 0)} ms`,
-              b.top_inputs
-                .slice(0, 4)
-                .map((i) => `${i.name} ${kib(i.bytes)}`)
-                .join(", "),
-            ],
-      ),
-      ["l", "", "", "", "", "", "l"],
-    ),
-    "",
+    ...bundleSection(r),
   );
 
   if (r.layouts) push(...layoutSection(r.layouts), "");
@@ -663,16 +654,101 @@ function losses(r: BenchResults): string[] {
       `- **Parallelism is bounded by MaxConcurrency and by the CPU.** The widest level (${p.widest_level} steps) runs in ${Math.ceil(p.widest_level / p.worker_concurrency)} waves at MaxConcurrency ${p.worker_concurrency}, and in the twin the PDF text extraction of all steps shares the machine's cores; parallel over sequential was ${fixed(p.speedup)}× here, not ${p.widest_level}×.`,
     );
   }
-  const bundle = r.bundles.find((b) => b.function === "planner");
-  if (bundle?.bytes) {
+  const worker = r.bundles.find((b) => b.function === "worker");
+  if (worker?.bytes) {
     out.push(
-      `- **Bundle size.** Every function bundles the whole service graph (${mib(bundle.bytes)} minified for the planner), dominated by ${bundle.top_inputs
-        .slice(0, 3)
+      `- **The worker's bundle.** Each function bundles only what it uses, but the worker reads PDFs: ${mib(worker.bytes)} minified, dominated by ${worker.top_inputs
+        .slice(0, 2)
         .map((i) => `${i.name} (${kib(i.bytes)})`)
-        .join(", ")} — also in functions that never count tokens or read a PDF.`,
+        .join(
+          ", ",
+        )}. A cold worker imports it before its first tool call (${worker.import_ms === undefined ? "n/a" : `${fixed(worker.import_ms, 0)} ms`} here); a ReAct agent in one function would carry it on every call.`,
     );
   }
   return out;
+}
+
+/** The bundle change, with this run's planner size. */
+function bundleImprovement(r: BenchResults): string {
+  const planner = r.bundles.find((b) => b.function === "planner");
+  const now = planner?.bytes ? ` now ${mib(planner.bytes)} for the planner on Bedrock` : "";
+  return `4. **Bundles by need** (2026-11-24: every function but the authorizer was 5.4 MiB minified, gpt-tokenizer 2.7 MiB and unpdf 1.6 MiB of it;${now}). Functions build only the service layer they use (\`lambdas/runtime/services.ts\`: stores, + tool catalog, + models; document reading and the lender's clients are linked by the worker alone), the stack bundles the one LLM provider a function's environment names (esbuild \`define\`), the tokenizer loads on demand and only for providers that count tokens themselves, and zod is imported as a namespace so its locales are left out.`;
+}
+
+/** Per deployed function: bundle sizes, import times and the cold-start targets (bench/bundles.ts). */
+export function bundleSection(r: BenchResults): string[] {
+  const bundles = r.bundles;
+  if (bundles.length === 0) return [];
+  const provider = bundles.find((b) => b.llm_provider)?.llm_provider ?? "n/a";
+  const load = bundles.find((b) => b.load_average !== undefined)?.load_average;
+  const ms = (value: number | undefined) => (value === undefined ? "n/a" : `${fixed(value, 0)} ms`);
+  const missed = bundles.filter((b) => b.targets?.some((t) => !t.met));
+  return [
+    "## Lambda bundles (esbuild, minified)",
+    "",
+    `Each function of the service stack, bundled as the stack bundles it (\`infra/constructs/bundling.ts\`: platform node, target node22, ESM, minify, createRequire banner; the workflow functions with the LLM provider their environment names linked alone, here **${provider}**). *Full* bundles the AWS SDK (the stack's \`bundleAwsSDK: true\`); *SDK external* leaves \`@aws-sdk/*\` to the Node.js 22 runtime. *Import* is the median wall time of fresh \`node\` processes importing the bundle (module evaluation, no handler call), *CPU* the process's CPU time during it; the SDK-external import loads the SDK from \`node_modules\`, as the runtime loads its own copy. Targets (cold start): every function but the worker (which reads PDFs) ≤ ${fixed(BUNDLE_TARGETS.bytes / 1_000_000, 0)} MB full, every import ≤ ${BUNDLE_TARGETS.importMs} ms. Load average when timed: ${load === undefined ? "n/a" : fixed(load, 1)}. Only this measurement: \`npx tsx bench/bundles.ts\`.`,
+    "",
+    table(
+      [
+        "function",
+        "LLM",
+        "full",
+        "full gzip",
+        "SDK external",
+        "import",
+        "CPU",
+        "import, SDK external",
+        "targets",
+        "largest inputs",
+      ],
+      bundles.map((b) =>
+        b.error && !b.bytes
+          ? [b.function, b.error, "", "", "", "", "", "", "", ""]
+          : [
+              b.function,
+              b.llm_provider ?? "none",
+              mib(b.bytes),
+              mib(b.gzip_bytes),
+              mib(b.bytes_sdk_external),
+              ms(b.import_ms),
+              ms(b.import_cpu_ms),
+              ms(b.import_ms_sdk_external),
+              (b.targets ?? []).map(describeTarget).join("; ") || "n/a",
+              b.top_inputs
+                .slice(0, 4)
+                .map((i) => `${i.name} ${kib(i.bytes)}`)
+                .join(", "),
+            ],
+      ),
+      ["l", "l", "", "", "", "", "", "", "l", "l"],
+    ),
+    "",
+    missed.length
+      ? `Targets missed: ${missed
+          .map(
+            (b) =>
+              `${b.function} (${(b.targets ?? [])
+                .filter((t) => !t.met)
+                .map(describeTarget)
+                .join("; ")})`,
+          )
+          .join(", ")}.`
+      : "Every target met.",
+    "",
+  ];
+}
+
+/** Whether the twin reached 10 runs/s at N = 50, and by how much it missed. */
+function throughputVerdict(r: BenchResults): string[] {
+  const at50 = r.concurrency.filter((c) => c.n === 50);
+  if (at50.length === 0) return [];
+  const best = at50.reduce((a, b) => (b.throughput_per_s > a.throughput_per_s ? b : a));
+  const met = best.throughput_per_s >= 10 && best.errors === 0;
+  return [
+    met
+      ? `Target met: ${fixed(best.throughput_per_s)} runs/s at N = 50 with ${best.worker_environments ?? 0} Work environment(s), 0 errors.`
+      : `Target missed: at best ${fixed(best.throughput_per_s)} runs/s at N = 50 (${best.worker_environments ?? 0} Work environment(s), ${best.errors} errors), ${fixed(10 / best.throughput_per_s)}× short of 10 runs/s.`,
+  ];
 }
 
 /** The worker's DynamoDB requests per step (bench/round-trips.ts), for the steps of one scenario. */
@@ -705,13 +781,13 @@ function improvements(r: BenchResults): string[] {
     "1. **Solver prompt without duplicate evidence.** `retrieve_s3_document` carried a 2,000-character text preview per document into the solver prompt, although the Conditions AI step reads the documents itself and its verdicts carry the page citations. Tools now declare a `solver_view`; retrieval evidence reaches the solver with its facts (path, size, pages, text layer) and a 200-character preview. The full output stays in the evidence store.",
     "2. **Compact plan lines.** The rule-based planner answers one compact step per line, like the planner prompt's example, instead of indented JSON.",
     "3. **Shorter prompts, same verdicts** (2026-11-24: ReWOO 66,621 → 46,536 tokens over the 10 scenarios, ReAct unchanged: ReAct ÷ ReWOO 5.40× → 7.72×). The planner reads each tool's args as a typed line instead of JSON Schema and a compact example; the solver reads the plan with args that repeat the request named, not copied, and leaner solver views (no storage facts of a retrieval, no `expected` of PreConditions, no `observed` of Conditions AI); it answers in compact JSON and writes a condition whose verdict it adopts as its id, which the solver function completes from the evidence (solver output 13,439 → 1,347 tokens in total). Results are identical.",
+    `${bundleImprovement(r)}`,
     "",
     "Still open:",
     "",
   ];
   out.push(
     "1. **Worker bookkeeping** (lambdas/worker/run-step.ts): before its tool a worker makes up to five sequential DynamoDB round trips (idempotency BatchGet, plan Get, `started` event = counter Update + Put, upstream-evidence BatchGet) and after it three more (evidence Put, `completed` event Update + Put); every worker of a level updates the same run item's event counter. The idempotency read, the plan read and the upstream read are independent and could run concurrently (or be one Query of the run's item collection); the `started` event need not delay the tool call. That is the *before tools* column above.",
-    "2. **Bundles** (lambdas/runtime/services.ts, lambdas/llm/usage.ts, lambdas/tools/loan/pdf-text.ts): import gpt-tokenizer only when a provider reports no usage and unpdf only in the worker (dynamic `import()` plus esbuild code splitting, or a catalog-only tool registry for planner and solver), so planner, solver and finalize stop loading megabytes they never use.",
   );
   return out;
 }

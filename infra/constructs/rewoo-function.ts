@@ -16,6 +16,7 @@ import type * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { flattenCfnReference } from "cdk-nag/lib/utils/flatten-cfn-reference.js";
 import type { Construct } from "constructs";
+import { bundleDefines } from "./bundling.ts";
 import { bundlingDefaults, functionDefaults, REPO_ROOT } from "./defaults.ts";
 
 export interface RewooFunctionProps {
@@ -59,8 +60,13 @@ const TABLE_ACTIONS: Record<TableAccess, string[]> = {
 
 export class RewooFunction extends NodejsFunction {
   private readonly acknowledged = new Set<string>();
+  /** The handler file, relative to the repository root (what bench/bundles.ts bundles). */
+  readonly entry: string;
+  /** The esbuild `define`s its bundle is built with (infra/constructs/bundling.ts). */
+  readonly bundleDefines: Readonly<Record<string, string>>;
 
   constructor(scope: Construct, id: string, props: RewooFunctionProps) {
+    const defines = bundleDefines(props.environment);
     const logGroup = new logs.LogGroup(scope, `${id}LogGroup`, {
       retention: props.logRetention,
       encryptionKey: props.logEncryptionKey,
@@ -83,7 +89,11 @@ export class RewooFunction extends NodejsFunction {
       reservedConcurrentExecutions: props.reservedConcurrentExecutions,
       role,
       logGroup,
-      bundling: { ...bundlingDefaults, tsconfig: join(REPO_ROOT, "tsconfig.json") },
+      bundling: {
+        ...bundlingDefaults,
+        tsconfig: join(REPO_ROOT, "tsconfig.json"),
+        define: defines,
+      },
       environment: {
         POWERTOOLS_SERVICE_NAME: props.serviceName,
         POWERTOOLS_LOG_LEVEL: props.logLevel,
@@ -91,6 +101,8 @@ export class RewooFunction extends NodejsFunction {
         ...props.environment,
       },
     });
+    this.entry = props.entry;
+    this.bundleDefines = defines;
     // The group's ARN already ends in `:*`: the streams of this one group.
     this.addToRolePolicy(
       new iam.PolicyStatement({

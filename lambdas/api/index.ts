@@ -4,7 +4,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import packageJson from "../../package.json" with { type: "json" };
 import { loadTokenSecret } from "../auth/secret.ts";
 import { createLogger } from "../runtime/logger.ts";
-import { services } from "../runtime/services.ts";
+import { catalogServices } from "../runtime/services.ts";
 import type { ApiContext } from "./context.ts";
 import { routeRequest } from "./routes.ts";
 import { createWorkflow } from "./sfn.ts";
@@ -15,7 +15,7 @@ let context: ApiContext | undefined;
 // Built on first use, not at import: the local twin sets the configuration before the first request.
 function apiContext(): ApiContext {
   if (!context) {
-    const svc = services();
+    const svc = catalogServices();
     context = {
       services: svc,
       workflow: createWorkflow(svc.config),

@@ -7,7 +7,7 @@
 // Everything the run produced (metadata, paths, plan args, the answer, evidence, and the rules'
 // findings, which quote paths) reaches the model only inside data tags, as in the planner and
 // solver prompts.
-import { z } from "zod";
+import * as z from "zod";
 import { balancedJsonEnd } from "./embedded-json.ts";
 import { describeScope, type InstructionScope } from "./instructions.ts";
 import { dataTag, renderPlan, renderRequest, SOLVER_METADATA_CHAR_BUDGET, truncate } from "./prompts.ts";

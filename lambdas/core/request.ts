@@ -1,7 +1,7 @@
 // The hybrid request, validated wherever a request enters (API, CLI local mode) with the same
 // policy, so both accept and refuse the same requests. Every offending field is reported at once,
 // by its path.
-import { z } from "zod";
+import * as z from "zod";
 import { checkResultDestination, ResultDestinationError, type ResultPolicy } from "./destinations.ts";
 import {
   type DocumentLocation,

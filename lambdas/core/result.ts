@@ -8,7 +8,7 @@
 // most of its output tokens and added nothing: the record is the same as if it had copied them.
 
 import { isDeepStrictEqual } from "node:util";
-import { z } from "zod";
+import * as z from "zod";
 import { balancedJsonEnd } from "./embedded-json.ts";
 import type { ConditionFinding, Evidence, Plan, RunResult } from "./types.ts";
 

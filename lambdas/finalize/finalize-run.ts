@@ -5,7 +5,7 @@ import type { Logger } from "@aws-lambda-powertools/logger";
 import { resultObjectLocation } from "../core/destinations.ts";
 import { rejectedAnswer } from "../core/interaction.ts";
 import { needsReviewAnswer } from "../core/review.ts";
-import type { Services } from "../runtime/services.ts";
+import type { BaseServices } from "../runtime/services.ts";
 
 export type FinalizeEvent =
   | { run_id: string; mode: "success" }
@@ -13,7 +13,7 @@ export type FinalizeEvent =
 
 export async function finalizeRun(
   event: FinalizeEvent,
-  services: Services,
+  services: BaseServices,
   log: Logger,
 ): Promise<{ status: string }> {
   const { runs, blobs, publisher } = services;

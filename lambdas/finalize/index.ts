@@ -1,5 +1,5 @@
 import { createLogger } from "../runtime/logger.ts";
-import { services } from "../runtime/services.ts";
+import { baseServices } from "../runtime/services.ts";
 import { forStateMachine } from "../runtime/transient.ts";
 import {
   closeEndedExecution,
@@ -18,13 +18,13 @@ export const handler = async (
   if (isExecutionStatusChange(event)) {
     return closeEndedExecution(
       event,
-      services(),
+      baseServices(),
       logger.createChild({ persistentKeys: { source: event.source } }),
     );
   }
   const log = logger.createChild({ persistentKeys: { run_id: event.run_id } });
   try {
-    return await finalizeRun(event, services(), log);
+    return await finalizeRun(event, baseServices(), log);
   } catch (error) {
     log.error("finalizing failed", error as Error);
     throw forStateMachine(error);

@@ -3,7 +3,7 @@
 // cold start and tests pass an aws-sdk-client-mock instance.
 import { type BedrockRuntimeClient, ConverseCommand } from "@aws-sdk/client-bedrock-runtime";
 import { type Completion, type CompletionRequest, DEFAULT_TEMPERATURES, type LlmProvider } from "./types.ts";
-import { tokenizerUsage } from "./usage.ts";
+import { estimatedUsage } from "./usage.ts";
 
 export const DEFAULT_BEDROCK_MODEL = "anthropic.claude-3-5-haiku-20241022-v1:0";
 /** Room for a solver answer with citations for a few dozen conditions. */
@@ -62,7 +62,7 @@ export class BedrockProvider implements LlmProvider {
     const usage =
       typeof inputTokens === "number" && typeof outputTokens === "number"
         ? { input_tokens: inputTokens, output_tokens: outputTokens, source: "provider" as const }
-        : tokenizerUsage(request.system, request.prompt, text);
+        : estimatedUsage(request.system, request.prompt, text);
     return {
       text,
       model: modelId,

@@ -56,40 +56,43 @@ export function createLlmProviders(options: LlmOptions, deps: LlmDeps = {}): Llm
   };
 }
 
-function buildProvider(options: LlmOptions, deps: LlmDeps): { provider: LlmProvider; defaultModel: string } {
+/**
+ * The provider a deployed bundle was built for, or undefined when the handlers run from source (the
+ * local twin, tests, the CLI): then every provider is available. infra/constructs/defaults.ts sets it
+ * with esbuild's `define` from the function's REWOO_LLM_PROVIDER. Each provider is built behind a
+ * condition on it, written out in full where it is tested, so that esbuild evaluates it while parsing
+ * and never links a provider the bundle was not built for, nor the tokenizer only those load (a
+ * Bedrock function carries neither).
+ */
+export const BUNDLED_PROVIDER_VARIABLE = "REWOO_BUNDLED_LLM_PROVIDER";
+
+type Built = { provider: LlmProvider; defaultModel: string };
+
+function buildProvider(options: LlmOptions, deps: LlmDeps): Built {
   switch (options.provider) {
     case "rule-based":
-      return { provider: new RuleBasedProvider(), defaultModel: RULE_BASED_MODEL };
-    case "bedrock": {
-      const client =
-        deps.bedrockClient ?? new BedrockRuntimeClient(deps.region ? { region: deps.region } : {});
-      return { provider: new BedrockProvider({ client }), defaultModel: DEFAULT_BEDROCK_MODEL };
-    }
-    case "openai": {
-      if (!options.openaiBaseUrl) {
-        throw new Error(
-          "Invalid configuration: REWOO_LLM_PROVIDER=openai needs OPENAI_BASE_URL (e.g. https://api.openai.com/v1, or http://127.0.0.1:11434/v1 for Ollama)",
-        );
+      if (
+        !process.env.REWOO_BUNDLED_LLM_PROVIDER ||
+        process.env.REWOO_BUNDLED_LLM_PROVIDER === "rule-based"
+      ) {
+        return { provider: new RuleBasedProvider(), defaultModel: RULE_BASED_MODEL };
       }
-      const provider = new OpenAiCompatibleProvider({
-        baseUrl: options.openaiBaseUrl,
-        apiKey: options.openaiApiKey,
-        fetch: deps.fetch,
-        timeoutMs: deps.openaiTimeoutMs,
-      });
-      return { provider, defaultModel: DEFAULT_OPENAI_MODEL };
-    }
-    case "scripted": {
-      if (!options.scriptedResponsesFile) {
-        throw new Error(
-          "Invalid configuration: REWOO_LLM_PROVIDER=scripted needs REWOO_SCRIPTED_RESPONSES (path to a JSON file of [{purpose?, match?, text}] responses)",
-        );
+      break;
+    case "bedrock":
+      if (!process.env.REWOO_BUNDLED_LLM_PROVIDER || process.env.REWOO_BUNDLED_LLM_PROVIDER === "bedrock") {
+        return bedrockProvider(deps);
       }
-      return {
-        provider: ScriptedProvider.fromFile(options.scriptedResponsesFile),
-        defaultModel: SCRIPTED_MODEL,
-      };
-    }
+      break;
+    case "openai":
+      if (!process.env.REWOO_BUNDLED_LLM_PROVIDER || process.env.REWOO_BUNDLED_LLM_PROVIDER === "openai") {
+        return openAiProvider(options, deps);
+      }
+      break;
+    case "scripted":
+      if (!process.env.REWOO_BUNDLED_LLM_PROVIDER || process.env.REWOO_BUNDLED_LLM_PROVIDER === "scripted") {
+        return scriptedProvider(options);
+      }
+      break;
     default: {
       const unknown: never = options.provider;
       throw new Error(
@@ -97,6 +100,39 @@ function buildProvider(options: LlmOptions, deps: LlmDeps): { provider: LlmProvi
       );
     }
   }
+  // Only a bundle built for another provider gets here: the environment changed without a redeploy.
+  throw new Error(
+    `Invalid configuration: REWOO_LLM_PROVIDER=${options.provider}, but this function was bundled with the ${process.env.REWOO_BUNDLED_LLM_PROVIDER} provider only (${BUNDLED_PROVIDER_VARIABLE}); deploy again with llmProvider=${options.provider}`,
+  );
+}
+
+function bedrockProvider(deps: LlmDeps): Built {
+  const client = deps.bedrockClient ?? new BedrockRuntimeClient(deps.region ? { region: deps.region } : {});
+  return { provider: new BedrockProvider({ client }), defaultModel: DEFAULT_BEDROCK_MODEL };
+}
+
+function openAiProvider(options: LlmOptions, deps: LlmDeps): Built {
+  if (!options.openaiBaseUrl) {
+    throw new Error(
+      "Invalid configuration: REWOO_LLM_PROVIDER=openai needs OPENAI_BASE_URL (e.g. https://api.openai.com/v1, or http://127.0.0.1:11434/v1 for Ollama)",
+    );
+  }
+  const provider = new OpenAiCompatibleProvider({
+    baseUrl: options.openaiBaseUrl,
+    apiKey: options.openaiApiKey,
+    fetch: deps.fetch,
+    timeoutMs: deps.openaiTimeoutMs,
+  });
+  return { provider, defaultModel: DEFAULT_OPENAI_MODEL };
+}
+
+function scriptedProvider(options: LlmOptions): Built {
+  if (!options.scriptedResponsesFile) {
+    throw new Error(
+      "Invalid configuration: REWOO_LLM_PROVIDER=scripted needs REWOO_SCRIPTED_RESPONSES (path to a JSON file of [{purpose?, match?, text}] responses)",
+    );
+  }
+  return { provider: ScriptedProvider.fromFile(options.scriptedResponsesFile), defaultModel: SCRIPTED_MODEL };
 }
 
 export { BedrockProvider, DEFAULT_BEDROCK_MODEL } from "./bedrock.ts";
@@ -105,4 +141,4 @@ export { RULE_BASED_MODEL, RuleBasedProvider } from "./rule-based.ts";
 export { SCRIPTED_MODEL, ScriptedProvider, type ScriptedResponse } from "./scripted.ts";
 export type * from "./types.ts";
 export { DEFAULT_TEMPERATURES } from "./types.ts";
-export { addUsage, countTokens, emptyUsage, TOKENIZER_ENCODING, tokenizerUsage, usageOf } from "./usage.ts";
+export { addUsage, countedUsage, emptyUsage, estimatedUsage, usageOf } from "./usage.ts";

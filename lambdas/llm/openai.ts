@@ -2,7 +2,7 @@
 // or LM Studio all work with a base URL and an optional key, and no SDK is bundled into the Lambda.
 import { scrubSensitiveText } from "../core/redaction.ts";
 import { type Completion, type CompletionRequest, DEFAULT_TEMPERATURES, type LlmProvider } from "./types.ts";
-import { tokenizerUsage } from "./usage.ts";
+import { countedUsage } from "./usage.ts";
 
 export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
 /** Below the planner/solver Lambda timeouts, so a hung server surfaces as this error, not a Lambda timeout. */
@@ -125,7 +125,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
             output_tokens: reported.completion_tokens,
             source: "provider" as const,
           }
-        : tokenizerUsage(request.system, request.prompt, text);
+        : await countedUsage(request.system, request.prompt, text);
     const servedModel = (payload as { model?: unknown }).model;
     return {
       text,

@@ -16,7 +16,7 @@ import type {
   ToolCatalog,
 } from "../core/types.ts";
 import type { Completion, CompletionRequest, LlmProvider, ReplanContext } from "./types.ts";
-import { tokenizerUsage } from "./usage.ts";
+import { countedUsage } from "./usage.ts";
 
 export const RULE_BASED_MODEL = "rule-based";
 
@@ -58,7 +58,7 @@ export class RuleBasedProvider implements LlmProvider {
     return {
       text,
       model: request.model ?? RULE_BASED_MODEL,
-      usage: tokenizerUsage(request.system, request.prompt, text),
+      usage: await countedUsage(request.system, request.prompt, text),
     };
   }
 }

@@ -1,9 +1,9 @@
 // Replays recorded answers, for benchmarks and tests that need a model's exact output (a bad plan,
 // a chatty solver) without a model. The first entry whose purpose and match fit answers, every time.
 import { readFileSync } from "node:fs";
-import { z } from "zod";
+import * as z from "zod";
 import type { Completion, CompletionPurpose, CompletionRequest, LlmProvider } from "./types.ts";
-import { tokenizerUsage } from "./usage.ts";
+import { countedUsage } from "./usage.ts";
 
 export const SCRIPTED_MODEL = "scripted";
 
@@ -100,7 +100,7 @@ export class ScriptedProvider implements LlmProvider {
       model: request.model ?? SCRIPTED_MODEL,
       usage: entry.usage
         ? { ...entry.usage, source: "provider" }
-        : tokenizerUsage(request.system, request.prompt, entry.text),
+        : await countedUsage(request.system, request.prompt, entry.text),
     };
   }
 }

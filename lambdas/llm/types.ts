@@ -71,8 +71,11 @@ export interface CompletionRequest {
 export interface CompletionUsage {
   input_tokens: number;
   output_tokens: number;
-  /** "provider" when the backend reported the counts, "tokenizer" when we counted them ourselves. */
-  source: "provider" | "tokenizer";
+  /**
+   * "provider" when the backend reported the counts, "tokenizer" when we counted them ourselves,
+   * "estimate" when a backend that always reports them did not (lambdas/llm/usage.ts estimatedUsage).
+   */
+  source: "provider" | "tokenizer" | "estimate";
 }
 
 export interface Completion {

@@ -1,94 +1,31 @@
 // Token accounting: provider counts when the backend reports them, otherwise a local count, so
-// every run has comparable numbers offline too.
-import { countTokens as countWithEncoding } from "gpt-tokenizer/encoding/o200k_base";
-import { O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
+// every run has comparable numbers offline too. Nothing here imports the tokenizer: it is loaded on
+// demand (countedUsage), and only the providers that count for themselves ask for it.
 import type { Usage } from "../core/types.ts";
 import type { Completion, CompletionUsage } from "./types.ts";
 
 /**
- * GPT-4o's encoding. Claude and open models tokenize differently, so tokenizer counts are an
- * estimate (typically within ~10-20% for English prose and JSON); provider counts replace them
- * whenever the backend reports usage.
+ * A local count with the tokenizer (lambdas/llm/tokenizer.ts), loaded on first use. A dynamic
+ * import: a deployed bundle whose provider reports usage leaves this function, and with it the
+ * ~2.7 MiB of token ranks, out (esbuild drops an `import()` it never reaches).
  */
-export const TOKENIZER_ENCODING = "o200k_base";
+export async function countedUsage(system: string, prompt: string, output: string): Promise<CompletionUsage> {
+  const { tokenizerUsage } = await import("./tokenizer.ts");
+  return tokenizerUsage(system, prompt, output);
+}
 
-// Documents and model output may literally contain "<|endoftext|>"; count it as text instead of
-// letting gpt-tokenizer throw on a special token.
-const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+/** Characters per token assumed by estimatedUsage: English prose and JSON run at about four. */
+export const ESTIMATE_CHARS_PER_TOKEN = 4;
 
 /**
- * gpt-tokenizer's byte-pair merge is quadratic in the length of one pre-token (a run the split
- * regex does not break: 100 KB of one letter took 24 s, 250 KB 140 s). Pre-tokens longer than
- * this are counted in slices of this length: a few tokens off at each cut, in linear time.
+ * An estimate from the text's length, for a provider whose API always reports usage (Bedrock's
+ * Converse API documents it as required) in the unexpected case that a response omits it: the run's
+ * usage and its budget still see the call, marked `source: "estimate"`, without a tokenizer in the
+ * function for a branch the service never takes.
  */
-export const MAX_PRETOKEN_CHARS = 256;
-/** Text goes to the tokenizer in chunks of whole pre-tokens up to this size. */
-const CHUNK_CHARS = 2_000;
-/** Beyond this much text the count is extrapolated from this much: a cost bound per call. */
-export const MAX_TOKENIZED_CHARS = 1024 * 1024;
-
-/**
- * Chunks end on the tokenizer's own pre-token boundaries (never after white space), and
- * byte-pair merges never cross a pre-token, so the sum over chunks equals the count of the whole
- * text; only pre-tokens above MAX_PRETOKEN_CHARS (never prose) and text beyond
- * MAX_TOKENIZED_CHARS are estimated.
- */
-export function countTokens(text: string): number {
-  if (!text) return 0;
-  const counted =
-    text.length > MAX_TOKENIZED_CHARS ? text.slice(0, cutBefore(text, MAX_TOKENIZED_CHARS)) : text;
-  let total = 0;
-  let chunkStart = 0;
-  for (const match of counted.matchAll(O200K_TOKEN_SPLIT_REGEX)) {
-    const start = match.index;
-    const pretoken = match[0];
-    if (pretoken.length > MAX_PRETOKEN_CHARS) {
-      total += countChunk(counted.slice(chunkStart, start)) + countLongPretoken(pretoken);
-      chunkStart = start + pretoken.length;
-    } else if (start + pretoken.length - chunkStart > CHUNK_CHARS && endsCleanly(counted, start)) {
-      total += countChunk(counted.slice(chunkStart, start));
-      chunkStart = start;
-    }
-  }
-  total += countChunk(counted.slice(chunkStart));
-  return counted.length === text.length ? total : Math.round((total * text.length) / counted.length);
-}
-
-/**
- * Whether a chunk may end before `index`. Not after white space: the split regex decides where a
- * run of blanks ends by looking at the next character (`\s+(?!\S)`), which a chunk cannot see.
- */
-function endsCleanly(text: string, index: number): boolean {
-  return !/\s/u.test(text[index - 1] ?? " ");
-}
-
-function countChunk(chunk: string): number {
-  return chunk ? countWithEncoding(chunk, PLAIN_TEXT) : 0;
-}
-
-function countLongPretoken(pretoken: string): number {
-  let total = 0;
-  for (let start = 0; start < pretoken.length; ) {
-    const end = cutBefore(pretoken, start + MAX_PRETOKEN_CHARS);
-    total += countChunk(pretoken.slice(start, end));
-    start = end;
-  }
-  return total;
-}
-
-/** `index`, or one less when that would split a surrogate pair (an astral character). */
-function cutBefore(text: string, index: number): number {
-  if (index >= text.length) return text.length;
-  const code = text.charCodeAt(index);
-  return code >= 0xdc00 && code <= 0xdfff && index > 0 ? index - 1 : index;
-}
-
-export function tokenizerUsage(system: string, prompt: string, output: string): CompletionUsage {
-  return {
-    input_tokens: countTokens(system) + countTokens(prompt),
-    output_tokens: countTokens(output),
-    source: "tokenizer",
-  };
+export function estimatedUsage(system: string, prompt: string, output: string): CompletionUsage {
+  const tokens = (text: string) => Math.ceil(text.length / ESTIMATE_CHARS_PER_TOKEN);
+  return { input_tokens: tokens(system) + tokens(prompt), output_tokens: tokens(output), source: "estimate" };
 }
 
 export function emptyUsage(): Usage {

@@ -1,17 +1,29 @@
-// Everything a function needs, built once per cold start (Lambda) or once per process (the
-// local twin sets the environment first, then calls this). Handlers stay thin adapters.
+// Everything a function needs, built once per cold start (Lambda) or once per process (the local
+// twin sets the environment first, then calls these). Handlers stay thin adapters.
+//
+// In layers, because CDK bundles each function into one file (no code splitting) and esbuild keeps
+// only what an entry reaches: a handler that asks for a lower layer carries none of the higher ones.
+//   baseServices()     stores, events, live delivery, policies      ws, push, finalize
+//   catalogServices()  + the tool registry: schemas, descriptions,  api (plan edits, answers)
+//                        questions, solver views
+//   services()         + the models                                  planner, solver, worker, twin
+// Running a tool also needs document reading (the PDF library) and the lender's services: only the
+// worker's entry links them (linkToolRuntime), so no other bundle contains them.
+// The layers share one cache: in the twin, where every handler runs in one process, the API, the
+// planner and the worker see the same stores, the same registry and the same models.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import type { DocumentPolicy } from "../core/documents.ts";
 import type { ToolCatalog } from "../core/types.ts";
-import { createLlmProviders } from "../llm/index.ts";
+import { createLlmProviders, type LlmProviders, type ModelBinding } from "../llm/index.ts";
 import { BatchStore } from "../store/batches.ts";
 import { BlobStore } from "../store/blobs.ts";
 import { EventPublisher, type EventSink } from "../store/events.ts";
 import { EvidenceStore } from "../store/evidence.ts";
 import { RunStore } from "../store/runs.ts";
 import { SessionStore } from "../store/sessions.ts";
-import { DocumentReader } from "../tools/document-reader.ts";
-import { createLenderCalls } from "../tools/lender-client.ts";
-import { createLoanTools } from "../tools/loan-tools.ts";
+import type { DocumentReader } from "../tools/document-reader.ts";
+import type { LenderCalls } from "../tools/lender-client.ts";
+import { createLoanTools, type LoanToolServices } from "../tools/loan-tools.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { createLiveDelivery } from "../ws/push.ts";
 import { createAwsClients } from "./clients.ts";
@@ -19,9 +31,23 @@ import { type Config, parseConfig } from "./config.ts";
 import { FaultInjector } from "./faults.ts";
 import { createLogger } from "./logger.ts";
 
-export type Services = ReturnType<typeof buildServices>;
+export interface ServiceOptions {
+  logger?: Logger;
+  sinks?: EventSink[];
+}
 
-export function buildServices(config: Config, options: { logger?: Logger; sinks?: EventSink[] } = {}) {
+export type BaseServices = ReturnType<typeof buildBaseServices>;
+export type CatalogServices = BaseServices & { tools: ToolRegistry; catalog: ToolCatalog };
+export type Services = CatalogServices & { llm: LlmProviders };
+
+/** What running a tool needs beyond the stores and the models. */
+export interface ToolRuntime {
+  documents: DocumentReader;
+  /** Set per lender service whose URL is configured; the reference engines answer otherwise. */
+  lender?: LenderCalls;
+}
+
+export function buildBaseServices(config: Config, options: ServiceOptions = {}) {
   const clients = createAwsClients(config);
   const now = () => new Date();
   const runs = new RunStore(clients.ddb, config.runsTable, now);
@@ -38,24 +64,12 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
     options.logger ?? createLogger("rewoo-live-delivery"),
   );
   const publisher = new EventPublisher(runs, options.sinks ?? [], options.logger);
-  const llm = createLlmProviders(config.llm);
   const faults = new FaultInjector(config.faults.spec, config.faults.seed);
-  const documentPolicy = {
+  const documentPolicy: DocumentPolicy = {
     documentsBucket: config.documentsBucket,
     allowedPrefixes: config.allowedDocumentPrefixes,
   };
   const resultPolicy = { allowedDestinations: config.allowedResultDestinations };
-  const lender = createLenderCalls(config.lender, { now, region: config.region });
-  const toolServices = {
-    documents: new DocumentReader(blobs, documentPolicy),
-    documentPolicy,
-    runs,
-    llm: llm.tool,
-    now,
-    ...(lender ? { lender } : {}),
-  };
-  const tools = new ToolRegistry(createLoanTools(() => toolServices));
-  const catalog: ToolCatalog = tools.catalog();
   return {
     config,
     clients,
@@ -66,20 +80,113 @@ export function buildServices(config: Config, options: { logger?: Logger; sinks?
     evidence,
     publisher,
     websocket,
-    llm,
-    tools,
-    catalog,
+    faults,
     documentPolicy,
     resultPolicy,
-    faults,
     now,
   };
 }
 
-let cached: Services | undefined;
+/**
+ * The tool registry over `base`. A tool reads what it runs with when it runs (createLoanTools), so
+ * the registry can describe, validate and ask before the models or the tool runtime exist; a tool
+ * run without them is refused with what is missing.
+ */
+export function withTools(
+  base: BaseServices,
+  parts: { toolModel: () => ModelBinding; runtime: () => ToolRuntime },
+): CatalogServices {
+  const toolServices: LoanToolServices = {
+    runs: base.runs,
+    now: base.now,
+    documentPolicy: base.documentPolicy,
+    get documents() {
+      return parts.runtime().documents;
+    },
+    get lender() {
+      return parts.runtime().lender;
+    },
+    get llm() {
+      return parts.toolModel();
+    },
+  };
+  const tools = new ToolRegistry(createLoanTools(() => toolServices));
+  return { ...base, tools, catalog: tools.catalog() };
+}
 
-/** The per-cold-start singleton. */
+/** The whole graph, models and tool runtime given: a process of its own (tests, benchmarks). */
+export function buildServices(
+  config: Config,
+  options: ServiceOptions & { runtime?: (base: BaseServices) => ToolRuntime } = {},
+): Services {
+  const base = buildBaseServices(config, options);
+  const llm = createLlmProviders(config.llm);
+  let runtime: ToolRuntime | undefined;
+  const withRegistry = withTools(base, {
+    toolModel: () => llm.tool,
+    runtime: () => {
+      if (!options.runtime) throw new ToolRuntimeMissingError();
+      runtime ??= options.runtime(base);
+      return runtime;
+    },
+  });
+  return { ...withRegistry, llm };
+}
+
+export class ToolRuntimeMissingError extends Error {
+  override name = "ToolRuntimeMissingError";
+  constructor() {
+    super(
+      "tools run only in the worker: this function has no document reader or lender client linked (lambdas/worker/index.ts links them with linkToolRuntime)",
+    );
+  }
+}
+
+// ---- Per-process singletons -------------------------------------------------------------------
+
+let base: BaseServices | undefined;
+let catalog: CatalogServices | undefined;
+let full: Services | undefined;
+let llm: LlmProviders | undefined;
+let runtimeFactory: ((base: BaseServices) => ToolRuntime) | undefined;
+let runtime: ToolRuntime | undefined;
+
+/**
+ * Links what running a tool needs into this process: called by the worker's entry, the one function
+ * that runs tools, so that only its bundle carries the PDF library and the lender's clients.
+ */
+export function linkToolRuntime(factory: (base: BaseServices) => ToolRuntime): void {
+  runtimeFactory = factory;
+}
+
+/** Stores, events, live delivery and policies: the WebSocket, push and finalize functions. */
+export function baseServices(): BaseServices {
+  base ??= buildBaseServices(parseConfig(process.env));
+  return base;
+}
+
+/** The base and the tool registry, without models: the API (plan edits, answers to questions). */
+export function catalogServices(): CatalogServices {
+  catalog ??= withTools(baseServices(), {
+    toolModel: () => {
+      if (!llm) throw new ToolRuntimeMissingError();
+      return llm.tool;
+    },
+    runtime: () => {
+      if (!runtimeFactory) throw new ToolRuntimeMissingError();
+      runtime ??= runtimeFactory(baseServices());
+      return runtime;
+    },
+  });
+  return catalog;
+}
+
+/** The base, the tool registry and the models: the planner, the solver, the worker (and the twin). */
 export function services(): Services {
-  cached ??= buildServices(parseConfig(process.env));
-  return cached;
+  if (!full) {
+    const withRegistry = catalogServices();
+    llm ??= createLlmProviders(withRegistry.config.llm);
+    full = { ...withRegistry, llm };
+  }
+  return full;
 }

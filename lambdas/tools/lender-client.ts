@@ -2,7 +2,7 @@
 // contract in docs/lender-services.openapi.yaml). They return exactly what the reference engines
 // return, so the planner, the solver and stored evidence do not depend on which one ran.
 
-import { z } from "zod";
+import * as z from "zod";
 import { secretReader } from "../auth/secret.ts";
 import { scrubSensitiveText } from "../core/redaction.ts";
 import { MAX_QUOTED_REASON_CHARS } from "../core/sensitive-data.ts";

@@ -1,7 +1,7 @@
 // The tools of the original loan-agent plan, as ReWOO worker tools. The two lender services (PreConditions,
 // Conditions AI) run as built-in reference engines over the documents' text, or, when their URLs
 // are configured, as HTTP calls to the lender's own services (docs/lender-services.md).
-import { z } from "zod";
+import * as z from "zod";
 import { type DocumentPolicy, resolveDocumentPath } from "../core/documents.ts";
 import { renderToolPrompt, TOOL_SYSTEM_PROMPT } from "../core/prompts.ts";
 import type { LlmProvider } from "../llm/types.ts";

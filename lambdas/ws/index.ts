@@ -3,7 +3,7 @@
 // events is not done here but by every function that publishes (the sink wired in services.ts);
 // this handler only registers connections and starts a subscriber's replay.
 import { createLogger } from "../runtime/logger.ts";
-import { services } from "../runtime/services.ts";
+import { baseServices } from "../runtime/services.ts";
 import { type RouteResult, type WebSocketRouteDeps, webSocketOperationFor } from "./routes.ts";
 
 /** The parts of API Gateway's WebSocket proxy event (payload v1) this handler reads. */
@@ -27,7 +27,7 @@ let deps: WebSocketRouteDeps | undefined;
 
 function routeDeps(): WebSocketRouteDeps {
   if (deps) return deps;
-  const svc = services();
+  const svc = baseServices();
   if (!svc.websocket) {
     throw new Error(
       "Invalid configuration: the WebSocket handler needs CONNECTIONS_TABLE and WEBSOCKET_ENDPOINT",

@@ -1,7 +1,7 @@
 // The WebSocket API's route functions ($connect, $disconnect, subscribe, $default) over the connection
 // store and live delivery, one per operation of lambdas/contracts/routes.ts; lambdas/ws/index.ts adapts
 // API Gateway's events to them.
-import { z } from "zod";
+import * as z from "zod";
 import { WEBSOCKET_ROUTES, type WebSocketOperationName, webSocketRouteNamed } from "../contracts/routes.ts";
 import type { ConnectionRecord, ConnectionStore } from "../store/connections.ts";
 import { RunNotFoundError, type RunStore } from "../store/runs.ts";

@@ -1,6 +1,6 @@
 // The condition catalog is data (catalog.json) so underwriting can change conditions without
 // touching the engines; it is validated once, when the module loads, so a bad edit fails fast.
-import { z } from "zod";
+import * as z from "zod";
 import rawCatalog from "./catalog.json" with { type: "json" };
 
 const Priority = z.union([z.enum(["high", "medium", "low"]), z.literal(1), z.literal(2), z.literal(3)]);

@@ -3,7 +3,7 @@
 // document's text; its answer counts only with a quote that is verified, character for character
 // (whitespace aside), to be on the page it names and to contain the value. Anything else is
 // rejected and the verdict stays insufficient_evidence. Pure apart from the `ask` it is given.
-import { z } from "zod";
+import * as z from "zod";
 import { dataTag, truncate } from "../../core/prompts.ts";
 import { type CatalogField, findCondition, findField } from "./catalog.ts";
 import type { ConditionsResult } from "./conditions-engine.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { OpenAiCompatibleProvider, OpenAiHttpError } from "../../../lambdas/llm/openai.ts";
-import { countTokens } from "../../../lambdas/llm/usage.ts";
+import { countTokens } from "../../../lambdas/llm/tokenizer.ts";
 import {
   type RecordedRequest,
   type RecordingServer,

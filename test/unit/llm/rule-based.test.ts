@@ -3,7 +3,7 @@ import { renderPlannerPrompt, renderSolverPrompt } from "../../../lambdas/core/p
 import { parseSolverOutput } from "../../../lambdas/core/result.ts";
 import type { Evidence, Plan, RawStep } from "../../../lambdas/core/types.ts";
 import { extractiveAnswer, RuleBasedProvider } from "../../../lambdas/llm/rule-based.ts";
-import { countTokens } from "../../../lambdas/llm/usage.ts";
+import { countTokens } from "../../../lambdas/llm/tokenizer.ts";
 import { failed, loanTools, ok, planOf, TAX_METADATA, taxReturnRequest } from "./fixtures.ts";
 
 const provider = new RuleBasedProvider();

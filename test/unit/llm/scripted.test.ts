@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { RECEIVED_PROMPTS_KEPT, ScriptedProvider } from "../../../lambdas/llm/scripted.ts";
+import { countTokens } from "../../../lambdas/llm/tokenizer.ts";
 import type { CompletionRequest } from "../../../lambdas/llm/types.ts";
-import { countTokens } from "../../../lambdas/llm/usage.ts";
 
 const plannerContext: CompletionRequest["context"] = {
   purpose: "planner",

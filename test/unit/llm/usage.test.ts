@@ -3,14 +3,13 @@ import { join } from "node:path";
 import { countTokens as countWholeText } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import {
-  addUsage,
   countTokens,
-  emptyUsage,
   MAX_PRETOKEN_CHARS,
   MAX_TOKENIZED_CHARS,
   TOKENIZER_ENCODING,
-  usageOf,
-} from "../../../lambdas/llm/usage.ts";
+  tokenizerUsage,
+} from "../../../lambdas/llm/tokenizer.ts";
+import { addUsage, countedUsage, emptyUsage, estimatedUsage, usageOf } from "../../../lambdas/llm/usage.ts";
 
 const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 
@@ -68,6 +67,24 @@ describe("usage", () => {
     const sample = sentence.repeat(100);
     const expected = (countWholeText(sample, PLAIN_TEXT) * text.length) / sample.length;
     expect(Math.abs(countTokens(text) - expected)).toBeLessThanOrEqual(0.01 * expected);
+  });
+
+  it("counts on demand with the tokenizer, exactly as the tokenizer counts", async () => {
+    const system = "You are the planner.";
+    const prompt = "Plan the evaluation of a signed 1120 return <|endoftext|> and two statements.";
+    const output = '[{"id":"E1","tool":"call_preconditions_api","args":{}}]';
+
+    expect(await countedUsage(system, prompt, output)).toEqual(tokenizerUsage(system, prompt, output));
+    expect((await countedUsage(system, prompt, output)).source).toBe("tokenizer");
+  });
+
+  it("estimates four characters a token, rounded up per text, and says it is an estimate", () => {
+    expect(estimatedUsage("abcde", "", "abcdefgh")).toEqual({
+      input_tokens: 2,
+      output_tokens: 2,
+      source: "estimate",
+    });
+    expect(estimatedUsage("", "", "")).toEqual({ input_tokens: 0, output_tokens: 0, source: "estimate" });
   });
 
   it("adds completions into a run's usage", () => {

@@ -1,0 +1,27 @@
+// How each function is bundled by esbuild, in one place without CDK: the stack (defaults.ts,
+// rewoo-function.ts), the bundle benchmark (bench/bundles.ts) and the bundle-composition test read
+// it, so what is measured and tested is what is deployed.
+
+/** The Lambda runtime's Node.js (NODEJS_22_X). */
+export const BUNDLE_TARGET = "node22";
+
+/** ESM packages (unpdf) publish `module`; prefer it over a CommonJS `main`. */
+export const BUNDLE_MAIN_FIELDS = ["module", "main"];
+
+/** CommonJS dependencies bundled into ESM still call require() for Node built-ins. */
+export const BUNDLE_BANNER =
+  "import { createRequire as __rewooCreateRequire } from 'node:module'; const require = __rewooCreateRequire(import.meta.url);";
+
+/** The compile-time constant lambdas/llm/index.ts reads to link one provider only. */
+export const BUNDLED_LLM_PROVIDER_DEFINE = "process.env.REWOO_BUNDLED_LLM_PROVIDER";
+
+/**
+ * esbuild `define`s for a function with this environment. A function whose environment names its
+ * LLM provider (REWOO_LLM_PROVIDER) is bundled with that provider only: Bedrock functions then carry
+ * neither the other providers nor the tokenizer they load. The two come from the same value, so a
+ * bundle always matches its environment; changing the provider is a redeploy.
+ */
+export function bundleDefines(environment: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const provider = environment.REWOO_LLM_PROVIDER;
+  return provider ? { [BUNDLED_LLM_PROVIDER_DEFINE]: JSON.stringify(provider) } : {};
+}

@@ -1,0 +1,101 @@
+// What each Lambda bundle is made of, bundled exactly as the stack bundles it (bench/bundles.ts with
+// infra/constructs/bundling.ts): the heavy dependencies stay where they are needed. The tokenizer
+// (gpt-tokenizer, ~2.7 MiB) only where a provider counts tokens itself, the PDF library (unpdf,
+// ~1.6 MiB) and the lender's clients only in the worker, one LLM provider per bundle, and zod without
+// its ~250 KiB of locales (`import * as z from "zod"` everywhere). Structure and sizes only.
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  BUNDLE_TARGETS,
+  type Built,
+  bundleFunctions,
+  type DeployedFunction,
+} from "../../../bench/bundles.ts";
+import { bundleDefines } from "../../../infra/constructs/bundling.ts";
+
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const bedrock = bundleDefines({ REWOO_LLM_PROVIDER: "bedrock" });
+const ruleBased = bundleDefines({ REWOO_LLM_PROVIDER: "rule-based" });
+
+const FUNCTIONS: DeployedFunction[] = [
+  { name: "api", entry: "lambdas/api/index.ts", defines: {} },
+  { name: "websocket", entry: "lambdas/ws/index.ts", defines: {} },
+  { name: "authorizer", entry: "lambdas/ws/authorizer.ts", defines: {} },
+  { name: "push", entry: "lambdas/ws/stream.ts", defines: {} },
+  { name: "finalize", entry: "lambdas/finalize/index.ts", defines: bedrock },
+  { name: "planner", entry: "lambdas/planner/index.ts", defines: bedrock },
+  { name: "solver", entry: "lambdas/solver/index.ts", defines: bedrock },
+  { name: "worker", entry: "lambdas/worker/index.ts", defines: bedrock },
+  { name: "planner-rule-based", entry: "lambdas/planner/index.ts", defines: ruleBased },
+];
+const LIGHT = ["api", "websocket", "authorizer", "push", "finalize", "planner", "solver"];
+const WITHOUT_MODELS = ["api", "websocket", "authorizer", "push"];
+
+let bundles: Map<string, Built | Error>;
+
+function bundle(name: string): Built {
+  const built = bundles.get(name);
+  if (!built || built instanceof Error) throw new Error(`${name} did not bundle: ${String(built)}`);
+  return built;
+}
+
+/** The input files of a bundle that match, with the bytes each contributes. */
+function inputsMatching(name: string, pattern: RegExp): string[] {
+  return Object.keys(bundle(name).inputs).filter((file) => pattern.test(file));
+}
+
+const TOKENIZER = /node_modules\/gpt-tokenizer\/|lambdas\/llm\/tokenizer\.ts$/;
+const PDF = /node_modules\/unpdf\/|lambdas\/tools\/(document-reader|loan\/pdf-text)\.ts$/;
+const LENDER = /lambdas\/tools\/lender-client\.ts$/;
+const ZOD_LOCALES = /node_modules\/zod\/v4\/locales\/(?!en\.js$)/;
+
+beforeAll(async () => {
+  bundles = await bundleFunctions(ROOT, FUNCTIONS);
+});
+
+describe("Lambda bundles", () => {
+  it("keep the tokenizer, PDF reading, the lender's clients and zod's locales out of every function but the worker", () => {
+    for (const name of LIGHT) {
+      expect(inputsMatching(name, TOKENIZER), name).toEqual([]);
+      expect(inputsMatching(name, PDF), name).toEqual([]);
+      expect(inputsMatching(name, LENDER), name).toEqual([]);
+      expect(inputsMatching(name, ZOD_LOCALES), name).toEqual([]);
+    }
+  });
+
+  it("stay within the byte budget, except the worker, which reads PDFs", () => {
+    for (const name of LIGHT) {
+      expect(bundle(name).code.byteLength, name).toBeLessThanOrEqual(BUNDLE_TARGETS.bytes);
+    }
+    expect(bundle("worker").code.byteLength).toBeGreaterThan(BUNDLE_TARGETS.bytes);
+  });
+
+  it("link only the provider the function was bundled for", () => {
+    for (const name of ["planner", "solver", "finalize", "worker"]) {
+      expect(inputsMatching(name, /lambdas\/llm\/(rule-based|openai)\.ts$/), name).toEqual([]);
+    }
+    expect(inputsMatching("planner", /lambdas\/llm\/bedrock\.ts$/)).toHaveLength(1);
+    expect(inputsMatching("planner-rule-based", /lambdas\/llm\/bedrock\.ts$|client-bedrock-runtime/)).toEqual(
+      [],
+    );
+    expect(inputsMatching("planner-rule-based", /lambdas\/llm\/rule-based\.ts$/)).toHaveLength(1);
+    // The rule-based provider counts tokens itself: its bundle carries the tokenizer.
+    expect(inputsMatching("planner-rule-based", /node_modules\/gpt-tokenizer\//).length).toBeGreaterThan(0);
+  });
+
+  it("give the functions without models no model client at all", () => {
+    for (const name of WITHOUT_MODELS) {
+      expect(
+        inputsMatching(name, /lambdas\/llm\/(bedrock|rule-based|openai)\.ts$|client-bedrock-runtime/),
+        name,
+      ).toEqual([]);
+    }
+  });
+
+  it("give the worker document reading and the lender's clients, and on Bedrock no tokenizer", () => {
+    expect(inputsMatching("worker", /node_modules\/unpdf\//).length).toBeGreaterThan(0);
+    expect(inputsMatching("worker", /lambdas\/tools\/document-reader\.ts$/)).toHaveLength(1);
+    expect(inputsMatching("worker", LENDER)).toHaveLength(1);
+    expect(inputsMatching("worker", TOKENIZER)).toEqual([]);
+  });
+});
