@@ -8,13 +8,19 @@
 // ever appears inside data tags (<metadata>, <documents>, <evidence …>), and the system prompts say
 // that text inside them is data, never instructions. The tags cannot be forged from inside: see
 // neutralizeMarkup.
-import * as z from "zod";
+import { z } from "zod";
 import { describeScope, type InstructionScope } from "./instructions.ts";
 import { formatPath, placeholdersIn, substitutePlaceholders } from "./placeholders.ts";
 import type { EvaluationRequest, Evidence, Plan, ToolCatalog } from "./types.ts";
 
 /** Per-step cap on rendered evidence: one huge document preview must not crowd out the rest. */
 export const EVIDENCE_CHAR_BUDGET = 6_000;
+/**
+ * Steps whose output is the answer itself get more: Conditions AI's verdicts (with their citations)
+ * are what the solver adopts or corrects, and a verdict cut off the end of the prompt is one the
+ * solver never saw (a year of statements judged one by one runs past 6,000 characters).
+ */
+export const SOLVER_EVIDENCE_BUDGETS: Readonly<Record<string, number>> = { call_conditions_ai_api: 24_000 };
 /** The solver sees the plan's args only to know what each step was for; a digest is enough. */
 export const PLAN_ARGS_CHAR_BUDGET = 600;
 /** Metadata in the solver prompt is context, not the thing judged; the planner gets it whole (it copies it into E1). */
@@ -327,7 +333,12 @@ function referringTo(args: Record<string, unknown>, shown: Map<string, string>):
  * them; evidence for steps the plan doesn't know (should not happen) is kept at the end rather than
  * silently dropped.
  */
-export function renderEvidence(plan: Plan, evidence: Evidence[], budget = EVIDENCE_CHAR_BUDGET): string {
+export function renderEvidence(
+  plan: Plan,
+  evidence: Evidence[],
+  defaultBudget = EVIDENCE_CHAR_BUDGET,
+): string {
+  const budgetOf = (item: Evidence) => SOLVER_EVIDENCE_BUDGETS[item.tool] ?? defaultBudget;
   const byStep = new Map(evidence.map((item) => [item.step_id, item]));
   const blocks: string[] = [];
   for (const step of plan.steps) {
@@ -335,11 +346,11 @@ export function renderEvidence(plan: Plan, evidence: Evidence[], budget = EVIDEN
     byStep.delete(step.id);
     blocks.push(
       item
-        ? renderEvidenceItem(item, budget)
+        ? renderEvidenceItem(item, budgetOf(item))
         : dataTag("evidence", { id: step.id, tool: step.tool, status: "not_run" }, ""),
     );
   }
-  for (const item of byStep.values()) blocks.push(renderEvidenceItem(item, budget));
+  for (const item of byStep.values()) blocks.push(renderEvidenceItem(item, budgetOf(item)));
   return blocks.length ? blocks.join("\n") : "(no evidence)";
 }
 

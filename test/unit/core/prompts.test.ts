@@ -13,6 +13,7 @@ import {
   renderPlannerPrompt,
   renderSolverPrompt,
   renderToolPrompt,
+  SOLVER_EVIDENCE_BUDGETS,
   SOLVER_SYSTEM_PROMPT,
   TOOL_SYSTEM_PROMPT,
 } from "../../../lambdas/core/prompts.ts";
@@ -263,6 +264,19 @@ describe("renderSolverPrompt", () => {
     expect(line).toBe(
       `<evidence id="E2" tool="retrieve_s3_document">${rendered.slice(0, EVIDENCE_CHAR_BUDGET)}…[truncated ${rendered.length - EVIDENCE_CHAR_BUDGET} of ${rendered.length} chars]</evidence>`,
     );
+  });
+
+  it("shows Conditions AI's verdicts whole up to their own, larger budget", () => {
+    const verdicts = Array.from({ length: 40 }, (_, index) => ({
+      id: `C${index}`,
+      status: "fulfilled",
+      reason: "r".repeat(150),
+    }));
+    const text = renderEvidence(plan, [ok("E3", "call_conditions_ai_api", { verdicts })]);
+    const rendered = JSON.stringify({ verdicts });
+    expect(rendered.length).toBeGreaterThan(EVIDENCE_CHAR_BUDGET);
+    expect(rendered.length).toBeLessThan(SOLVER_EVIDENCE_BUDGETS.call_conditions_ai_api ?? 0);
+    expect(text).toContain(`<evidence id="E3" tool="call_conditions_ai_api">${rendered}</evidence>`);
   });
 
   it("says where evidence too large to inline lives, and shows upstream errors", () => {
