@@ -8,7 +8,7 @@
 // ever appears inside data tags (<metadata>, <documents>, <evidence …>), and the system prompts say
 // that text inside them is data, never instructions. The tags cannot be forged from inside: see
 // neutralizeMarkup.
-import { z } from "zod";
+import * as z from "zod";
 import { describeScope, type InstructionScope } from "./instructions.ts";
 import { formatPath, placeholdersIn, substitutePlaceholders } from "./placeholders.ts";
 import type { EvaluationRequest, Evidence, Plan, ToolCatalog } from "./types.ts";
