@@ -14,6 +14,7 @@ import { createLlmProviders, type LlmProviders } from "../lambdas/llm/index.ts";
 import { ScriptedProvider } from "../lambdas/llm/scripted.ts";
 import { TOKENIZER_ENCODING, tokenizerUsage } from "../lambdas/llm/tokenizer.ts";
 import { parseConfig } from "../lambdas/runtime/config.ts";
+import { type BatchBenchResult, runBatchBench } from "./batch.ts";
 import { type BundleResult, measureBundles } from "./bundles.ts";
 import { formatJson } from "./json.ts";
 import { type LayoutResults, measureLayouts } from "./layouts.ts";
@@ -82,6 +83,8 @@ export interface BenchOptions {
   reliability: readonly ReliabilityMeasure[];
   /** Overrides of the reliability measures' sizes (default: by quick / full mode). */
   reliabilitySizes?: Partial<ReliabilitySizes>;
+  /** Loan files of the portfolio batch measure (default: quick 50, full 1,000); 0: no batch. */
+  batchFiles?: number;
   /** The command line, for the report. */
   command: string;
   log?: (line: string) => void;
@@ -217,6 +220,8 @@ export interface BenchResults {
   concurrency: ConcurrencyResult[];
   bundles: BundleResult[];
   layouts: LayoutResults | null;
+  /** A portfolio batch through the twin (POST /v1/batches, the Distributed Map emulation). */
+  batch?: BatchBenchResult & { max_concurrency: number };
   live: LiveResult | null;
   reliability: ReliabilityResults | null;
   notes: string[];
@@ -497,6 +502,17 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       }
     }
 
+    // A portfolio batch: N loan files through POST /v1/batches and the batch workflow.
+    const batchFiles = options.batchFiles ?? (options.quick ? 50 : 1_000);
+    if (batchFiles > 0) {
+      log(`portfolio batch of ${batchFiles} loan files`);
+      setLatencies(twin, {});
+      results.batch = {
+        ...(await runBatchBench(twin, { files: batchFiles, maxConcurrency: BATCH_MAX_CONCURRENCY })),
+        max_concurrency: BATCH_MAX_CONCURRENCY,
+      };
+    }
+
     // A configured real provider: the same scenarios, provider-reported usage.
     if (options.live && liveProvider && LIVE_PROVIDERS.has(liveProvider)) {
       log(`live provider ${liveProvider}`);
@@ -677,6 +693,9 @@ function sameVerdicts(rewoo: RunResult | undefined, reactAnswer: string | undefi
     return false;
   }
 }
+
+/** Lines of the portfolio batch evaluated at once (the Distributed Map's MaxConcurrency). */
+const BATCH_MAX_CONCURRENCY = 50;
 
 /** Work on the twin's thread (0), and in two environments of its own (worker threads). */
 const CONCURRENCY_WORK_ENVIRONMENTS = [0, 2];

@@ -34,6 +34,12 @@ const positiveInt = (value: string): number => {
   return n;
 };
 
+const nonNegativeInt = (value: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a whole number ≥ 0");
+  return n;
+};
+
 export async function main(argv: string[]): Promise<void> {
   const program = new Command()
     .name("bench")
@@ -59,6 +65,11 @@ export async function main(argv: string[]): Promise<void> {
     )
     .option("--no-reliability", "skip the reliability and bounded-cost section")
     .option(
+      "--batch-files <n>",
+      "loan files of the portfolio batch measure (default: quick 50, full 1000; 0: none)",
+      nonNegativeInt,
+    )
+    .option(
       "--memory-runs <n>",
       "sequential runs of the memory measure (default: quick 100, full 1000)",
       positiveInt,
@@ -76,6 +87,7 @@ export async function main(argv: string[]): Promise<void> {
     live: boolean;
     reliability?: ReliabilityMeasure[] | boolean;
     memoryRuns?: number;
+    batchFiles?: number;
   }>();
   const outGiven = program.getOptionValueSource("out") !== "default";
   const out = resolve(opts.out === "bench" && !outGiven ? join(REPO_ROOT, "bench") : opts.out);
@@ -106,6 +118,7 @@ export async function main(argv: string[]): Promise<void> {
         ? []
         : RELIABILITY_MEASURES,
     ...(opts.memoryRuns ? { reliabilitySizes: { memoryRuns: opts.memoryRuns } } : {}),
+    ...(opts.batchFiles !== undefined ? { batchFiles: opts.batchFiles } : {}),
     command: `npm run bench${args.length ? ` -- ${args.join(" ")}` : ""}`,
   });
   console.log(`report: ${relative(process.cwd(), report) || report}`);
