@@ -7,8 +7,8 @@
 //   catalogServices()  + the tool registry: schemas, descriptions,  api (plan edits, answers)
 //                        questions, solver views
 //   services()         + the models                                  planner, solver, worker, twin
-// Running a tool also needs document reading (the PDF library) and the lender's services: only the
-// worker's entry links them (linkToolRuntime), so no other bundle contains them.
+// What the tools do when they run (the reference engines, document reading with its PDF library, the
+// lender's clients) only the worker's entry links (linkToolRuntime), so no other bundle contains it.
 // The layers share one cache: in the twin, where every handler runs in one process, the API, the
 // planner and the worker see the same stores, the same registry and the same models.
 import type { Logger } from "@aws-lambda-powertools/logger";
@@ -21,9 +21,7 @@ import { EventPublisher, type EventSink } from "../store/events.ts";
 import { EvidenceStore } from "../store/evidence.ts";
 import { RunStore } from "../store/runs.ts";
 import { SessionStore } from "../store/sessions.ts";
-import type { DocumentReader } from "../tools/document-reader.ts";
-import type { LenderCalls } from "../tools/lender-client.ts";
-import { createLoanTools, type LoanToolServices } from "../tools/loan-tools.ts";
+import { describeLoanTools, type LoanToolRunners } from "../tools/loan-tool-catalog.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { createLiveDelivery } from "../ws/push.ts";
 import { createAwsClients } from "./clients.ts";
@@ -40,12 +38,11 @@ export type BaseServices = ReturnType<typeof buildBaseServices>;
 export type CatalogServices = BaseServices & { tools: ToolRegistry; catalog: ToolCatalog };
 export type Services = CatalogServices & { llm: LlmProviders };
 
-/** What running a tool needs beyond the stores and the models. */
-export interface ToolRuntime {
-  documents: DocumentReader;
-  /** Set per lender service whose URL is configured; the reference engines answer otherwise. */
-  lender?: LenderCalls;
-}
+/**
+ * What the tools do when they run, built from the stores and the `llm` tool's model (read when a tool
+ * calls it): lambdas/runtime/tool-runtime.ts.
+ */
+export type ToolRuntime = (base: BaseServices, toolModel: () => ModelBinding) => LoanToolRunners;
 
 export function buildBaseServices(config: Config, options: ServiceOptions = {}) {
   const clients = createAwsClients(config);
@@ -88,47 +85,27 @@ export function buildBaseServices(config: Config, options: ServiceOptions = {}) 
 }
 
 /**
- * The tool registry over `base`. A tool reads what it runs with when it runs (createLoanTools), so
- * the registry can describe, validate and ask before the models or the tool runtime exist; a tool
- * run without them is refused with what is missing.
+ * The tool registry over `base`. A tool's runner is asked for only when the tool runs, so the
+ * registry describes, validates and asks before (and without) the runners; a tool run without them
+ * is refused with what is missing.
  */
-export function withTools(
-  base: BaseServices,
-  parts: { toolModel: () => ModelBinding; runtime: () => ToolRuntime },
-): CatalogServices {
-  const toolServices: LoanToolServices = {
-    runs: base.runs,
-    now: base.now,
-    documentPolicy: base.documentPolicy,
-    get documents() {
-      return parts.runtime().documents;
-    },
-    get lender() {
-      return parts.runtime().lender;
-    },
-    get llm() {
-      return parts.toolModel();
-    },
-  };
-  const tools = new ToolRegistry(createLoanTools(() => toolServices));
+export function withTools(base: BaseServices, runners: () => LoanToolRunners): CatalogServices {
+  const tools = new ToolRegistry(describeLoanTools(runners, base.now));
   return { ...base, tools, catalog: tools.catalog() };
 }
 
-/** The whole graph, models and tool runtime given: a process of its own (tests, benchmarks). */
+/** The whole graph in a process of its own (tests, benchmarks); tools run when `runtime` is given. */
 export function buildServices(
   config: Config,
-  options: ServiceOptions & { runtime?: (base: BaseServices) => ToolRuntime } = {},
+  options: ServiceOptions & { runtime?: ToolRuntime } = {},
 ): Services {
   const base = buildBaseServices(config, options);
   const llm = createLlmProviders(config.llm);
-  let runtime: ToolRuntime | undefined;
-  const withRegistry = withTools(base, {
-    toolModel: () => llm.tool,
-    runtime: () => {
-      if (!options.runtime) throw new ToolRuntimeMissingError();
-      runtime ??= options.runtime(base);
-      return runtime;
-    },
+  let runners: LoanToolRunners | undefined;
+  const withRegistry = withTools(base, () => {
+    if (!options.runtime) throw new ToolRuntimeMissingError();
+    runners ??= options.runtime(base, () => llm.tool);
+    return runners;
   });
   return { ...withRegistry, llm };
 }
@@ -137,7 +114,7 @@ export class ToolRuntimeMissingError extends Error {
   override name = "ToolRuntimeMissingError";
   constructor() {
     super(
-      "tools run only in the worker: this function has no document reader or lender client linked (lambdas/worker/index.ts links them with linkToolRuntime)",
+      "tools run only in the worker: this function has no tool runtime linked (lambdas/worker/index.ts links it with linkToolRuntime)",
     );
   }
 }
@@ -148,15 +125,15 @@ let base: BaseServices | undefined;
 let catalog: CatalogServices | undefined;
 let full: Services | undefined;
 let llm: LlmProviders | undefined;
-let runtimeFactory: ((base: BaseServices) => ToolRuntime) | undefined;
 let runtime: ToolRuntime | undefined;
+let runners: LoanToolRunners | undefined;
 
 /**
- * Links what running a tool needs into this process: called by the worker's entry, the one function
- * that runs tools, so that only its bundle carries the PDF library and the lender's clients.
+ * Links what the tools do into this process: called by the worker's entry, the one function that
+ * runs tools, so that only its bundle carries the engines, the PDF library and the lender's clients.
  */
-export function linkToolRuntime(factory: (base: BaseServices) => ToolRuntime): void {
-  runtimeFactory = factory;
+export function linkToolRuntime(linked: ToolRuntime): void {
+  runtime = linked;
 }
 
 /** Stores, events, live delivery and policies: the WebSocket, push and finalize functions. */
@@ -167,16 +144,14 @@ export function baseServices(): BaseServices {
 
 /** The base and the tool registry, without models: the API (plan edits, answers to questions). */
 export function catalogServices(): CatalogServices {
-  catalog ??= withTools(baseServices(), {
-    toolModel: () => {
+  catalog ??= withTools(baseServices(), () => {
+    if (!runtime) throw new ToolRuntimeMissingError();
+    runners ??= runtime(baseServices(), () => {
+      // Set by services(), which every function that runs tools builds before its first tool.
       if (!llm) throw new ToolRuntimeMissingError();
       return llm.tool;
-    },
-    runtime: () => {
-      if (!runtimeFactory) throw new ToolRuntimeMissingError();
-      runtime ??= runtimeFactory(baseServices());
-      return runtime;
-    },
+    });
+    return runners;
   });
   return catalog;
 }

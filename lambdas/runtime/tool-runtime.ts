@@ -1,14 +1,25 @@
-// What running a tool needs beyond the stores and the models: document reading (PDF text extraction,
+// What the tools do when they run: the reference engines, document reading (PDF text extraction,
 // whose library is most of a bundle) and the lender's services. Only the worker runs tools, and only
 // its entry imports this module (lambdas/worker/index.ts links it with linkToolRuntime).
+import type { ModelBinding } from "../llm/index.ts";
 import { DocumentReader } from "../tools/document-reader.ts";
 import { createLenderCalls } from "../tools/lender-client.ts";
-import type { BaseServices, ToolRuntime } from "./services.ts";
+import type { LoanToolRunners } from "../tools/loan-tool-catalog.ts";
+import { type LoanToolServices, loanToolRunners } from "../tools/loan-tools.ts";
+import type { BaseServices } from "./services.ts";
 
-export function workerToolRuntime(base: BaseServices): ToolRuntime {
+export function workerToolRuntime(base: BaseServices, toolModel: () => ModelBinding): LoanToolRunners {
   const lender = createLenderCalls(base.config.lender, { now: base.now, region: base.config.region });
-  return {
+  const services: LoanToolServices = {
     documents: new DocumentReader(base.blobs, base.documentPolicy),
+    runs: base.runs,
+    now: base.now,
+    documentPolicy: base.documentPolicy,
     ...(lender ? { lender } : {}),
+    // Read when a tool calls its model, by then built in every function that runs tools.
+    get llm() {
+      return toolModel();
+    },
   };
+  return loanToolRunners(() => services);
 }

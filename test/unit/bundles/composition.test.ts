@@ -1,7 +1,7 @@
 // What each Lambda bundle is made of, bundled exactly as the stack bundles it (bench/bundles.ts with
 // infra/constructs/bundling.ts): the heavy dependencies stay where they are needed. The tokenizer
 // (gpt-tokenizer, ~2.7 MiB) only where a provider counts tokens itself, the PDF library (unpdf,
-// ~1.6 MiB) and the lender's clients only in the worker, one LLM provider per bundle, and zod without
+// ~1.6 MiB), the reference engines and the lender's clients only in the worker, one LLM provider per bundle, and zod without
 // its ~250 KiB of locales (`import * as z from "zod"` everywhere). Structure and sizes only.
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -47,6 +47,9 @@ function inputsMatching(name: string, pattern: RegExp): string[] {
 const TOKENIZER = /node_modules\/gpt-tokenizer\/|lambdas\/llm\/tokenizer\.ts$/;
 const PDF = /node_modules\/unpdf\/|lambdas\/tools\/(document-reader|loan\/pdf-text)\.ts$/;
 const LENDER = /lambdas\/tools\/lender-client\.ts$/;
+/** What the tools do (lambdas/tools/loan-tools.ts and the reference engines): the worker's alone. */
+const ENGINES =
+  /lambdas\/tools\/(loan-tools|loan\/(conditions-engine|tax-return|tax-return-fields|bank-statements|statement-fields))\.ts$/;
 const ZOD_LOCALES = /node_modules\/zod\/v4\/locales\/(?!en\.js$)/;
 
 beforeAll(async () => {
@@ -54,11 +57,12 @@ beforeAll(async () => {
 });
 
 describe("Lambda bundles", () => {
-  it("keep the tokenizer, PDF reading, the lender's clients and zod's locales out of every function but the worker", () => {
+  it("keep the tokenizer, PDF reading, the tools' engines, the lender's clients and zod's locales out of every function but the worker", () => {
     for (const name of LIGHT) {
       expect(inputsMatching(name, TOKENIZER), name).toEqual([]);
       expect(inputsMatching(name, PDF), name).toEqual([]);
       expect(inputsMatching(name, LENDER), name).toEqual([]);
+      expect(inputsMatching(name, ENGINES), name).toEqual([]);
       expect(inputsMatching(name, ZOD_LOCALES), name).toEqual([]);
     }
   });
@@ -92,10 +96,11 @@ describe("Lambda bundles", () => {
     }
   });
 
-  it("give the worker document reading and the lender's clients, and on Bedrock no tokenizer", () => {
+  it("give the worker document reading, the engines and the lender's clients, and on Bedrock no tokenizer", () => {
     expect(inputsMatching("worker", /node_modules\/unpdf\//).length).toBeGreaterThan(0);
     expect(inputsMatching("worker", /lambdas\/tools\/document-reader\.ts$/)).toHaveLength(1);
     expect(inputsMatching("worker", LENDER)).toHaveLength(1);
+    expect(inputsMatching("worker", ENGINES)).toHaveLength(6);
     expect(inputsMatching("worker", TOKENIZER)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // The service layers: the registry describes, validates and asks without models or a tool runtime;
-// running a tool needs the runtime the worker links, built once, on first use.
+// running a tool needs the runtime the worker links (what the tools do), built once, on first use.
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../../lambdas/runtime/config.ts";
 import {
@@ -10,6 +10,7 @@ import {
   withTools,
 } from "../../../lambdas/runtime/services.ts";
 import type { DocumentReader } from "../../../lambdas/tools/document-reader.ts";
+import { loanToolRunners } from "../../../lambdas/tools/loan-tools.ts";
 
 const config = parseConfig({
   RUNS_TABLE: "runs",
@@ -38,13 +39,8 @@ const bankPlan = {
 
 describe("service layers", () => {
   it("describe the tools and ask what a plan still needs, with no models and no tool runtime", () => {
-    const catalog = withTools(buildBaseServices(config), {
-      toolModel: () => {
-        throw new ToolRuntimeMissingError();
-      },
-      runtime: () => {
-        throw new ToolRuntimeMissingError();
-      },
+    const catalog = withTools(buildBaseServices(config), () => {
+      throw new ToolRuntimeMissingError();
     });
 
     expect(catalog.tools.names()).toEqual(
@@ -70,7 +66,7 @@ describe("service layers", () => {
     await expect(run).rejects.toThrow(/tools run only in the worker/);
   });
 
-  it("build the linked tool runtime once, on the first tool that needs it, from the same stores", async () => {
+  it("build the linked tool runtime once, on the first tool run, from the same stores and the tool's model", async () => {
     const built: unknown[] = [];
     const reads: Array<[string, string]> = [];
     const documents = {
@@ -84,12 +80,11 @@ describe("service layers", () => {
         };
       },
     } as unknown as DocumentReader;
-    const svc = buildServices(config, {
-      runtime: (base): ToolRuntime => {
-        built.push(base.blobs);
-        return { documents };
-      },
-    });
+    const runtime: ToolRuntime = (base, toolModel) => {
+      built.push(base.blobs);
+      return loanToolRunners(() => ({ documents, runs: base.runs, now: base.now, llm: toolModel() }));
+    };
+    const svc = buildServices(config, { runtime });
     expect(built).toHaveLength(0);
 
     const retrieve = svc.tools.get("retrieve_s3_document");
