@@ -3,7 +3,7 @@
 // Thin: check the event, call the logic next to this file.
 import * as z from "zod";
 import { createLogger } from "../runtime/logger.ts";
-import { services } from "../runtime/services.ts";
+import { baseServices } from "../runtime/services.ts";
 import { forStateMachine } from "../runtime/transient.ts";
 import { closeEndedBatch, failBatch, finishBatch, isBatchStatusChange } from "./bookkeeping.ts";
 import { recordLine, startLine } from "./lines.ts";
@@ -62,7 +62,7 @@ export type BatchEvent = z.infer<typeof BatchEventSchema>;
 
 export const handler = async (event: unknown): Promise<unknown> => {
   if (isBatchStatusChange(event)) {
-    return closeEndedBatch(event, services());
+    return closeEndedBatch(event, baseServices());
   }
   const parsed = BatchEventSchema.safeParse(event);
   if (!parsed.success) {
@@ -77,13 +77,13 @@ export const handler = async (event: unknown): Promise<unknown> => {
   try {
     switch (input.action) {
       case "start_line":
-        return await startLine(input.batch_id, input.item as ManifestItem, services());
+        return await startLine(input.batch_id, input.item as ManifestItem, baseServices());
       case "record_line":
-        return await recordLine(input.batch_id, input.started, input.execution, services());
+        return await recordLine(input.batch_id, input.started, input.execution, baseServices());
       case "finish_batch":
-        return await finishBatch(input.batch_id, input.map, services());
+        return await finishBatch(input.batch_id, input.map, baseServices());
       case "fail_batch":
-        return await failBatch(input.batch_id, input.error, services());
+        return await failBatch(input.batch_id, input.error, baseServices());
     }
   } catch (error) {
     log.error(`${input.action} failed`, error as Error);

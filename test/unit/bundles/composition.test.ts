@@ -22,14 +22,15 @@ const FUNCTIONS: DeployedFunction[] = [
   { name: "websocket", entry: "lambdas/ws/index.ts", defines: {} },
   { name: "authorizer", entry: "lambdas/ws/authorizer.ts", defines: {} },
   { name: "push", entry: "lambdas/ws/stream.ts", defines: {} },
+  { name: "batch", entry: "lambdas/batch/index.ts", defines: {} },
   { name: "finalize", entry: "lambdas/finalize/index.ts", defines: bedrock },
   { name: "planner", entry: "lambdas/planner/index.ts", defines: bedrock },
   { name: "solver", entry: "lambdas/solver/index.ts", defines: bedrock },
   { name: "worker", entry: "lambdas/worker/index.ts", defines: bedrock },
   { name: "planner-rule-based", entry: "lambdas/planner/index.ts", defines: ruleBased },
 ];
-const LIGHT = ["api", "websocket", "authorizer", "push", "finalize", "planner", "solver"];
-const WITHOUT_MODELS = ["api", "websocket", "authorizer", "push"];
+const LIGHT = ["api", "websocket", "authorizer", "push", "batch", "finalize", "planner", "solver"];
+const WITHOUT_MODELS = ["api", "websocket", "authorizer", "push", "batch"];
 
 let bundles: Map<string, Built | Error>;
 
