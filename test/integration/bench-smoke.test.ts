@@ -28,6 +28,7 @@ beforeAll(async () => {
     live: false,
     reliability: RELIABILITY_MEASURES,
     reliabilitySizes: SIZES,
+    batchFiles: 4,
     command: "vitest bench-smoke",
     log: () => undefined,
   });
@@ -96,15 +97,29 @@ describe("npm run bench (smoke)", () => {
       max_payload_bytes: expect.any(Number),
     });
     expect(results.totals.token_ratio).toEqual(expect.any(Number));
-    expect(results.concurrency).toEqual([
-      expect.objectContaining({
-        n: 1,
-        throughput_per_s: expect.any(Number),
-        p50_ms: expect.any(Number),
-        p95_ms: expect.any(Number),
-        errors: 0,
-      }),
-    ]);
+    // Each N on a fresh twin, with Work on the twin's thread and in two environments of its own.
+    expect(results.concurrency).toEqual(
+      [0, 2].map((environments) =>
+        expect.objectContaining({
+          n: 1,
+          worker_environments: environments,
+          throughput_per_s: expect.any(Number),
+          p50_ms: expect.any(Number),
+          p95_ms: expect.any(Number),
+          cpu_ms_per_run: expect.any(Number),
+          errors: 0,
+        }),
+      ),
+    );
+    // The worker's round trips before its tool, on the scenario's steps: one Query each.
+    expect(results.round_trips?.map((row) => row.before_tool)).toEqual(results.round_trips?.map(() => 1));
+    expect(results.round_trips?.length).toBeGreaterThan(0);
+    expect(results.batch).toMatchObject({
+      files: 4,
+      status: "SUCCEEDED",
+      errors: 0,
+      counts: { SUCCEEDED: 4 },
+    });
     expect(Array.isArray(results.bundles)).toBe(true);
   });
 
