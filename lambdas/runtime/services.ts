@@ -3,7 +3,7 @@
 //
 // In layers, because CDK bundles each function into one file (no code splitting) and esbuild keeps
 // only what an entry reaches: a handler that asks for a lower layer carries none of the higher ones.
-//   baseServices()     stores, events, live delivery, policies      ws, push, finalize
+//   baseServices()     stores, events, live delivery, policies      ws, push, finalize, batch
 //   catalogServices()  + the tool registry: schemas, descriptions,  api (plan edits, answers)
 //                        questions, solver views
 //   services()         + the models                                  planner, solver, worker, twin
@@ -136,7 +136,7 @@ export function linkToolRuntime(linked: ToolRuntime): void {
   runtime = linked;
 }
 
-/** Stores, events, live delivery and policies: the WebSocket, push and finalize functions. */
+/** Stores, events, live delivery and policies: the WebSocket, push, finalize and batch functions. */
 export function baseServices(): BaseServices {
   base ??= buildBaseServices(parseConfig(process.env));
   return base;
