@@ -17,6 +17,8 @@ import {
 import { type BatchInput, type BatchLine, lineLabel } from "./batch-input.ts";
 import { type BatchProgressView, colourStatus, countsText, createBatchView } from "./batch-view.ts";
 import {
+  type CommandOutput,
+  commandOutput,
   EXIT_INVALID_INPUT,
   EXIT_LINES_NOT_SUCCEEDED,
   EXIT_RUN_FAILED,
@@ -80,28 +82,8 @@ export interface BatchCommandOptions {
   view?: BatchProgressView;
 }
 
-interface Output {
-  say: (line: string) => void;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  address: RunAddress;
-}
-
-function outputOf(
-  options: Pick<BatchCommandOptions, "api" | "json" | "stdout" | "stderr" | "address">,
-): Output {
-  const stdout = options.stdout ?? ((text: string) => process.stdout.write(text));
-  const stderr = options.stderr ?? ((text: string) => process.stderr.write(text));
-  return {
-    stdout,
-    stderr,
-    say: options.json ? () => undefined : (line: string) => stdout(`${line}\n`),
-    address: options.address ?? { api: options.api },
-  };
-}
-
 export async function runBatch(input: BatchInput, options: BatchCommandOptions): Promise<number> {
-  const out = outputOf(options);
+  const out = commandOutput(options);
   const sent = input.lines.filter((line) => line.request !== undefined);
   const notSent = input.lines.filter((line) => line.request === undefined);
   if (sent.length === 0) {
@@ -189,7 +171,7 @@ async function followBatch(
   batchId: string,
   view: BatchProgressView,
   options: BatchCommandOptions,
-  out: Output,
+  out: CommandOutput,
   sourceOf: (apiLine: number) => BatchLine | undefined,
 ): Promise<Followed> {
   const pollMs = options.pollIntervalMs ?? 1_000;
@@ -262,7 +244,7 @@ async function finishReport(
   sent: BatchLine[],
   notSent: BatchLine[],
   options: BatchCommandOptions,
-  out: Output,
+  out: CommandOutput,
 ): Promise<number> {
   let lines: BatchLineView[];
   try {
@@ -322,7 +304,7 @@ function summaryOf(batch: BatchRecordView, source: string, results: BatchLineOut
 function report(
   summary: BatchSummary,
   options: Pick<BatchCommandOptions, "json" | "out">,
-  out: Output,
+  out: CommandOutput,
 ): number {
   if (options.out !== undefined) {
     writeFileSync(options.out, summary.results.map((result) => `${JSON.stringify(result)}\n`).join(""));
@@ -402,7 +384,7 @@ export async function runBatchShow(
   batchId: string,
   options: Pick<BatchCommandOptions, "api" | "json" | "out" | "address" | "stdout" | "stderr" | "client">,
 ): Promise<number> {
-  const out = outputOf(options);
+  const out = commandOutput(options);
   if (options.out !== undefined && !prepareOut(options.out, out)) return EXIT_INVALID_INPUT;
   let batch: BatchRecordView;
   let lines: BatchLineView[];
@@ -433,7 +415,7 @@ export async function runBatchShow(
 }
 
 /** --out is checked (created, emptied) before anything starts: a typo must not cost a finished batch its results. */
-function prepareOut(file: string, out: Output): boolean {
+function prepareOut(file: string, out: CommandOutput): boolean {
   try {
     writeFileSync(file, "");
     return true;
@@ -454,7 +436,7 @@ function prepareOut(file: string, out: Output): boolean {
 }
 
 /** A 400 names each field the API named (exit 2); an unknown batch 2; the API out of reach or failing 1. */
-function reportRefusal(error: ApiRequestError, what: string, label: string, out: Output): number {
+function reportRefusal(error: ApiRequestError, what: string, label: string, out: CommandOutput): number {
   if (error.status === 400 || error.status === 413) {
     const problems = error.fields.length ? error.fields : [{ field: "(body)", message: error.message }];
     return reportProblems(problems, label, out.stderr, `the API refused to ${what}`);

@@ -4,6 +4,7 @@ import pc from "picocolors";
 import type { RequestProblem } from "../lambdas/core/request.ts";
 import type { RunRecord } from "../lambdas/core/types.ts";
 import { type FormatContext, formatRunRecord } from "./progress.ts";
+import type { RunAddress } from "./wait-commands.ts";
 
 export const EXIT_SUCCEEDED = 0;
 /** The run ended FAILED or CANCELLED (or could not be followed to its end). */
@@ -55,4 +56,30 @@ export function reportProblems(
   stderr(`${pc.red(heading)} (${label}):\n`);
   for (const problem of problems) stderr(`  ${problem.field}: ${problem.message}\n`);
   return EXIT_INVALID_INPUT;
+}
+
+/** Where an API command prints: its result (stdout), its progress lines (`say`, silent with --json), problems (stderr). */
+export interface CommandOutput {
+  say: (line: string) => void;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** How printed commands reach the run (default: the API the command talks to). */
+  address: RunAddress;
+}
+
+export function commandOutput(options: {
+  api: string;
+  json?: boolean;
+  stdout?: (text: string) => void;
+  stderr?: (text: string) => void;
+  address?: RunAddress;
+}): CommandOutput {
+  const stdout = options.stdout ?? ((text: string) => process.stdout.write(text));
+  const stderr = options.stderr ?? ((text: string) => process.stderr.write(text));
+  return {
+    stdout,
+    stderr,
+    say: options.json ? () => undefined : (line: string) => stdout(`${line}\n`),
+    address: options.address ?? { api: options.api },
+  };
 }

@@ -8,7 +8,15 @@ import type { ProgressEvent, RunRecord } from "../lambdas/core/types.ts";
 import { WAITING_STATUSES } from "../lambdas/core/types.ts";
 import { ApiClient, type ApiClientOptions, ApiRequestError, type PlanDecision } from "./api-client.ts";
 import { followRun } from "./follow.ts";
-import { EXIT_INVALID_INPUT, EXIT_RUN_FAILED, EXIT_SUCCEEDED, reportProblems, reportRun } from "./output.ts";
+import {
+  type CommandOutput,
+  commandOutput,
+  EXIT_INVALID_INPUT,
+  EXIT_RUN_FAILED,
+  EXIT_SUCCEEDED,
+  reportProblems,
+  reportRun,
+} from "./output.ts";
 import { formatRunRecord, stepCount } from "./progress.ts";
 import { QuestionResponder } from "./question-responder.ts";
 import { createProgressView, type ProgressView } from "./view.ts";
@@ -33,26 +41,8 @@ export interface RemoteOptions {
   reconnectDelayMs?: number;
 }
 
-interface Output {
-  say: (line: string) => void;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  address: RunAddress;
-}
-
-function outputOf(options: Omit<RemoteOptions, "label">): Output {
-  const stdout = options.stdout ?? ((text: string) => process.stdout.write(text));
-  const stderr = options.stderr ?? ((text: string) => process.stderr.write(text));
-  return {
-    stdout,
-    stderr,
-    say: options.json ? () => undefined : (line: string) => stdout(`${line}\n`),
-    address: options.address ?? { api: options.api },
-  };
-}
-
 export async function runApiEvaluation(request: unknown, options: RemoteOptions): Promise<number> {
-  const out = outputOf(options);
+  const out = commandOutput(options);
   let client: ApiClient;
   let started: Awaited<ReturnType<ApiClient["start"]>>;
   try {
@@ -84,7 +74,7 @@ async function followToEnd(
   client: ApiClient,
   runId: string,
   options: Omit<RemoteOptions, "label">,
-  out: Output,
+  out: CommandOutput,
   source: { websocketUrl?: string | null; token?: string; afterSeq?: number },
 ): Promise<number> {
   const view = createProgressView({
@@ -186,7 +176,7 @@ export async function runApiResume(
   runId: string,
   options: Omit<RemoteOptions, "label"> & { label?: string },
 ): Promise<number> {
-  const out = outputOf(options);
+  const out = commandOutput(options);
   let client: ApiClient;
   let resumeSeq = 0;
   try {
@@ -247,7 +237,7 @@ async function actOnRun(
   what: string,
   act: (client: ApiClient) => Promise<{ said: string; body: unknown }>,
 ): Promise<number> {
-  const out = outputOf(options);
+  const out = commandOutput(options);
   let client: ApiClient;
   let before: number;
   let done: { said: string; body: unknown };
@@ -280,7 +270,7 @@ async function lastSeq(client: ApiClient, runId: string): Promise<number> {
 }
 
 /** A 400 names each field the API named (exit 2); any other refusal exits 2, an API out of reach 1. */
-function reportRefusal(error: ApiRequestError, what: string, label: string, out: Output): number {
+function reportRefusal(error: ApiRequestError, what: string, label: string, out: CommandOutput): number {
   if ((error.status === 400 || error.status === 413) && error.fields.length > 0) {
     return reportProblems(error.fields, label, out.stderr, `the API refused to ${what}`);
   }
@@ -292,7 +282,7 @@ function reportRefusal(error: ApiRequestError, what: string, label: string, out:
 export async function runApiList(
   options: Omit<RemoteOptions, "label" | "token" | "interactive"> & { limit: number },
 ): Promise<number> {
-  const out = outputOf(options);
+  const out = commandOutput(options);
   let runs: Awaited<ReturnType<ApiClient["listRuns"]>>["runs"];
   try {
     runs = (await new ApiClient(options.api, options.client).listRuns(options.limit)).runs;
@@ -333,7 +323,7 @@ export async function runApiShow(
   runId: string,
   options: Omit<RemoteOptions, "label" | "token" | "interactive">,
 ): Promise<number> {
-  const out = outputOf(options);
+  const out = commandOutput(options);
   let record: RunRecord;
   try {
     record = await new ApiClient(options.api, options.client).getRun(runId);
