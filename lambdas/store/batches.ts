@@ -15,6 +15,7 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import type { BatchStatus, LineError, LineRanges, RecordedLineStatus } from "../batch/model.ts";
 import type { S3Location } from "./blobs.ts";
+import { conditionalWrite } from "./conditional.ts";
 import { BATCH_RECORD, batchKey, batchLineKey } from "./keys.ts";
 import { RETENTION_SECONDS } from "./runs.ts";
 
@@ -107,8 +108,8 @@ export class BatchStore {
     batch: Omit<BatchItem, "status" | "processed" | "counts" | "created_at" | "updated_at">,
   ): Promise<boolean> {
     const at = this.now().toISOString();
-    try {
-      await this.ddb.send(
+    return conditionalWrite(
+      this.ddb.send(
         new PutCommand({
           TableName: this.table,
           Item: {
@@ -124,12 +125,8 @@ export class BatchStore {
           },
           ConditionExpression: "attribute_not_exists(pk)",
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async get(batchId: string): Promise<BatchItem> {

@@ -28,6 +28,7 @@ import type {
   Usage,
 } from "../core/types.ts";
 import { TERMINAL_STATUSES, UNFINISHED_STATUSES } from "../core/types.ts";
+import { conditionalWrite } from "./conditional.ts";
 import { dayKey, eventKey, META, profileKey, runKey, stepKey } from "./keys.ts";
 
 /** Finished runs stay queryable (history tool, GET /runs) for 90 days, then DynamoDB TTL removes them. */
@@ -119,8 +120,8 @@ export class RunStore {
     options: { mode?: RunMode; sessionId?: string } = {},
   ): Promise<boolean> {
     const at = this.now().toISOString();
-    try {
-      await this.ddb.send(
+    return conditionalWrite(
+      this.ddb.send(
         new PutCommand({
           TableName: this.table,
           Item: {
@@ -142,12 +143,8 @@ export class RunStore {
           },
           ConditionExpression: "attribute_not_exists(pk)",
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async getMeta(runId: string): Promise<MetaItem> {
