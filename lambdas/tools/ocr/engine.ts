@@ -1,0 +1,82 @@
+// The contract between document reading and an OCR engine: which pages of which PDF to read, and
+// the words read with where they sit and how sure the engine is. Both engines (Amazon Textract in
+// AWS, tesseract.js offline) answer in PDF points with the origin at the bottom left, like the text
+// layer, so the same line layout and the same field finders read either.
+
+/** `none`: pages without a text layer stay unread (the verdicts say so). */
+export type OcrEngineName = "textract" | "tesseract" | "none";
+export const OCR_ENGINE_NAMES: ReadonlyArray<OcrEngineName> = ["textract", "tesseract", "none"];
+
+export interface OcrWord {
+  text: string;
+  /** Left edge and baseline (bottom of the word's box), in PDF points from the page's bottom left. */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** 0–100, the engine's own confidence in this word. */
+  confidence: number;
+}
+
+/** One line as the engine grouped it: its words left to right. */
+export interface OcrLine {
+  words: OcrWord[];
+}
+
+export interface OcrPage {
+  /** 1-based. */
+  page: number;
+  lines: OcrLine[];
+}
+
+export interface OcrRequest {
+  /** The document as it was requested, for messages. */
+  document: string;
+  /** The PDF itself (tesseract rasterises it). */
+  bytes: Uint8Array;
+  /** Where it is stored (Textract reads the S3 object itself). */
+  location: { bucket: string; key: string };
+  /** 1-based pages to read: those without a text layer. */
+  pages: number[];
+  /** Every page's size in PDF points (index 0 = page 1), to place the words. */
+  pageSizes: ReadonlyArray<{ width: number; height: number }>;
+  /** A stable token for this read (run and document): Textract returns the same job for it. */
+  requestToken: string;
+}
+
+export interface OcrResult {
+  engine: Exclude<OcrEngineName, "none">;
+  /** One entry per requested page, in the order requested; a page the engine read nothing on has no lines. */
+  pages: OcrPage[];
+}
+
+export interface OcrEngine {
+  readonly name: Exclude<OcrEngineName, "none">;
+  recognize(request: OcrRequest): Promise<OcrResult>;
+}
+
+/**
+ * An asynchronous OCR job (Textract) that has not finished yet. Thrown instead of waiting past the
+ * function's time: the state machine retries the step, and the retry finds the same job by its
+ * request token, so the document is read once.
+ */
+export class OcrPendingError extends Error {
+  override name = "OcrPending";
+  constructor(
+    readonly document: string,
+    readonly jobId: string,
+  ) {
+    super(`OCR of ${document} is still running (job ${jobId}); the step is retried until it finishes`);
+  }
+}
+
+/** The engine failed on this document (Textract: FAILED, unsupported or too large); its own problem. */
+export class OcrDocumentError extends Error {
+  override name = "OcrDocumentError";
+  constructor(
+    readonly document: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
