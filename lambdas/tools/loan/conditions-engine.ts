@@ -11,7 +11,7 @@ import {
 } from "./bank-statements.ts";
 import { type CatalogCondition, type ConditionPriority, findCondition, loadCatalog } from "./catalog.ts";
 import type { AssistedField, ExtractionReport } from "./extraction.ts";
-import type { ExtractedDocument } from "./pdf-text.ts";
+import { type ExtractedDocument, excerptConfidence, type OcrSummary } from "./pdf-text.ts";
 import {
   evaluateComplete,
   evaluateEin,
@@ -20,7 +20,7 @@ import {
   evaluateTaxYear,
   taxReturnExtraction,
 } from "./tax-return.ts";
-import { fromJsDate, MAX_EXCERPT, parseIsoOrUsDate } from "./text.ts";
+import { type Citation, fromJsDate, MAX_EXCERPT, parseIsoOrUsDate } from "./text.ts";
 import {
   describeUnreadable,
   type EvaluationContext,
@@ -67,11 +67,21 @@ export interface DocumentReport {
   /** Why it could not be read, or which pages of a read document had no text. */
   reason?: string;
   page_count?: number;
+  /** How its pages without a text layer were read, when OCR was tried. */
+  ocr?: OcrSummary;
   /** For a read Form 1120 or bank statement: each field the checks read, found (where) or not (why). */
   extraction?: ExtractionReport;
 }
 
+/** A decision never rests on OCR text read below this confidence (0–100) unless told otherwise. */
+export const DEFAULT_OCR_MIN_CONFIDENCE = 80;
+
 export interface EvaluateOptions {
+  /**
+   * The least OCR confidence (0–100) a verdict may rest on: a decision citing text read below it,
+   * or concluding from a document with a page read below it, is insufficient evidence instead.
+   */
+  ocrMinConfidence?: number;
   /** "Today" for checks relative to the as-of date when a condition's expected has no as_of_date. */
   asOf?: Date;
   /** Fields a model located where the finders could not, each quote verified on its page. */
@@ -98,6 +108,13 @@ const EVALUATORS: Record<string, (context: EvaluationContext) => Finding> = {
 };
 
 const NO_TEXT_LAYER = "has no text layer (scanned image?)";
+
+/** Why a page without a text layer stayed unread: OCR was off, found nothing, or failed. */
+function noTextReason(document: ExtractedDocument): string {
+  if (!document.ocr) return NO_TEXT_LAYER;
+  if (document.ocr.error) return `${NO_TEXT_LAYER} and OCR failed: ${document.ocr.error}`;
+  return `${NO_TEXT_LAYER} and OCR (${document.ocr.engine}) could not read any text on it`;
+}
 
 export function evaluateConditions(
   conditions: ReadonlyArray<ConditionInput>,
@@ -158,7 +175,14 @@ export function evaluateConditions(
         );
       }
     })();
-    const decided = enforceCitations(finding, readable);
+    const decided = enforceOcrConfidence(
+      enforceCitations(finding, readable),
+      id,
+      entry,
+      readable,
+      reports,
+      options.ocrMinConfidence ?? DEFAULT_OCR_MIN_CONFIDENCE,
+    );
     verdicts.push({
       ...header,
       ...withRemedies(withUnlocatedFields(decided, entry, reports), entry, unreadable),
@@ -201,41 +225,50 @@ function sortDocuments(
       reports.push({ document: name, status: document.status, reason: `${name} ${document.problem}` });
       continue;
     }
-    if (!document.has_text_layer) {
+    // A textless page inside a text PDF is usually a scanned insert (a signed page, a check image):
+    // conclusions that rest on something being absent must not ignore it. With OCR, only pages it
+    // could not read either are left.
+    const blank = document.pages.flatMap((text, index) => (text.trim() === "" ? [index + 1] : []));
+    const reason = noTextReason(document);
+    const ocr = document.ocr ? { ocr: document.ocr } : {};
+    if (blank.length === document.page_count) {
       unreadable.push({
         document: name,
-        problem: NO_TEXT_LAYER,
-        remedy: `Re-upload ${name} as a text PDF, not a scanned image: it has no text layer`,
+        problem: reason,
+        remedy: document.ocr
+          ? `Re-upload ${name} as a text PDF or a sharper scan: ${reason}`
+          : `Re-upload ${name} as a text PDF, not a scanned image: it has no text layer`,
       });
       reports.push({
         document: name,
         status: "no_text_layer",
-        reason: `${name} ${NO_TEXT_LAYER}`,
+        reason: `${name} ${reason}`,
         page_count: document.page_count,
+        ...ocr,
       });
       continue;
     }
     readable.push(document);
-    // A textless page inside a text PDF is usually a scanned insert (a signed page, a check image):
-    // conclusions that rest on something being absent must not ignore it.
-    const blank = document.pages.flatMap((text, index) => (text.trim() === "" ? [index + 1] : []));
     if (blank.length > 0) {
       const which = blank.length === 1 ? `page ${blank[0]}` : `pages ${blank.join(", ")}`;
       unreadable.push({
         document: name,
         pages: blank,
-        problem: NO_TEXT_LAYER,
-        remedy: `Re-upload ${name} with ${which} as text: ${blank.length === 1 ? "that page has" : "those pages have"} no text layer (scanned image?)`,
+        problem: reason,
+        remedy: document.ocr
+          ? `Re-upload ${name} with ${which} as text or a sharper scan: ${blank.length === 1 ? "that page" : "those pages"} ${reason}`
+          : `Re-upload ${name} with ${which} as text: ${blank.length === 1 ? "that page has" : "those pages have"} no text layer (scanned image?)`,
       });
     }
-    const extraction = extractionOf(document, assisted);
+    const extraction = withOcrConfidence(extractionOf(document, assisted), document);
     reports.push({
       document: name,
       status: "read",
       page_count: document.page_count,
       ...(blank.length > 0
-        ? { reason: `${name} (page ${blank.join(", ")}) ${NO_TEXT_LAYER}; the other pages were read` }
+        ? { reason: `${name} (page ${blank.join(", ")}) ${reason}; the other pages were read` }
         : {}),
+      ...ocr,
       ...(extraction ? { extraction } : {}),
     });
   }
@@ -340,4 +373,101 @@ function enforceCitations(finding: Finding, documents: ReadonlyArray<ExtractedDo
     };
   }
   return { ...finding, citations };
+}
+
+/**
+ * A citation of a page read by OCR says so, with how sure OCR was of it: of the values the
+ * condition's fields were read from when the excerpt is a field's, else of the whole excerpt.
+ */
+function markOcr(
+  citation: Citation,
+  entry: CatalogCondition | undefined,
+  documents: ReadonlyArray<ExtractedDocument>,
+  reports: ReadonlyArray<DocumentReport>,
+): { citation: Citation; field?: string } {
+  const document = documents.find((candidate) => candidate.document === citation.document);
+  if (!document?.page_sources) return { citation };
+  const readings = (
+    reports.find((report) => report.document === citation.document)?.extraction?.fields ?? []
+  ).filter(
+    (reading) =>
+      reading.found &&
+      reading.page === citation.page &&
+      reading.excerpt !== undefined &&
+      reading.value !== undefined &&
+      (reading.excerpt.includes(citation.excerpt) || citation.excerpt.includes(reading.excerpt)),
+  );
+  const own = readings.filter((reading) => entry?.fields.includes(reading.field));
+  const fields = own.length > 0 ? own : readings;
+  const confidence = excerptConfidence(
+    document,
+    citation.page,
+    citation.excerpt,
+    fields.map((reading) => reading.value ?? ""),
+  );
+  if (confidence === undefined) return { citation };
+  const field = fields.map((reading) => reading.field).join(", ");
+  return { citation: { ...citation, source: "ocr", confidence }, ...(field ? { field } : {}) };
+}
+
+function withOcrConfidence(
+  extraction: ExtractionReport | null,
+  document: ExtractedDocument,
+): ExtractionReport | null {
+  if (!extraction || !document.page_sources) return extraction;
+  return {
+    ...extraction,
+    fields: extraction.fields.map((reading) => {
+      if (!reading.found || reading.page === undefined || reading.excerpt === undefined) return reading;
+      const confidence = excerptConfidence(document, reading.page, reading.excerpt, [reading.value ?? ""]);
+      return confidence === undefined ? reading : { ...reading, ocr_confidence: confidence };
+    }),
+  };
+}
+
+/**
+ * A decision read from OCR text stands only if OCR was sure enough: of every excerpt it cites, and
+ * of every page of the documents it cites (a conclusion of absence, "no NSF fee", is only as good
+ * as the reading of the whole statement). Otherwise it is insufficient evidence naming what could
+ * not be read with confidence, for a person to read instead.
+ */
+function enforceOcrConfidence(
+  checked: Finding,
+  id: string,
+  entry: CatalogCondition | undefined,
+  documents: ReadonlyArray<ExtractedDocument>,
+  reports: ReadonlyArray<DocumentReport>,
+  minimum: number,
+): Finding {
+  const marked = checked.citations.map((citation) => markOcr(citation, entry, documents, reports));
+  const finding = { ...checked, citations: marked.map(({ citation }) => citation) };
+  if (finding.status === "insufficient_evidence") return finding;
+  const doubts: string[] = [];
+  for (const { citation, field } of marked) {
+    if (citation.confidence === undefined || citation.confidence >= minimum) continue;
+    doubts.push(
+      `${field ?? "the text cited"} on page ${citation.page} of ${citation.document} was read by OCR at ${citation.confidence}% confidence, below the ${minimum}% required`,
+    );
+  }
+  const cited = new Set(finding.citations.map((citation) => citation.document));
+  for (const document of documents) {
+    if (!cited.has(document.document)) continue;
+    document.page_sources?.forEach((source, index) => {
+      if (source.source === "ocr" && source.confidence < minimum) {
+        doubts.push(
+          `page ${index + 1} of ${document.document} was read by OCR at ${source.confidence}% mean confidence, below the ${minimum}% required`,
+        );
+      }
+    });
+  }
+  if (doubts.length === 0) return finding;
+  const unique = [...new Set(doubts)];
+  return {
+    status: "insufficient_evidence",
+    reason: `cannot decide ${id} from a scan read with low confidence: ${unique.join("; ")} (the reading was ${finding.status}: ${finding.reason})`,
+    citations: finding.citations,
+    ...(finding.observed ? { observed: finding.observed } : {}),
+    missing: unique,
+    remedies: [`Read ${id} on the scan by hand, or re-upload a sharper scan or the text PDF: ${unique[0]}`],
+  };
 }

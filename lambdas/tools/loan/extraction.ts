@@ -18,6 +18,8 @@ export interface FieldReading {
   /** 0–1: 1 for a value beside its printed label, less for positional or model-assisted reads. */
   confidence?: number;
   source?: FieldSource;
+  /** Read from a page without a text layer: how sure OCR was of the excerpt (0–100). */
+  ocr_confidence?: number;
   /** For a field not found: what was looked for and where ("no 'Employer identification number' label on page 1"). */
   note?: string;
 }

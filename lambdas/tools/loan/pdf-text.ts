@@ -4,9 +4,12 @@
 // together. We rebuild lines from the items' positions instead: items sharing a baseline form
 // one line (sorted left to right), and a wide horizontal gap becomes two spaces, which the
 // engines read as a column boundary.
+// Pages without a text layer (scans, photos) are read by an OCR engine when one is configured; its
+// words go through the same line layout, so the engines read OCR text like any other.
 import { getDocumentProxy } from "unpdf";
 import { scrubSensitiveText } from "../../core/redaction.ts";
 import { MAX_QUOTED_REASON_CHARS } from "../../core/sensitive-data.ts";
+import { OcrDocumentError, type OcrEngine, type OcrEngineName, type OcrPage } from "../ocr/engine.ts";
 
 export interface ExtractedDocument {
   document: string;
@@ -21,7 +24,40 @@ export interface ExtractedDocument {
    * for documents extracted elsewhere (a lender's text, a test's literal pages).
    */
   cells?: Cell[][][];
+  /**
+   * Where each page's text came from (index 0 = page 1). Absent when no page needed OCR: every
+   * page with text read it from its text layer.
+   */
+  page_sources?: PageSource[];
+  /** How the pages without a text layer were read, when OCR was tried on any. */
+  ocr?: OcrSummary;
 }
+
+/** Where a page's text came from; `confidence` (0–100, the mean of its words) only for OCR. */
+export type PageSource = { source: "text" } | { source: "ocr"; confidence: number } | { source: "none" };
+
+export interface OcrSummary {
+  engine: Exclude<OcrEngineName, "none">;
+  /** The pages OCR was asked to read (1-based). */
+  pages: number[];
+  seconds: number;
+  /** Mean confidence (0–100) of every word read; 0 when none was. */
+  confidence: number;
+  /** Why OCR could not read the document, when it failed (its pages stay without text). */
+  error?: string;
+}
+
+/** How to read pages without a text layer; without an engine they stay blank. */
+export interface ExtractOptions {
+  ocr?: OcrEngine;
+  /** Where the document is stored (Textract reads it there). */
+  location?: { bucket: string; key: string };
+  /** Stable for one document in one run, so a retried step reuses the same OCR job. */
+  requestToken?: string;
+}
+
+/** Words read below this confidence (0–100) are specks, rules and stamps, not text. */
+export const OCR_NOISE_FLOOR = 30;
 
 /** One column of a line: its text, where it starts in the line, and its extent on the page (points). */
 export interface Cell {
@@ -31,6 +67,8 @@ export interface Cell {
   /** Left and right edges on the page, in PDF points. */
   x: number;
   right: number;
+  /** On a page read by OCR: the lowest confidence (0–100) of the cell's words. */
+  confidence?: number;
 }
 
 export class DocumentError extends Error {
@@ -49,6 +87,8 @@ interface PositionedText {
   y: number;
   width: number;
   size: number;
+  /** OCR words only: the engine's confidence (0–100). */
+  confidence?: number;
 }
 
 /** A gap wider than this many font sizes separates columns rather than words. */
@@ -56,7 +96,11 @@ const COLUMN_GAP_EM = 1.2;
 /** Items this close (in font sizes) are pieces of one word (fonts that place glyphs one by one). */
 const JOIN_GAP_EM = 0.12;
 
-export async function extractPdfText(bytes: Uint8Array, documentName: string): Promise<ExtractedDocument> {
+export async function extractPdfText(
+  bytes: Uint8Array,
+  documentName: string,
+  options: ExtractOptions = {},
+): Promise<ExtractedDocument> {
   if (!(bytes instanceof Uint8Array) || bytes.byteLength === 0) {
     throw new DocumentError(documentName, `${documentName} is not a readable PDF: the file is empty`);
   }
@@ -71,6 +115,7 @@ export async function extractPdfText(bytes: Uint8Array, documentName: string): P
   try {
     const pages: string[] = [];
     const cells: Cell[][][] = [];
+    const sizes: Array<{ width: number; height: number }> = [];
     for (let number = 1; number <= pdf.numPages; number++) {
       let page: Awaited<ReturnType<typeof pdf.getPage>>;
       try {
@@ -81,6 +126,8 @@ export async function extractPdfText(bytes: Uint8Array, documentName: string): P
           `${documentName} is not a readable PDF: page ${number} of ${pdf.numPages} cannot be parsed (${errorMessage(error)})`,
         );
       }
+      const [left = 0, bottom = 0, right = 612, top = 792] = page.view;
+      sizes.push({ width: right - left, height: top - bottom });
       const items: PositionedText[] = [];
       const rotated: string[] = [];
       const content = await page.getTextContent();
@@ -107,16 +154,91 @@ export async function extractPdfText(bytes: Uint8Array, documentName: string): P
       cells.push([...laid.map((line) => line.cells), ...rotated.map(() => [])]);
       page.cleanup();
     }
-    return {
+    const extracted: ExtractedDocument = {
       document: documentName,
       page_count: pdf.numPages,
       pages,
       has_text_layer: pages.some((text) => text.trim() !== ""),
       cells,
     };
+    const blank = pages.flatMap((text, index) => (text.trim() === "" ? [index + 1] : []));
+    if (!options.ocr || blank.length === 0) return extracted;
+    return await withOcr(extracted, bytes, blank, sizes, { ...options, ocr: options.ocr });
   } finally {
     await pdf.destroy().catch(() => undefined);
   }
+}
+
+/** The blank pages of `extracted` read by OCR, laid out like text-layer pages. */
+async function withOcr(
+  extracted: ExtractedDocument,
+  bytes: Uint8Array,
+  blank: number[],
+  pageSizes: Array<{ width: number; height: number }>,
+  options: ExtractOptions & { ocr: OcrEngine },
+): Promise<ExtractedDocument> {
+  const { ocr } = options;
+  const started = performance.now();
+  const seconds = () => Math.round((performance.now() - started) / 10) / 100;
+  const sources: PageSource[] = extracted.pages.map((text) =>
+    text.trim() === "" ? { source: "none" } : { source: "text" },
+  );
+  let read: OcrPage[];
+  try {
+    const result = await ocr.recognize({
+      document: extracted.document,
+      bytes,
+      location: options.location ?? { bucket: "", key: extracted.document },
+      pages: blank,
+      pageSizes,
+      requestToken: options.requestToken ?? extracted.document,
+    });
+    read = result.pages;
+  } catch (error) {
+    if (!(error instanceof OcrDocumentError)) throw error;
+    const summary = { engine: ocr.name, pages: blank, seconds: seconds(), confidence: 0 };
+    return { ...extracted, page_sources: sources, ocr: { ...summary, error: error.message } };
+  }
+  const pages = [...extracted.pages];
+  const cells = [...(extracted.cells ?? extracted.pages.map(() => []))];
+  let total = 0;
+  let count = 0;
+  for (const page of read) {
+    const index = page.page - 1;
+    if (!blank.includes(page.page)) continue;
+    const items: PositionedText[] = page.lines.flatMap((line) =>
+      line.words
+        .filter((word) => word.confidence >= OCR_NOISE_FLOOR && word.text.trim() !== "")
+        .map((word) => ({
+          str: word.text,
+          x: word.x,
+          y: word.y,
+          width: word.width,
+          size: Math.max(4, word.height),
+          confidence: word.confidence,
+        })),
+    );
+    if (items.length === 0) continue;
+    const laid = layoutLines(items);
+    pages[index] = laid.map((line) => line.text).join("\n");
+    cells[index] = laid.map((line) => line.cells);
+    const sum = items.reduce((acc, item) => acc + (item.confidence ?? 0), 0);
+    total += sum;
+    count += items.length;
+    sources[index] = { source: "ocr", confidence: Math.round(sum / items.length) };
+  }
+  return {
+    ...extracted,
+    pages,
+    cells,
+    page_sources: sources,
+    ocr: {
+      engine: ocr.name,
+      pages: blank,
+      seconds: seconds(),
+      confidence: count ? Math.round(total / count) : 0,
+    },
+  };
 }
 
 /**
@@ -170,7 +292,7 @@ function layoutLines(items: PositionedText[]): Array<{ text: string; cells: Cell
     const ordered = row.items.sort((p, q) => p.x - q.x);
     let line = "";
     let previous: PositionedText | undefined;
-    const cells: Array<{ start: number; x: number; right: number }> = [];
+    const cells: Array<{ start: number; x: number; right: number; confidence?: number }> = [];
     for (const item of ordered) {
       // Simulated bold (the same string drawn twice, slightly offset) would read twice.
       if (previous && previous.str === item.str && Math.abs(previous.x - item.x) < 1) continue;
@@ -186,7 +308,11 @@ function layoutLines(items: PositionedText[]): Array<{ text: string; cells: Cell
       const text = line === "" ? item.str.trimStart() : item.str;
       if (newCell) cells.push({ start: line.length, x: item.x, right: item.x + item.width });
       const cell = cells[cells.length - 1];
-      if (cell) cell.right = Math.max(cell.right, item.x + item.width);
+      if (cell) {
+        cell.right = Math.max(cell.right, item.x + item.width);
+        if (item.confidence !== undefined)
+          cell.confidence = Math.min(cell.confidence ?? 100, item.confidence);
+      }
       line += text;
       previous = item;
     }
@@ -202,14 +328,23 @@ function layoutLines(items: PositionedText[]): Array<{ text: string; cells: Cell
  * came from. Two spaces inside one item's text split a column there too; both parts keep the
  * item's extent, which is as precise as the PDF allows.
  */
-function cellsOf(line: string, spans: Array<{ start: number; x: number; right: number }>): Cell[] {
+function cellsOf(
+  line: string,
+  spans: Array<{ start: number; x: number; right: number; confidence?: number }>,
+): Cell[] {
   const result: Cell[] = [];
   const pattern = /\S+(?: \S+)*/g;
   for (let match = pattern.exec(line); match; match = pattern.exec(line)) {
     const start = match.index;
     const span = spans.findLast((candidate) => candidate.start <= start) ?? spans[0];
     if (!span) continue;
-    result.push({ text: match[0], start, x: span.x, right: span.right });
+    result.push({
+      text: match[0],
+      start,
+      x: span.x,
+      right: span.right,
+      ...(span.confidence !== undefined ? { confidence: Math.round(span.confidence) } : {}),
+    });
   }
   return result;
 }
@@ -257,4 +392,53 @@ const FILE_SIGNATURES: ReadonlyArray<readonly [signature: string, kind: string]>
 function errorMessage(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return scrubSensitiveText(message, { maxLength: MAX_QUOTED_REASON_CHARS });
+}
+
+/**
+ * How sure OCR was of an excerpt of a page: the lowest confidence (0–100) of the columns it
+ * touches. With `values` (what a field finder read there), only the columns holding one of them
+ * count: the value matters, not the labels and neighbours quoted around it. The page's mean when
+ * the page has no columns; undefined for a text-layer page or an excerpt that is not on the page.
+ */
+export function excerptConfidence(
+  document: ExtractedDocument,
+  page: number,
+  excerpt: string,
+  values: ReadonlyArray<string> = [],
+): number | undefined {
+  const source = document.page_sources?.[page - 1];
+  if (source?.source !== "ocr") return undefined;
+  const text = document.pages[page - 1] ?? "";
+  const at = excerpt === "" ? -1 : text.indexOf(excerpt);
+  if (at < 0) return undefined;
+  const end = at + excerpt.length;
+  const touched: Cell[] = [];
+  let offset = 0;
+  text.split("\n").forEach((line, index) => {
+    const lineEnd = offset + line.length;
+    if (offset < end && lineEnd > at) {
+      for (const cell of document.cells?.[page - 1]?.[index] ?? []) {
+        const from = offset + cell.start;
+        if (from < end && from + cell.text.length > at && cell.confidence !== undefined) touched.push(cell);
+      }
+    }
+    offset = lineEnd + 1;
+  });
+  const tokens = values
+    .flatMap((value) => alphanumeric(value).split(" "))
+    .filter((token) => token.length > 1);
+  const holding = touched.filter((cell) => {
+    const words = ` ${alphanumeric(cell.text)} `;
+    return tokens.some((token) => words.includes(` ${token} `));
+  });
+  const counted = holding.length > 0 ? holding : touched;
+  if (counted.length === 0) return source.confidence;
+  return Math.min(...counted.map((cell) => cell.confidence ?? source.confidence));
+}
+
+function alphanumeric(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
 }

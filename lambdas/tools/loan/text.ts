@@ -8,6 +8,10 @@ export interface Citation {
   page: number;
   /** A verbatim substring of that page's text, at most MAX_EXCERPT characters. */
   excerpt: string;
+  /** Set when the page's text was read by OCR (no text layer): the page is an image. */
+  source?: "ocr";
+  /** With `source: "ocr"`: how sure OCR was of the excerpt (0–100, its least certain column). */
+  confidence?: number;
 }
 
 export const MAX_EXCERPT = 200;
