@@ -1,11 +1,13 @@
 // Downloads and extracts a document once per run: retrieve_s3_document and the Conditions AI
 // engine read the same PDFs, and a warm Lambda container (or the local twin) serves several
-// steps of a run. Bounded so a long-lived process does not grow without limit.
+// steps of a run. Bounded so a long-lived process does not grow without limit. Pages without a text
+// layer are read by the OCR engine, if one is configured, within that same once-per-run read.
 import { NoSuchKey, S3ServiceException } from "@aws-sdk/client-s3";
 import { DocumentPathError, type DocumentPolicy, resolveDocumentPath } from "../core/documents.ts";
 import type { BlobStore, StoredObject } from "../store/blobs.ts";
 import type { UnavailableDocument } from "./loan/conditions-engine.ts";
 import { DocumentError, type ExtractedDocument, extractPdfText } from "./loan/pdf-text.ts";
+import type { OcrEngine } from "./ocr/engine.ts";
 
 export interface ReadDocument {
   uri: string;
@@ -31,7 +33,7 @@ export class DocumentReader {
   constructor(
     private readonly blobs: BlobStore,
     private readonly policy: DocumentPolicy,
-    private readonly maxEntries = 64,
+    private readonly options: { ocr?: OcrEngine; maxEntries?: number } = {},
   ) {}
 
   read(runId: string, path: string): Promise<ReadDocument> {
@@ -40,11 +42,11 @@ export class DocumentReader {
     const cacheKey = `${runId}|${uri}`;
     let pending = this.cache.get(cacheKey);
     if (!pending) {
-      pending = this.load(path, uri, location);
+      pending = this.load(runId, path, uri, location);
       // Failures are not cached: a retried step must be able to read a document uploaded late.
       pending.catch(() => this.cache.delete(cacheKey));
       this.cache.set(cacheKey, pending);
-      while (this.cache.size > this.maxEntries) {
+      while (this.cache.size > (this.options.maxEntries ?? 64)) {
         const oldest = this.cache.keys().next().value;
         if (oldest === undefined) break;
         this.cache.delete(oldest);
@@ -69,6 +71,7 @@ export class DocumentReader {
   }
 
   private async load(
+    runId: string,
     path: string,
     uri: string,
     location: { bucket: string; key: string },
@@ -85,7 +88,11 @@ export class DocumentReader {
       }
       throw error;
     }
-    const extracted = await extractPdfText(object.bytes, path);
+    const extracted = await extractPdfText(object.bytes, path, {
+      ...(this.options.ocr ? { ocr: this.options.ocr } : {}),
+      location,
+      requestToken: `${runId}|${uri}`,
+    });
     return {
       uri,
       path,

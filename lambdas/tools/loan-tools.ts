@@ -29,6 +29,8 @@ export interface LoanToolServices {
   documentPolicy?: DocumentPolicy;
   /** Set per service whose URL is configured; the reference engines answer otherwise. */
   lender?: LenderCalls;
+  /** The least OCR confidence (0–100) a verdict may rest on (REWOO_OCR_MIN_CONFIDENCE). */
+  ocrMinConfidence?: number;
 }
 
 const PREVIEW_CHARS = 2_000;
@@ -78,7 +80,11 @@ export function loanToolRunners(resolveServices: () => LoanToolServices): LoanTo
           : outcome,
       );
       const judge = (assisted?: AssistedField[]) =>
-        evaluateConditions(conditions, inputs, { asOf: services.now(), ...(assisted ? { assisted } : {}) });
+        evaluateConditions(conditions, inputs, {
+          asOf: services.now(),
+          ...(services.ocrMinConfidence !== undefined ? { ocrMinConfidence: services.ocrMinConfidence } : {}),
+          ...(assisted ? { assisted } : {}),
+        });
       const first = judge();
       const { llm } = services;
       // The offline provider has no model to ask; a configured one may locate what the finders missed.
@@ -106,6 +112,7 @@ export function loanToolRunners(resolveServices: () => LoanToolServices): LoanTo
         content_type: document.content_type ?? null,
         page_count: document.extracted.page_count,
         has_text_layer: document.extracted.has_text_layer,
+        ...(document.extracted.ocr ? { ocr: document.extracted.ocr } : {}),
         preview: text.slice(0, PREVIEW_CHARS),
       };
     },

@@ -1,0 +1,136 @@
+// Verdicts on pages read by OCR: citations say so, and a decision never rests on a read below the
+// configured confidence. The OCR output is simulated on the text sample (same lines and columns,
+// confidences set per column) so each rule is checked exactly; real scans are read in ocr-scans.
+import { describe, expect, it } from "vitest";
+import { evaluateConditions } from "../../../lambdas/tools/loan/conditions-engine.ts";
+import type { ExtractedDocument } from "../../../lambdas/tools/loan/pdf-text.ts";
+import { predictConditions } from "../../../lambdas/tools/loan/preconditions.ts";
+import { AS_OF, expectValidCitations, sample, TAX_METADATA } from "./fixtures.ts";
+
+const CONDITIONS = predictConditions(TAX_METADATA, { asOf: AS_OF }).conditions;
+
+/** The text sample as if OCR had read every page at `confidence`, except columns `lower` picks. */
+async function asScanned(
+  confidence: number,
+  lower: (cell: string) => number | undefined = () => undefined,
+  pageConfidence: (page: number) => number = () => confidence,
+): Promise<ExtractedDocument> {
+  const [text] = await sample("1120-signed.pdf");
+  if (!text?.cells) throw new Error("the text sample has no columns");
+  return {
+    ...text,
+    has_text_layer: false,
+    cells: text.cells.map((page) =>
+      page.map((line) => line.map((cell) => ({ ...cell, confidence: lower(cell.text) ?? confidence }))),
+    ),
+    page_sources: text.pages.map((_, index) => ({ source: "ocr", confidence: pageConfidence(index + 1) })),
+    ocr: { engine: "tesseract", pages: text.pages.map((_, index) => index + 1), seconds: 1.5, confidence },
+  };
+}
+
+function statuses(documents: ExtractedDocument[], ocrMinConfidence?: number) {
+  const result = evaluateConditions(CONDITIONS, documents, {
+    asOf: AS_OF,
+    ...(ocrMinConfidence !== undefined ? { ocrMinConfidence } : {}),
+  });
+  expectValidCitations(result.verdicts, documents);
+  return result;
+}
+
+describe("verdicts read from OCR pages", () => {
+  it("decide as on the text, every citation marked ocr with the confidence of the values it rests on", async () => {
+    const scanned = await asScanned(93, (cell) => (cell === "Acme Widgets, Inc." ? 88 : undefined));
+    const { verdicts, documents } = statuses([scanned]);
+    expect(verdicts.map((verdict) => [verdict.condition_id, verdict.status])).toEqual([
+      ["TR_SIGNED", "fulfilled"],
+      ["TR_TAX_YEAR", "fulfilled"],
+      ["TR_EIN_MATCH", "fulfilled"],
+      ["TR_NAME_MATCH", "fulfilled"],
+      ["TR_COMPLETE", "fulfilled"],
+    ]);
+    for (const verdict of verdicts) {
+      for (const citation of verdict.citations) expect(citation).toMatchObject({ source: "ocr" });
+    }
+    // The EIN and the name are cited with the same excerpt; each verdict reports its own value's read.
+    const ein = verdicts.find((verdict) => verdict.condition_id === "TR_EIN_MATCH");
+    const name = verdicts.find((verdict) => verdict.condition_id === "TR_NAME_MATCH");
+    expect(ein?.citations[0]?.confidence).toBe(93);
+    expect(name?.citations[0]?.confidence).toBe(88);
+    expect(documents?.[0]?.ocr).toEqual({
+      engine: "tesseract",
+      pages: [1, 2, 3],
+      seconds: 1.5,
+      confidence: 93,
+    });
+    const fields = documents?.[0]?.extraction?.fields ?? [];
+    expect(fields.find((field) => field.field === "corporation_name")?.ocr_confidence).toBe(88);
+    expect(fields.find((field) => field.field === "ein")?.ocr_confidence).toBe(93);
+  });
+
+  it("a field read below the minimum makes its verdict insufficient evidence naming the field", async () => {
+    const scanned = await asScanned(93, (cell) => (cell === "12-3456789" ? 61 : undefined));
+    const { verdicts } = statuses([scanned]);
+    const ein = verdicts.find((verdict) => verdict.condition_id === "TR_EIN_MATCH");
+    expect(ein?.status).toBe("insufficient_evidence");
+    expect(ein?.reason).toContain(
+      "ein on page 1 of rm-conditions/1120-signed.pdf was read by OCR at 61% confidence, below the 80% required",
+    );
+    expect(ein?.missing).toEqual([
+      "ein on page 1 of rm-conditions/1120-signed.pdf was read by OCR at 61% confidence, below the 80% required",
+    ]);
+    expect(ein?.remedies?.[0]).toMatch(/^Read TR_EIN_MATCH on the scan by hand/);
+    // The citation stays, so the officer sees what was read and where.
+    expect(ein?.citations[0]).toMatchObject({ page: 1, source: "ocr", confidence: 61 });
+    // The name beside it was read well: its verdict stands.
+    expect(verdicts.find((verdict) => verdict.condition_id === "TR_NAME_MATCH")?.status).toBe("fulfilled");
+  });
+
+  it("the minimum is configurable", async () => {
+    const scanned = await asScanned(93, (cell) => (cell === "12-3456789" ? 61 : undefined));
+    const { verdicts } = statuses([scanned], 60);
+    expect(verdicts.find((verdict) => verdict.condition_id === "TR_EIN_MATCH")?.status).toBe("fulfilled");
+  });
+
+  it("a page read with low mean confidence undermines every decision on its document", async () => {
+    const scanned = await asScanned(93, undefined, (page) => (page === 2 ? 55 : 93));
+    const { verdicts } = statuses([scanned]);
+    for (const verdict of verdicts) {
+      expect(verdict.status, verdict.condition_id).toBe("insufficient_evidence");
+      expect(verdict.reason).toContain(
+        "page 2 of rm-conditions/1120-signed.pdf was read by OCR at 55% mean confidence, below the 80% required",
+      );
+    }
+  });
+
+  it("pages OCR could not read are named as such, not as a missing text layer only", async () => {
+    const [text] = await sample("1120-signed.pdf");
+    if (!text) throw new Error("no sample");
+    const blank: ExtractedDocument = {
+      ...text,
+      pages: text.pages.map(() => ""),
+      cells: text.pages.map(() => []),
+      has_text_layer: false,
+      page_sources: text.pages.map(() => ({ source: "none" })),
+      ocr: { engine: "tesseract", pages: [1, 2, 3], seconds: 2, confidence: 0 },
+    };
+    const { verdicts, documents } = statuses([blank]);
+    expect(verdicts.every((verdict) => verdict.status === "insufficient_evidence")).toBe(true);
+    expect(documents?.[0]).toMatchObject({
+      status: "no_text_layer",
+      reason:
+        "rm-conditions/1120-signed.pdf has no text layer (scanned image?) and OCR (tesseract) could not read any text on it",
+    });
+    expect(verdicts[0]?.remedies?.[0]).toContain("or a sharper scan");
+  });
+
+  it("text-layer pages are cited without an OCR mark", async () => {
+    const documents = await sample("1120-signed.pdf");
+    const { verdicts } = statuses(documents);
+    for (const verdict of verdicts) {
+      for (const citation of verdict.citations) {
+        expect(citation.source).toBeUndefined();
+        expect(citation.confidence).toBeUndefined();
+      }
+    }
+  });
+});
