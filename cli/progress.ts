@@ -1,6 +1,15 @@
 // Human-readable rendering of progress events and run records for the terminal.
 import pc from "picocolors";
 import {
+  citationOcr,
+  type DocumentReportLike,
+  documentReports,
+  fieldOcrConfidence,
+  kindLabel,
+  ocrSummary,
+  ocrTag,
+} from "../dashboard/documents.js";
+import {
   applicableFindings,
   type FindingGroups,
   groupFindings,
@@ -15,6 +24,7 @@ import type {
   Approval,
   Clarification,
   ConditionFinding,
+  Evidence,
   InputQuestion,
   Plan,
   ProgressEvent,
@@ -217,6 +227,7 @@ export function formatRunRecord(run: RunRecord, context: FormatContext = {}): st
       lines.push("", pc.bold("Recommendations"), ...result.recommendations.map((item) => `  - ${item}`));
     }
   }
+  lines.push(...formatDocuments(run.evidence));
   lines.push(
     "",
     pc.dim(
@@ -268,12 +279,64 @@ function formatCondition(condition: ConditionFinding, indent: number, status?: s
   const lines = [head];
   if (condition.reason) lines.push(`${pad}    ${condition.reason}`);
   for (const citation of Array.isArray(condition.citations) ? condition.citations : []) {
-    const excerpt = citation.excerpt ? ` "${citation.excerpt.replace(/\s+/g, " ").slice(0, 100)}"` : "";
+    const excerpt = citation.excerpt ? ` "${printable(citation.excerpt).slice(0, 100)}"` : "";
+    // A page read by OCR may hold misread words: say so beside the page, with the engine's confidence.
+    const ocr = citationOcr(citation);
+    const tag = ocr ? ` ${pc.yellow(`[${ocrTag(ocr.confidence)}]`)}` : "";
     lines.push(
-      pc.dim(`${pad}    ↳ ${citation.document}${citation.page ? ` p.${citation.page}` : ""}${excerpt}`),
+      pc.dim(
+        `${pad}    ↳ ${printable(citation.document)}${citation.page ? ` p.${citation.page}` : ""}${tag}${excerpt}`,
+      ),
     );
   }
   return lines;
+}
+
+/**
+ * One line per document Conditions AI reported (its status, kind and pages); for a document read by
+ * OCR, how (engine, pages, time, mean confidence) and each field read from an OCR page with the
+ * engine's confidence, so a person knows which values came from a scan. Reports come from every
+ * successful step that gave them, the later step's report of a document replacing the earlier.
+ */
+function formatDocuments(evidence: readonly Evidence[]): string[] {
+  const reports = new Map<string, DocumentReportLike>();
+  for (const item of evidence) {
+    if (item.status !== "ok") continue;
+    for (const report of documentReports(item.output)) reports.set(report.document, report);
+  }
+  if (reports.size === 0) return [];
+  const lines = ["", pc.bold("Documents")];
+  for (const report of reports.values()) {
+    const status = typeof report.status === "string" && report.status ? printable(report.status) : "unknown";
+    const facts = [status === "read" ? status : pc.yellow(status)];
+    if (report.extraction?.kind) facts.push(printable(kindLabel(report.extraction.kind)));
+    if (Number.isInteger(report.page_count)) {
+      facts.push(`${report.page_count} ${report.page_count === 1 ? "page" : "pages"}`);
+    }
+    lines.push(`  ${printable(report.document)}: ${facts.join(" · ")}`);
+    if (typeof report.reason === "string" && report.reason)
+      lines.push(pc.dim(`      ${printable(report.reason)}`));
+    const ocr = ocrSummary(report);
+    if (ocr) lines.push(`      ${printable(ocr)}`);
+    const fields = Array.isArray(report.extraction?.fields) ? report.extraction.fields : [];
+    for (const field of fields) {
+      const confidence = fieldOcrConfidence(field);
+      if (confidence === null || field?.found !== true || typeof field.field !== "string") continue;
+      const value = typeof field.value === "string" && field.value ? ` ${printable(field.value)}` : "";
+      const page = Number.isInteger(field.page) ? ` · p.${field.page}` : "";
+      lines.push(`      ${printable(field.field)}:${value}${page} ${pc.yellow(`[${ocrTag(confidence)}]`)}`);
+    }
+  }
+  return lines;
+}
+
+/**
+ * Document text on one line, without control characters: an excerpt or a value read from a
+ * borrower's upload must not move the cursor or recolour the terminal.
+ */
+function printable(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+  return text.replace(/\s+/g, " ").replace(/[\u0000-\u001f\u007f-\u009f]/g, "");
 }
 
 /**

@@ -2,6 +2,16 @@
 // all data goes through text nodes (see dom.js).
 import { PLANNER_ID, SOLVER_ID } from "./dag.js";
 import {
+  citationOcr,
+  documentOcr,
+  documentReports,
+  fieldOcrConfidence,
+  kindLabel,
+  ocrSummary,
+  ocrTag,
+  ocrTagTitle,
+} from "./documents.js";
+import {
   formatDateTime,
   formatDuration,
   formatNumber,
@@ -474,9 +484,7 @@ function solverDetails(view) {
  * each field the checks read: where it was found (page, excerpt, how, how sure) or why not.
  */
 function documentsRead(output) {
-  const reports = Array.isArray(output?.documents)
-    ? output.documents.filter((d) => d && typeof d === "object" && typeof d.document === "string")
-    : [];
+  const reports = documentReports(output);
   if (reports.length === 0) return null;
   return h(
     "section",
@@ -485,7 +493,14 @@ function documentsRead(output) {
     reports.map((report) =>
       h(
         "div",
-        { class: "document-report", dataset: { testid: "document-report", document: report.document } },
+        {
+          class: "document-report",
+          dataset: {
+            testid: "document-report",
+            document: report.document,
+            ocrEngine: documentOcr(report)?.engine ?? undefined,
+          },
+        },
         h(
           "p",
           {},
@@ -497,6 +512,7 @@ function documentsRead(output) {
             : null,
         ),
         report.reason ? h("p", { class: "small muted" }, report.reason) : null,
+        ocrLine(report),
         Array.isArray(report.extraction?.fields) && report.extraction.fields.length
           ? fieldTable(report.extraction.fields)
           : null,
@@ -505,8 +521,31 @@ function documentsRead(output) {
   );
 }
 
-function kindLabel(kind) {
-  return { form_1120: "Form 1120", bank_statement: "bank statement" }[kind] ?? String(kind);
+/**
+ * How the pages without a text layer were read (engine, pages, time, mean confidence), so whoever
+ * checks the verdicts knows which pages came from a scan.
+ */
+function ocrLine(report) {
+  const summary = ocrSummary(report);
+  if (!summary) return null;
+  return h(
+    "p",
+    { class: "small ocr-summary", dataset: { testid: "document-ocr" } },
+    `${summary.charAt(0).toUpperCase()}${summary.slice(1)}`,
+  );
+}
+
+/** The "OCR 93%" badge of a citation or a field read from an OCR page; its title says what it means. */
+function ocrBadge(page, confidence) {
+  return h(
+    "span",
+    {
+      class: "badge badge-sm badge-ocr",
+      title: ocrTagTitle(page, confidence),
+      dataset: { testid: "ocr-badge", confidence: confidence === null ? undefined : String(confidence) },
+    },
+    ocrTag(confidence),
+  );
 }
 
 function fieldTable(fields) {
@@ -529,14 +568,17 @@ function fieldTable(fields) {
       h(
         "tbody",
         {},
-        fields.map((f) =>
-          h(
+        fields.map((f) => {
+          // Only a found field carries a reading, and so an OCR confidence.
+          const ocr = f.found === true ? fieldOcrConfidence(f) : null;
+          return h(
             "tr",
             {
               dataset: {
                 testid: `field-${f.field}`,
                 found: String(f.found === true),
                 source: f.source ?? undefined,
+                ocrConfidence: ocr === null ? undefined : String(ocr),
               },
             },
             h("td", { class: "field-cell mono" }, String(f.field)),
@@ -551,7 +593,11 @@ function fieldTable(fields) {
               "td",
               { class: "field-cell small" },
               f.found === true
-                ? [f.page ? `p.${f.page} ` : "", f.excerpt ? h("q", {}, f.excerpt) : ""]
+                ? [
+                    f.page ? `p.${f.page} ` : "",
+                    ocr === null ? null : [ocrBadge(f.page, ocr), " "],
+                    f.excerpt ? h("q", {}, f.excerpt) : "",
+                  ]
                 : (f.note ?? ""),
             ),
             h(
@@ -561,8 +607,8 @@ function fieldTable(fields) {
                 ? `${f.source === "model" ? "model (quote verified)" : (f.source ?? "")}${typeof f.confidence === "number" ? ` · ${Math.round(f.confidence * 100)}%` : ""}${f.note ? ` · ${f.note}` : ""}`
                 : "",
             ),
-          ),
-        ),
+          );
+        }),
       ),
     ),
   );
@@ -785,15 +831,17 @@ function citationList(citations) {
   return h(
     "ul",
     {},
-    citations.map((cit) =>
-      h(
+    citations.map((cit) => {
+      const ocr = citationOcr(cit);
+      return h(
         "li",
-        {},
+        { dataset: { source: ocr ? "ocr" : undefined } },
         h("span", { class: "mono cite-doc" }, cit.document),
         cit.page !== undefined ? h("span", { class: "cite-page" }, ` p.${cit.page}`) : null,
+        ocr ? [" ", ocrBadge(cit.page, ocr.confidence)] : null,
         cit.excerpt ? [": ", h("q", {}, cit.excerpt)] : null,
-      ),
-    ),
+      );
+    }),
   );
 }
 

@@ -1,8 +1,9 @@
 // The dashboard in a real browser against the real twin: Debian's chromium driven by playwright-core,
 // the page served by the twin's gateway, REST and WebSocket through the same handlers as in AWS.
 // Leaves test-results/dashboard.png (the sample run), dashboard-grouped.png (a replanned run with
-// grouped verdicts), dashboard-question.png, dashboard-approval.png and dashboard-rejected.png (runs
-// that wait for a person) behind as artifacts of what the page looked like.
+// grouped verdicts), dashboard-ocr.png (citations and fields read by OCR), dashboard-question.png,
+// dashboard-approval.png and dashboard-rejected.png (runs that wait for a person) behind as
+// artifacts of what the page looked like.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -181,6 +182,8 @@ describe("the progress dashboard", () => {
       const row = page.locator(`[data-testid=verdict-${id}]`);
       expect(await row.getAttribute("data-status"), id).toBe("fulfilled");
       expect(await row.locator(".citations").innerText()).toMatch(/1120-signed\.pdf p\.\d+: /);
+      // The sample is a text PDF: no citation of it is marked as read by OCR.
+      expect(await row.locator("[data-testid=ocr-badge]").count(), id).toBe(0);
     }
     expect(await page.innerText("[data-testid=result-summary]")).toContain("5 of 5");
     expect(await page.innerText("[data-testid=token-usage]")).toMatch(/\d/);
@@ -294,7 +297,8 @@ describe("the progress dashboard", () => {
 async function injectRun(options: {
   result: RunResult;
   events: ProgressEventBody[];
-  evidence: Array<Pick<Evidence, "step_id" | "tool" | "status">>;
+  /** `output` defaults to `{}` for a successful step. */
+  evidence: Array<Pick<Evidence, "step_id" | "tool" | "status"> & { output?: unknown }>;
 }): Promise<string> {
   const runs = twin.services.runs;
   const runId = newRunId();
@@ -305,8 +309,8 @@ async function injectRun(options: {
   const at = new Date().toISOString();
   for (const item of options.evidence) {
     await runs.putEvidence(runId, {
-      ...item,
       ...(item.status === "ok" ? { output: {} } : { error: "Conditions AI answered 500" }),
+      ...item,
       upstream_errors: [],
       started_at: at,
       finished_at: at,
@@ -461,6 +465,120 @@ describe("results with compartments, applicable conditions and replans", () => {
     expect(await page.locator("[data-testid=verdicts]").count()).toBe(0);
     expect(await page.innerText("[data-testid=kpi-verdicts]")).toContain("3 apply · not judged");
     expect(await page.locator("[data-testid=run-replans]").count()).toBe(0);
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe("scanned documents read by OCR", () => {
+  it("marks citations and fields from OCR pages with their confidence, and says how the scan was read", async () => {
+    const scan = "uploads/5f1c/scanned-1120.pdf";
+    // Document text is the borrower's: markup in it must show as text, never become an element.
+    const hostile = 'Signature of officer <img src=x onerror="window.injected=1"> Jane Doe';
+    const runId = await injectRun({
+      events: [{ stage: "plan", plan: firstPlan }],
+      evidence: [
+        { step_id: "E1", tool: "call_preconditions_api", status: "ok" },
+        { step_id: "E2", tool: "retrieve_s3_document", status: "ok" },
+        {
+          step_id: "E3",
+          tool: "call_conditions_ai_api",
+          status: "ok",
+          output: {
+            verdicts: [],
+            documents: [
+              {
+                document: scan,
+                status: "read",
+                page_count: 3,
+                ocr: { engine: "tesseract", pages: [1, 2, 3], seconds: 2.4, confidence: 91 },
+                extraction: {
+                  kind: "form_1120",
+                  fields: [
+                    {
+                      field: "ein",
+                      found: true,
+                      value: "12-3456789",
+                      page: 1,
+                      excerpt: "Employer identification number 12-3456789",
+                      source: "label",
+                      confidence: 1,
+                      ocr_confidence: 88,
+                    },
+                    { field: "schedule_l", found: false, note: "no 'Schedule L' heading on pages 1-3" },
+                  ],
+                },
+              },
+              { document: "rm-conditions/1120-signed.pdf", status: "read", page_count: 4 },
+            ],
+          },
+        },
+      ],
+      result: {
+        summary: "1 of 2 conditions fulfilled",
+        fulfilled_conditions: [
+          {
+            id: "TR_SIGNED",
+            status: "fulfilled",
+            citations: [
+              { document: scan, page: 3, excerpt: hostile, source: "ocr", confidence: 93 },
+              { document: "rm-conditions/1120-signed.pdf", page: 2, excerpt: "Sign Here" },
+            ] as never,
+          },
+        ],
+        unfulfilled_conditions: [
+          {
+            id: "TR_COMPLETE",
+            status: "insufficient_evidence",
+            reason: "schedule_l was read by OCR at 41% confidence on page 3; too unsure to judge",
+            citations: [{ document: scan, page: 3, source: "ocr" }] as never,
+          },
+        ],
+        missing_information: [],
+        recommendations: [],
+      },
+    });
+    const page = await openPage(withToken(`#/runs/${runId}`));
+    await page.waitForSelector("[data-testid=verdict-TR_SIGNED] .citations li", { timeout: 30_000 });
+
+    // The OCR page's citation: a badge with the confidence, and a title that says what it means.
+    const signed = page.locator("[data-testid=verdict-TR_SIGNED] .citations li");
+    expect(await signed.count()).toBe(2);
+    expect(await signed.nth(0).getAttribute("data-source")).toBe("ocr");
+    const badge = signed.nth(0).locator("[data-testid=ocr-badge]");
+    expect(await badge.innerText()).toBe("OCR 93%");
+    expect(await badge.getAttribute("title")).toBe(
+      "Page 3 was read by OCR (a scan or photo, no text layer) at 93% confidence",
+    );
+    expect(await signed.nth(0).innerText()).toBe(`${scan} p.3 OCR 93%: ${hostile}`);
+    // The text page's citation beside it is shown as always, unmarked.
+    expect(await signed.nth(1).getAttribute("data-source")).toBeNull();
+    expect(await signed.nth(1).innerText()).toBe("rm-conditions/1120-signed.pdf p.2: Sign Here");
+    // Without a confidence it is still marked as an OCR read.
+    expect(await page.innerText("[data-testid=verdict-TR_COMPLETE] [data-testid=ocr-badge]")).toBe("OCR");
+    expect(await page.locator("img[src=x]").count()).toBe(0);
+    expect(await page.evaluate("window.injected")).toBeUndefined();
+
+    // Conditions AI's step: how the scan was read, and the field read from its OCR page.
+    await page.click("[data-testid=step-E3]");
+    const report = page.locator(`[data-testid=document-report][data-document="${scan}"]`);
+    expect(await report.getAttribute("data-ocr-engine")).toBe("tesseract");
+    expect(await report.locator("[data-testid=document-ocr]").innerText()).toBe(
+      "Read by OCR (tesseract): pages 1–3, 2.4 s, mean confidence 91%",
+    );
+    const ein = report.locator("[data-testid=field-ein]");
+    expect(await ein.getAttribute("data-ocr-confidence")).toBe("88");
+    expect(await ein.locator("[data-testid=ocr-badge]").getAttribute("title")).toBe(
+      "Page 1 was read by OCR (a scan or photo, no text layer) at 88% confidence",
+    );
+    expect(await ein.innerText()).toMatch(/12-3456789[\s\S]*p\.1 OCR 88%/);
+    expect(await report.locator("[data-testid=field-schedule_l] [data-testid=ocr-badge]").count()).toBe(0);
+    // The text PDF read beside it says nothing about OCR.
+    const text = page.locator('[data-testid=document-report][data-document="rm-conditions/1120-signed.pdf"]');
+    expect(await text.locator("[data-testid=document-ocr]").count()).toBe(0);
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, "dashboard-ocr.png"), fullPage: true });
     await page.close();
     expect(pageErrors).toEqual([]);
   });
