@@ -395,10 +395,12 @@ function errorMessage(error: unknown): string {
 }
 
 /**
- * How sure OCR was of an excerpt of a page: the lowest confidence (0–100) of the columns it
- * touches. With `values` (what a field finder read there), only the columns holding one of them
- * count: the value matters, not the labels and neighbours quoted around it. The page's mean when
- * the page has no columns; undefined for a text-layer page or an excerpt that is not on the page.
+ * How sure OCR was of an excerpt of a page (0–100). With `values` (what a field finder read
+ * there), the columns holding them count, not the labels and neighbours quoted around them: a value
+ * printed whole in some column counts at its best read there, else the columns holding any of its
+ * words at their worst. Without values (or none found), the excerpt's columns weighted by length.
+ * The page's mean when the page has no columns; undefined for a text-layer page or an excerpt that
+ * is not on the page.
  */
 export function excerptConfidence(
   document: ExtractedDocument,
@@ -412,28 +414,40 @@ export function excerptConfidence(
   const at = excerpt === "" ? -1 : text.indexOf(excerpt);
   if (at < 0) return undefined;
   const end = at + excerpt.length;
-  const touched: Cell[] = [];
+  const touched: Array<{ words: string; length: number; confidence: number }> = [];
   let offset = 0;
   text.split("\n").forEach((line, index) => {
     const lineEnd = offset + line.length;
     if (offset < end && lineEnd > at) {
       for (const cell of document.cells?.[page - 1]?.[index] ?? []) {
         const from = offset + cell.start;
-        if (from < end && from + cell.text.length > at && cell.confidence !== undefined) touched.push(cell);
+        if (from < end && from + cell.text.length > at && cell.confidence !== undefined) {
+          touched.push({
+            words: ` ${alphanumeric(cell.text)} `,
+            length: cell.text.length,
+            confidence: cell.confidence,
+          });
+        }
       }
     }
     offset = lineEnd + 1;
   });
-  const tokens = values
-    .flatMap((value) => alphanumeric(value).split(" "))
-    .filter((token) => token.length > 1);
-  const holding = touched.filter((cell) => {
-    const words = ` ${alphanumeric(cell.text)} `;
-    return tokens.some((token) => words.includes(` ${token} `));
+  if (touched.length === 0) return source.confidence;
+  const perValue = values.flatMap((value) => {
+    const whole = ` ${alphanumeric(value)} `;
+    if (whole.trim() === "") return [];
+    const printed = touched.filter((cell) => cell.words.includes(whole));
+    if (printed.length > 0) return [Math.max(...printed.map((cell) => cell.confidence))];
+    const tokens = whole
+      .trim()
+      .split(" ")
+      .filter((token) => token.length > 1);
+    const partial = touched.filter((cell) => tokens.some((token) => cell.words.includes(` ${token} `)));
+    return partial.length > 0 ? [Math.min(...partial.map((cell) => cell.confidence))] : [];
   });
-  const counted = holding.length > 0 ? holding : touched;
-  if (counted.length === 0) return source.confidence;
-  return Math.min(...counted.map((cell) => cell.confidence ?? source.confidence));
+  if (perValue.length > 0) return Math.min(...perValue);
+  const length = touched.reduce((sum, cell) => sum + cell.length, 0);
+  return Math.round(touched.reduce((sum, cell) => sum + cell.confidence * cell.length, 0) / length);
 }
 
 function alphanumeric(text: string): string {
