@@ -16,6 +16,8 @@ export const CitationSchema = z.object({
   document: z.string(),
   page: z.number().optional(),
   excerpt: z.string().optional(),
+  source: z.literal("ocr").optional(),
+  confidence: z.number().int().min(0).max(100).optional(),
 });
 
 export const ConditionFindingSchema = z.looseObject({
@@ -408,9 +410,22 @@ function verdictCitations(value: unknown): Citation[] {
       document,
       ...(typeof item.page === "number" ? { page: item.page } : {}),
       ...(typeof item.excerpt === "string" ? { excerpt: item.excerpt } : {}),
+      ...ocrMarks(item),
     });
   }
   return out;
+}
+
+/**
+ * A citation of a page read by OCR keeps saying so, with the engine's confidence (0–100): people
+ * are shown which evidence came from a scan. Anything else in `source` is dropped.
+ */
+export function ocrMarks(item: Record<string, unknown>): { source?: "ocr"; confidence?: number } {
+  if (item.source !== "ocr") return {};
+  const confidence = item.confidence;
+  return typeof confidence === "number" && confidence >= 0 && confidence <= 100
+    ? { source: "ocr", confidence: Math.round(confidence) }
+    : { source: "ocr" };
 }
 
 function normalizeCitations(value: unknown): NonNullable<ConditionFinding["citations"]> {
@@ -422,13 +437,15 @@ function normalizeCitations(value: unknown): NonNullable<ConditionFinding["citat
       continue;
     }
     if (!isRecord(item)) continue;
-    const document = firstString(item.document, item.path, item.source, item.s3_path);
+    // `source` names the document in some answers, but `source: "ocr"` says how its page was read.
+    const named = item.source === "ocr" ? undefined : item.source;
+    const document = firstString(item.document, item.path, named, item.s3_path);
     if (!document) continue;
-    const citation: { document: string; page?: number; excerpt?: string } = { document };
+    const citation: Citation = { document };
     const page = typeof item.page === "number" ? item.page : Number.parseInt(String(item.page ?? ""), 10);
     if (Number.isFinite(page)) citation.page = page;
     if (typeof item.excerpt === "string") citation.excerpt = item.excerpt;
-    out.push(citation);
+    out.push({ ...citation, ...ocrMarks(item) });
   }
   return out;
 }

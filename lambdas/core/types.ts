@@ -175,7 +175,14 @@ export interface ConditionFinding {
   /** The catalog's priority ("high" | "medium" | "low", or 1–3 with 1 the highest), when known. */
   priority?: string | number;
   reason?: string;
-  citations?: Array<{ document: string; page?: number; excerpt?: string }>;
+  /** `source: "ocr"` and the OCR engine's `confidence` (0–100) only for a page read by OCR. */
+  citations?: Array<{
+    document: string;
+    page?: number;
+    excerpt?: string;
+    source?: "ocr";
+    confidence?: number;
+  }>;
   [key: string]: unknown;
 }
 

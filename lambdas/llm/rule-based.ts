@@ -5,7 +5,7 @@
 
 import type { InstructionScope } from "../core/instructions.ts";
 import { judgesConditions, preconditionsArgs, scopedDocuments } from "../core/profiles.ts";
-import { shortSolverAnswer } from "../core/result.ts";
+import { ocrMarks, shortSolverAnswer } from "../core/result.ts";
 import type {
   ConditionFinding,
   EvaluationRequest,
@@ -186,7 +186,7 @@ interface Verdict extends ConditionLabels {
   id: string;
   status: "fulfilled" | "not_fulfilled" | "insufficient_evidence";
   reason?: string;
-  citations: Array<{ document: string; page?: number; excerpt?: string }>;
+  citations: NonNullable<ConditionFinding["citations"]>;
   /** What a loan officer should do, specific to the finding (Conditions AI's reference engine writes them). */
   remedies: string[];
   /** What exactly is missing, specific to the finding. */
@@ -550,6 +550,7 @@ function toVerdict(entry: unknown): Verdict | undefined {
       document,
       ...(typeof c.page === "number" ? { page: c.page } : {}),
       ...(typeof c.excerpt === "string" ? { excerpt: c.excerpt } : {}),
+      ...ocrMarks(c),
     });
   }
   // An unknown status is not a verdict an officer can rely on: it never counts as fulfilled.
