@@ -10,6 +10,9 @@ export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
 
 export type LlmProviderName = "rule-based" | "bedrock";
 
+/** What a deployed worker reads scanned pages with; tesseract runs offline only (see validateConfig). */
+export type DeployedOcrEngine = "textract" | "none";
+
 export interface RewooConfig {
   readonly name: EnvironmentName;
   /** Every function's, the state machine's and both APIs' log groups. */
@@ -45,6 +48,13 @@ export interface RewooConfig {
     readonly toolModel?: string;
     /** The model reviewer's (plan and result reviews); defaults to the planner's. */
     readonly reviewerModel?: string;
+  };
+  /** The worker's OCR of PDF pages without a text layer (REWOO_OCR_ENGINE, REWOO_OCR_MIN_CONFIDENCE). */
+  readonly ocr: {
+    /** textract: Amazon Textract reads the S3 object. none: such pages stay unread (insufficient_evidence). */
+    readonly engine: DeployedOcrEngine;
+    /** 0–100: a verdict resting on an OCR read less sure than this is insufficient_evidence. */
+    readonly minConfidence: number;
   };
   readonly documents: {
     /** Import this bucket instead of creating one (it keeps its own policies and logging). */
@@ -117,6 +127,7 @@ const base: Omit<RewooConfig, "name"> = {
     clarification: true,
   },
   llm: { provider: "rule-based" },
+  ocr: { engine: "textract", minConfidence: 80 },
   documents: { allowedPrefixes: [], additionalLocations: [] },
   results: { additionalDestinations: [] },
   evidenceRetentionDays: 30,
@@ -162,6 +173,7 @@ export const CONTEXT_OVERRIDES = [
   "webAclArn",
   "workerReservedConcurrency",
   "apiReservedConcurrency",
+  "ocrEngine",
 ] as const;
 
 type Context = (key: string) => unknown;
@@ -200,6 +212,10 @@ export function resolveConfig(context: Context): RewooConfig {
         reviewerModel: text("reviewerModel") ?? chosen.llm.reviewerModel,
       }),
     },
+    ocr: {
+      ...chosen.ocr,
+      engine: (text("ocrEngine") ?? chosen.ocr.engine) as DeployedOcrEngine,
+    },
     documents: {
       ...chosen.documents,
       ...definedOnly({
@@ -235,6 +251,20 @@ export function validateConfig(config: RewooConfig): void {
       if (!config.llm[key])
         problems.push(`${key} is required with the bedrock provider (it scopes bedrock:InvokeModel)`);
     }
+  }
+  if ((config.ocr.engine as string) === "tesseract") {
+    problems.push(
+      'ocrEngine "tesseract": runs offline only (the local twin); in Lambda its 10 MB of language data and minutes of CPU per scanned document would hold a worker for most of its timeout. Use textract or none',
+    );
+  } else if (!["textract", "none"].includes(config.ocr.engine)) {
+    problems.push(`ocrEngine "${config.ocr.engine}": expected textract or none`);
+  }
+  if (
+    !Number.isInteger(config.ocr.minConfidence) ||
+    config.ocr.minConfidence < 0 ||
+    config.ocr.minConfidence > 100
+  ) {
+    problems.push(`ocr.minConfidence ${config.ocr.minConfidence}: expected an integer from 0 to 100`);
   }
   if (!["STANDARD", "EXPRESS"].includes(config.workflow.type)) {
     problems.push(`workflowType "${config.workflow.type}": expected STANDARD or EXPRESS`);

@@ -15,13 +15,21 @@ export const BUNDLE_BANNER =
 /** The compile-time constant lambdas/llm/index.ts reads to link one provider only. */
 export const BUNDLED_LLM_PROVIDER_DEFINE = "process.env.REWOO_BUNDLED_LLM_PROVIDER";
 
+/** The compile-time constant lambdas/tools/ocr/select.ts reads to link one OCR engine only. */
+export const BUNDLED_OCR_ENGINE_DEFINE = "process.env.REWOO_BUNDLED_OCR_ENGINE";
+
 /**
  * esbuild `define`s for a function with this environment. A function whose environment names its
  * LLM provider (REWOO_LLM_PROVIDER) is bundled with that provider only: Bedrock functions then carry
- * neither the other providers nor the tokenizer they load. The two come from the same value, so a
- * bundle always matches its environment; changing the provider is a redeploy.
+ * neither the other providers nor the tokenizer they load. Likewise its OCR engine (REWOO_OCR_ENGINE,
+ * the worker's only): a Textract worker carries neither tesseract.js nor MuPDF. Each pair comes from
+ * the same value, so a bundle always matches its environment; changing either is a redeploy.
  */
 export function bundleDefines(environment: Readonly<Record<string, string>> = {}): Record<string, string> {
   const provider = environment.REWOO_LLM_PROVIDER;
-  return provider ? { [BUNDLED_LLM_PROVIDER_DEFINE]: JSON.stringify(provider) } : {};
+  const ocrEngine = environment.REWOO_OCR_ENGINE;
+  return {
+    ...(provider ? { [BUNDLED_LLM_PROVIDER_DEFINE]: JSON.stringify(provider) } : {}),
+    ...(ocrEngine ? { [BUNDLED_OCR_ENGINE_DEFINE]: JSON.stringify(ocrEngine) } : {}),
+  };
 }

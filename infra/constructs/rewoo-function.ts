@@ -236,6 +236,27 @@ export class RewooFunction extends NodejsFunction {
     return this;
   }
 
+  /**
+   * Amazon Textract's asynchronous text detection. Textract reads the S3 object with this role's
+   * own credentials, so the document grants (bindObjects) already cover what it reads, and a
+   * bucket encrypted with a customer key needs kms:Decrypt for this role as it does anyway.
+   */
+  bindTextract(): this {
+    this.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ["textract:StartDocumentTextDetection", "textract:GetDocumentTextDetection"],
+        resources: ["*"],
+      }),
+    );
+    Validations.of(this.role as iam.Role).acknowledge({
+      id: "AwsSolutions-IAM5[Resource::*]",
+      reason:
+        "Textract's StartDocumentTextDetection and GetDocumentTextDetection support no resource-level " +
+        "permissions; the documents Textract may read are still bounded by this role's s3:GetObject grants.",
+    });
+    return this;
+  }
+
   /** Push progress events to dashboards: find a run's connections, post to them, forget gone ones. */
   bindWebSocketPush(
     stage: apigwv2.IWebSocketStage,

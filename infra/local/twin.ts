@@ -162,6 +162,8 @@ async function bootTwin(
     PUBLIC_API_URL: origin,
     REWOO_TOKEN_SECRET: tokenSecret,
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? "WARN",
+    // Offline, scanned pages are read by tesseract.js (no AWS account, no download).
+    REWOO_OCR_ENGINE: process.env.REWOO_OCR_ENGINE ?? "tesseract",
     ...options.env,
   });
   twinTokenSecret = tokenSecret;

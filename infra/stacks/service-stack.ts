@@ -160,7 +160,12 @@ export class ServiceStack extends Stack {
         timeout: Duration.seconds(170),
         reservedConcurrentExecutions: config.reservedConcurrency.worker,
       },
-      agent,
+      // Only the worker reads documents, so only its bundle and environment know the OCR engine.
+      {
+        ...agent,
+        REWOO_OCR_ENGINE: config.ocr.engine,
+        REWOO_OCR_MIN_CONFIDENCE: String(config.ocr.minConfidence),
+      },
     );
     const solver = fn(
       "Solver",
@@ -202,6 +207,7 @@ export class ServiceStack extends Stack {
       .bindTable(data.runsTable, { access: "readWrite", envName: "RUNS_TABLE" })
       .bindObjects(artifactsBucket, { write: [RESULTS_PREFIX] })
       .bindObjectLocations(config.results.additionalDestinations, "write");
+    if (config.ocr.engine === "textract") worker.bindTextract();
     if (config.lender.apiTokenSecretArn) {
       const lenderToken = secretsmanager.Secret.fromSecretCompleteArn(
         this,

@@ -34,6 +34,9 @@ function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
 }
 
+const OCR_CONFIDENCE_RANGE =
+  "expected a whole number from 0 to 100 (Textract's and tesseract's confidence scale)";
+
 const EnvSchema = z.object({
   AWS_REGION: z.string().default("us-east-1"),
   RUNS_TABLE: z.string().min(1, "RUNS_TABLE must name the DynamoDB runs table"),
@@ -50,6 +53,21 @@ const EnvSchema = z.object({
   DYNAMODB_ENDPOINT: z.string().url().optional(),
   S3_ENDPOINT: z.string().url().optional(),
   REWOO_LLM_PROVIDER: z.enum(["rule-based", "bedrock", "openai", "scripted"]).default("rule-based"),
+  /**
+   * What reads PDF pages without a text layer. `none` unless told: a function left without the
+   * setting then neither calls a service its role may not allow nor spends minutes of CPU on a scan.
+   * The CDK stack sets the environment's choice on the worker (textract), the local twin tesseract.
+   */
+  REWOO_OCR_ENGINE: z.enum(["textract", "tesseract", "none"]).default("none"),
+  /** A verdict resting on an OCR read below this confidence (0–100) is insufficient_evidence. */
+  REWOO_OCR_MIN_CONFIDENCE: z.coerce
+    .number()
+    .int(OCR_CONFIDENCE_RANGE)
+    .min(0, OCR_CONFIDENCE_RANGE)
+    .max(100, OCR_CONFIDENCE_RANGE)
+    .default(80),
+  /** Textract endpoint override: a VPC interface endpoint or an emulator. */
+  TEXTRACT_ENDPOINT: z.string().url().optional(),
   REWOO_PLANNER_MODEL: z.string().optional(),
   REWOO_SOLVER_MODEL: z.string().optional(),
   REWOO_TOOL_MODEL: z.string().optional(),
@@ -157,6 +175,11 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
       scriptedResponsesFile: e.REWOO_SCRIPTED_RESPONSES,
       plannerPrompt: e.REWOO_PLANNER_PROMPT,
       solverPrompt: e.REWOO_SOLVER_PROMPT,
+    },
+    ocr: {
+      engine: e.REWOO_OCR_ENGINE,
+      minConfidence: e.REWOO_OCR_MIN_CONFIDENCE,
+      textractEndpoint: e.TEXTRACT_ENDPOINT,
     },
     maxSteps: e.REWOO_MAX_STEPS,
     maxReplans: e.REWOO_MAX_REPLANS,

@@ -1,18 +1,29 @@
+import type { Context } from "aws-lambda";
 import { createLogger } from "../runtime/logger.ts";
 import { linkToolRuntime, services } from "../runtime/services.ts";
+import { withTimeBudget } from "../runtime/time-budget.ts";
 import { workerToolRuntime } from "../runtime/tool-runtime.ts";
 import { forStateMachine } from "../runtime/transient.ts";
-import { runStep, type WorkItem, type WorkOutput } from "./run-step.ts";
+import { isStepRetryable, runStep, type WorkItem, type WorkOutput } from "./run-step.ts";
 
 const logger = createLogger("rewoo-worker");
 // The one function that runs tools: only its bundle carries document reading and the lender clients.
 linkToolRuntime(workerToolRuntime);
 
-export const handler = async (event: WorkItem): Promise<WorkOutput> => {
+/** The Lambda context's clock; the local twin invokes without a context. */
+type InvocationClock = Pick<Context, "getRemainingTimeInMillis">;
+
+export const handler = async (event: WorkItem, context?: InvocationClock): Promise<WorkOutput> => {
   const log = logger.createChild({ persistentKeys: { run_id: event.run_id, step_id: event.step_id } });
+  const run = () => runStep(event, services(), log);
   try {
-    return await runStep(event, services(), log);
+    return await (context ? withTimeBudget(() => context.getRemainingTimeInMillis(), run) : run());
   } catch (error) {
+    if (isStepRetryable(error)) {
+      // Thrown as it is, under its own name: the Work state's Retry for it waits, not the transient one.
+      log.info("step not finished; the state machine retries it", { reason: error.message });
+      throw error;
+    }
     log.error("worker failed", error as Error);
     throw forStateMachine(error);
   }

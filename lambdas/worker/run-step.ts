@@ -1,12 +1,13 @@
 // WORKER (ReWOO step 2): runs one plan step without the LLM. Loads the evidence the step
 // references, substitutes it into the arguments, validates them, calls the tool under its
 // timeout and stores the evidence. Tool failures become error evidence (data); only
-// infrastructure faults throw, for the state machine's Retry.
+// infrastructure faults and an OCR job still running throw, for the state machine's Retry.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { substitutePlaceholders } from "../core/placeholders.ts";
 import type { Evidence, PlanStep } from "../core/types.ts";
 import { type FaultKind, InjectedFaultError } from "../runtime/faults.ts";
 import type { Services } from "../runtime/services.ts";
+import { withTimeBudget } from "../runtime/time-budget.ts";
 import { TransientInfrastructureError } from "../runtime/transient.ts";
 
 export interface WorkItem {
@@ -68,7 +69,11 @@ export async function runStep(item: WorkItem, services: Services, log: Logger): 
   // offloaded to S3 are fetched here (S3, not DynamoDB).
   const upstream = await evidenceStore.resolveAll(step.depends_on.flatMap((id) => runEvidence.get(id) ?? []));
   const startedAt = new Date();
-  const outcome = await execute(step, runId, upstream, services, fault);
+  const outcome = await execute(step, runId, upstream, services, fault).catch(async (error: unknown) => {
+    // The invocation fails for a retry (see isStepRetryable): its started event is stored first.
+    await started;
+    throw error;
+  });
   const finishedAt = new Date();
   const evidence: Evidence = {
     step_id: stepId,
@@ -162,18 +167,24 @@ async function execute(
         if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
         if (fault === "error") throw new Error(`injected fault: ${step.tool} failed (REWOO_FAULTS)`);
         if (fault === "timeout") await new Promise(() => undefined); // the tool's timeout ends it
-        return tool.run(parsed.data, {
-          run_id: runId,
-          step_id: step.id,
-          signal: controller.signal,
-          planned_args: step.args,
-          upstream,
-          recordLlmUsage: (usage) => {
-            llmUsage.llm_calls += 1;
-            llmUsage.input_tokens += usage.input_tokens;
-            llmUsage.output_tokens += usage.output_tokens;
-          },
-        });
+        // Work that can stop early and be retried (OCR) stops before the tool's timeout.
+        const toolDeadline = Date.now() + tool.timeout_ms;
+        return withTimeBudget(
+          () => toolDeadline - Date.now(),
+          () =>
+            tool.run(parsed.data, {
+              run_id: runId,
+              step_id: step.id,
+              signal: controller.signal,
+              planned_args: step.args,
+              upstream,
+              recordLlmUsage: (usage) => {
+                llmUsage.llm_calls += 1;
+                llmUsage.input_tokens += usage.input_tokens;
+                llmUsage.output_tokens += usage.output_tokens;
+              },
+            }),
+        );
       })();
       const output = await Promise.race([call, timeout]);
       return { output: output ?? null, upstreamErrors, args, llmUsage };
@@ -181,8 +192,21 @@ async function execute(
       clearTimeout(timer);
     }
   } catch (error) {
+    if (isStepRetryable(error)) throw error;
     return { error: describeError(error), upstreamErrors, ...(args ? { args } : {}), llmUsage };
   }
+}
+
+/** The name of OcrPendingError (lambdas/tools/ocr/engine.ts), which the Work state's Retry matches. */
+export const OCR_PENDING_ERROR_NAME = "OcrPending";
+
+/**
+ * An OCR job still running (OcrPendingError, matched by name wherever it was thrown) is not the
+ * tool's answer: the invocation fails under that name, the state machine's Retry runs the step again
+ * later, and the retry finds the same job.
+ */
+export function isStepRetryable(error: unknown): error is Error {
+  return error instanceof Error && error.name === OCR_PENDING_ERROR_NAME;
 }
 
 function describeError(error: unknown): string {

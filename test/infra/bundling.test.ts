@@ -1,11 +1,11 @@
 // How the stack bundles its functions (infra/constructs/bundling.ts): a function whose environment
-// names the LLM provider is bundled with that provider alone, and no other function is told one, so a
-// bundle and its environment always agree. bench/bundles.ts measures exactly these functions.
+// names the LLM provider (or, the worker, the OCR engine) is bundled with that one alone, and no other
+// function is told one, so a bundle and its environment always agree. bench/bundles.ts measures exactly these functions.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { CfnElement } from "aws-cdk-lib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { BUNDLED_LLM_PROVIDER_DEFINE } from "../../infra/constructs/bundling.ts";
+import { BUNDLED_LLM_PROVIDER_DEFINE, BUNDLED_OCR_ENGINE_DEFINE } from "../../infra/constructs/bundling.ts";
 import { REPO_ROOT } from "../../infra/constructs/defaults.ts";
 import type { RewooFunction } from "../../infra/constructs/rewoo-function.ts";
 import { configWith, type Synthesized, synthesize } from "./synth.ts";
@@ -44,7 +44,13 @@ describe.each([
       const environment = environmentOf(app, fn);
       if (WORKFLOW.includes(name)) {
         expect(environment.REWOO_LLM_PROVIDER, name).toBe(provider);
-        expect(fn.bundleDefines, name).toEqual({ [BUNDLED_LLM_PROVIDER_DEFINE]: JSON.stringify(provider) });
+        // The worker alone reads documents, so it alone is bundled with an OCR engine.
+        const ocr = name === "worker" ? { [BUNDLED_OCR_ENGINE_DEFINE]: JSON.stringify("textract") } : {};
+        expect(environment.REWOO_OCR_ENGINE, name).toBe(name === "worker" ? "textract" : undefined);
+        expect(fn.bundleDefines, name).toEqual({
+          [BUNDLED_LLM_PROVIDER_DEFINE]: JSON.stringify(provider),
+          ...ocr,
+        });
       } else {
         expect(environment.REWOO_LLM_PROVIDER, name).toBeUndefined();
         expect(fn.bundleDefines, name).toEqual({});

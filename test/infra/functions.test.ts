@@ -108,15 +108,21 @@ describe("functions (dev)", () => {
     );
   });
 
-  it("uses Resource * only for the X-Ray write actions, and the API's task-token answers", () => {
+  it("uses Resource * only for the X-Ray write actions, the API's task-token answers and the worker's Textract jobs", () => {
     for (const service of SERVICES) {
       const starred = access(service).statements.filter((s) => resourcesOfStatement(s).includes("*"));
       const taskTokens =
         service === "rewoo-api"
           ? ["states:SendTaskFailure", "states:SendTaskHeartbeat", "states:SendTaskSuccess"]
           : [];
+      // Textract has no resource-level permissions; what it reads is bounded by the worker's s3:GetObject.
+      const textract =
+        service === "rewoo-worker"
+          ? ["textract:GetDocumentTextDetection", "textract:StartDocumentTextDetection"]
+          : [];
       expect(starred.flatMap(actionsOf).sort(), service).toEqual([
         ...taskTokens,
+        ...textract,
         "xray:PutTelemetryRecords",
         "xray:PutTraceSegments",
       ]);
@@ -247,6 +253,9 @@ describe("functions (dev)", () => {
       const {
         POWERTOOLS_SERVICE_NAME: _name,
         ALLOWED_RESULT_DESTINATIONS: _destinations,
+        // The worker's alone (it reads the documents): test/infra/ocr.test.ts.
+        REWOO_OCR_ENGINE: _ocrEngine,
+        REWOO_OCR_MIN_CONFIDENCE: _ocrConfidence,
         ...rest
       } = access(service).environment;
       return rest;

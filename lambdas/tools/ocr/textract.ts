@@ -1,0 +1,345 @@
+// OCR with Amazon Textract's asynchronous text detection, over the document's S3 object (Textract
+// reads it with the worker's own credentials, so no bytes are uploaded and no size limit of the
+// synchronous API applies). A job outlives a Lambda invocation when the document is long: the engine
+// waits a bounded time, then throws OcrPendingError; the state machine retries the step, and the
+// retry starts "the same" job again with the same ClientRequestToken, which Textract answers with the
+// job already running, so a document is read once however many times the step runs.
+import { createHash } from "node:crypto";
+import {
+  GetDocumentTextDetectionCommand,
+  StartDocumentTextDetectionCommand,
+  type TextractClient,
+} from "@aws-sdk/client-textract";
+import * as z from "zod";
+import {
+  OcrDocumentError,
+  type OcrEngine,
+  type OcrLine,
+  OcrPendingError,
+  type OcrRequest,
+  type OcrResult,
+  type OcrWord,
+} from "./engine.ts";
+
+export interface TextractEngineOptions {
+  /**
+   * Milliseconds the caller may still run (the Lambda context's remaining time, narrowed to the
+   * tool's timeout). Unset: only `maxWaitMs` bounds the wait.
+   */
+  deadline?: () => number;
+  /** Left free before the deadline: fetching the results and the rest of the step come after. */
+  safetyMarginMs?: number;
+  /**
+   * Longest one call waits for a running job. Past it the wait is handed to the state machine, which
+   * waits between retries without holding a worker (and its reserved concurrency) idle.
+   */
+  maxWaitMs?: number;
+  /** First pause between status checks; each next one is 1.5 times longer, up to `maxPollIntervalMs`. */
+  firstPollIntervalMs?: number;
+  maxPollIntervalMs?: number;
+  /** A job that read only some pages (PARTIAL_SUCCESS): what Textract warned about. */
+  onWarning?: (message: string) => void;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Textract returns at most 1,000 blocks per call; fewer calls for long documents. */
+const MAX_RESULTS = 1000;
+
+export function createTextractEngine(client: TextractClient, options: TextractEngineOptions = {}): OcrEngine {
+  const settings = {
+    safetyMarginMs: options.safetyMarginMs ?? 15_000,
+    maxWaitMs: options.maxWaitMs ?? 30_000,
+    firstPollIntervalMs: options.firstPollIntervalMs ?? 1_000,
+    maxPollIntervalMs: options.maxPollIntervalMs ?? 5_000,
+    deadline: options.deadline ?? (() => Number.POSITIVE_INFINITY),
+    sleep: options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+    onWarning: options.onWarning ?? (() => undefined),
+  };
+  return {
+    name: "textract",
+    async recognize(request: OcrRequest): Promise<OcrResult> {
+      const jobId = await startJob(client, request);
+      let pause = settings.firstPollIntervalMs;
+      let waited = 0;
+      for (;;) {
+        const first = await getResults(client, request, jobId);
+        if (first.JobStatus === "SUCCEEDED" || first.JobStatus === "PARTIAL_SUCCESS") {
+          const responses = await remainingResults(client, request, jobId, first);
+          const warnings = responses.flatMap((response) => response.Warnings ?? []);
+          if (first.JobStatus === "PARTIAL_SUCCESS" || warnings.length > 0) {
+            settings.onWarning(describePartialRead(request, first, warnings));
+          }
+          return { engine: "textract", pages: toPages(request, responses) };
+        }
+        if (first.JobStatus === "FAILED") {
+          throw new OcrDocumentError(
+            request.document,
+            `Textract could not read ${request.document}: ${first.StatusMessage || "it gave no reason"} (job ${jobId})`,
+          );
+        }
+        const budget = Math.min(settings.deadline() - settings.safetyMarginMs, settings.maxWaitMs - waited);
+        if (budget <= 0) throw new OcrPendingError(request.document, jobId);
+        const wait = Math.min(pause, budget);
+        await settings.sleep(wait);
+        waited += wait;
+        pause = Math.min(pause * 1.5, settings.maxPollIntervalMs);
+      }
+    },
+  };
+}
+
+/**
+ * Textract's idempotency token for this read: the same for every retry of the step, different for
+ * another document or run. Textract accepts [a-zA-Z0-9-_]{1,64}; a SHA-256 in base64url is 43 such
+ * characters whatever the request token holds. The location is part of it so that a token reused
+ * for another object never meets IdempotentParameterMismatchException.
+ */
+export function clientRequestTokenFor(request: Pick<OcrRequest, "requestToken" | "location">): string {
+  return createHash("sha256")
+    .update(`${request.requestToken}\n${request.location.bucket}/${request.location.key}`)
+    .digest("base64url");
+}
+
+async function startJob(client: TextractClient, request: OcrRequest): Promise<string> {
+  const response = await client
+    .send(
+      new StartDocumentTextDetectionCommand({
+        DocumentLocation: { S3Object: { Bucket: request.location.bucket, Name: request.location.key } },
+        ClientRequestToken: clientRequestTokenFor(request),
+      }),
+    )
+    .catch((error: unknown) => {
+      throw asDocumentError(error, request);
+    });
+  return parseResponse(StartResponse, response, request, "StartDocumentTextDetection").JobId;
+}
+
+async function getResults(
+  client: TextractClient,
+  request: OcrRequest,
+  jobId: string,
+  nextToken?: string,
+): Promise<GetResponse> {
+  const response = await client
+    .send(
+      new GetDocumentTextDetectionCommand({
+        JobId: jobId,
+        MaxResults: MAX_RESULTS,
+        ...(nextToken ? { NextToken: nextToken } : {}),
+      }),
+    )
+    .catch((error: unknown) => {
+      throw asDocumentError(error, request);
+    });
+  return parseResponse(GetResponseSchema, response, request, "GetDocumentTextDetection");
+}
+
+async function remainingResults(
+  client: TextractClient,
+  request: OcrRequest,
+  jobId: string,
+  first: GetResponse,
+): Promise<GetResponse[]> {
+  const responses = [first];
+  const seen = new Set<string>();
+  let next = first.NextToken;
+  while (next) {
+    // A token handed back twice would loop for ever; Textract never does it, so say so if it did.
+    if (seen.has(next)) {
+      throw new Error(
+        `GetDocumentTextDetection for ${request.document} (job ${jobId}) returned the same NextToken twice`,
+      );
+    }
+    seen.add(next);
+    const response = await getResults(client, request, jobId, next);
+    responses.push(response);
+    next = response.NextToken;
+  }
+  return responses;
+}
+
+// ---- What Textract answers, checked ---------------------------------------------------------------
+
+const StartResponse = z.object({ JobId: z.string().min(1, "expected the job's id") });
+
+const BoundingBox = z.object({
+  Left: z.number(),
+  Top: z.number(),
+  Width: z.number().nonnegative(),
+  Height: z.number().nonnegative(),
+});
+
+const Relationship = z.object({ Type: z.string(), Ids: z.array(z.string()).default([]) });
+
+const LineBlock = z.object({
+  Id: z.string().min(1),
+  Page: z.number().int().positive().optional(),
+  Relationships: z.array(Relationship).default([]),
+});
+
+const WordBlock = z.object({
+  Id: z.string().min(1),
+  Page: z.number().int().positive().optional(),
+  Text: z.string(),
+  Confidence: z.number().min(0).max(100),
+  Geometry: z.object({ BoundingBox }),
+});
+
+/** Blocks are checked one by one (LINE and WORD only), so that a message names the block. */
+const GetResponseSchema = z.object({
+  JobStatus: z.enum(["IN_PROGRESS", "SUCCEEDED", "FAILED", "PARTIAL_SUCCESS"]),
+  StatusMessage: z.string().optional(),
+  NextToken: z.string().optional(),
+  DocumentMetadata: z.object({ Pages: z.number().int().nonnegative() }).optional(),
+  Blocks: z.array(z.looseObject({ BlockType: z.string() })).default([]),
+  Warnings: z
+    .array(z.object({ ErrorCode: z.string().optional(), Pages: z.array(z.number()).default([]) }))
+    .optional(),
+});
+type GetResponse = z.infer<typeof GetResponseSchema>;
+
+function parseResponse<T extends z.ZodType>(
+  schema: T,
+  response: unknown,
+  request: OcrRequest,
+  operation: string,
+): z.infer<T> {
+  const parsed = schema.safeParse(response);
+  if (parsed.success) return parsed.data;
+  throw new UnexpectedTextractResponseError(operation, request.document, parsed.error);
+}
+
+export class UnexpectedTextractResponseError extends Error {
+  override name = "UnexpectedTextractResponseError";
+  constructor(operation: string, document: string, error: z.ZodError, where = "") {
+    const problems = error.issues.map(
+      (issue) =>
+        `${[where, ...issue.path.map(String)].filter(Boolean).join(".") || "(response)"}: ${issue.message}`,
+    );
+    super(`${operation} for ${document} answered in an unexpected shape: ${problems.join("; ")}`);
+  }
+}
+
+// ---- Blocks → words in PDF points -------------------------------------------------------------
+
+type Word = z.infer<typeof WordBlock>;
+type Line = z.infer<typeof LineBlock>;
+
+function toPages(request: OcrRequest, responses: GetResponse[]): OcrResult["pages"] {
+  const wanted = new Set(request.pages);
+  const documentPages = responses.find((response) => response.DocumentMetadata)?.DocumentMetadata?.Pages;
+  const lines = new Map<number, Line[]>(request.pages.map((page) => [page, []]));
+  const words = new Map<string, Word>();
+  for (const [answer, response] of responses.entries()) {
+    for (const [index, block] of response.Blocks.entries()) {
+      // Paginated: the index is within its answer (NextToken page), which is named too.
+      const where = responses.length > 1 ? `answer ${answer + 1}: Blocks[${index}]` : `Blocks[${index}]`;
+      if (block.BlockType !== "LINE" && block.BlockType !== "WORD") continue;
+      const schema = block.BlockType === "LINE" ? LineBlock : WordBlock;
+      const parsed = schema.safeParse(block);
+      if (!parsed.success) {
+        throw new UnexpectedTextractResponseError(
+          "GetDocumentTextDetection",
+          request.document,
+          parsed.error,
+          `${where} (${block.BlockType})`,
+        );
+      }
+      const page = pageOf(parsed.data, documentPages, request, where);
+      if (!wanted.has(page)) continue;
+      if (block.BlockType === "LINE") lines.get(page)?.push(parsed.data as Line);
+      else words.set(parsed.data.Id, parsed.data as Word);
+    }
+  }
+  return request.pages.map((page) => {
+    const size = request.pageSizes[page - 1];
+    if (!size) throw new Error(`OCR of ${request.document}: no page size for page ${page}`);
+    const pageLines: OcrLine[] = [];
+    // Textract lists LINE blocks in reading order and a line's words left to right.
+    for (const line of lines.get(page) ?? []) {
+      const lineWords = line.Relationships.filter((relation) => relation.Type === "CHILD")
+        .flatMap((relation) => relation.Ids)
+        .map((id) => {
+          const word = words.get(id);
+          if (!word) {
+            throw new Error(
+              `GetDocumentTextDetection for ${request.document}: LINE ${line.Id} on page ${page} names WORD ${id}, which is not among the results`,
+            );
+          }
+          return toPoints(word, size);
+        });
+      if (lineWords.length > 0) pageLines.push({ words: lineWords });
+    }
+    return { page, lines: pageLines };
+  });
+}
+
+function pageOf(
+  block: { Page?: number | undefined },
+  documentPages: number | undefined,
+  request: OcrRequest,
+  where: string,
+): number {
+  if (block.Page !== undefined) return block.Page;
+  // Only a one-page document may leave the page out (the synchronous API does); otherwise a word
+  // could land on the wrong page.
+  if (documentPages === 1) return 1;
+  throw new Error(
+    `GetDocumentTextDetection for ${request.document}: ${where}.Page: expected the page number of a block in a ${documentPages ?? "?"}-page document`,
+  );
+}
+
+/** Textract's box is relative to the page (0–1, origin top left); the contract wants PDF points from the bottom left. */
+function toPoints(word: Word, size: { width: number; height: number }): OcrWord {
+  const box = word.Geometry.BoundingBox;
+  return {
+    text: word.Text,
+    x: box.Left * size.width,
+    y: (1 - box.Top - box.Height) * size.height,
+    width: box.Width * size.width,
+    height: box.Height * size.height,
+    confidence: word.Confidence,
+  };
+}
+
+function describePartialRead(
+  request: OcrRequest,
+  first: GetResponse,
+  warnings: NonNullable<GetResponse["Warnings"]>,
+): string {
+  const details = warnings.map(
+    (warning) =>
+      `${warning.ErrorCode ?? "unnamed warning"}${warning.Pages.length ? ` on page${warning.Pages.length > 1 ? "s" : ""} ${warning.Pages.join(", ")}` : ""}`,
+  );
+  return `Textract read ${request.document} only in part (${first.JobStatus}): ${details.join("; ") || first.StatusMessage || "no warning given"}`;
+}
+
+// ---- Errors -------------------------------------------------------------------------------------
+
+/**
+ * Textract's refusals that are the document's own problem become OcrDocumentError (the verdicts that
+ * needed it say so); anything else (throttling, 5xx, access denied, a bug of ours) is rethrown as it
+ * came, for the SDK's and the state machine's retries or for an operator.
+ */
+function asDocumentError(error: unknown, request: OcrRequest): unknown {
+  const name = (error as { name?: unknown })?.name;
+  const message = String((error as { message?: unknown })?.message ?? "");
+  const where = `s3://${request.location.bucket}/${request.location.key}`;
+  const reason =
+    name === "InvalidS3ObjectException"
+      ? `Textract could not read ${where} (the object must exist, be readable by the worker and be in the function's region)`
+      : name === "UnsupportedDocumentException"
+        ? "Textract does not read this format (it reads PDF, TIFF, JPEG and PNG)"
+        : name === "DocumentTooLargeException"
+          ? "the document is larger than Textract reads (500 MB and 3,000 pages for a PDF)"
+          : name === "BadDocumentException"
+            ? "Textract cannot read the document (damaged, encrypted or not what its name says)"
+            : name === "InvalidParameterException" && /document|page|file|S3 ?object/i.test(message)
+              ? "Textract refused the document"
+              : undefined;
+  if (!reason) return error;
+  return new OcrDocumentError(
+    request.document,
+    `OCR of ${request.document} failed: ${reason}${message ? ` (${name}: ${message})` : ""}`,
+  );
+}
