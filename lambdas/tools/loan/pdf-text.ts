@@ -10,6 +10,7 @@ import { getDocumentProxy } from "unpdf";
 import { scrubSensitiveText } from "../../core/redaction.ts";
 import { MAX_QUOTED_REASON_CHARS } from "../../core/sensitive-data.ts";
 import { OcrDocumentError, type OcrEngine, type OcrEngineName, type OcrPage } from "../ocr/engine.ts";
+import { readDigits } from "./text.ts";
 
 export interface ExtractedDocument {
   document: string;
@@ -210,7 +211,7 @@ async function withOcr(
       line.words
         .filter((word) => word.confidence >= OCR_NOISE_FLOOR && word.text.trim() !== "")
         .map((word) => ({
-          str: word.text,
+          str: readDigits(word.text),
           x: word.x,
           y: word.y,
           width: word.width,

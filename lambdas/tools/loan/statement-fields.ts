@@ -718,7 +718,7 @@ function lineAmountText(transaction: Transaction): string {
  * follows is an overdraft-protection transfer.
  */
 const FEE_NAME =
-  /\bNSF\b|non[-\s]?sufficient[-\s]funds?|insuff(?:icient)?\.?[-\s]funds?|\b(?:extended\s+|continuous\s+)?overdraft(?:\s+(?:item|paid(?:\s+item)?))?\s+(?:fee|charge)s?|\bO\/?D\s+(?:item\s+)?(?:fee|charge)s?|overdrawn\s+(?:account|balance)\s+(?:fee|charge)s?|\b(?:fee|charge)s?\s*[-:/]?\s*(?:for\s+)?(?:an?\s+)?(?:overdrawn|overdraft|paid[-\s]item|return(?:ed)?[-\s]item)(?!\s+(?:protection|transfer|xfer))|\bpaid[-\s]item\s+(?:fee|charge)s?|return(?:ed)?[-\s]items?(?:\s+(?:chargeback\s+)?(?:fee|charge)s?)?|return(?:ed)?\s+(?:check|ach|deposit(?:ed)?\s+item)\s+(?:fee|charge)s?|courtesy\s+pay\s+(?:fee|charge)s?/i;
+  /\bN[S5]F\b|non[-\s]?sufficient[-\s]funds?|insuff(?:icient)?\.?[-\s]funds?|\b(?:extended\s+|continuous\s+)?overdraft(?:\s+(?:item|paid(?:\s+item)?))?\s+(?:fee|charge)s?|\bO\/?D\s+(?:item\s+)?(?:fee|charge)s?|overdrawn\s+(?:account|balance)\s+(?:fee|charge)s?|\b(?:fee|charge)s?\s*[-:/]?\s*(?:for\s+)?(?:an?\s+)?(?:overdrawn|overdraft|paid[-\s]item|retu(?:rn|m)(?:ed)?[-\s]item)(?!\s+(?:protection|transfer|xfer))|\bpaid[-\s]item\s+(?:fee|charge)s?|retu(?:rn|m)(?:ed)?[-\s]items?(?:\s+(?:chargeback\s+)?(?:fee|charge)s?)?|retu(?:rn|m)(?:ed)?\s+(?:check|ach|deposit(?:ed)?\s+item)\s+(?:fee|charge)s?|courtesy\s+pay\s+(?:fee|charge)s?/i;
 const REVERSAL_WORDS =
   /waive[ds]?|refund(?:ed)?|revers(?:al|ed|e)|rebate|credit(?:ed)?\s+back|fee\s+credit|courtesy\s+credit/i;
 /** Headings of fee schedules and account disclosures: the fees they name are prices, not charges. */

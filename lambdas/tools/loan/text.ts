@@ -157,16 +157,54 @@ const SHORT_DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}(?![\\d/])|(?<![a-z])$
 const RANGE_SEPARATOR = "\\s*(?:-|–|—|\\bto\\b|\\bthrough\\b|\\bthru\\b|\\buntil\\b)\\s*";
 
 /**
- * The regex source of a printed phrase as an OCR text layer may read it: each word may be broken
- * by one stray space ("Sign ature of offi cer", "Sche dule L"), words are apart by any whitespace.
- * Scanned returns carry such text layers; the words a finder reads must survive them.
+ * The regex source of a printed phrase as OCR may read it: each word may be broken by one stray
+ * space ("Sign ature of offi cer", "Sche dule L"), words are apart by any whitespace, and the
+ * letters OCR confuses with look-alikes accept them (o/0, l/1/I, i/1/l, s/5, rn/m: "Retumed",
+ * "0fficer"). Scanned returns carry such text; the words a finder reads must survive them.
  */
 export function scannedPhrase(phrase: string): string {
   return phrase
     .trim()
     .split(/\s+/)
-    .map((word) => [...word].map((char) => char.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&")).join(" ?"))
+    .map((word) => {
+      const pieces: string[] = [];
+      for (let index = 0; index < word.length; index++) {
+        const char = word[index] ?? "";
+        if (char.toLowerCase() === "r" && word[index + 1]?.toLowerCase() === "n") {
+          pieces.push("(?:r ?n|m)");
+          index++;
+          continue;
+        }
+        pieces.push(LOOK_ALIKES[char.toLowerCase()] ?? char.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&"));
+      }
+      return pieces.join(" ?");
+    })
     .join("\\s+");
+}
+
+/** Characters OCR reads for a letter of a printed label (matched case-insensitively). */
+const LOOK_ALIKES: Readonly<Record<string, string>> = {
+  o: "[o0]",
+  l: "[l1I|]",
+  i: "[i1l|!]",
+  s: "[s5]",
+  m: "(?:m|rn)",
+};
+
+/**
+ * A word OCR read where the page printed a number, with the letters it confuses with digits
+ * turned back into them ("1,85O.OO" → "1,850.00", "l2-3456789" → "12-3456789", "O2/O7" →
+ * "02/07"). Only words that are mostly digits and whose letters are all look-alikes change, so
+ * real words ("SOIL", "IOU", "Oil") never do; the length stays, so positions in the line hold.
+ */
+export function readDigits(word: string): string {
+  const core = /^([($+-]*)([\dOoIlS|,./-]+?)([).,:;-]*)$/.exec(word);
+  if (!core) return word;
+  const [, before = "", middle = "", after = ""] = core;
+  const digits = middle.replace(/\D/g, "").length;
+  const letters = middle.replace(/[^OoIlS|]/g, "").length;
+  if (digits < 2 || letters === 0 || letters > digits) return word;
+  return `${before}${middle.replace(/[Oo]/g, "0").replace(/[Il|]/g, "1").replace(/S/g, "5")}${after}`;
 }
 
 export function parseDate(text: string, defaultYear?: number): SimpleDate | null {
@@ -324,15 +362,17 @@ export interface FoundAmount {
   text: string;
 }
 
+// Thousands may be grouped with periods where OCR read the commas as such ("7.010.73"): two
+// periods can only be that.
 const AMOUNT_PATTERN =
-  /(?<![\w/.,])([-+]\s?)?(\()?(\$\s?)?(-)?(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2})(\))?(?:\s?(CR|DR)\b|(-)(?![\d\w]))?(?![\w/]|[.,]\d)/gi;
+  /(?<![\w/.,])([-+]\s?)?(\()?(\$\s?)?(-)?(\d{1,3}(?:,\d{3})+|\d{1,3}(?:\.\d{3})+(?=\.\d{2})|\d+)\.(\d{2})(\))?(?:\s?(CR|DR)\b|(-)(?![\d\w]))?(?![\w/]|[.,]\d)/gi;
 
 /** Money amounts with cents: 1,850.00, $5,230.18, -35.00, (35.00), 120.00 CR. */
 export function findAmounts(text: string): FoundAmount[] {
   const result: FoundAmount[] = [];
   AMOUNT_PATTERN.lastIndex = 0;
   for (let match = AMOUNT_PATTERN.exec(text); match; match = AMOUNT_PATTERN.exec(text)) {
-    const value = Number(`${(match[5] ?? "").replace(/,/g, "")}.${match[6]}`);
+    const value = Number(`${(match[5] ?? "").replace(/[,.]/g, "")}.${match[6]}`);
     const negative =
       match[1]?.trim() === "-" ||
       match[4] === "-" ||
