@@ -327,6 +327,23 @@ describe("the Textract OCR engine", () => {
       /^GetDocumentTextDetection for s3:\/\/loan-docs\/rm-conditions\/return-scan\.pdf answered in an unexpected shape: Blocks\[34\] \(WORD\)\.Confidence: /,
     );
 
+    // Paginated, the block is named within its answer.
+    textract.reset();
+    textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: JOB_ID });
+    const second = recorded(2);
+    const widgets = (second.Blocks ?? []).find((block) => block.Text === "Widgets");
+    if (widgets?.Geometry?.BoundingBox) widgets.Geometry.BoundingBox.Left = "0.19" as never;
+    textract
+      .on(GetDocumentTextDetectionCommand)
+      .resolves(recorded(1))
+      .on(GetDocumentTextDetectionCommand, { JobId: JOB_ID, NextToken: recorded(1).NextToken })
+      .resolves(second)
+      .on(GetDocumentTextDetectionCommand, { JobId: JOB_ID, NextToken: recorded(2).NextToken })
+      .resolves(recorded(3));
+    await expect(engine().engine.recognize(request())).rejects.toThrow(
+      /answer 2: Blocks\[0\] \(WORD\)\.Geometry\.BoundingBox\.Left: /,
+    );
+
     textract.reset();
     textract.on(StartDocumentTextDetectionCommand).resolves({ JobId: JOB_ID });
     textract.on(GetDocumentTextDetectionCommand).resolves({ $metadata: {}, JobStatus: "DONE" as never });
