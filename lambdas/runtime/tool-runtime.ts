@@ -3,15 +3,25 @@
 // its entry imports this module (lambdas/worker/index.ts links it with linkToolRuntime).
 import type { ModelBinding } from "../llm/index.ts";
 import { DocumentReader } from "../tools/document-reader.ts";
+import { ocrEngineFor } from "../tools/ocr/select.ts";
 import { createLenderCalls } from "../tools/lender-client.ts";
 import type { LoanToolRunners } from "../tools/loan-tool-catalog.ts";
 import { type LoanToolServices, loanToolRunners } from "../tools/loan-tools.ts";
 import type { BaseServices } from "./services.ts";
+import { createLogger } from "./logger.ts";
+import { remainingTimeBudgetMs } from "./time-budget.ts";
 
 export function workerToolRuntime(base: BaseServices, toolModel: () => ModelBinding): LoanToolRunners {
   const lender = createLenderCalls(base.config.lender, { now: base.now, region: base.config.region });
+  // Pages without a text layer: Textract in AWS, tesseract offline, or left unread (REWOO_OCR_ENGINE).
+  const logger = createLogger("rewoo-ocr");
+  const ocr = ocrEngineFor(base.config, {
+    deadline: remainingTimeBudgetMs,
+    onWarning: (message) => logger.warn("OCR read a document only in part", { detail: message }),
+  });
   const services: LoanToolServices = {
-    documents: new DocumentReader(base.blobs, base.documentPolicy),
+    documents: new DocumentReader(base.blobs, base.documentPolicy, ocr ? { ocr } : {}),
+    ocrMinConfidence: base.config.ocr.minConfidence,
     runs: base.runs,
     now: base.now,
     documentPolicy: base.documentPolicy,
