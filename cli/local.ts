@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { S3Client } from "@aws-sdk/client-s3";
 import pc from "picocolors";
 import { generateSampleDocuments } from "../examples/samples.ts";
+import { generateScannedSampleDocuments } from "../examples/scanned.ts";
 import { localS3ClientConfig } from "../infra/local/provision.ts";
 import { startTwin, type Twin } from "../infra/local/twin.ts";
 import { InvalidRequestError } from "../lambdas/core/request.ts";
@@ -196,7 +197,7 @@ async function bootLocalTwin(say: Say, options: { port?: number } = {}): Promise
       ),
     );
   }
-  const uploaded = await uploadSampleDocuments(twin);
+  const uploaded = await uploadSampleDocuments(twin, say);
   say(
     pc.dim(
       `uploaded ${uploaded} sample documents to s3://${twin.services.config.documentsBucket}/rm-conditions/`,
@@ -484,9 +485,18 @@ function reportInvalid(error: unknown, label: string): number {
   return reportProblems(error.problems, label);
 }
 
-/** The sample loan files are generated, not committed: they are uploaded on every local boot. */
-async function uploadSampleDocuments(twin: Twin): Promise<number> {
-  const documents = await generateSampleDocuments();
+/**
+ * The sample loan files are generated, not committed: they are uploaded on every local boot. The
+ * scanned copies (rm-conditions/scanned/) take about a second per page to make, so they are cached
+ * under node_modules/.cache and only the first boot on a machine pays for them.
+ */
+async function uploadSampleDocuments(twin: Twin, say: Say): Promise<number> {
+  const text = await generateSampleDocuments();
+  const scanned = await generateScannedSampleDocuments({
+    sources: text,
+    onGenerate: () => say(pc.dim("generating the scanned sample documents (once per machine, about 15 s)")),
+  });
+  const documents = [...text, ...scanned];
   const bucket = twin.services.config.documentsBucket;
   await Promise.all(
     documents.map((document) =>
