@@ -32,6 +32,8 @@ const TRANSIENT_NAMES = new Set([
   "RequestTimeoutException",
   "TimeoutError",
   "TransactionInProgressException",
+  // Textract: too many asynchronous jobs running in the account at once.
+  "LimitExceededException",
 ]);
 const TRANSIENT_CODES =
   /Throttl|ServiceUnavailable|Timeout|ECONNRESET|ECONNREFUSED|ENOTFOUND|EPIPE|ETIMEDOUT|EAI_AGAIN|socket hang up/i;

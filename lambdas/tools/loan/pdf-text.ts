@@ -127,8 +127,9 @@ export async function extractPdfText(
           `${documentName} is not a readable PDF: page ${number} of ${pdf.numPages} cannot be parsed (${errorMessage(error)})`,
         );
       }
-      const [left = 0, bottom = 0, right = 612, top = 792] = page.view;
-      sizes.push({ width: right - left, height: top - bottom });
+      // As displayed (the page's /Rotate applied): both OCR engines place words on the page as shown.
+      const shown = page.getViewport({ scale: 1 });
+      sizes.push({ width: shown.width, height: shown.height });
       const items: PositionedText[] = [];
       const rotated: string[] = [];
       const content = await page.getTextContent();

@@ -16,6 +16,8 @@ import { bundleDefines } from "../../../infra/constructs/bundling.ts";
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const bedrock = bundleDefines({ REWOO_LLM_PROVIDER: "bedrock" });
 const ruleBased = bundleDefines({ REWOO_LLM_PROVIDER: "rule-based" });
+/** The deployed worker: Bedrock, and Textract for pages without a text layer. */
+const deployedWorker = bundleDefines({ REWOO_LLM_PROVIDER: "bedrock", REWOO_OCR_ENGINE: "textract" });
 
 const FUNCTIONS: DeployedFunction[] = [
   { name: "api", entry: "lambdas/api/index.ts", defines: {} },
@@ -26,7 +28,7 @@ const FUNCTIONS: DeployedFunction[] = [
   { name: "finalize", entry: "lambdas/finalize/index.ts", defines: bedrock },
   { name: "planner", entry: "lambdas/planner/index.ts", defines: bedrock },
   { name: "solver", entry: "lambdas/solver/index.ts", defines: bedrock },
-  { name: "worker", entry: "lambdas/worker/index.ts", defines: bedrock },
+  { name: "worker", entry: "lambdas/worker/index.ts", defines: deployedWorker },
   { name: "planner-rule-based", entry: "lambdas/planner/index.ts", defines: ruleBased },
 ];
 const LIGHT = ["api", "websocket", "authorizer", "push", "batch", "finalize", "planner", "solver"];
@@ -103,5 +105,18 @@ describe("Lambda bundles", () => {
     expect(inputsMatching("worker", LENDER)).toHaveLength(1);
     expect(inputsMatching("worker", ENGINES)).toHaveLength(6);
     expect(inputsMatching("worker", TOKENIZER)).toEqual([]);
+  });
+
+  it("give the Textract worker the Textract engine and neither tesseract.js nor MuPDF", () => {
+    expect(inputsMatching("worker", /lambdas\/tools\/ocr\/textract\.ts$/)).toHaveLength(1);
+    expect(
+      inputsMatching(
+        "worker",
+        /node_modules\/(tesseract\.js|tesseract\.js-core|mupdf)\/|ocr\/tesseract\.ts$/,
+      ),
+    ).toEqual([]);
+    for (const name of LIGHT) {
+      expect(inputsMatching(name, /lambdas\/tools\/ocr\/|client-textract/), name).toEqual([]);
+    }
   });
 });
