@@ -175,17 +175,22 @@ export function evaluateConditions(
         );
       }
     })();
+    const minimum = options.ocrMinConfidence ?? DEFAULT_OCR_MIN_CONFIDENCE;
     const decided = enforceOcrConfidence(
       enforceCitations(finding, readable),
       id,
       entry,
       readable,
       reports,
-      options.ocrMinConfidence ?? DEFAULT_OCR_MIN_CONFIDENCE,
+      minimum,
     );
     verdicts.push({
       ...header,
-      ...withRemedies(withUnlocatedFields(decided, entry, reports), entry, unreadable),
+      ...withRemedies(
+        withPoorScans(withUnlocatedFields(decided, entry, reports), readable, minimum),
+        entry,
+        unreadable,
+      ),
     });
   }
   return { verdicts, documents: reports };
@@ -410,6 +415,49 @@ function markOcr(
   return { citation: { ...citation, source: "ocr", confidence }, ...(field ? { field } : {}) };
 }
 
+/** "page 2 of x.pdf was read by OCR at 55% mean confidence, below the 80% required", per such page. */
+function poorlyReadPages(documents: ReadonlyArray<ExtractedDocument>, minimum: number): string[] {
+  return documents.flatMap((document) =>
+    (document.page_sources ?? []).flatMap((source, index) =>
+      source.source === "ocr" && source.confidence < minimum
+        ? [
+            `page ${index + 1} of ${document.document} was read by OCR at ${source.confidence}% mean confidence, below the ${minimum}% required`,
+          ]
+        : [],
+    ),
+  );
+}
+
+/**
+ * An undecided verdict on a document the OCR barely read says so: "no EIN found" on a scan read
+ * at 55% is a reading problem, and the remedy is a sharper scan, not a corrected return.
+ */
+function withPoorScans(
+  finding: Finding,
+  documents: ReadonlyArray<ExtractedDocument>,
+  minimum: number,
+): Finding {
+  if (finding.status !== "insufficient_evidence") return finding;
+  const named = documents.filter((document) => finding.reason.includes(document.document));
+  // A decision already undone for a poor read names its pages itself.
+  const pages = poorlyReadPages(named, minimum).filter((page) => !finding.reason.includes(page));
+  if (pages.length === 0) return finding;
+  return {
+    ...finding,
+    reason: `${finding.reason}; ${pages.join("; ")}`,
+    missing: [...(finding.missing ?? []), ...pages],
+    remedies: [
+      ...(finding.remedies ?? []),
+      ...named
+        .filter((document) => pages.some((page) => page.includes(` of ${document.document} `)))
+        .map(
+          (document) =>
+            `Re-upload a sharper scan of ${document.document}, or the text PDF: OCR could not read it with confidence`,
+        ),
+    ],
+  };
+}
+
 function withOcrConfidence(
   extraction: ExtractionReport | null,
   document: ExtractedDocument,
@@ -450,16 +498,12 @@ function enforceOcrConfidence(
     );
   }
   const cited = new Set(finding.citations.map((citation) => citation.document));
-  for (const document of documents) {
-    if (!cited.has(document.document)) continue;
-    document.page_sources?.forEach((source, index) => {
-      if (source.source === "ocr" && source.confidence < minimum) {
-        doubts.push(
-          `page ${index + 1} of ${document.document} was read by OCR at ${source.confidence}% mean confidence, below the ${minimum}% required`,
-        );
-      }
-    });
-  }
+  doubts.push(
+    ...poorlyReadPages(
+      documents.filter((document) => cited.has(document.document)),
+      minimum,
+    ),
+  );
   if (doubts.length === 0) return finding;
   const unique = [...new Set(doubts)];
   return {
