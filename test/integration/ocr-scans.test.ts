@@ -62,8 +62,9 @@ describe("scanned documents in the twin", () => {
     // The evidence says how the document was read, and both steps that read it share one OCR.
     const retrieved = run.evidence.find((evidence) => evidence.tool === "retrieve_s3_document");
     const judged = run.evidence.find((evidence) => evidence.tool === "call_conditions_ai_api");
-    const retrievedOcr = (retrieved?.output as { ocr?: OcrSummary }).ocr;
-    const judgedOcr = (judged?.output as { documents: Array<{ ocr?: OcrSummary }> }).documents[0]?.ocr;
+    const retrievedOcr = (retrieved?.output as { ocr?: OcrSummary } | undefined)?.ocr;
+    const judgedOcr = (judged?.output as { documents?: Array<{ ocr?: OcrSummary }> } | undefined)
+      ?.documents?.[0]?.ocr;
     expect(retrievedOcr).toMatchObject({ engine: "tesseract", pages: [1, 2, 3] });
     expect(retrievedOcr?.seconds).toBeGreaterThan(0);
     expect(judgedOcr).toEqual(retrievedOcr);
