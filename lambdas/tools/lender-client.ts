@@ -363,6 +363,9 @@ const CitationSchema = z.object({
   document: z.string().min(1),
   page: z.number().int().min(1),
   excerpt: z.string(),
+  /** A lender's service that OCRs scans marks those citations like the reference engine does. */
+  source: z.literal("ocr").optional(),
+  confidence: z.number().min(0).max(100).optional(),
 });
 
 export const EvaluationsResponseSchema = z.object({
