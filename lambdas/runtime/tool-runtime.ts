@@ -3,12 +3,12 @@
 // its entry imports this module (lambdas/worker/index.ts links it with linkToolRuntime).
 import type { ModelBinding } from "../llm/index.ts";
 import { DocumentReader } from "../tools/document-reader.ts";
-import { ocrEngineFor } from "../tools/ocr/select.ts";
 import { createLenderCalls } from "../tools/lender-client.ts";
 import type { LoanToolRunners } from "../tools/loan-tool-catalog.ts";
 import { type LoanToolServices, loanToolRunners } from "../tools/loan-tools.ts";
-import type { BaseServices } from "./services.ts";
+import { ocrEngineFor } from "../tools/ocr/select.ts";
 import { createLogger } from "./logger.ts";
+import type { BaseServices } from "./services.ts";
 import { remainingTimeBudgetMs } from "./time-budget.ts";
 
 export function workerToolRuntime(base: BaseServices, toolModel: () => ModelBinding): LoanToolRunners {

@@ -20,7 +20,8 @@ describe("readDigits", () => {
   });
 
   it("keeps the word's length, so positions in the line hold", () => {
-    for (const word of ["1,85O.OO", "O2/O7", "l2-3456789"]) expect(readDigits(word)).toHaveLength(word.length);
+    for (const word of ["1,85O.OO", "O2/O7", "l2-3456789"])
+      expect(readDigits(word)).toHaveLength(word.length);
   });
 });
 
