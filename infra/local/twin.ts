@@ -9,6 +9,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
 import { mintToken } from "../../lambdas/auth/tokens.ts";
 import { isTerminal, type RunRecord } from "../../lambdas/core/types.ts";
@@ -22,8 +23,13 @@ import { type Emulators, startEmulators } from "./emulators.ts";
 import { LocalEventBus } from "./event-bridge.ts";
 import { DEFAULT_STAGE, type Gateway, listenLoopback, startGateway } from "./gateway.ts";
 import { LambdaPool, LambdaThread } from "./lambda-thread.ts";
-import { provisionResources } from "./provision.ts";
+import { localS3ClientConfig, provisionResources } from "./provision.ts";
 import { LocalStepFunctions } from "./step-functions.ts";
+import {
+  startTextractEmulator,
+  type TextractEmulator,
+  type TextractEmulatorOptions,
+} from "./textract-emulator.ts";
 
 export const ASL_PATH = fileURLToPath(new URL("../../statemachine/rewoo.asl.json", import.meta.url));
 export const BATCH_ASL_PATH = fileURLToPath(new URL("../../statemachine/batch.asl.json", import.meta.url));
@@ -48,6 +54,15 @@ export interface TwinOptions {
    * (default): in the twin's thread, where tests can reach the worker's services.
    */
   workerEnvironments?: number;
+  /**
+   * Amazon Textract emulated on loopback (textract-emulator.ts), so that scans are read through the
+   * deployed path: the worker's Textract client, its asynchronous job, pagination and the Work
+   * state's OcrPending retry. It starts when the handlers' OCR engine is textract (REWOO_OCR_ENGINE in
+   * `env` or in the process's environment) and no TEXTRACT_ENDPOINT is configured; these settings
+   * tune it. The twin's default engine stays tesseract called directly: the emulator reads every page
+   * (as Textract does, text pages too) and the worker polls it, which only adds time offline.
+   */
+  textract?: Pick<TextractEmulatorOptions, "minInProgress" | "concurrentJobs" | "jobsKept">;
 }
 
 export interface Twin {
@@ -62,6 +77,8 @@ export interface Twin {
   /** What boot found in flight from a previous process on the same data, and what became of it. */
   recovered: RecoveredRun[];
   emulators: Emulators;
+  /** The Textract emulator, when the OCR engine is textract (TwinOptions.textract); stopped with the twin. */
+  textract?: TextractEmulator;
   gateway: Gateway;
   urls: {
     /** Base URL of the REST API (`/v1/...`, `/health`). */
@@ -119,10 +136,12 @@ export async function startTwin(options: TwinOptions = {}): Promise<Twin> {
   // (WEBSOCKET_ENDPOINT, SFN_ENDPOINT, ...) needs the real port when 0 asked for any free one.
   const server = await listenLoopback(options.port ?? 0, "127.0.0.1");
   let emulators: Emulators | undefined;
+  let textract: TextractEmulator | undefined;
   let gateway: Gateway | undefined;
   try {
     emulators = await startEmulators({ dataDir, persist });
-    const twin = await bootTwin(server, emulators, options, dataDir, persist, (started) => {
+    textract = await startTextractFor(options, emulators);
+    const twin = await bootTwin(server, emulators, textract, options, dataDir, persist, (started) => {
       gateway = started;
     });
     booted = twin;
@@ -131,6 +150,7 @@ export async function startTwin(options: TwinOptions = {}): Promise<Twin> {
     // Leave nothing listening behind: the CLI would otherwise hang on a half-booted twin.
     await gateway?.close().catch(() => undefined);
     if (server.listening) await new Promise((resolve) => server.close(resolve));
+    await textract?.stop().catch(() => undefined);
     await emulators?.stop().catch(() => undefined);
     throw error;
   }
@@ -139,6 +159,7 @@ export async function startTwin(options: TwinOptions = {}): Promise<Twin> {
 async function bootTwin(
   server: Server,
   emulators: Emulators,
+  textract: TextractEmulator | undefined,
   options: TwinOptions,
   dataDir: string,
   persist: boolean,
@@ -164,9 +185,11 @@ async function bootTwin(
     POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? "WARN",
     // Offline, scanned pages are read by tesseract.js (no AWS account, no download).
     REWOO_OCR_ENGINE: process.env.REWOO_OCR_ENGINE ?? "tesseract",
+    ...(textract ? { TEXTRACT_ENDPOINT: textract.endpoint } : {}),
     ...options.env,
   });
   twinTokenSecret = tokenSecret;
+  twinTextractEndpoint = textract?.endpoint;
   await provisionResources({
     dynamodbEndpoint: emulators.dynamodbEndpoint,
     s3Endpoint: emulators.s3Endpoint,
@@ -334,6 +357,7 @@ async function bootTwin(
     recovered,
     startExecution,
     emulators,
+    ...(textract ? { textract } : {}),
     gateway,
     urls: { api: gateway.urls.api, websocket: gateway.urls.websocket, dashboard: gateway.urls.dashboard },
     operatorToken: mintToken(tokenSecret, { kind: "operator" }, OPERATOR_TOKEN_TTL_SECONDS),
@@ -391,6 +415,8 @@ async function bootTwin(
       await pushFunction.close();
       await workerPool?.close();
       await gateway.close();
+      // Before S3: a job it is reading still reads its document there.
+      await textract?.stop();
       await emulators.stop();
     },
   };
@@ -460,6 +486,35 @@ async function closeInterruptedBatches(
 }
 
 let twinTokenSecret: string | undefined;
+/** The endpoint a previous twin of this process set: not one the user configured. */
+let twinTextractEndpoint: string | undefined;
+
+/**
+ * The Textract emulator, when the handlers will read scans with Textract and no endpoint is
+ * configured (in the twin the regional endpoint could not read the twin's S3 anyway). It reads the
+ * documents from the twin's s3rver with a client of its own, destroyed when it stops.
+ */
+async function startTextractFor(
+  options: TwinOptions,
+  emulators: Emulators,
+): Promise<TextractEmulator | undefined> {
+  const engine = options.env?.REWOO_OCR_ENGINE ?? process.env.REWOO_OCR_ENGINE ?? "tesseract";
+  const configured =
+    options.env?.TEXTRACT_ENDPOINT ??
+    (process.env.TEXTRACT_ENDPOINT !== twinTextractEndpoint ? process.env.TEXTRACT_ENDPOINT : undefined);
+  if (engine !== "textract" || configured) return undefined;
+  const s3 = new S3Client(localS3ClientConfig(emulators.s3Endpoint, REGION));
+  const emulator = await startTextractEmulator({ s3, ...options.textract }).catch((error: unknown) => {
+    s3.destroy();
+    throw error;
+  });
+  const stop = emulator.stop;
+  emulator.stop = async () => {
+    await stop();
+    s3.destroy();
+  };
+  return emulator;
+}
 
 /**
  * The HMAC secret of subscribe and operator tokens. Persisted next to the data it protects, so tokens

@@ -44,6 +44,11 @@ export function ocrEngineFor(config: OcrSelection, deps: OcrEngineDeps): OcrEngi
             // Throttling and 5xx are retried by the SDK first; what still fails goes to the step's retry.
             maxAttempts: 5,
             ...(config.ocr.textractEndpoint ? { endpoint: config.ocr.textractEndpoint } : {}),
+            // An emulator on loopback http (the local twin's) checks no signature, and offline the
+            // default credential chain has nothing to sign with: dummy credentials, as for the others.
+            ...(isLoopbackHttp(config.ocr.textractEndpoint)
+              ? { credentials: { accessKeyId: "local", secretAccessKey: "local" } }
+              : {}),
           });
         const options = { deadline: deps.deadline, ...(deps.onWarning ? { onWarning: deps.onWarning } : {}) };
         return loadedOnFirstUse("textract", () =>
@@ -89,4 +94,13 @@ function loadedOnFirstUse(name: OcrEngine["name"], load: () => Promise<OcrEngine
       return (await loading).recognize(request);
     },
   };
+}
+
+function isLoopbackHttp(endpoint: string | undefined): boolean {
+  if (!endpoint) return false;
+  const url = new URL(endpoint);
+  return (
+    url.protocol === "http:" &&
+    (url.hostname === "localhost" || url.hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(url.hostname))
+  );
 }
