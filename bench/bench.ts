@@ -34,6 +34,7 @@ import {
   planBounds,
   sfnCost,
 } from "./measure.ts";
+import { measureOcr, type OcrBenchOptions, type OcrResults } from "./ocr.ts";
 import { runReact } from "./react.ts";
 import {
   defaultSizes,
@@ -77,6 +78,11 @@ export interface BenchOptions {
   bundles: boolean;
   /** Score the engines on the labelled layouts of examples/layouts/. */
   layouts: boolean;
+  /**
+   * Score the held-out layouts printed and scanned, read by offline OCR (bench/ocr.ts), with its
+   * options (the smoke test takes a subset); default off.
+   */
+  ocr?: boolean | OcrBenchOptions;
   /** Run the live section when REWOO_LLM_PROVIDER=bedrock|openai is configured. */
   live: boolean;
   /** Measures of the reliability section (bench/reliability.ts); empty: no section. */
@@ -220,6 +226,8 @@ export interface BenchResults {
   concurrency: ConcurrencyResult[];
   bundles: BundleResult[];
   layouts: LayoutResults | null;
+  /** The held-out layouts and the samples, scanned and read by OCR (absent when not measured). */
+  ocr?: OcrResults | null;
   /** A portfolio batch through the twin (POST /v1/batches, the Distributed Map emulation). */
   batch?: BatchBenchResult & { max_concurrency: number };
   live: LiveResult | null;
@@ -536,6 +544,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   if (options.layouts) {
     log("judging the labelled layouts…");
     results.layouts = await measureLayouts();
+  }
+
+  if (options.ocr) {
+    log("scanning the held-out layouts and reading them by OCR…");
+    results.ocr = await measureOcr({ ...(options.ocr === true ? {} : options.ocr), log });
   }
 
   if (options.bundles) {

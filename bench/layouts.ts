@@ -8,8 +8,8 @@ import type { LabelledCase } from "../examples/layouts/cases.ts";
 import { form1120Cases } from "../examples/layouts/form-1120.ts";
 import { holdoutCases } from "../examples/layouts/holdout.ts";
 import { holdoutCases2 } from "../examples/layouts/holdout-2.ts";
-import { evaluateConditions } from "../lambdas/tools/loan/conditions-engine.ts";
-import { extractPdfText } from "../lambdas/tools/loan/pdf-text.ts";
+import { evaluateConditions, type Verdict } from "../lambdas/tools/loan/conditions-engine.ts";
+import { type ExtractedDocument, extractPdfText } from "../lambdas/tools/loan/pdf-text.ts";
 import { predictConditions } from "../lambdas/tools/loan/preconditions.ts";
 
 export interface LayoutScore {
@@ -76,27 +76,13 @@ export async function measureLayouts(): Promise<LayoutResults> {
     const documents = await Promise.all(
       labelled.documents.map((item) => extractPdfText(item.bytes, item.key)),
     );
-    const asOf = new Date(`${String(labelled.metadata.as_of_date ?? "")}T12:00:00Z`);
-    const options = Number.isNaN(asOf.getTime()) ? {} : { asOf };
-    const { conditions } = predictConditions(labelled.metadata, options);
-    const { verdicts } = evaluateConditions(conditions, documents, options);
-    for (const [condition, label] of Object.entries(labelled.labels)) {
-      const verdict = verdicts.find((item) => item.condition_id === condition);
-      const status = verdict?.status ?? "missing";
-      score.verdicts += 1;
-      if (status === label) score.right += 1;
-      else score.misses.push(`${condition}: ${label} → ${status} (${labelled.description})`);
-      if (status === "insufficient_evidence") score.insufficient += 1;
-      if (status === "fulfilled" && label !== "fulfilled") score.false_fulfilled += 1;
-      if (status === "fulfilled") {
-        const verified = (verdict?.citations ?? []).some((citation) =>
-          documents
-            .find((item) => item.document === citation.document)
-            ?.pages[citation.page - 1]?.includes(citation.excerpt),
-        );
-        if (!verified) score.unverified_fulfilled += 1;
-      }
-    }
+    const judged = scoreCase(labelled, documents);
+    score.verdicts += judged.verdicts;
+    score.right += judged.right;
+    score.false_fulfilled += judged.false_fulfilled;
+    score.unverified_fulfilled += judged.unverified_fulfilled;
+    score.insufficient += judged.insufficient;
+    score.misses.push(...judged.misses);
   }
   const layouts = [...scores.values()];
   const sum = (key: "verdicts" | "right" | "false_fulfilled" | "unverified_fulfilled" | "insufficient") =>
@@ -110,4 +96,51 @@ export async function measureLayouts(): Promise<LayoutResults> {
     insufficient: sum("insufficient"),
     elapsed_ms: Math.round(performance.now() - started),
   };
+}
+
+/** One labelled case's verdicts scored against its labels. */
+export type CaseScore = Pick<
+  LayoutScore,
+  "verdicts" | "right" | "false_fulfilled" | "unverified_fulfilled" | "insufficient" | "misses"
+>;
+
+/**
+ * Judges one labelled case on its documents as given (extracted from the text layer, or read by
+ * OCR from a scan: the scanned-documents section scores both the same way) as the agent judges it:
+ * PreConditions from the case's metadata and as_of_date, then Conditions AI.
+ */
+export function scoreCase(
+  labelled: LabelledCase,
+  documents: ExtractedDocument[],
+): CaseScore & { judged: Verdict[] } {
+  const score: CaseScore = {
+    verdicts: 0,
+    right: 0,
+    false_fulfilled: 0,
+    unverified_fulfilled: 0,
+    insufficient: 0,
+    misses: [],
+  };
+  const asOf = new Date(`${String(labelled.metadata.as_of_date ?? "")}T12:00:00Z`);
+  const options = Number.isNaN(asOf.getTime()) ? {} : { asOf };
+  const { conditions } = predictConditions(labelled.metadata, options);
+  const { verdicts } = evaluateConditions(conditions, documents, options);
+  for (const [condition, label] of Object.entries(labelled.labels)) {
+    const verdict = verdicts.find((item) => item.condition_id === condition);
+    const status = verdict?.status ?? "missing";
+    score.verdicts += 1;
+    if (status === label) score.right += 1;
+    else score.misses.push(`${condition}: ${label} → ${status} (${labelled.description})`);
+    if (status === "insufficient_evidence") score.insufficient += 1;
+    if (status === "fulfilled" && label !== "fulfilled") score.false_fulfilled += 1;
+    if (status === "fulfilled") {
+      const verified = (verdict?.citations ?? []).some((citation) =>
+        documents
+          .find((item) => item.document === citation.document)
+          ?.pages[citation.page - 1]?.includes(citation.excerpt),
+      );
+      if (!verified) score.unverified_fulfilled += 1;
+    }
+  }
+  return { ...score, judged: verdicts };
 }

@@ -5,6 +5,7 @@ import type { BenchResults, ScenarioResult } from "./bench.ts";
 import { BUNDLE_TARGETS, describeTarget } from "./bundles.ts";
 import type { LayoutResults } from "./layouts.ts";
 import { LLM_LATENCY_MODEL } from "./measure.ts";
+import type { OcrResults } from "./ocr.ts";
 import type { ReliabilityResults } from "./reliability.ts";
 
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
@@ -80,6 +81,7 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
     `- Over ${t.scenarios} scenarios (${int(t.tool_calls)} tool calls), ReWOO used **${int(t.rewoo_total_tokens)}** tokens in ${int(t.rewoo_llm_calls)} LLM calls; ReAct used **${int(t.react_total_tokens)}** tokens in ${int(t.react_llm_calls)} calls: ReAct ÷ ReWOO = **${fixed(t.token_ratio)}×** (ReWOO saves ${fixed(t.token_savings_pct as number, 1)} %).`,
     `- ReWOO's wall time through the twin is ${fixed(t.rewoo_wall_ms / t.lower_bound_ms)}× its level-synchronous lower bound over all scenarios (Σ ${int(t.rewoo_wall_ms)} ms vs ${int(t.lower_bound_ms)} ms).`,
     ...targetLines(r),
+    ...ocrHeadline(r.ocr),
     `- A run costs ${usd(t.cost_usd / t.scenarios)} in Step Functions transitions on average (${int(t.transitions / t.scenarios)} transitions) and ${usd(t.lambda_cost_usd / t.scenarios)} in Lambda; the largest state payload seen was ${int(t.max_payload_bytes)} bytes (quota: 262,144).`,
     "",
     "## Tokens and LLM calls",
@@ -328,6 +330,7 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
   );
 
   if (r.layouts) push(...layoutSection(r.layouts), "");
+  if (r.ocr) push(...ocrSection(r.ocr), "");
   if (r.reliability) push(...reliabilitySection(r.reliability, m.machine.cores), "");
   push("## Where ReWOO loses", "", ...losses(r), "");
   push("## Improvements found (proposed, not applied)", "", ...improvements(r), "");
@@ -425,6 +428,111 @@ function layoutSection(l: LayoutResults): string[] {
   ];
   const misses = l.layouts.flatMap((s) => s.misses.map((miss) => `- ${s.layout}: ${miss}`));
   if (misses.length) out.push("", "Wrong verdicts:", "", ...misses);
+  return out;
+}
+
+/** One line of the headline for the scanned-documents section, when it ran. */
+function ocrHeadline(o: OcrResults | null | undefined): string[] {
+  if (!o) return [];
+  const t = o.total;
+  return [
+    `- Scanned documents: ${t.right_scanned}/${t.verdicts} verdicts right (text: ${t.right_text}/${t.verdicts}), ${t.false_fulfilled_scanned} false fulfilled, ${fixed(o.cost.seconds_per_page)} s/page OCR offline (tesseract, ${o.workers} workers).`,
+  ];
+}
+
+/** The scanned-documents section (bench/ocr.ts); `npx tsx bench/ocr.ts` prints it alone. */
+export function ocrSection(o: OcrResults): string[] {
+  const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)} %` : "—");
+  const right = (part: number, whole: number) => `${part} (${percent(part, whole)})`;
+  const s = o.scan;
+  const c = o.cost;
+  const sc = o.scan_cost;
+  const out = [
+    "## Scanned documents (OCR)",
+    "",
+    `How measured: every document of the held-out layout sets (\`examples/layouts/holdout.ts\`, \`holdout-2.ts\`) printed and scanned by \`scanDocumentCached\` (\`examples/scanned.ts\`, DEFAULT_SCAN: image only, ${s.dpi} dpi ${s.color}, ${s.rotationDegrees}° skew, ${s.blurPx} px blur, ±${s.noise} grey levels of seeded noise, JPEG ${s.jpegQuality}), read by the offline OCR engine (\`createTesseractEngine\`: MuPDF at 300 dpi, tesseract.js, ${o.workers} workers on ${o.cores} cores) through \`extractPdfText\`, one document after another, and judged exactly as the layout section judges the text originals (PreConditions from the case's metadata and as_of_date, then Conditions AI), every labelled condition compared with its label; the text originals are judged again beside them. A decision on a page read below ${o.min_confidence} % confidence is insufficient_evidence by design. ${o.total.cases} loan files, ${o.total.documents} documents, ${o.total.pages} pages, ${o.total.verdicts} labelled verdicts, ${(o.elapsed_ms / 1000).toFixed(1)} s in all. Only this section: \`npx tsx bench/ocr.ts\`.`,
+    "",
+    table(
+      [
+        "set",
+        "files (documents, pages)",
+        "verdicts",
+        "right on text",
+        "right on scans",
+        "false fulfilled on scans",
+        "insufficient on scans",
+      ],
+      [
+        ...o.sets.map((x) => [
+          x.set,
+          `${x.cases} (${x.documents}, ${x.pages})`,
+          x.verdicts,
+          right(x.right_text, x.verdicts),
+          right(x.right_scanned, x.verdicts),
+          x.false_fulfilled_scanned,
+          x.insufficient_scanned,
+        ]),
+        [
+          "**all**",
+          `${o.total.cases} (${o.total.documents}, ${o.total.pages})`,
+          o.total.verdicts,
+          right(o.total.right_text, o.total.verdicts),
+          `**${right(o.total.right_scanned, o.total.verdicts)}**`,
+          `**${o.total.false_fulfilled_scanned}**`,
+          o.total.insufficient_scanned,
+        ],
+      ],
+      ["l", "r", "r", "r", "r", "r", "r"],
+    ),
+    "",
+    `"Fulfilled" verdicts on scans without a citation whose excerpt is on the cited OCR page: ${o.total.unverified_fulfilled_scanned}. False "fulfilled" on the text originals: ${o.total.false_fulfilled_text}.`,
+    "",
+    `OCR cost: ${c.pages} pages in ${c.documents} documents, ${fixed(c.seconds, 1)} s of OCR (Σ of each document's OCR wall time, rasterising included; the first document also starts the workers): **${fixed(c.seconds_per_page)} s/page** (per document ${fixed(c.seconds_per_page_min)}–${fixed(c.seconds_per_page_max)}, median ${fixed(c.seconds_per_page_median)}), ${o.workers} tesseract workers (os.availableParallelism()) on ${o.cores} cores, load average ${fixed(o.load_average[0], 1)} at the start and ${fixed(o.load_average[1], 1)} at the end; mean page confidence ${fixed(c.mean_confidence, 1)} % (lowest page ${int(c.min_page_confidence)} %, ${c.pages_below_minimum} page(s) below ${o.min_confidence} %).`,
+    `Scanning: ${
+      sc.generated_documents
+        ? `${sc.generated_documents} documents (${sc.generated_pages} pages) generated cold in ${fixed(sc.generated_ms / 1000, 1)} s (${fixed(sc.generated_ms / 1000 / sc.generated_pages)} s/page)`
+        : "every scan was already in the on-disk cache (cold generation not measured this run)"
+    }; all ${sc.cached_documents} read back warm from the cache in ${fixed(sc.cached_ms / 1000, 2)} s.`,
+  ];
+  const misses = o.sets.flatMap((x) => x.misses_scanned.map((miss) => `- ${miss}`));
+  if (misses.length) out.push("", "Wrong verdicts on scans (CONDITION: label → verdict):", "", ...misses);
+  const textMisses = o.sets.flatMap((x) => x.misses_text);
+  if (textMisses.length)
+    out.push(
+      "",
+      `Of these sets' text originals, ${textMisses.length} verdict(s) are wrong too (listed in the layout section).`,
+    );
+  const sm = o.samples;
+  if (sm) {
+    out.push(
+      "",
+      `### The sample documents, scanned`,
+      "",
+      `The scanned samples (\`generateScannedSampleDocuments\`, rm-conditions/scanned/) judged with the loan tests' metadata (as of 2025-04-15) against their text originals: **${sm.identical}/${sm.verdicts}** verdicts identical.`,
+      "",
+      table(
+        ["case", "verdicts", "identical", "differences"],
+        [
+          ...sm.cases.map((x) => [x.name, x.verdicts, x.identical, x.differences.join("; ") || "—"]),
+          [
+            `${sm.mixed.name} (pages: ${sm.mixed.page_sources.join(", ")})`,
+            sm.mixed.verdicts,
+            sm.mixed.identical,
+            sm.mixed.differences.join("; ") || "—",
+          ],
+        ],
+        ["l", "r", "r", "l"],
+      ),
+      "",
+      `The illegible copy (${int(sm.illegible.dpi)} dpi, fax-like; read at ${int(sm.illegible.confidence)} % mean confidence): ${sm.illegible.insufficient}/${sm.illegible.verdicts} verdicts insufficient_evidence${
+        sm.illegible.insufficient === sm.illegible.verdicts
+          ? " (all, as required)"
+          : ` — **not all**: ${Object.entries(sm.illegible.statuses)
+              .map(([id, status]) => `${id} ${status}`)
+              .join(", ")}`
+      }. Sample OCR: ${sm.cost.pages} pages, ${fixed(sm.cost.seconds, 1)} s (${fixed(sm.cost.seconds_per_page)} s/page); the scanned samples ${sm.scan.generated ? "were generated" : "came from the cache"} in ${fixed(sm.scan.ms / 1000, 1)} s.`,
+    );
+  }
   return out;
 }
 

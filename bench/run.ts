@@ -57,6 +57,10 @@ export async function main(argv: string[]): Promise<void> {
     .option("--repeats <n>", "ReWOO runs per scenario for the wall-time median", positiveInt)
     .option("--no-bundles", "skip the esbuild bundle sizes")
     .option("--no-layouts", "skip the verdicts on the labelled layouts (examples/layouts/)")
+    .option(
+      "--no-ocr",
+      "skip the held-out layouts scanned and read by OCR (135 pages of OCR: about 20 minutes on 2 cores)",
+    )
     .option("--no-live", "skip the live-provider section even if REWOO_LLM_PROVIDER=bedrock|openai")
     .option(
       "--reliability <measures>",
@@ -84,6 +88,7 @@ export async function main(argv: string[]): Promise<void> {
     repeats?: number;
     bundles: boolean;
     layouts: boolean;
+    ocr: boolean;
     live: boolean;
     reliability?: ReliabilityMeasure[] | boolean;
     memoryRuns?: number;
@@ -111,6 +116,7 @@ export async function main(argv: string[]): Promise<void> {
     ...(opts.repeats ? { repeats: opts.repeats } : {}),
     bundles: opts.bundles,
     layouts: opts.layouts,
+    ocr: opts.ocr,
     live: opts.live,
     reliability: Array.isArray(opts.reliability)
       ? opts.reliability

@@ -1,5 +1,6 @@
 // Smoke test of the benchmark (bench/): one scenario, one concurrent evaluation, every reliability
-// measure at a small size, into a temporary directory. It checks that the files are written with the expected shape and that the numbers
+// measure at a small size, the scanned-documents section on its one single-page loan file, into a
+// temporary directory. It checks that the files are written with the expected shape and that the numbers
 // relate sanely; it asserts nothing about timing (benchmarks are not tests).
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -25,6 +26,8 @@ beforeAll(async () => {
     repeats: 1,
     bundles: false,
     layouts: true,
+    // One page of OCR (a few seconds): enough to check the section's plumbing and its invariants.
+    ocr: { maxPages: 1, samples: false },
     live: false,
     reliability: RELIABILITY_MEASURES,
     reliabilitySizes: SIZES,
@@ -166,6 +169,27 @@ describe("npm run bench (smoke)", () => {
       expect(score.misses.length, score.layout).toBe(score.verdicts - score.right);
     const report = await readFile(join(out, "BENCHMARKS.md"), "utf8");
     expect(report).toContain("## Verdicts on layouts the engines were not written against");
+  });
+
+  it("scores a scanned held-out file read by OCR beside its text original: no false fulfilled", async () => {
+    const ocr = results.ocr;
+    if (!ocr) throw new Error("no OCR section");
+    expect(ocr.total).toMatchObject({ cases: 1, documents: 1, pages: 1 });
+    expect(ocr.total.verdicts).toBeGreaterThan(0);
+    expect(ocr.total.false_fulfilled_scanned).toBe(0);
+    expect(ocr.total.unverified_fulfilled_scanned).toBe(0);
+    for (const set of ocr.sets) {
+      expect(set.misses_scanned.length, set.set).toBe(set.verdicts - set.right_scanned);
+      expect(set.misses_text.length, set.set).toBe(set.verdicts - set.right_text);
+    }
+    // The page was read by OCR (it has no text layer once scanned), with a confidence.
+    expect(ocr.cost).toMatchObject({ documents: 1, pages: 1 });
+    expect(ocr.cost.mean_confidence).toBeGreaterThan(0);
+    expect(ocr.scan_cost).toMatchObject({ cached_documents: 1, cached_pages: 1 });
+    expect(ocr.samples).toBeNull();
+    const report = await readFile(join(out, "BENCHMARKS.md"), "utf8");
+    expect(report).toContain("## Scanned documents (OCR)");
+    expect(report).toContain("- Scanned documents: ");
   });
 
   it("takes every reliability measure, with the properties the system promises", () => {
