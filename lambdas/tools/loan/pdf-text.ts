@@ -90,6 +90,8 @@ interface PositionedText {
   size: number;
   /** OCR words only: the engine's confidence (0–100). */
   confidence?: number;
+  /** OCR words only: the line the engine read the word in (its words share one baseline). */
+  line?: number;
 }
 
 /** A gap wider than this many font sizes separates columns rather than words. */
@@ -208,10 +210,11 @@ async function withOcr(
   for (const page of read) {
     const index = page.page - 1;
     if (!blank.includes(page.page)) continue;
-    const items: PositionedText[] = page.lines.flatMap((line) =>
+    const items: PositionedText[] = page.lines.flatMap((line, lineIndex) =>
       line.words
         .filter((word) => word.confidence >= OCR_NOISE_FLOOR && word.text.trim() !== "")
         .map((word) => ({
+          line: lineIndex,
           str: readDigits(word.text),
           x: word.x,
           y: word.y,
@@ -279,10 +282,11 @@ async function formFieldValues(page: {
 function layoutLines(items: PositionedText[]): Array<{ text: string; cells: Cell[] }> {
   const sorted = [...items].sort((p, q) => q.y - p.y || p.x - q.x);
   const rows: Array<{ y: number; size: number; items: PositionedText[] }> = [];
+  const extents = ocrLineExtents(items);
   for (const item of sorted) {
     const row = rows[rows.length - 1];
     const tolerance = Math.max(1, 0.45 * Math.min(item.size, row?.size ?? item.size));
-    if (row && Math.abs(row.y - item.y) <= tolerance) {
+    if (row && Math.abs(row.y - item.y) <= tolerance && !crossesOcrLines(item, row.items, extents)) {
       row.items.push(item);
       row.size = Math.max(row.size, item.size);
     } else {
@@ -323,6 +327,38 @@ function layoutLines(items: PositionedText[]): Array<{ text: string; cells: Cell
     lines.push({ text: trimmed, cells: cellsOf(trimmed, cells) });
   }
   return lines;
+}
+
+/** Where each OCR line starts and ends on the page, by its index. */
+function ocrLineExtents(items: PositionedText[]): Map<number, { x: number; right: number }> {
+  const extents = new Map<number, { x: number; right: number }>();
+  for (const item of items) {
+    if (item.line === undefined) continue;
+    const extent = extents.get(item.line) ?? { x: item.x, right: item.x + item.width };
+    extent.x = Math.min(extent.x, item.x);
+    extent.right = Math.max(extent.right, item.x + item.width);
+    extents.set(item.line, extent);
+  }
+  return extents;
+}
+
+/**
+ * OCR read these words as separate lines that overlap across the page (a small caption under a
+ * large title, at almost the same height): one row would interleave their words. Lines side by
+ * side (the columns of a form's row) still share a row.
+ */
+function crossesOcrLines(
+  item: PositionedText,
+  row: ReadonlyArray<PositionedText>,
+  extents: ReadonlyMap<number, { x: number; right: number }>,
+): boolean {
+  const own = item.line === undefined ? undefined : extents.get(item.line);
+  if (!own) return false;
+  return row.some((other) => {
+    if (other.line === undefined || other.line === item.line) return false;
+    const theirs = extents.get(other.line);
+    return theirs !== undefined && own.x < theirs.right && theirs.x < own.right;
+  });
 }
 
 /**
