@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { createCanvas, loadImage } from "@napi-rs/canvas";
 import * as mupdf from "mupdf";
 import { PDFDocument } from "pdf-lib";
+import { seededRandom } from "../lambdas/core/seeded-random.ts";
 import { generateSampleDocuments, type SampleDocument, save } from "./samples.ts";
 
 export interface ScanOptions {
@@ -91,18 +92,6 @@ function resolveOptions(options: ScanOptions): ResolvedScanOptions {
 
 function withoutUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** mulberry32: tiny, fast, and its low bits are usable (unlike a plain LCG's). */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 async function scanPage(

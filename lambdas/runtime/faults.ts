@@ -7,6 +7,7 @@
 // A third field caps how many times a rule fires in a process ("call_conditions_ai_api=1:error:1":
 // the first call fails, later ones run), which is how a step that fails once is staged.
 // REWOO_FAULTS_SEED makes the draws reproducible.
+import { seededRandom } from "../core/seeded-random.ts";
 
 export const FAULT_KINDS = ["error", "timeout", "throttle", "crash"] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -61,7 +62,7 @@ export class FaultInjector {
   /** Replaces the rules (tests and the benchmark switch faults on and off between runs). */
   configure(spec: string | undefined, seed?: number): void {
     this.rules = parseFaults(spec);
-    this.random = seed === undefined ? Math.random : seeded(seed);
+    this.random = seed === undefined ? Math.random : seededRandom(seed);
     this.fired.clear();
   }
 
@@ -82,16 +83,4 @@ export class FaultInjector {
     this.fired.set(rule, fired + 1);
     return rule.kind;
   }
-}
-
-/** mulberry32: small, fast, good enough to spread faults; reproducible from one number. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -1,0 +1,12 @@
+// A reproducible stream of numbers in [0, 1) from one seed (mulberry32: tiny, fast, and its low
+// bits are usable, unlike a plain LCG's): spreading injected faults, the noise of simulated scans.
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
