@@ -9,6 +9,7 @@ import dynalite from "dynalite";
 import S3rver from "s3rver";
 import s3rverAccounts from "s3rver/lib/models/account.js";
 import { releaseDynaliteIterators } from "./dynalite-iterators.ts";
+import { attachDynamoDbTransactions } from "./dynamodb-transactions.ts";
 
 export interface EmulatorOptions {
   /** Root of the persisted state: `<dataDir>/dynamodb` (LevelDB) and `<dataDir>/s3` (s3rver files). */
@@ -74,6 +75,8 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
       deleteTableMs: 0,
       updateTableMs: 0,
     });
+    // dynalite has no TransactWriteItems / TransactGetItems; the layer answers them on its endpoint.
+    attachDynamoDbTransactions(dynamoServer);
     await listen(dynamoServer, host);
     cleanups.push(() => closeServer(dynamoServer, (done) => dynamoServer.close(done)));
     const dynamoPort = (dynamoServer.address() as AddressInfo).port;

@@ -46,6 +46,8 @@ export interface ProvisionOptions {
   region: string;
   runsTable: string;
   connectionsTable: string;
+  /** The banking assistant's core-banking table (CORE_BANKING_TABLE); absent: not provisioned. */
+  coreBankingTable?: string;
   buckets: string[];
 }
 
@@ -118,6 +120,22 @@ export function connectionsTableDefinition(tableName: string): CreateTableComman
   };
 }
 
+/** Customers, accounts, cards, payees, transfers and fraud cases; see lambdas/store/core-banking.ts. */
+export function coreBankingTableDefinition(tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [
+      { AttributeName: "pk", AttributeType: "S" },
+      { AttributeName: "sk", AttributeType: "S" },
+    ],
+    KeySchema: [
+      { AttributeName: "pk", KeyType: "HASH" },
+      { AttributeName: "sk", KeyType: "RANGE" },
+    ],
+  };
+}
+
 export async function provisionResources(options: ProvisionOptions): Promise<ProvisionReport> {
   const dynamo = new DynamoDBClient(localDynamoDbClientConfig(options.dynamodbEndpoint, options.region));
   const s3 = new S3Client(localS3ClientConfig(options.s3Endpoint, options.region));
@@ -132,6 +150,7 @@ export async function provisionResources(options: ProvisionOptions): Promise<Pro
     for (const definition of [
       runsTableDefinition(options.runsTable),
       connectionsTableDefinition(options.connectionsTable),
+      ...(options.coreBankingTable ? [coreBankingTableDefinition(options.coreBankingTable)] : []),
     ]) {
       const created = await ensureTable(dynamo, definition);
       (created ? report.tablesCreated : report.tablesExisting).push(definition.TableName as string);
