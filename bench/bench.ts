@@ -14,6 +14,7 @@ import { createLlmProviders, type LlmProviders } from "../lambdas/llm/index.ts";
 import { ScriptedProvider } from "../lambdas/llm/scripted.ts";
 import { TOKENIZER_ENCODING, tokenizerUsage } from "../lambdas/llm/tokenizer.ts";
 import { parseConfig } from "../lambdas/runtime/config.ts";
+import { type BankingNluResults, measureBankingNlu } from "./banking-nlu.ts";
 import { type BatchBenchResult, runBatchBench } from "./batch.ts";
 import { type BundleResult, measureBundles } from "./bundles.ts";
 import { formatJson } from "./json.ts";
@@ -83,6 +84,8 @@ export interface BenchOptions {
    * options (the smoke test takes a subset); default off.
    */
   ocr?: boolean | OcrBenchOptions;
+  /** Score the banking assistant's reading of the labelled chat messages of examples/banking/ (default: on). */
+  bankingNlu?: boolean;
   /** Run the live section when REWOO_LLM_PROVIDER=bedrock|openai is configured. */
   live: boolean;
   /** Measures of the reliability section (bench/reliability.ts); empty: no section. */
@@ -228,6 +231,8 @@ export interface BenchResults {
   layouts: LayoutResults | null;
   /** The held-out layouts and the samples, scanned and read by OCR (absent when not measured). */
   ocr?: OcrResults | null;
+  /** The banking chat messages, development and held-out tables (absent when not measured). */
+  banking_nlu?: BankingNluResults | null;
   /** A portfolio batch through the twin (POST /v1/batches, the Distributed Map emulation). */
   batch?: BatchBenchResult & { max_concurrency: number };
   live: LiveResult | null;
@@ -549,6 +554,11 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
   if (options.ocr) {
     log("scanning the held-out layouts and reading them by OCR…");
     results.ocr = await measureOcr({ ...(options.ocr === true ? {} : options.ocr), log });
+  }
+
+  if (options.bankingNlu !== false) {
+    log("reading the labelled banking chat messages…");
+    results.banking_nlu = measureBankingNlu();
   }
 
   if (options.bundles) {

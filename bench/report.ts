@@ -1,6 +1,7 @@
 // BENCHMARKS.md and its SVG charts, from the results object (nothing here measures anything).
 import { writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
+import type { BankingNluResults } from "./banking-nlu.ts";
 import type { BenchResults, ScenarioResult } from "./bench.ts";
 import { BUNDLE_TARGETS, describeTarget } from "./bundles.ts";
 import type { LayoutResults } from "./layouts.ts";
@@ -82,6 +83,7 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
     `- ReWOO's wall time through the twin is ${fixed(t.rewoo_wall_ms / t.lower_bound_ms)}× its level-synchronous lower bound over all scenarios (Σ ${int(t.rewoo_wall_ms)} ms vs ${int(t.lower_bound_ms)} ms).`,
     ...targetLines(r),
     ...ocrHeadline(r.ocr),
+    ...bankingNluHeadline(r.banking_nlu),
     `- A run costs ${usd(t.cost_usd / t.scenarios)} in Step Functions transitions on average (${int(t.transitions / t.scenarios)} transitions) and ${usd(t.lambda_cost_usd / t.scenarios)} in Lambda; the largest state payload seen was ${int(t.max_payload_bytes)} bytes (quota: 262,144).`,
     "",
     "## Tokens and LLM calls",
@@ -331,6 +333,7 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
 
   if (r.layouts) push(...layoutSection(r.layouts), "");
   if (r.ocr) push(...ocrSection(r.ocr), "");
+  if (r.banking_nlu) push(...bankingNluSection(r.banking_nlu), "");
   if (r.reliability) push(...reliabilitySection(r.reliability, m.machine.cores), "");
   push("## Where ReWOO loses", "", ...losses(r), "");
   push("## Improvements found (proposed, not applied)", "", ...improvements(r), "");
@@ -428,6 +431,74 @@ function layoutSection(l: LayoutResults): string[] {
   ];
   const misses = l.layouts.flatMap((s) => s.misses.map((miss) => `- ${s.layout}: ${miss}`));
   if (misses.length) out.push("", "Wrong verdicts:", "", ...misses);
+  return out;
+}
+
+/** One line of the headline for the banking chat-message section, when it ran. */
+function bankingNluHeadline(b: BankingNluResults | null | undefined): string[] {
+  const [development, heldOut] = b?.tables ?? [];
+  if (!development || !heldOut) return [];
+  return [
+    `- Banking chat messages the rules were not tuned on: ${heldOut.fully_right}/${heldOut.messages} fully right, intent ${heldOut.intent_right}/${heldOut.messages} (development table: ${development.fully_right}/${development.messages}, intent ${development.intent_right}/${development.messages}).`,
+  ];
+}
+
+/** The banking chat-message section (bench/banking-nlu.ts); `npx tsx bench/banking-nlu.ts` prints it alone. */
+export function bankingNluSection(b: BankingNluResults): string[] {
+  const percent = (part: number, whole: number) => (whole ? `${((100 * part) / whole).toFixed(1)} %` : "—");
+  const right = (part: number, whole: number) => `${part}/${whole} (${percent(part, whole)})`;
+  const out = [
+    "## Banking chat messages (offline understanding)",
+    "",
+    `How measured: every labelled message read by \`understand\` and \`detectCommand\` (\`lambdas/core/banking/nlu.ts\`, patterns, no model); a slot-only answer is read with the request it answers (\`understand(message, pending)\`). *Intent right*: the request is the labelled one (for a command, the command; for any other message, the intent or none, and no command read in it). *Slots right*: each labelled slot equal to its label (amounts in minor units with their currency, card and account references, payees, account types, descriptions). *Extra*: slots read that the label does not name. *Fully right*: intent right, every labelled slot right and no extra slot. The development table is the one the patterns were corrected against; the held-out table was written and labelled apart from them and is never used to tune them, so only its numbers say how the rules fare on unseen messages. ${b.tables.reduce((n, t) => n + t.messages, 0)} messages, ${b.elapsed_ms} ms. Only this section: \`npx tsx bench/banking-nlu.ts\`.`,
+    "",
+    table(
+      [
+        "table",
+        "messages",
+        "intent right",
+        "slots right",
+        "extra slots",
+        "fully right",
+        "follow-ups fully right",
+      ],
+      b.tables.map((t) => [
+        t.table,
+        t.messages,
+        right(t.intent_right, t.messages),
+        right(t.slots_right, t.slots_labelled),
+        t.slots_extra,
+        `**${right(t.fully_right, t.messages)}**`,
+        t.follow_ups.messages ? right(t.follow_ups.fully_right, t.follow_ups.messages) : "—",
+      ]),
+      ["l"],
+    ),
+    "",
+    "Per labelled request (intent right / fully right, of the messages):",
+    "",
+  ];
+  const keys = [...new Set(b.tables.flatMap((t) => t.per_intent.map((row) => row.expected)))];
+  out.push(
+    table(
+      ["request", ...b.tables.map((t) => t.table)],
+      keys.map((key) => [
+        key,
+        ...b.tables.map((t) => {
+          const row = t.per_intent.find((candidate) => candidate.expected === key);
+          return row ? `${row.intent_right} / ${row.fully_right} of ${row.messages}` : "—";
+        }),
+      ]),
+      ["l"],
+    ),
+  );
+  for (const t of b.tables) {
+    if (!t.misses.length) continue;
+    out.push("", `Misses, ${t.table}:`, "");
+    for (const miss of t.misses) {
+      const pending = miss.pending ? ` (answering ${miss.pending})` : "";
+      out.push(`- "${miss.message}"${pending}: ${miss.wrong.join("; ")}`);
+    }
+  }
   return out;
 }
 

@@ -61,6 +61,7 @@ export async function main(argv: string[]): Promise<void> {
       "--no-ocr",
       "skip the held-out layouts scanned and read by OCR (135 pages of OCR: about 20 minutes on 2 cores)",
     )
+    .option("--no-banking-nlu", "skip the banking chat messages (examples/banking/, under a second)")
     .option("--no-live", "skip the live-provider section even if REWOO_LLM_PROVIDER=bedrock|openai")
     .option(
       "--reliability <measures>",
@@ -89,6 +90,7 @@ export async function main(argv: string[]): Promise<void> {
     bundles: boolean;
     layouts: boolean;
     ocr: boolean;
+    bankingNlu: boolean;
     live: boolean;
     reliability?: ReliabilityMeasure[] | boolean;
     memoryRuns?: number;
@@ -117,6 +119,7 @@ export async function main(argv: string[]): Promise<void> {
     bundles: opts.bundles,
     layouts: opts.layouts,
     ocr: opts.ocr,
+    bankingNlu: opts.bankingNlu,
     live: opts.live,
     reliability: Array.isArray(opts.reliability)
       ? opts.reliability

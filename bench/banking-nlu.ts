@@ -1,0 +1,202 @@
+// The banking assistant's understanding of chat messages (lambdas/core/banking/nlu.ts), scored on two
+// labelled tables: the development table its patterns were corrected against
+// (examples/banking/messages.ts) and the held-out table written apart from them
+// (examples/banking/held-out.ts). Only the held-out score says how the rules fare on unseen
+// messages; the development score is printed beside it so the gap is visible.
+//
+// `npx tsx bench/banking-nlu.ts [--out results.json]` takes only this measure and prints its report
+// section (BENCHMARKS.md and bench/results.json are left alone).
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import { Command } from "commander";
+import { HELD_OUT_MESSAGES, type HeldOutMessage } from "../examples/banking/held-out.ts";
+import { LABELLED_MESSAGES } from "../examples/banking/messages.ts";
+import {
+  BANKING_INTENTS,
+  type BankingIntent,
+  type ChatCommand,
+  detectCommand,
+  type Slots,
+  understand,
+} from "../lambdas/core/banking/nlu.ts";
+import { formatJson } from "./json.ts";
+import { bankingNluSection } from "./report.ts";
+
+/** A labelled message: the development table's shape, with the held-out table's optional fields. */
+export type ScoredMessage = HeldOutMessage;
+
+/** What the rules make of one message. */
+export interface Reading {
+  intent: BankingIntent | null;
+  slots: Slots;
+  command: ChatCommand | null;
+}
+
+export type Reader = (message: string, pending?: BankingIntent) => Reading;
+
+/** The assistant's own reading: the command, and the intent and slots (as answers to `pending`, if any). */
+export const readMessage: Reader = (message, pending) => {
+  const { intent, slots } = pending ? understand(message, pending) : understand(message);
+  return { intent, slots, command: detectCommand(message) };
+};
+
+export interface NluMiss {
+  message: string;
+  pending?: BankingIntent;
+  expected: { request: string; slots: Slots };
+  got: { request: string; slots: Slots };
+  /** One line per difference: the request, each labelled slot that differs, each slot not labelled. */
+  wrong: string[];
+}
+
+export interface NluIntentRow {
+  /** A banking intent, "command", or "none" (a message that asks for none of the five). */
+  expected: string;
+  messages: number;
+  intent_right: number;
+  fully_right: number;
+}
+
+export interface NluScore {
+  table: string;
+  messages: number;
+  /** The request read right: the command for a command, otherwise the intent (or none) and no command. */
+  intent_right: number;
+  /** Slots named by the labels of messages that are not commands. */
+  slots_labelled: number;
+  /** Labelled slots read exactly as labelled. */
+  slots_right: number;
+  /** Slots read that the label does not name (the label says they must stay missing). */
+  slots_extra: number;
+  /** Request right, every labelled slot right and no extra slot. */
+  fully_right: number;
+  /** Slot-only answers to a request under way (`pending`). */
+  follow_ups: { messages: number; fully_right: number };
+  per_intent: NluIntentRow[];
+  misses: NluMiss[];
+}
+
+export interface BankingNluResults {
+  tables: NluScore[];
+  elapsed_ms: number;
+}
+
+export const DEVELOPMENT_TABLE = "development (examples/banking/messages.ts)";
+export const HELD_OUT_TABLE = "held-out (examples/banking/held-out.ts)";
+
+const ROW_ORDER: readonly string[] = [...BANKING_INTENTS, "command", "none"];
+
+// A command is read before anything else: it decides what the conversation does whatever else the
+// message asks, so a message that should be a request is wrong when the rules read a command in it.
+function requestOf(reading: { intent: BankingIntent | null; command?: ChatCommand | null }): string {
+  if (reading.command) return `command ${reading.command}`;
+  return reading.intent ?? "none";
+}
+
+// Labels never hold undefined values; a reading may (an optional key set to undefined is missing).
+function present(slots: Slots): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(slots).filter(([, value]) => value !== undefined));
+}
+
+const show = (value: unknown) => (value === undefined ? "missing" : JSON.stringify(value));
+
+export function scoreMessages(
+  table: string,
+  messages: readonly ScoredMessage[],
+  read: Reader = readMessage,
+): NluScore {
+  const score: NluScore = {
+    table,
+    messages: messages.length,
+    intent_right: 0,
+    slots_labelled: 0,
+    slots_right: 0,
+    slots_extra: 0,
+    fully_right: 0,
+    follow_ups: { messages: 0, fully_right: 0 },
+    per_intent: [],
+    misses: [],
+  };
+  const rows = new Map<string, NluIntentRow>();
+  for (const labelled of messages) {
+    const reading = read(labelled.message, labelled.pending);
+    const expectedRequest = requestOf(labelled);
+    const gotRequest = requestOf(reading);
+    const wrong: string[] = [];
+    const requestRight = expectedRequest === gotRequest;
+    if (requestRight) score.intent_right++;
+    else wrong.push(`request: expected ${expectedRequest}, got ${gotRequest}`);
+
+    // A command's slots are not scored: the conversation acts on the command alone.
+    if (!labelled.command) {
+      const expected = present(labelled.slots);
+      const got = present(reading.slots);
+      for (const [name, value] of Object.entries(expected)) {
+        score.slots_labelled++;
+        if (isDeepStrictEqual(got[name], value)) score.slots_right++;
+        else wrong.push(`${name}: expected ${show(value)}, got ${show(got[name])}`);
+      }
+      for (const [name, value] of Object.entries(got)) {
+        if (name in expected) continue;
+        score.slots_extra++;
+        wrong.push(`${name}: not named, got ${show(value)}`);
+      }
+    }
+
+    const fullyRight = wrong.length === 0;
+    if (fullyRight) score.fully_right++;
+    if (labelled.pending) {
+      score.follow_ups.messages++;
+      if (fullyRight) score.follow_ups.fully_right++;
+    }
+    const key = labelled.command ? "command" : (labelled.intent ?? "none");
+    const row = rows.get(key) ?? { expected: key, messages: 0, intent_right: 0, fully_right: 0 };
+    row.messages++;
+    if (requestRight) row.intent_right++;
+    if (fullyRight) row.fully_right++;
+    rows.set(key, row);
+    if (!fullyRight) {
+      score.misses.push({
+        message: labelled.message,
+        ...(labelled.pending ? { pending: labelled.pending } : {}),
+        expected: { request: expectedRequest, slots: labelled.slots },
+        got: { request: gotRequest, slots: present(reading.slots) as Slots },
+        wrong,
+      });
+    }
+  }
+  score.per_intent = ROW_ORDER.flatMap((key) => rows.get(key) ?? []);
+  return score;
+}
+
+/** Both tables through the assistant's own reading. */
+export function measureBankingNlu(read: Reader = readMessage): BankingNluResults {
+  const started = performance.now();
+  const tables = [
+    scoreMessages(DEVELOPMENT_TABLE, LABELLED_MESSAGES, read),
+    scoreMessages(HELD_OUT_TABLE, HELD_OUT_MESSAGES, read),
+  ];
+  return { tables, elapsed_ms: Math.round((performance.now() - started) * 10) / 10 };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const program = new Command()
+    .name("bench/banking-nlu")
+    .description("only the benchmark's banking chat-message section; prints it as Markdown")
+    .option("--out <file>", "also write the results as JSON to this file")
+    .parse(argv);
+  const opts = program.opts<{ out?: string }>();
+  const results = measureBankingNlu();
+  if (opts.out) await writeFile(resolve(opts.out), formatJson(results));
+  console.log(bankingNluSection(results).join("\n"));
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main(process.argv).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
