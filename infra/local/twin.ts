@@ -17,6 +17,7 @@ import { resumeRun } from "../../lambdas/runs/resume-run.ts";
 import { startRun } from "../../lambdas/runs/start-run.ts";
 import { type Services, services } from "../../lambdas/runtime/services.ts";
 import { executionNameOf } from "../../lambdas/store/runs.ts";
+import { seedDemoBank } from "./banking-demo.ts";
 import { type DistributedWorkflow, loadDistributedWorkflow } from "./distributed-map.ts";
 import { LocalDynamoDbStreams } from "./dynamodb-streams.ts";
 import { type Emulators, startEmulators } from "./emulators.ts";
@@ -118,6 +119,7 @@ const TOKEN_SECRET_FILE = "token-secret";
 const LOCAL_NAMES = {
   RUNS_TABLE: "rewoo-runs",
   CONNECTIONS_TABLE: "rewoo-connections",
+  CORE_BANKING_TABLE: "rewoo-core-banking",
   DOCUMENTS_BUCKET: "rewoo-documents",
   ARTIFACTS_BUCKET: "rewoo-artifacts",
 };
@@ -196,7 +198,13 @@ async function bootTwin(
     region: REGION,
     runsTable: LOCAL_NAMES.RUNS_TABLE,
     connectionsTable: LOCAL_NAMES.CONNECTIONS_TABLE,
+    coreBankingTable: LOCAL_NAMES.CORE_BANKING_TABLE,
     buckets: [LOCAL_NAMES.DOCUMENTS_BUCKET, LOCAL_NAMES.ARTIFACTS_BUCKET],
+  });
+  await seedDemoBank({
+    dynamodbEndpoint: emulators.dynamodbEndpoint,
+    region: REGION,
+    table: LOCAL_NAMES.CORE_BANKING_TABLE,
   });
   // In AWS the runs table has a stream; dynalite has none, so the twin records one from its writes.
   const streams = new LocalDynamoDbStreams(REGION, ACCOUNT_ID);

@@ -119,6 +119,8 @@ const EnvSchema = z.object({
   LENDER_API_TIMEOUT_MS: positiveInt(10_000),
   /** WebSocket subscriptions (API issue): connection_id → run_id, GSI by_run. */
   CONNECTIONS_TABLE: z.string().optional(),
+  /** The banking assistant's core-banking table (lambdas/store/core-banking.ts); only the worker's tools use it. */
+  CORE_BANKING_TABLE: z.string().min(1, "CORE_BANKING_TABLE must name the core-banking table").optional(),
   /** The workflow the REST API starts; the twin points SFN_ENDPOINT at its Step Functions emulation. */
   STATE_MACHINE_ARN: z.string().optional(),
   /** The batch workflow (statemachine/batch.asl.json) the REST API starts for POST /v1/batches. */
@@ -192,6 +194,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     toolLatencyMs: parseLatencies(e.REWOO_TOOL_LATENCY_MS),
     faults: { spec: e.REWOO_FAULTS, seed: e.REWOO_FAULTS_SEED, rules: parseFaults(e.REWOO_FAULTS) },
     connectionsTable: e.CONNECTIONS_TABLE,
+    coreBankingTable: e.CORE_BANKING_TABLE,
     stateMachineArn: e.STATE_MACHINE_ARN,
     batch: {
       stateMachineArn: e.BATCH_STATE_MACHINE_ARN,
