@@ -14,6 +14,7 @@ import {
 } from "../contracts/routes.ts";
 import { RunNotFoundError } from "../store/runs.ts";
 import { createBatch, getBatch, getBatchResults } from "./batches.ts";
+import { chat } from "./chat.ts";
 import type { ApiContext } from "./context.ts";
 import { errorResult, HttpError, json, requireJsonBody } from "./http.ts";
 import { cancelRun, getRun, listRecentRuns, listRunEvents, resumeRunRoute } from "./runs.ts";
@@ -44,6 +45,7 @@ export const OPERATION_HANDLERS: { readonly [Operation in RestOperationName]: Op
   getSession: (event, params, ctx) => getSession(params.session_id ?? "", event, ctx),
   cancelSession: (_event, params, ctx) => cancelSession(params.session_id ?? "", ctx),
   resetSession: (_event, params, ctx) => resetSession(params.session_id ?? "", ctx),
+  chat: (event, _params, ctx) => chat(event, ctx),
   createBatch: (event, _params, ctx) => createBatch(event, ctx),
   getBatch: (event, params, ctx) => getBatch(params.batch_id ?? "", event, ctx),
   getBatchResults: (_event, params, ctx) => getBatchResults(params.batch_id ?? "", ctx),

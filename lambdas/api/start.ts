@@ -181,7 +181,7 @@ function startedRun(
 }
 
 /** Throttling and outages are worth a retry (503); a rejected start is a fault on our side (502). */
-function startFailure(error: StartExecutionError): HttpError {
+export function startFailure(error: StartExecutionError): HttpError {
   const cause = error.cause as { name?: string; message?: string };
   const transient = isTransient(cause);
   const outcome = error.markedFailed

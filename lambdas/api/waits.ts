@@ -4,12 +4,13 @@
 // (so of two answers racing, or an answer racing the timeout, exactly one wins), then the token goes
 // back to Step Functions and the execution continues. The token itself never leaves the service.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
-import { AnswerError, planWithAnswers, readAnswers, withAnswers } from "../core/interaction.ts";
+import { profileModule, runQuestions } from "../core/agent-profiles.ts";
+import { AnswerError, readAnswers } from "../core/interaction.ts";
 import { PlanParseError } from "../core/parse.ts";
-import { loanPlanFromText, maxStepsFor } from "../core/profiles.ts";
+import { maxStepsFor } from "../core/profiles.ts";
 import { InvalidRequestError, RequestTooLargeError, validateRequest } from "../core/request.ts";
 import { loanPlanReviewInput, reviewPlan } from "../core/review.ts";
-import type { Approval, Plan, RunStatus } from "../core/types.ts";
+import type { Approval, Clarification, EvaluationRequest, Plan, Review, RunStatus } from "../core/types.ts";
 import { PlanValidationError } from "../core/validate.ts";
 import type { MetaItem } from "../store/runs.ts";
 import type { ApiContext } from "./context.ts";
@@ -21,9 +22,15 @@ export async function answerRun(
   event: APIGatewayProxyEvent,
   ctx: ApiContext,
 ): Promise<APIGatewayProxyResult> {
-  const { runs, publisher, tools, documentPolicy, resultPolicy, now } = ctx.services;
   checkRunId(runId);
   const body = jsonBody(event, ctx.services.config.api.maxBodyBytes, 'a JSON object {"answers": {...}}');
+  const clarification = await submitAnswers(runId, body, ctx);
+  return json(202, { run_id: runId, status: "RUNNING", clarification });
+}
+
+/** Answers `body` ({"answers": {...}}) to the run's open question and lets its execution go on. */
+export async function submitAnswers(runId: string, body: unknown, ctx: ApiContext): Promise<Clarification> {
+  const { runs, publisher, now } = ctx.services;
   const meta = await runs.getMeta(runId);
   const { token, clarification } = waiting(meta, "AWAITING_INPUT");
   if (clarification?.status !== "asked") {
@@ -40,22 +47,11 @@ export async function answerRun(
     }
     throw error;
   }
-  // Validated like the original request: the answer becomes part of it.
-  const request = { ...meta.request, metadata: withAnswers(meta.request.metadata, answers) };
-  try {
-    validateRequest(request, { documents: documentPolicy, results: resultPolicy });
-  } catch (error) {
-    if (error instanceof RequestTooLargeError) {
-      throw new HttpError(413, "request_too_large", error.message, error.problems);
-    }
-    if (error instanceof InvalidRequestError) {
-      throw new HttpError(400, "invalid_answer", error.message, error.problems);
-    }
-    throw error;
-  }
-  const plan = planWithAnswers(meta.plan as Plan, answers);
+  const { request, plan } = answeredRun(meta, answers, ctx);
   // An answered field that the steps still cannot use (e.g. "abc" for an income) was not an answer.
-  const unusable = tools.questionsFor(plan).filter((question) => question.field in answers);
+  const unusable = runQuestions({ request, profile: meta.profile }, plan, (asked) =>
+    ctx.services.tools.questionsFor(asked),
+  ).filter((question) => question.field in answers);
   if (unusable.length > 0) {
     const problems = unusable.map((question) => ({
       field: `answers.${question.field}`,
@@ -84,7 +80,44 @@ export async function answerRun(
   await publisher.publish(runId, { stage: "answer", status: "answered", fields: Object.keys(answers) });
   await continueExecution(runId, token, ctx);
   ctx.logger.info("run answered", { run_id: runId, fields: Object.keys(answers) });
-  return json(202, { run_id: runId, status: "RUNNING", clarification: answered });
+  return answered;
+}
+
+/**
+ * The request and plan with the answers in, validated like the original request and plan: the
+ * answer becomes part of them.
+ */
+function answeredRun(
+  meta: MetaItem,
+  answers: Record<string, unknown>,
+  ctx: ApiContext,
+): { request: EvaluationRequest; plan: Plan } {
+  const { tools, config, documentPolicy, resultPolicy } = ctx.services;
+  const profile = profileModule(meta.profile);
+  let answered: { request: EvaluationRequest; plan: Plan };
+  try {
+    answered = profile.answered(meta.request, meta.plan as Plan, answers, {
+      tools: tools.catalog(profile.name),
+      maxSteps: maxStepsFor(meta.request, config.maxSteps),
+      scope: meta.plan?.scope,
+    });
+    // A loan request is checked whole (documents, destinations, sizes); another agent's plan checks its args.
+    if (!meta.profile)
+      validateRequest(answered.request, { documents: documentPolicy, results: resultPolicy });
+  } catch (error) {
+    if (error instanceof RequestTooLargeError) {
+      throw new HttpError(413, "request_too_large", error.message, error.problems);
+    }
+    if (error instanceof InvalidRequestError) {
+      throw new HttpError(400, "invalid_answer", error.message, error.problems);
+    }
+    if (error instanceof PlanValidationError) {
+      const problems = error.issues.map((issue) => ({ field: "answers", message: issue }));
+      throw new HttpError(400, "invalid_answer", `answers: ${error.issues.join("; ")}`, problems);
+    }
+    throw error;
+  }
+  return answered;
 }
 
 type Decision =
@@ -97,11 +130,19 @@ export async function decideApproval(
   event: APIGatewayProxyEvent,
   ctx: ApiContext,
 ): Promise<APIGatewayProxyResult> {
-  const { runs, publisher, now } = ctx.services;
   checkRunId(runId);
-  const body = readDecision(
-    jsonBody(event, ctx.services.config.api.maxBodyBytes, 'a JSON object {"decision": "approve"}'),
-  );
+  const body = jsonBody(event, ctx.services.config.api.maxBodyBytes, 'a JSON object {"decision": "approve"}');
+  return json(202, await submitDecision(runId, body, ctx));
+}
+
+/** Decides the plan the run waits on (`body`: {"decision": ...}) and lets its execution go on. */
+export async function submitDecision(
+  runId: string,
+  input: unknown,
+  ctx: ApiContext,
+): Promise<{ run_id: string; status: "RUNNING"; approval: Approval; plan?: Plan; plan_review?: Review }> {
+  const { runs, publisher, now } = ctx.services;
+  const body = readDecision(input);
   const meta = await runs.getMeta(runId);
   const { token, approval } = waiting(meta, "AWAITING_APPROVAL");
   if (approval?.status !== "pending") {
@@ -145,13 +186,13 @@ export async function decideApproval(
   });
   await continueExecution(runId, token, ctx);
   ctx.logger.info("plan decided", { run_id: runId, decision: decided.status });
-  return json(202, {
+  return {
     run_id: runId,
     // A rejected run ends REJECTED as soon as the execution reaches Finalize.
     status: "RUNNING",
     approval: decided,
     ...(edited ? { plan: edited.plan, plan_review: edited.review } : {}),
-  });
+  };
 }
 
 function reasonOf(body: { reason?: string }): { reason?: string } {
@@ -208,12 +249,14 @@ function editedPlan(
   input: unknown,
   ctx: ApiContext,
 ): { plan: Plan; review: ReturnType<typeof reviewPlan> } {
-  const { catalog, config } = ctx.services;
+  const { tools, config } = ctx.services;
+  const profile = profileModule(meta.profile);
+  const catalog = tools.catalog(profile.name);
   const text = typeof input === "string" ? input : JSON.stringify(input);
   const maxSteps = maxStepsFor(meta.request, config.maxSteps);
   let plan: Plan;
   try {
-    plan = loanPlanFromText(text, {
+    plan = profile.planFromText(text, {
       tools: catalog,
       maxSteps,
       request: meta.request,
@@ -235,10 +278,9 @@ function editedPlan(
     }
     throw error;
   }
-  const review = reviewPlan(
-    loanPlanReviewInput(plan, meta.request, catalog, maxSteps),
-    config.reviewThreshold,
-  );
+  const review = profile.reviewPlan
+    ? profile.reviewPlan(plan, meta.request, config.reviewThreshold)
+    : reviewPlan(loanPlanReviewInput(plan, meta.request, catalog, maxSteps), config.reviewThreshold);
   if (!review.approved) {
     throw new HttpError(
       400,

@@ -4,7 +4,11 @@
 // table lookup, and expiring.
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-export type TokenScope = { kind: "run"; run_id: string } | { kind: "operator" };
+export type TokenScope =
+  | { kind: "run"; run_id: string }
+  | { kind: "operator" }
+  /** A bank customer signed in to the chat: the assistant acts on their accounts and cards only. */
+  | { kind: "customer"; customer_id: string };
 
 export interface TokenClaims {
   scope: TokenScope;
@@ -43,18 +47,20 @@ export function verifyToken(secret: string, token: unknown, now = new Date()): T
   if (typeof claims.exp !== "number" || claims.exp * 1000 <= now.getTime()) {
     throw new InvalidTokenError("token has expired");
   }
+  const scope = claims.scope;
   if (
-    claims.scope?.kind !== "operator" &&
-    !(claims.scope?.kind === "run" && typeof claims.scope.run_id === "string")
+    scope?.kind !== "operator" &&
+    !(scope?.kind === "run" && typeof scope.run_id === "string") &&
+    !(scope?.kind === "customer" && typeof scope.customer_id === "string" && scope.customer_id !== "")
   ) {
-    throw new InvalidTokenError("token scope is neither a run nor operator");
+    throw new InvalidTokenError("token scope is neither a run, an operator nor a customer");
   }
   return claims;
 }
 
 /** Whether the claims allow watching `runId` (an operator may watch every run). */
 export function allowsRun(claims: TokenClaims, runId: string): boolean {
-  return claims.scope.kind === "operator" || claims.scope.run_id === runId;
+  return claims.scope.kind === "operator" || (claims.scope.kind === "run" && claims.scope.run_id === runId);
 }
 
 function sign(secret: string, payload: string): string {

@@ -101,6 +101,14 @@ export const REST_ROUTES = {
       summary: "Forget what follow-ups inherit and cancel a run in progress",
     },
   },
+  "/v1/chat": {
+    POST: {
+      operation: "chat",
+      auth: "iam",
+      summary:
+        "A message to the banking assistant from a signed-in customer (X-Customer-Token); the reply, the conversation's state and its review scores",
+    },
+  },
   "/v1/batches": {
     POST: {
       operation: "createBatch",

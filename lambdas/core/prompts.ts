@@ -217,6 +217,8 @@ export function renderPlannerPrompt(input: {
   tools: ToolCatalog;
   maxSteps: number;
   template?: string;
+  /** The planner's role; the loan agent's by default. */
+  system?: string;
   /** How the instructions were read (a hint the model may overrule). */
   scope?: InstructionScope;
   /** A previous plan and what went wrong with it, when planning again. */
@@ -234,7 +236,7 @@ export function renderPlannerPrompt(input: {
     request: request.join("\n"),
     max_steps: String(input.maxSteps),
   });
-  return { system: PLANNER_SYSTEM_PROMPT, prompt };
+  return { system: input.system ?? PLANNER_SYSTEM_PROMPT, prompt };
 }
 
 /**

@@ -76,6 +76,8 @@ function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>)
 /** What the session itself records (the rest of the transcript comes from its runs' events). */
 export type SessionEntry =
   | { type: "request"; at: string; run_id: string; request: Record<string, unknown> }
+  /** A chat message (the banking assistant's conversation), the customer's or the assistant's. */
+  | { type: "message"; at: string; role: "user" | "assistant"; text: string; run_id?: string }
   | { type: "reset"; at: string }
   | { type: "cancel"; at: string; run_id: string; reason: string };
 

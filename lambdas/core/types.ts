@@ -68,6 +68,14 @@ export interface RequiredStep {
   build_args: (request: EvaluationRequest, earlier: Record<string, string>) => Record<string, unknown>;
 }
 
+/**
+ * The agents the engine runs: each is a profile (its tools, plans, reviewers and answer) on the
+ * same workflow. Runs without one are loan runs.
+ */
+export const PROFILE_NAMES = ["loan_evaluation", "banking_assistant"] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+export const LOAN_PROFILE: ProfileName = "loan_evaluation";
+
 export interface EvaluationOptions {
   max_steps?: number;
   parallel?: boolean;
@@ -265,6 +273,10 @@ export interface Approval {
 export interface RunRecord {
   run_id: string;
   status: RunStatus;
+  /** The agent the run belongs to (absent: loan_evaluation). */
+  profile?: ProfileName;
+  /** The authenticated customer a banking run acts for. */
+  customer_id?: string;
   /** The session the run belongs to (lambdas/core/sessions.ts). */
   session_id?: string;
   request: EvaluationRequest;

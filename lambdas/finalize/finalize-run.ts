@@ -69,7 +69,9 @@ export async function finalizeRun(
       log.info("result written", { destination: uri });
     }
     // A retried Finalize finds the run already SUCCEEDED and must not announce it twice.
-    if (await runs.updateRun(event.run_id, { status: "SUCCEEDED", indexForHistory: true })) {
+    // The loan history index is by loan program and classification: a banking run has neither.
+    const indexForHistory = meta.profile === undefined;
+    if (await runs.updateRun(event.run_id, { status: "SUCCEEDED", indexForHistory })) {
       await publisher.publish(event.run_id, { stage: "complete", status: "SUCCEEDED" });
     }
     return { status: "SUCCEEDED" };

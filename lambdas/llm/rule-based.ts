@@ -3,6 +3,7 @@
 // same text format a model is asked for (a JSON plan, a JSON result), so its output goes through the
 // same parser and validation as a real model's.
 
+import { BANKING_PROFILE, bankingMetadata, bankingPlanSteps } from "../core/banking/profile.ts";
 import type { InstructionScope } from "../core/instructions.ts";
 import { judgesConditions, preconditionsArgs, scopedDocuments } from "../core/profiles.ts";
 import { ocrMarks, shortSolverAnswer } from "../core/result.ts";
@@ -45,7 +46,10 @@ export class RuleBasedProvider implements LlmProvider {
     request.signal?.throwIfAborted();
     const { context } = request;
     let text: string;
-    if (context.purpose === "planner") {
+    if (context.purpose === "planner" && context.profile === BANKING_PROFILE) {
+      // The original assistant's rule-based planner: the plan follows from the understood request.
+      text = JSON.stringify(bankingPlanSteps(bankingMetadata(context.request)));
+    } else if (context.purpose === "planner") {
       text = plannerText(context.request, context.tools, context.maxSteps, context.scope, context.replan);
     } else if (context.purpose === "solver") {
       text = solverText(context.request, context.plan, context.evidence);

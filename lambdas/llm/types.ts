@@ -2,7 +2,7 @@
 // `llm` tool each pass what they know as `context`, so the rule-based provider can plan and solve
 // from structured data instead of re-parsing its own prompt.
 import type { InstructionScope } from "../core/instructions.ts";
-import type { EvaluationRequest, Evidence, Plan, Review, ToolCatalog } from "../core/types.ts";
+import type { EvaluationRequest, Evidence, Plan, ProfileName, Review, ToolCatalog } from "../core/types.ts";
 
 /** What went wrong with the previous plan, when the planner is asked to plan again. */
 export interface ReplanContext {
@@ -21,6 +21,8 @@ export interface PlannerContext {
   /** How the instructions were read; LLM providers get it in the prompt too and may plan otherwise. */
   scope?: InstructionScope;
   replan?: ReplanContext;
+  /** The agent planned for (absent: the loan agent). */
+  profile?: ProfileName;
 }
 
 export interface SolverContext {

@@ -4,6 +4,7 @@
 // wait times out (WaitTimedOut). A resumed execution (twin restart, redrive) waits again with a new
 // token; the question is announced once.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { runQuestions } from "../core/agent-profiles.ts";
 import { deadlineAfter } from "../core/interaction.ts";
 import { type Approval, type Clarification, isTerminal } from "../core/types.ts";
 import type { Services } from "../runtime/services.ts";
@@ -15,7 +16,7 @@ export async function awaitPersonRun(
   services: Services,
   log: Logger,
 ): Promise<{ waiting: WaitKind }> {
-  const { runs, publisher, config, tools } = services;
+  const { runs, publisher, config } = services;
   const runId = event.run_id;
   if (typeof event.task_token !== "string" || event.task_token === "") {
     throw new Error(`${event.wait} wait of run ${runId}: the state passed no task token`);
@@ -29,7 +30,7 @@ export async function awaitPersonRun(
     const first = !meta.clarification;
     const clarification: Clarification = meta.clarification ?? {
       status: "asked",
-      questions: tools.questionsFor(meta.plan),
+      questions: runQuestions(meta, meta.plan, (plan) => services.tools.questionsFor(plan)),
       asked_at: now.toISOString(),
       deadline: deadlineAfter(now, config.waitSeconds),
     };

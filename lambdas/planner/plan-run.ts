@@ -3,16 +3,12 @@
 // Legacy runs (the original loan-agent plan's POST /v1/evaluate-loan-conditions) skip the LLM: their plan is the
 // fixed PreConditions → Conditions AI pair that the loan profile requires anyway.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { profileModule } from "../core/agent-profiles.ts";
 import type { InstructionScope } from "../core/instructions.ts";
-import {
-  loanEvaluationProfile,
-  loanEvaluationProfileFor,
-  loanPlanFromText,
-  maxStepsFor,
-} from "../core/profiles.ts";
+import { loanEvaluationProfile, maxStepsFor } from "../core/profiles.ts";
 import { renderPlannerPrompt } from "../core/prompts.ts";
 import { reconcilePlan } from "../core/replan.ts";
-import { type EvaluationRequest, isTerminal, type Plan } from "../core/types.ts";
+import { type EvaluationRequest, isTerminal, type Plan, type ProfileName } from "../core/types.ts";
 import { normalizePlan, PlanValidationError } from "../core/validate.ts";
 import type { ReplanContext } from "../llm/types.ts";
 import type { Services } from "../runtime/services.ts";
@@ -31,7 +27,7 @@ export const LEGACY_PLAN_NOTE =
 
 export async function planRun(runId: string, services: Services, log: Logger): Promise<PlanOutput> {
   const { runs, publisher, config } = services;
-  const { request, status, plan: stored, mode = "rewoo" } = await runs.getMeta(runId);
+  const { request, status, plan: stored, mode = "rewoo", profile } = await runs.getMeta(runId);
   if (isTerminal(status)) {
     // Cancelled (or failed to start) before the planner ran: neither pay for an LLM call nor announce a plan.
     throw new Error(`run ${runId} is already ${status}; not planning it`);
@@ -43,7 +39,9 @@ export async function planRun(runId: string, services: Services, log: Logger): P
   }
 
   const plan =
-    mode === "legacy" ? fixedPlan(request, services) : await writtenPlan(runId, request, services, log);
+    mode === "legacy"
+      ? fixedPlan(request, services)
+      : await writtenPlan(runId, request, profile, services, log);
 
   if (!(await runs.updateRun(runId, { status: "RUNNING", plan }))) {
     // Cancelled while the planner was thinking: the plan would only confuse the finished run's event stream.
@@ -69,14 +67,15 @@ export function planOutput(plan: Plan, request: EvaluationRequest, config: Servi
 async function writtenPlan(
   runId: string,
   request: EvaluationRequest,
+  profile: ProfileName | undefined,
   services: Services,
   log: Logger,
 ): Promise<Plan> {
-  const scope = scopeOf(request);
+  const scope = plannerScope(request, profile);
   let replan: ReplanContext | undefined;
   for (let attempt = 0; ; attempt++) {
     try {
-      return await askPlanner(runId, request, scope, replan, services, log);
+      return await askPlanner(runId, request, scope, replan, services, log, profile);
     } catch (error) {
       if (!(error instanceof PlanValidationError) || attempt >= services.config.maxReplans) throw error;
       const failures = error.issues.map((issue) => `the plan was invalid: ${issue}`);
@@ -93,16 +92,27 @@ async function writtenPlan(
   }
 }
 
+/** How a loan request's instructions are read; other agents' requests have no such reading. */
+export function plannerScope(
+  request: EvaluationRequest,
+  profile: ProfileName | undefined,
+): InstructionScope | undefined {
+  return profile === undefined ? scopeOf(request) : undefined;
+}
+
 /** One planner call: the prompt (with the scope and, when planning again, what went wrong), parsed and validated. */
 export async function askPlanner(
   runId: string,
   request: EvaluationRequest,
-  scope: InstructionScope,
+  scope: InstructionScope | undefined,
   replan: ReplanContext | undefined,
   services: Services,
   log: Logger,
+  profileName?: ProfileName,
 ): Promise<Plan> {
-  const { runs, llm, catalog, config } = services;
+  const { runs, llm, tools, config } = services;
+  const profile = profileModule(profileName);
+  const catalog = tools.catalog(profile.name);
   const maxSteps = maxStepsFor(request, config.maxSteps);
   const finished = (replan?.evidence ?? [])
     .filter((item) => item.status === "ok")
@@ -111,21 +121,30 @@ export async function askPlanner(
     request,
     tools: catalog,
     maxSteps,
-    scope,
+    ...(scope ? { scope } : {}),
     ...(replan ? { replan: { previous: replan.previous, failures: replan.failures, finished } } : {}),
-    ...(config.llm.plannerPrompt ? { template: config.llm.plannerPrompt } : {}),
+    // A configured template is the loan planner's; another agent plans from its own.
+    ...(profile.plannerPrompt ?? (config.llm.plannerPrompt ? { template: config.llm.plannerPrompt } : {})),
   });
   const completion = await llm.planner.provider.complete({
     system,
     prompt,
     ...(llm.planner.model ? { model: llm.planner.model } : {}),
-    context: { purpose: "planner", request, tools: catalog, maxSteps, scope, ...(replan ? { replan } : {}) },
+    context: {
+      purpose: "planner",
+      request,
+      tools: catalog,
+      maxSteps,
+      ...(scope ? { scope } : {}),
+      ...(replan ? { replan } : {}),
+      ...(profileName ? { profile: profileName } : {}),
+    },
   });
   // The call is paid for whether or not its plan is usable.
   await runs.addUsage(runId, { llm_calls: 1, ...completion.usage });
   log.info("planner completed", { model: completion.model, usage: completion.usage });
 
-  const plan = loanPlanFromText(completion.text, { tools: catalog, maxSteps, request, scope });
+  const plan = profile.planFromText(completion.text, { tools: catalog, maxSteps, request, scope });
   for (const repair of plan.repairs) log.warn("plan repaired", { repair });
   return plan;
 }
@@ -149,7 +168,7 @@ export async function replanRun(runId: string, services: Services, log: Logger):
   if (plan.steps.some((step) => !byStep.has(step.id))) return { ...output, replanned: true };
 
   const replans = meta.replans ?? 0;
-  const required = new Set(loanEvaluationProfileFor(plan.scope).required_steps.map((step) => step.tool));
+  const required = profileModule(meta.profile).requiredTools(plan, meta.request);
   const failedRequired = plan.steps.filter(
     (step) => required.has(step.tool) && byStep.get(step.id)?.status === "error",
   );
@@ -167,10 +186,11 @@ export async function replanRun(runId: string, services: Services, log: Logger):
   const written = await askPlanner(
     runId,
     meta.request,
-    plan.scope ?? scopeOf(meta.request),
+    plan.scope ?? plannerScope(meta.request, meta.profile),
     { previous: plan, evidence, failures },
     services,
     log,
+    meta.profile,
   );
   const finished = new Set(evidence.filter((item) => item.status === "ok").map((item) => item.step_id));
   const { plan: next, reused } = reconcilePlan(plan, finished, written);

@@ -2,6 +2,7 @@
 // the threshold goes back to the planner once with the reviewer's issues (within the replan
 // budget); if the new plan still scores below, the run ends NEEDS_REVIEW without calling a tool.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { profileModule, runQuestions } from "../core/agent-profiles.ts";
 import { approvalRequired, mayAsk, nextWait, type WaitDecision } from "../core/interaction.ts";
 import { maxStepsFor } from "../core/profiles.ts";
 import { loanPlanReviewInput } from "../core/review.ts";
@@ -10,8 +11,7 @@ import { PlanValidationError } from "../core/validate.ts";
 import { reviewPlanWithModel } from "../runtime/reviewer.ts";
 import type { Services } from "../runtime/services.ts";
 import type { MetaItem } from "../store/runs.ts";
-import { askPlanner, type PlanOutput, planOutput } from "./plan-run.ts";
-import { scopeOf } from "./scope.ts";
+import { askPlanner, type PlanOutput, plannerScope, planOutput } from "./plan-run.ts";
 
 export interface PlanReviewOutput extends PlanOutput, WaitDecision {
   /** True: the plan did not pass review; the run goes to Finalize, which ends it NEEDS_REVIEW. */
@@ -24,7 +24,7 @@ export interface PlanReviewOutput extends PlanOutput, WaitDecision {
  * read from the run each time.
  */
 export function reviewedOutput(
-  meta: Pick<MetaItem, "request" | "clarification" | "approval" | "mode">,
+  meta: Pick<MetaItem, "request" | "clarification" | "approval" | "mode" | "profile">,
   plan: Plan,
   review: Review,
   services: Pick<Services, "config" | "tools" | "now">,
@@ -37,7 +37,7 @@ export function reviewedOutput(
         ...(meta.clarification ? { clarification: meta.clarification } : {}),
         ...(meta.approval ? { approval: meta.approval } : {}),
         // Legacy requests (the original API) never pause: their callers expect an answer, not a question.
-        questions: legacy ? [] : services.tools.questionsFor(plan),
+        questions: legacy ? [] : runQuestions(meta, plan, (asked) => services.tools.questionsFor(asked)),
         mayAsk: !legacy && mayAsk(meta.request, config.clarificationByDefault),
         approvalRequired: !legacy && approvalRequired(meta.request, config.approvalByDefault),
         waitSeconds: config.waitSeconds,
@@ -62,12 +62,15 @@ export async function reviewPlanRun(
     return reviewedOutput(meta, plan, meta.plan_review, services);
   }
   const maxSteps = maxStepsFor(meta.request, config.maxSteps);
-  const review = (candidate: Plan): Promise<Review> =>
-    reviewPlanWithModel(
-      loanPlanReviewInput(candidate, meta.request, catalog, maxSteps),
-      config.reviewThreshold,
-      { runId, services, log, askModel: meta.mode !== "legacy" },
-    );
+  const profile = profileModule(meta.profile);
+  const review = async (candidate: Plan): Promise<Review> =>
+    profile.reviewPlan
+      ? profile.reviewPlan(candidate, meta.request, config.reviewThreshold)
+      : reviewPlanWithModel(
+          loanPlanReviewInput(candidate, meta.request, catalog, maxSteps),
+          config.reviewThreshold,
+          { runId, services, log, askModel: meta.mode !== "legacy" },
+        );
 
   let final = plan;
   let verdict = await review(plan);
@@ -85,10 +88,11 @@ export async function reviewPlanRun(
       const written = await askPlanner(
         runId,
         meta.request,
-        plan.scope ?? scopeOf(meta.request),
+        plan.scope ?? plannerScope(meta.request, meta.profile),
         { previous: plan, evidence: [], failures },
         services,
         log,
+        meta.profile,
       );
       if (await runs.replacePlan(runId, written, replans)) {
         await publisher.publish(runId, {

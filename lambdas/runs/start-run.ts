@@ -48,19 +48,28 @@ export async function startRun(
   options: { runId?: string; mode?: RunMode; sessionId?: string } = {},
 ): Promise<{ run_id: string; request: EvaluationRequest; created: boolean }> {
   const { run_id: runId, request, created } = await createRunRecord(input, deps, options);
-  if (created) {
-    try {
-      await deps.startExecution(runId, { run_id: runId });
-    } catch (error) {
-      // The start error is what the caller must hear about, even if the store fails too.
-      const marked = await failUnstartedRun(runId, error, deps).then(
-        () => true,
-        () => false,
-      );
-      throw new StartExecutionError(runId, error, marked);
-    }
-  }
+  if (created) await startExecutionOf(runId, deps);
   return { run_id: runId, request, created };
+}
+
+/**
+ * Starts the execution of a created run; a run whose execution cannot start is marked FAILED (with
+ * its `complete` event when a publisher is given) and StartExecutionError says why.
+ */
+export async function startExecutionOf(
+  runId: string,
+  deps: { runs: RunStore; startExecution: StartExecution; publisher?: EventPublisher },
+): Promise<void> {
+  try {
+    await deps.startExecution(runId, { run_id: runId });
+  } catch (error) {
+    // The start error is what the caller must hear about, even if the store fails too.
+    const marked = await failUnstartedRun(runId, error, deps).then(
+      () => true,
+      () => false,
+    );
+    throw new StartExecutionError(runId, error, marked);
+  }
 }
 
 /**

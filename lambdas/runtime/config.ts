@@ -143,6 +143,16 @@ const EnvSchema = z.object({
   REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS: positiveInt(24 * 3600),
   /** Largest accepted request body (API Gateway itself stops at 10 MB). */
   REWOO_MAX_BODY_BYTES: positiveInt(256 * 1024),
+  /**
+   * How long POST /v1/chat waits for its run to ask, confirm or finish before it answers "working on
+   * it" (API Gateway ends a request at 29 s).
+   */
+  REWOO_CHAT_WAIT_SECONDS: z.coerce
+    .number()
+    .int("REWOO_CHAT_WAIT_SECONDS must be a whole number of seconds")
+    .min(0)
+    .max(25, "REWOO_CHAT_WAIT_SECONDS must be at most 25 (API Gateway ends a request at 29 s)")
+    .default(20),
 });
 
 export type Config = ReturnType<typeof parseConfig>;
@@ -210,6 +220,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
       tokenSecretArn: e.REWOO_TOKEN_SECRET_ARN,
       subscribeTokenTtlSeconds: e.REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS,
       maxBodyBytes: e.REWOO_MAX_BODY_BYTES,
+      chatWaitSeconds: e.REWOO_CHAT_WAIT_SECONDS,
     },
     lender: {
       preconditionsUrl: e.PRECONDITIONS_API_URL,

@@ -17,10 +17,12 @@ import type { ToolCatalog } from "../core/types.ts";
 import { createLlmProviders, type LlmProviders, type ModelBinding } from "../llm/index.ts";
 import { BatchStore } from "../store/batches.ts";
 import { BlobStore } from "../store/blobs.ts";
+import { CoreBankingStore } from "../store/core-banking.ts";
 import { EventPublisher, type EventSink } from "../store/events.ts";
 import { EvidenceStore } from "../store/evidence.ts";
 import { RunStore } from "../store/runs.ts";
 import { SessionStore } from "../store/sessions.ts";
+import { describeBankingTools } from "../tools/banking-tools.ts";
 import { describeLoanTools, type LoanToolRunners } from "../tools/loan-tool-catalog.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { createLiveDelivery } from "../ws/push.ts";
@@ -90,7 +92,16 @@ export function buildBaseServices(config: Config, options: ServiceOptions = {}) 
  * is refused with what is missing.
  */
 export function withTools(base: BaseServices, runners: () => LoanToolRunners): CatalogServices {
-  const tools = new ToolRegistry(describeLoanTools(runners, base.now));
+  let banking: CoreBankingStore | undefined;
+  const tools = new ToolRegistry(describeLoanTools(runners, base.now), {
+    banking_assistant: describeBankingTools(() => {
+      // Only the worker is given the table (and the grant): elsewhere a banking tool cannot run.
+      const table = base.config.coreBankingTable;
+      if (!table) throw new Error("banking tools need the core-banking table: CORE_BANKING_TABLE is not set");
+      banking ??= new CoreBankingStore(base.clients.ddb, table, base.now);
+      return banking;
+    }),
+  });
   return { ...base, tools, catalog: tools.catalog() };
 }
 

@@ -3,6 +3,7 @@
 // evidence, a recommendation per unfulfilled condition). Below the threshold the run ends
 // NEEDS_REVIEW: Finalize keeps the answer and says why a person must look at it.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { profileModule } from "../core/agent-profiles.ts";
 import { isTerminal } from "../core/types.ts";
 import { reviewResultWithModel } from "../runtime/reviewer.ts";
 import type { Services } from "../runtime/services.ts";
@@ -22,11 +23,14 @@ export async function reviewResultRun(
   const evidence = [
     ...(await evidenceStore.resolveAll(plan.steps.flatMap((step) => stored.get(step.id) ?? []))).values(),
   ];
-  const verdict = await reviewResultWithModel(
-    { request: meta.request, result, evidence, ...(plan.scope ? { scope: plan.scope } : {}) },
-    config.reviewThreshold,
-    { runId, services, log },
-  );
+  const { reviewResult } = profileModule(meta.profile);
+  const verdict = reviewResult
+    ? reviewResult(result, evidence, config.reviewThreshold)
+    : await reviewResultWithModel(
+        { request: meta.request, result, evidence, ...(plan.scope ? { scope: plan.scope } : {}) },
+        config.reviewThreshold,
+        { runId, services, log },
+      );
   // The review is stored with its event's seq (a run whose stream is closed, ended meanwhile, keeps none).
   await publisher.publish(
     runId,

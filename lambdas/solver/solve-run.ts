@@ -1,6 +1,7 @@
 // SOLVER (ReWOO step 3): one LLM call reads the request, the plan and all evidence (including
 // what failed) and writes the result.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { profileModule } from "../core/agent-profiles.ts";
 import { noteUnanswered } from "../core/interaction.ts";
 import { renderSolverPrompt } from "../core/prompts.ts";
 import { parseSolverOutput } from "../core/result.ts";
@@ -31,7 +32,15 @@ async function failedBeforeReplan(
 
 export async function solveRun(runId: string, services: Services, log: Logger): Promise<void> {
   const { runs, evidence: evidenceStore, publisher, llm, config } = services;
-  const { request, plan, result: stored, status, replans, clarification } = await runs.getMeta(runId);
+  const {
+    request,
+    plan,
+    result: stored,
+    status,
+    replans,
+    clarification,
+    profile,
+  } = await runs.getMeta(runId);
   if (!plan) throw new Error(`run ${runId} has no plan to solve`);
   if (stored) {
     // A retried Solve task or a resumed run: the answer was written (and paid for) already.
@@ -46,6 +55,15 @@ export async function solveRun(runId: string, services: Services, log: Logger): 
   }
 
   const current = await evidenceStore.ofPlan(runId, plan);
+  const { answer } = profileModule(profile);
+  if (answer) {
+    // An agent that answers by its own rules (the banking responder states what the tools did).
+    const result = answer(request, plan, current);
+    log.info("result written by the profile's rules", { profile });
+    await runs.updateRun(runId, { result });
+    await publisher.publish(runId, { stage: "solver", status: "completed", results: result });
+    return;
+  }
   const earlier = replans ? await failedBeforeReplan(runId, plan, current, services) : [];
   const evidence = [...current, ...earlier].map((item) => services.tools.forSolver(item));
   const { system, prompt } = renderSolverPrompt({

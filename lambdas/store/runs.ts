@@ -19,6 +19,7 @@ import type {
   EvaluationRequest,
   Evidence,
   Plan,
+  ProfileName,
   ProgressEvent,
   ProgressEventBody,
   Review,
@@ -27,7 +28,7 @@ import type {
   RunStatus,
   Usage,
 } from "../core/types.ts";
-import { TERMINAL_STATUSES, UNFINISHED_STATUSES } from "../core/types.ts";
+import { LOAN_PROFILE, TERMINAL_STATUSES, UNFINISHED_STATUSES } from "../core/types.ts";
 import { conditionalWrite } from "./conditional.ts";
 import { dayKey, eventKey, META, profileKey, runKey, stepKey } from "./keys.ts";
 
@@ -69,6 +70,10 @@ export interface MetaItem {
   status: RunStatus;
   /** Absent on runs created before modes existed: those are "rewoo". */
   mode?: RunMode;
+  /** The agent the run belongs to; absent: loan_evaluation. */
+  profile?: ProfileName;
+  /** The authenticated customer a banking run acts for (its tools touch their holdings only). */
+  customer_id?: string;
   request: EvaluationRequest;
   plan?: Plan;
   result?: RunResult;
@@ -117,7 +122,7 @@ export class RunStore {
   async createRun(
     runId: string,
     request: EvaluationRequest,
-    options: { mode?: RunMode; sessionId?: string } = {},
+    options: { mode?: RunMode; sessionId?: string; profile?: ProfileName; customerId?: string } = {},
   ): Promise<boolean> {
     const at = this.now().toISOString();
     return conditionalWrite(
@@ -131,6 +136,8 @@ export class RunStore {
             status: "PLANNING",
             mode: options.mode ?? "rewoo",
             ...(options.sessionId ? { session_id: options.sessionId } : {}),
+            ...(options.profile && options.profile !== LOAN_PROFILE ? { profile: options.profile } : {}),
+            ...(options.customerId ? { customer_id: options.customerId } : {}),
             request,
             usage_llm_calls: 0,
             usage_input_tokens: 0,
@@ -166,6 +173,8 @@ export class RunStore {
     return {
       run_id: meta.run_id,
       status: meta.status,
+      ...(meta.profile ? { profile: meta.profile } : {}),
+      ...(meta.customer_id ? { customer_id: meta.customer_id } : {}),
       ...(meta.session_id ? { session_id: meta.session_id } : {}),
       request: meta.request,
       ...(meta.plan ? { plan: meta.plan } : {}),

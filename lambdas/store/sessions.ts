@@ -19,6 +19,8 @@ export interface SessionItem {
   context?: SessionContext;
   /** The session's runs, oldest first. */
   run_ids: string[];
+  /** The customer a chat session belongs to (banking): only they may continue it. */
+  customer_id?: string;
   /** Runs started before the last reset: the session's state no longer follows them. */
   reset_after?: number;
   entry_seq: number;
@@ -126,6 +128,59 @@ export class SessionStore {
       run_id: runId,
       reason,
     });
+  }
+
+  /**
+   * Makes `sessionId` the customer's chat session, or confirms it is already theirs. False when it
+   * belongs to someone else or to no customer (an operator's loan session): to the caller, that is
+   * a session that does not exist.
+   */
+  async claimForCustomer(sessionId: string, customerId: string): Promise<boolean> {
+    const at = this.now().toISOString();
+    try {
+      await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: sessionKey(sessionId), sk: META },
+          UpdateExpression:
+            "SET session_id = :id, customer_id = :customer, run_ids = if_not_exists(run_ids, :none), " +
+            "entry_seq = if_not_exists(entry_seq, :zero), created_at = if_not_exists(created_at, :at), " +
+            "updated_at = :at, expires_at = :expires",
+          ConditionExpression: "attribute_not_exists(pk) OR customer_id = :customer",
+          ExpressionAttributeValues: {
+            ":id": sessionId,
+            ":customer": customerId,
+            ":none": [],
+            ":zero": 0,
+            ":at": at,
+            ":expires": this.expiry(),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  /** A chat message, the customer's or the assistant's, in the session's ordered log. */
+  async recordMessage(
+    sessionId: string,
+    message: { role: "user" | "assistant"; text: string; run_id?: string },
+  ): Promise<void> {
+    const at = this.now().toISOString();
+    const { Attributes } = await this.ddb.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: sessionKey(sessionId), sk: META },
+        UpdateExpression: "SET updated_at = :at ADD entry_seq :one",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":at": at, ":one": 1 },
+        ReturnValues: "UPDATED_NEW",
+      }),
+    );
+    await this.putEntry(sessionId, Number(Attributes?.entry_seq), { type: "message", at, ...message });
   }
 
   async entries(sessionId: string): Promise<SessionEntry[]> {

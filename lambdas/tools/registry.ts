@@ -3,7 +3,15 @@
 // in exactly one place.
 import type { z } from "zod";
 import { mergeQuestions } from "../core/interaction.ts";
-import type { Evidence, InputQuestion, Plan, ToolCatalog, ToolSpec } from "../core/types.ts";
+import {
+  type Evidence,
+  type InputQuestion,
+  LOAN_PROFILE,
+  type Plan,
+  type ProfileName,
+  type ToolCatalog,
+  type ToolSpec,
+} from "../core/types.ts";
 
 export interface ToolContext {
   run_id: string;
@@ -18,6 +26,8 @@ export interface ToolContext {
    */
   planned_args?: Record<string, unknown>;
   upstream?: ReadonlyMap<string, Evidence>;
+  /** The run's authenticated customer (banking runs): tools act on their holdings only. */
+  customer_id?: string;
 }
 
 export interface ToolDefinition<Args extends Record<string, unknown> = Record<string, unknown>>
@@ -39,11 +49,23 @@ export interface ToolDefinition<Args extends Record<string, unknown> = Record<st
 
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
+  /** Each profile's own tools: a plan of one profile can name none of another's. */
+  private readonly catalogs = new Map<ProfileName, Map<string, ToolDefinition>>();
 
-  constructor(definitions: ToolDefinition[]) {
-    for (const definition of definitions) {
-      if (this.tools.has(definition.name)) throw new Error(`tool "${definition.name}" is registered twice`);
-      this.tools.set(definition.name, definition);
+  /** `definitions`: the loan profile's tools; `others`: the other profiles' tools. */
+  constructor(definitions: ToolDefinition[], others: Partial<Record<ProfileName, ToolDefinition[]>> = {}) {
+    const profiles: Array<[ProfileName, ToolDefinition[]]> = [
+      [LOAN_PROFILE, definitions],
+      ...(Object.entries(others) as Array<[ProfileName, ToolDefinition[]]>),
+    ];
+    for (const [profile, list] of profiles) {
+      const own = new Map<string, ToolDefinition>();
+      for (const definition of list) {
+        if (this.tools.has(definition.name)) throw new Error(`tool "${definition.name}" is registered twice`);
+        this.tools.set(definition.name, definition);
+        own.set(definition.name, definition);
+      }
+      this.catalogs.set(profile, own);
     }
   }
 
@@ -57,8 +79,9 @@ export class ToolRegistry {
     return [...this.tools.keys()];
   }
 
-  catalog(): ToolCatalog {
-    return this.tools;
+  /** The tools a profile's planner may use (the loan profile's by default). */
+  catalog(profile: ProfileName = LOAN_PROFILE): ToolCatalog {
+    return this.catalogs.get(profile) ?? new Map();
   }
 
   /**

@@ -69,11 +69,13 @@ export async function runStep(item: WorkItem, services: Services, log: Logger): 
   // offloaded to S3 are fetched here (S3, not DynamoDB).
   const upstream = await evidenceStore.resolveAll(step.depends_on.flatMap((id) => runEvidence.get(id) ?? []));
   const startedAt = new Date();
-  const outcome = await execute(step, runId, upstream, services, fault).catch(async (error: unknown) => {
-    // The invocation fails for a retry (see isStepRetryable): its started event is stored first.
-    await started;
-    throw error;
-  });
+  const outcome = await execute(step, runId, upstream, services, fault, meta.customer_id).catch(
+    async (error: unknown) => {
+      // The invocation fails for a retry (see isStepRetryable): its started event is stored first.
+      await started;
+      throw error;
+    },
+  );
   const finishedAt = new Date();
   const evidence: Evidence = {
     step_id: stepId,
@@ -129,6 +131,7 @@ async function execute(
   upstream: Map<string, Evidence>,
   services: Services,
   fault: FaultKind | undefined,
+  customerId: string | undefined,
 ): Promise<Outcome> {
   const { tools, config } = services;
   let upstreamErrors: string[] = [];
@@ -178,6 +181,7 @@ async function execute(
               signal: controller.signal,
               planned_args: step.args,
               upstream,
+              ...(customerId ? { customer_id: customerId } : {}),
               recordLlmUsage: (usage) => {
                 llmUsage.llm_calls += 1;
                 llmUsage.input_tokens += usage.input_tokens;

@@ -22,6 +22,10 @@ export type ConnectDecision =
 export function decideConnect(token: unknown, secret: string, now = new Date()): ConnectDecision {
   try {
     const { scope } = verifyToken(secret, token, now);
+    // A customer's token is for the chat; watching runs over the WebSocket takes a run's or an operator's.
+    if (scope.kind === "customer") {
+      return { effect: "Deny", reason: "a customer token does not open the WebSocket API" };
+    }
     return scope.kind === "run"
       ? {
           effect: "Allow",

@@ -1,0 +1,478 @@
+// The banking assistant as an agent profile: what a chat request becomes on the engine (the
+// request a run carries, the ReWOO plan of banking tools for each intent, the questions a missing
+// detail raises, the confirmation a money movement needs) and how its plans and answers are
+// reviewed. Pure: the tools that act on the core-banking store live in lambdas/tools.
+import { scoreReview } from "../review.ts";
+import type {
+  EvaluationRequest,
+  Evidence,
+  InputQuestion,
+  Plan,
+  RawStep,
+  Review,
+  ReviewIssue,
+  RunResult,
+} from "../types.ts";
+import {
+  BANKING_INTENTS,
+  type BankingIntent,
+  missingSlots,
+  type ProductReference,
+  type SlotName,
+  type Slots,
+  understand,
+} from "./nlu.ts";
+
+export const BANKING_PROFILE = "banking_assistant";
+
+export const BANKING_TOOLS = {
+  findCard: "find_card",
+  blockCard: "block_card",
+  openFraudCase: "open_fraud_case",
+  openAccount: "open_account",
+  findAccount: "find_account",
+  getBalance: "get_balance",
+  findPayee: "find_payee",
+  transferFunds: "transfer_funds",
+} as const;
+export const BANKING_TOOL_NAMES: ReadonlySet<string> = new Set(Object.values(BANKING_TOOLS));
+
+/** Money leaves an account only through these; each such plan waits for the customer's "yes". */
+const MONEY_MOVING = new Set<string>([BANKING_TOOLS.transferFunds]);
+
+/** A single transfer above this (in minor units of any currency) is a safety issue in review. */
+export const TRANSFER_REVIEW_LIMIT_MINOR = 1_000_000;
+
+/** What a banking run's request carries in `metadata`: the understood message. */
+export interface BankingRequestMetadata {
+  intent: BankingIntent;
+  slots: Slots;
+  /** The message that made the request, as the customer wrote it. */
+  message: string;
+}
+
+/** The run request of a chat message: the same request shape as a loan run, no documents. */
+export function bankingRequest(
+  understood: { intent: BankingIntent; slots: Slots },
+  message: string,
+  sessionId: string,
+): EvaluationRequest {
+  const metadata: BankingRequestMetadata = { intent: understood.intent, slots: understood.slots, message };
+  return {
+    metadata: metadata as unknown as Record<string, unknown>,
+    instructions: message,
+    s3_pdf_paths: [],
+    session_id: sessionId,
+    options: {
+      clarification: "ask",
+      approval: movesMoney(understood.intent) ? "required" : "none",
+    },
+  };
+}
+
+export function movesMoney(intent: BankingIntent): boolean {
+  return intent === "transfer";
+}
+
+/** The banking metadata of a run's request; throws naming the field when it is not one. */
+export function bankingMetadata(request: EvaluationRequest): BankingRequestMetadata {
+  const metadata = request.metadata as Partial<BankingRequestMetadata>;
+  if (!BANKING_INTENTS.includes(metadata.intent as BankingIntent)) {
+    throw new Error(`metadata.intent: expected one of ${BANKING_INTENTS.join(", ")}`);
+  }
+  if (metadata.slots === null || typeof metadata.slots !== "object" || Array.isArray(metadata.slots)) {
+    throw new Error("metadata.slots: expected an object of the request's details");
+  }
+  return {
+    intent: metadata.intent as BankingIntent,
+    slots: metadata.slots,
+    message: typeof metadata.message === "string" ? metadata.message : "",
+  };
+}
+
+// ---------------------------------------------------------------- plans
+
+/**
+ * The plan for a request, as the offline planner writes it: look up what the customer named, then
+ * act on it, then read back what changed. A detail still missing is `null` in the args: the run
+ * asks for it before any tool runs, and the plan is written again with the answer.
+ */
+export function bankingPlanSteps(metadata: BankingRequestMetadata): RawStep[] {
+  const { intent, slots, message } = metadata;
+  switch (intent) {
+    case "lost_stolen_card":
+      return [
+        step("E1", BANKING_TOOLS.findCard, { card: slots.card ?? null }, "Find the card the customer means"),
+        step(
+          "E2",
+          BANKING_TOOLS.blockCard,
+          { card_id: "{{E1.card_id}}", reason: /\bstol/i.test(message) ? "stolen" : "lost" },
+          "Block the card so nobody can use it",
+        ),
+      ];
+    case "report_fraud":
+      return slots.card
+        ? [
+            step("E1", BANKING_TOOLS.findCard, { card: slots.card }, "Find the card the report is about"),
+            step(
+              "E2",
+              BANKING_TOOLS.openFraudCase,
+              { description: slots.description ?? null, card_id: "{{E1.card_id}}" },
+              "Open a fraud case for the bank's fraud team",
+            ),
+          ]
+        : [
+            step(
+              "E1",
+              BANKING_TOOLS.openFraudCase,
+              { description: slots.description ?? null },
+              "Open a fraud case for the bank's fraud team",
+            ),
+          ];
+    case "open_account":
+      return [
+        step(
+          "E1",
+          BANKING_TOOLS.openAccount,
+          { account_type: slots.account_type ?? null, currency: slots.currency ?? "USD" },
+          "Open the new account",
+        ),
+      ];
+    case "check_balance":
+      return [
+        step("E1", BANKING_TOOLS.findAccount, { account: slots.account ?? null }, "Find the account"),
+        step("E2", BANKING_TOOLS.getBalance, { account_id: "{{E1.account_id}}" }, "Read its balance"),
+      ];
+    case "transfer": {
+      const toOwnAccount = typeof slots.to === "object";
+      return [
+        step(
+          "E1",
+          BANKING_TOOLS.findAccount,
+          { account: slots.from_account ?? null },
+          "Find the account the money comes from",
+        ),
+        toOwnAccount
+          ? step(
+              "E2",
+              BANKING_TOOLS.findAccount,
+              { account: slots.to as ProductReference },
+              "Find the account the money goes to",
+            )
+          : step(
+              "E2",
+              BANKING_TOOLS.findPayee,
+              { name: typeof slots.to === "string" ? slots.to : null },
+              "Find the payee",
+            ),
+        step(
+          "E3",
+          BANKING_TOOLS.transferFunds,
+          {
+            from_account_id: "{{E1.account_id}}",
+            ...(toOwnAccount ? { to_account_id: "{{E2.account_id}}" } : { payee_id: "{{E2.payee_id}}" }),
+            amount_minor: slots.amount ?? null,
+            currency: slots.currency ?? null,
+          },
+          "Move the money in one transaction that refuses an overdraft",
+        ),
+        {
+          ...step(
+            "E4",
+            BANKING_TOOLS.getBalance,
+            { account_id: "{{E1.account_id}}" },
+            "Read the balance left",
+          ),
+          depends_on: ["E3"],
+        },
+      ];
+    }
+  }
+}
+
+function step(id: string, tool: string, args: Record<string, unknown>, description: string): RawStep {
+  return { id, tool, args, description };
+}
+
+// ---------------------------------------------------------------- questions and confirmation
+
+const QUESTIONS: Record<SlotName, { question: string; expected: string }> = {
+  card: {
+    question: "Which card is it: your debit card or your credit card (or its last four digits)?",
+    expected: 'a card, e.g. "debit", "credit" or "the card ending 4321"',
+  },
+  account: {
+    question: "Which account: checking or savings (or its last four digits)?",
+    expected: 'an account, e.g. "checking", "savings" or "ending 1234"',
+  },
+  account_type: {
+    question: "Which kind of account would you like to open: checking or savings?",
+    expected: '"checking" or "savings"',
+  },
+  amount: { question: "How much would you like to send?", expected: 'an amount, e.g. "$50" or "20 EUR"' },
+  currency: {
+    question: "In which currency: dollars, euros or pounds?",
+    expected: '"USD", "EUR" or "GBP" (or "$", "€", "£")',
+  },
+  from_account: {
+    question: "From which account should the money come: checking or savings (or its last four digits)?",
+    expected: 'an account, e.g. "checking", "savings" or "ending 1234"',
+  },
+  to: { question: "Who should receive it?", expected: "a payee's name, or one of your accounts" },
+  description: {
+    question: "What happened? Tell me about the charge, withdrawal or access you don't recognise.",
+    expected: "a short description of the suspicious activity",
+  },
+};
+
+/** The details a banking request still needs, as the run's questions (fields under `slots.`). */
+export function bankingQuestions(request: EvaluationRequest): InputQuestion[] {
+  const { intent, slots } = bankingMetadata(request);
+  return missingSlots(intent, slots).map((slot) => ({
+    field: `slots.${slot}`,
+    question: QUESTIONS[slot].question,
+    why: `needed to ${INTENT_VERBS[intent]}`,
+    expected: QUESTIONS[slot].expected,
+    conditions: [],
+  }));
+}
+
+const INTENT_VERBS: Record<BankingIntent, string> = {
+  lost_stolen_card: "block the card",
+  report_fraud: "open a fraud case",
+  open_account: "open the account",
+  check_balance: "read the balance",
+  transfer: "make the transfer",
+};
+
+/**
+ * The details an answer gives, read like a chat message about the pending request: an answer is the
+ * customer's words ("the debit one", "from checking", "$50"), typed in the chat or sent to the run's
+ * input route. A payee is any name; a description is the text itself. Fields that do not read stay
+ * missing, so the run keeps asking.
+ */
+export function slotsFromAnswers(
+  intent: BankingIntent,
+  answers: Record<string, unknown>,
+): Partial<Record<SlotName, unknown>> {
+  const read: Partial<Record<SlotName, unknown>> = {};
+  for (const [field, value] of Object.entries(answers)) {
+    const slot = field.replace(/^slots\./, "") as SlotName;
+    if (typeof value !== "string" && typeof value !== "number") continue;
+    const text = String(value).trim();
+    const understood = understand(text, intent).slots;
+    const fromText =
+      slot === "to"
+        ? (understood.to ?? payeeName(text))
+        : slot === "description"
+          ? (understood.description ?? (text.length >= 10 ? text : undefined))
+          : slot === "from_account"
+            ? (understood.from_account ?? understand(text, "check_balance").slots.account)
+            : slot === "currency"
+              ? (understood.currency ?? currencyCode(text))
+              : understood[slot];
+    if (fromText !== undefined) read[slot] = fromText;
+    // "$50" answers the amount and its currency together.
+    if (slot === "amount" && understood.currency && answers["slots.currency"] === undefined) {
+      read.currency = understood.currency;
+    }
+  }
+  return read;
+}
+
+function payeeName(text: string): string | undefined {
+  const name = text
+    .replace(/^(to|send it to|pay)\s+/i, "")
+    .replace(/[.!?]+$/, "")
+    .trim();
+  return /^[\p{L}][\p{L} .'-]{0,60}$/u.test(name)
+    ? name.replace(/\b\p{Ll}/gu, (c) => c.toUpperCase())
+    : undefined;
+}
+
+function currencyCode(text: string): string | undefined {
+  const code = text.trim().toUpperCase();
+  return /^[A-Z]{3}$/.test(code) ? code : undefined;
+}
+
+/** What the customer is asked to confirm before money moves, from the details they gave. */
+export function confirmationPrompt(request: EvaluationRequest): string {
+  const { slots } = bankingMetadata(request);
+  const amount = slots.amount !== undefined ? formatMoney(slots.amount, slots.currency ?? "") : "the amount";
+  const from = slots.from_account ? describeReference(slots.from_account, "account") : "your account";
+  const to =
+    typeof slots.to === "string"
+      ? slots.to
+      : slots.to
+        ? `your ${describeReference(slots.to, "account")}`
+        : "the payee";
+  return `Please confirm: send ${amount} from your ${from} to ${to}. Reply "yes" to send it or "no" to cancel.`;
+}
+
+/** "yes" / "no" to a confirmation; undefined when the message is neither. */
+export function confirmationAnswer(message: string): "yes" | "no" | undefined {
+  const text = message.trim().toLowerCase();
+  if (/^(y|yes|yep|yeah|yup|sure|ok|okay|confirm(ed)?|go ahead|do it|send it|please do)\b/.test(text))
+    return "yes";
+  if (/^(n|no|nope|nah|don'?t|do not|stop|cancel|never ?mind)\b/.test(text)) return "no";
+  return undefined;
+}
+
+export function describeReference(reference: ProductReference, noun: "account" | "card"): string {
+  const kind = reference.kind && reference.kind !== "all" ? `${reference.kind} ` : "";
+  return reference.last4 ? `${kind}${noun} ending ${reference.last4}` : `${kind}${noun}`;
+}
+
+/** Minor units → "50.00 USD" (never through a float). */
+export function formatMoney(minor: number, currency: string): string {
+  const sign = minor < 0 ? "-" : "";
+  const abs = Math.abs(minor);
+  const major = Math.trunc(abs / 100).toLocaleString("en-US");
+  return `${sign}${major}.${String(abs % 100).padStart(2, "0")}${currency ? ` ${currency}` : ""}`;
+}
+
+// ---------------------------------------------------------------- reviews
+
+/** The tools each intent's plan needs (in this order of dependency). */
+const REQUIRED_TOOLS: Record<BankingIntent, string[]> = {
+  lost_stolen_card: [BANKING_TOOLS.findCard, BANKING_TOOLS.blockCard],
+  report_fraud: [BANKING_TOOLS.openFraudCase],
+  open_account: [BANKING_TOOLS.openAccount],
+  check_balance: [BANKING_TOOLS.findAccount, BANKING_TOOLS.getBalance],
+  transfer: [BANKING_TOOLS.findAccount, BANKING_TOOLS.transferFunds],
+};
+
+/** Tools that change something; a plan that calls one its intent does not need is unsafe. */
+const ACTING_TOOLS: Record<string, BankingIntent[]> = {
+  [BANKING_TOOLS.blockCard]: ["lost_stolen_card", "report_fraud"],
+  [BANKING_TOOLS.openFraudCase]: ["report_fraud"],
+  [BANKING_TOOLS.openAccount]: ["open_account"],
+  [BANKING_TOOLS.transferFunds]: ["transfer"],
+};
+
+export function requiredBankingTools(request: EvaluationRequest): string[] {
+  return REQUIRED_TOOLS[bankingMetadata(request).intent];
+}
+
+/**
+ * The plan reviewer of the banking profile (the original assistant's four criteria): the plan does
+ * what was asked (relevance), has every detail it needs (completeness; a missing one is asked, so
+ * it costs a little), acts on nothing else and never moves money unconfirmed or above the review
+ * limit (safety), and calls only banking tools (quality).
+ */
+export function reviewBankingPlan(plan: Plan, request: EvaluationRequest, threshold?: number): Review {
+  const { intent, slots } = bankingMetadata(request);
+  const issues: ReviewIssue[] = [];
+  const tools = new Set(plan.steps.map((s) => s.tool));
+  for (const tool of REQUIRED_TOOLS[intent]) {
+    if (!tools.has(tool)) {
+      issues.push({
+        criterion: "relevance",
+        severity: "critical",
+        message: `the plan never calls ${tool}, which ${INTENT_VERBS[intent]} needs`,
+      });
+    }
+  }
+  for (const planned of plan.steps) {
+    if (!BANKING_TOOL_NAMES.has(planned.tool)) {
+      issues.push({
+        criterion: "quality",
+        severity: "critical",
+        message: `${planned.id} calls ${planned.tool}, which is not a banking tool`,
+        ref: planned.id,
+      });
+    }
+    const allowed = ACTING_TOOLS[planned.tool];
+    if (allowed && !allowed.includes(intent)) {
+      issues.push({
+        criterion: "safety",
+        severity: "critical",
+        message: `${planned.id} would ${planned.tool.replace(/_/g, " ")}, which the customer did not ask for`,
+        ref: planned.id,
+      });
+    }
+    if (MONEY_MOVING.has(planned.tool) && request.options?.approval !== "required") {
+      issues.push({
+        criterion: "safety",
+        severity: "critical",
+        message: `${planned.id} moves money without asking the customer to confirm`,
+        ref: planned.id,
+      });
+    }
+  }
+  for (const slot of missingSlots(intent, slots)) {
+    issues.push({
+      criterion: "completeness",
+      severity: "minor",
+      message: `${slot} is not known yet; the customer will be asked`,
+    });
+  }
+  if (intent === "transfer" && slots.amount !== undefined && slots.amount > TRANSFER_REVIEW_LIMIT_MINOR) {
+    issues.push({
+      criterion: "safety",
+      severity: "major",
+      message: `the transfer of ${formatMoney(slots.amount, slots.currency ?? "")} is above the ${formatMoney(TRANSFER_REVIEW_LIMIT_MINOR, "")} a chat may send unreviewed`,
+    });
+  }
+  return scoreReview(issues, threshold);
+}
+
+/** What a banking run did, for its answer and its reviewer. */
+export interface BankingOutcome {
+  intent: BankingIntent;
+  /** done: the request was carried out; refused: the bank said no (funds, ownership); failed: it could not be. */
+  outcome: "done" | "refused" | "failed";
+  reply: string;
+  /** What the tools returned that the reply states (ids, balances). */
+  facts: Record<string, unknown>;
+}
+
+export type BankingResult = RunResult & { banking: BankingOutcome };
+
+/** Fields the answer of each intent must rest on (the original assistant's execution review). */
+const EXPECTED_FACTS: Record<BankingIntent, string[]> = {
+  lost_stolen_card: ["card_id", "card_status"],
+  report_fraud: ["case_id"],
+  open_account: ["account_id"],
+  check_balance: ["balance_minor"],
+  transfer: ["transfer_id", "balance_minor"],
+};
+
+/** The execution reviewer: a done request states the facts its intent needs, and every step that failed is told. */
+export function reviewBankingResult(result: BankingResult, evidence: Evidence[], threshold?: number): Review {
+  const { intent, outcome, facts, reply } = result.banking;
+  const issues: ReviewIssue[] = [];
+  if (outcome === "done") {
+    for (const fact of EXPECTED_FACTS[intent]) {
+      if (facts[fact] === undefined) {
+        issues.push({
+          criterion: "completeness",
+          severity: "critical",
+          message: `the request is reported done but no ${fact} backs it`,
+        });
+      }
+    }
+    const failed = evidence.filter((item) => item.status === "error");
+    if (failed.length > 0) {
+      issues.push({
+        criterion: "quality",
+        severity: "critical",
+        message: `the request is reported done although ${failed.map((item) => item.step_id).join(", ")} failed`,
+      });
+    }
+  } else if (!reply.trim()) {
+    issues.push({
+      criterion: "quality",
+      severity: "major",
+      message: "the customer is not told what went wrong",
+    });
+  }
+  if (outcome === "failed") {
+    issues.push({
+      criterion: "completeness",
+      severity: "minor",
+      message: "the request could not be carried out",
+    });
+  }
+  return scoreReview(issues, threshold);
+}

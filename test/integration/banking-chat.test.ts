@@ -1,0 +1,192 @@
+// The banking assistant through the twin: POST /v1/chat on the same workflow, API, stores and
+// worker as the loan agent, acting on the seeded core-banking store. Every intent, with and without
+// its details; the original assistant's example conversations; confirmation before money moves;
+// refusals (overdraft, someone else's account); who may continue a session.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTwin, type Twin } from "../../infra/local/twin.ts";
+import { mintToken } from "../../lambdas/auth/tokens.ts";
+import { CoreBankingStore } from "../../lambdas/store/core-banking.ts";
+
+let twin: Twin;
+let bank: CoreBankingStore;
+const SECRET = "banking-chat-test-secret-0123456789abcdef";
+
+beforeAll(async () => {
+  twin = await startTwin({ persist: false, env: { REWOO_TOKEN_SECRET: SECRET } });
+  bank = new CoreBankingStore(
+    twin.services.clients.ddb,
+    twin.services.config.coreBankingTable as string,
+    () => new Date(),
+  );
+});
+
+afterAll(async () => {
+  await twin?.stop();
+});
+
+const tokenOf = (customer: string) => mintToken(SECRET, { kind: "customer", customer_id: customer }, 3600);
+
+interface Reply {
+  session_id: string;
+  reply: string;
+  state: string;
+  plan_review_score?: number;
+  execution_review_score?: number;
+  run_id?: string;
+}
+
+async function say(
+  message: string,
+  options: { session?: string; customer?: string; token?: string | null } = {},
+): Promise<{ status: number; body: Reply & { errors?: Array<{ field: string }> } }> {
+  const token = options.token === undefined ? tokenOf(options.customer ?? "cust_alice") : options.token;
+  const response = await fetch(new URL("/v1/chat", twin.urls.api), {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(token ? { "x-customer-token": token } : {}) },
+    body: JSON.stringify({ message, ...(options.session ? { session_id: options.session } : {}) }),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as Reply & { errors?: Array<{ field: string }> },
+  };
+}
+
+async function balance(customer: string, account: string): Promise<number> {
+  return (await bank.account(customer, account)).balance_minor;
+}
+
+describe("the banking assistant", () => {
+  it('"I lost my card" asks which card, then blocks it', async () => {
+    const first = await say("I lost my card");
+    expect(first.status).toBe(200);
+    expect(first.body.state).toBe("awaiting_clarification");
+    expect(first.body.reply).toMatch(/which card/i);
+    expect(first.body.plan_review_score).toBeGreaterThanOrEqual(5);
+    expect(first.body.execution_review_score).toBeUndefined();
+
+    const second = await say("the debit one", { session: first.body.session_id });
+    expect(second.body.state).toBe("completed");
+    expect(second.body.reply).toMatch(/blocked your debit card ending 4321/);
+    expect(second.body.execution_review_score).toBeGreaterThanOrEqual(5);
+    expect(second.body.run_id).toBe(first.body.run_id);
+    expect((await bank.card("cust_alice", "card_alice_debit")).status).toBe("blocked");
+    // The credit card was not touched.
+    expect((await bank.card("cust_alice", "card_alice_credit")).status).toBe("active");
+
+    const run = await twin.waitForRun(first.body.run_id as string);
+    expect(run.profile).toBe("banking_assistant");
+    expect(run.status).toBe("SUCCEEDED");
+    expect(run.plan?.steps.map((step) => step.tool)).toEqual(["find_card", "block_card"]);
+  });
+
+  it('"send 50 dollars to Sam" asks from which account, asks to confirm, then transfers', async () => {
+    const aliceBefore = await balance("cust_alice", "acc_alice_chk");
+    const samBefore = await balance("cust_sam", "acc_sam_chk");
+    const first = await say("send 50 dollars to Sam");
+    expect(first.body.state).toBe("awaiting_clarification");
+    expect(first.body.reply).toMatch(/from which account/i);
+
+    const second = await say("from my checking", { session: first.body.session_id });
+    expect(second.body.state).toBe("awaiting_approval");
+    expect(second.body.reply).toMatch(/confirm: send 50\.00 USD from your checking account to Sam/i);
+    // Nothing moved before the "yes".
+    expect(await balance("cust_alice", "acc_alice_chk")).toBe(aliceBefore);
+
+    const third = await say("yes", { session: first.body.session_id });
+    expect(third.body.state).toBe("completed");
+    expect(third.body.reply).toMatch(/sent 50\.00 USD to Sam Lee/);
+    expect(await balance("cust_alice", "acc_alice_chk")).toBe(aliceBefore - 5_000);
+    expect(await balance("cust_sam", "acc_sam_chk")).toBe(samBefore + 5_000);
+    expect(third.body.reply).toMatch(/balance is now [\d,]+\.\d\d USD/);
+    const transfers = await bank.transfers("cust_alice");
+    expect(transfers.filter((transfer) => transfer.amount_minor === 5_000)).toHaveLength(1);
+  });
+
+  it('a declined confirmation ("no") sends nothing', async () => {
+    const before = await balance("cust_alice", "acc_alice_sav");
+    const first = await say("transfer $20 from savings to Bob");
+    expect(first.body.state).toBe("awaiting_approval");
+    const second = await say("no", { session: first.body.session_id });
+    expect(second.body.reply).toMatch(/nothing was sent/i);
+    expect((await twin.waitForRun(first.body.run_id as string)).status).toBe("REJECTED");
+    expect(await balance("cust_alice", "acc_alice_sav")).toBe(before);
+  });
+
+  it("refuses a transfer that would overdraw, and nothing moves", async () => {
+    const before = await balance("cust_bob", "acc_bob_chk");
+    const first = await say("send $500 from checking to Alice", { customer: "cust_bob" });
+    // Bob has no payee called Alice: that is told, and nothing moves either way.
+    expect(first.body.state).toBe("awaiting_approval");
+    const done = await say("yes", { session: first.body.session_id, customer: "cust_bob" });
+    expect(done.body.state).toBe("completed");
+    expect(done.body.reply).toMatch(/couldn't make the transfer/i);
+    expect(await balance("cust_bob", "acc_bob_chk")).toBe(before);
+
+    const aliceBefore = await balance("cust_alice", "acc_alice_chk");
+    const big = await say("send $9,000 from checking to Sam");
+    await say("yes", { session: big.body.session_id }).then(({ body }) => {
+      expect(body.reply).toMatch(/couldn't make the transfer: .*available/i);
+      expect(body.reply).toMatch(/nothing was sent/i);
+    });
+    expect(await balance("cust_alice", "acc_alice_chk")).toBe(aliceBefore);
+  });
+
+  it("reads a balance, opens an account and a fraud case", async () => {
+    const balanceReply = await say("what's the balance on my savings account?");
+    expect(balanceReply.body.state).toBe("completed");
+    expect(balanceReply.body.reply).toMatch(/Savings ending 5678 has a balance of [\d,]+\.\d\d USD/);
+
+    const open = await say("I want to open a new account");
+    expect(open.body.reply).toMatch(/checking or savings/i);
+    const opened = await say("savings please", { session: open.body.session_id });
+    expect(opened.body.reply).toMatch(/new savings account ending \d{4} is open/);
+    const { accounts } = await bank.holdings("cust_alice");
+    expect(accounts.filter((account) => account.type === "savings")).toHaveLength(2);
+
+    const fraud = await say("there are charges on my credit card I didn't make");
+    expect(fraud.body.state).toBe("completed");
+    expect(fraud.body.reply).toMatch(/opened fraud case fc_[0-9a-f]+ for your card/);
+    expect(await bank.fraudCases("cust_alice")).toHaveLength(1);
+  });
+
+  it("never acts on another customer's account, whatever the message names", async () => {
+    // Sam's checking account ends 2468: to Alice, it does not exist.
+    const reply = await say("what is the balance of my account ending 2468");
+    expect(reply.body.state).toBe("completed");
+    expect(reply.body.reply).toMatch(/no account ending 2468/);
+    expect(reply.body.reply).not.toContain("300.00");
+  });
+
+  it("cancels a pending request, and keeps sessions to their customer", async () => {
+    const first = await say("I need to block my card");
+    expect(first.body.state).toBe("awaiting_clarification");
+    const other = await say("the credit one", { session: first.body.session_id, customer: "cust_bob" });
+    expect(other.status).toBe(404);
+    const cancelled = await say("cancel", { session: first.body.session_id });
+    expect(cancelled.body.state).toBe("idle");
+    expect((await twin.waitForRun(first.body.run_id as string)).status).toBe("CANCELLED");
+
+    expect((await say("hello", { token: null })).status).toBe(401);
+    expect((await say("hello", { token: "not.a-token" })).status).toBe(401);
+    const help = await say("what's the weather like?");
+    expect(help.body.state).toBe("idle");
+    expect(help.body.reply).toMatch(/I can help with/);
+    expect(help.body.run_id).toBeUndefined();
+  });
+
+  it("keeps the conversation as an ordered transcript", async () => {
+    const first = await say("what is my checking balance");
+    const response = await fetch(
+      new URL(`/v1/sessions/${first.body.session_id}?format=jsonl`, twin.urls.api),
+    );
+    const lines = (await response.text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const messages = lines.filter((line) => line.type === "message");
+    expect(messages.map((line) => line.role)).toEqual(["user", "assistant"]);
+    expect(messages[0].text).toBe("what is my checking balance");
+    expect(lines.map((line) => line.seq)).toEqual(lines.map((_, index) => index + 1));
+    expect(lines.some((line) => line.type === "review" && line.target === "plan")).toBe(true);
+  });
+});
