@@ -229,11 +229,6 @@ export const HELD_OUT_MESSAGES: readonly HeldOutMessage[] = [
     intent: "transfer",
     slots: { amount: 30000, currency: "USD", to: { kind: "savings" } },
   },
-  {
-    message: "transfer $2k from savings to checking",
-    intent: "transfer",
-    slots: { amount: 200000, currency: "USD", from_account: { kind: "savings" }, to: { kind: "checking" } },
-  },
   { message: "zelle tom 25", intent: "transfer", slots: { to: "Tom" } },
   {
     message: "send £30 to Oliver",

@@ -134,6 +134,12 @@ export const LABELLED_MESSAGES: readonly LabelledMessage[] = [
   { message: "sned $15 to mom", intent: "transfer", slots: { amount: 1500, currency: "USD", to: "Mom" } },
   { message: "can you send money to Alex", intent: "transfer", slots: { to: "Alex" } },
   { message: "transfer 40 from checking", intent: "transfer", slots: { from_account: { kind: "checking" } } },
+  // Moved from the held-out table: it was read as $2.00, and the rules were changed because of it.
+  {
+    message: "transfer $2k from savings to checking",
+    intent: "transfer",
+    slots: { amount: 200000, currency: "USD", from_account: { kind: "savings" }, to: { kind: "checking" } },
+  },
   // Not one of the five
   { message: "hello", intent: null, slots: {} },
   { message: "what are your opening hours?", intent: null, slots: {} },

@@ -171,13 +171,16 @@ const CURRENCY_WORDS: ReadonlyArray<readonly [RegExp, string]> = [
 
 /** "$50", "50 dollars", "1,250.50 USD", "€20": the amount in minor units and its currency. */
 export function findMoney(text: string): { amount: number; currency?: string } | undefined {
+  // "k" is thousands ("$2k"); any other letter glued to the number makes it something else, never
+  // a smaller amount than the customer meant.
   const pattern =
-    /(?<symbol>[$€£])\s?(?<a>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?<c>\d{1,2}))?|(?<b>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?<d>\d{1,2}))?\s?(?<word>usd|eur|gbp|dollars?|bucks?|euros?|pounds?)\b/i;
+    /(?<symbol>[$€£])\s?(?<a>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?<c>\d{1,2}))?(?<ka>k\b)?(?![\w.,])|(?<b>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?<d>\d{1,2}))?(?<kb>k)?\s?(?<word>usd|eur|gbp|dollars?|bucks?|euros?|pounds?)\b/i;
   const match = pattern.exec(text);
   if (!match?.groups) return undefined;
   const whole = (match.groups.a ?? match.groups.b ?? "").replace(/,/g, "");
   const cents = (match.groups.c ?? match.groups.d ?? "").padEnd(2, "0");
-  const amount = Number(whole) * 100 + Number(cents || "0");
+  const thousands = match.groups.ka || match.groups.kb ? 1_000 : 1;
+  const amount = (Number(whole) * 100 + Number(cents || "0")) * thousands;
   if (!Number.isSafeInteger(amount) || amount <= 0) return undefined;
   const unit = match.groups.symbol ?? match.groups.word ?? "";
   const currency = CURRENCY_WORDS.find(([word]) => word.test(unit))?.[1];
