@@ -1,0 +1,136 @@
+// The banking tools as the worker runs them, against dynalite with the twin's transactions layer:
+// a retried step (same run, same step) never moves money twice, the customer is the run's and no
+// argument reaches another customer's holdings, and the customer's words resolve to one product.
+import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_CUSTOMERS } from "../../../examples/banking/customers.ts";
+import { type Emulators, startEmulators } from "../../../infra/local/emulators.ts";
+import { coreBankingTableDefinition, localDynamoDbClientConfig } from "../../../infra/local/provision.ts";
+import { CoreBankingStore } from "../../../lambdas/store/core-banking.ts";
+import { describeBankingTools } from "../../../lambdas/tools/banking-tools.ts";
+import type { ToolContext, ToolDefinition } from "../../../lambdas/tools/registry.ts";
+
+let emulators: Emulators;
+let client: DynamoDBClient;
+let store: CoreBankingStore;
+let tools: Map<string, ToolDefinition>;
+
+beforeAll(async () => {
+  emulators = await startEmulators({ dataDir: "/nonexistent-because-not-persisted", persist: false });
+  client = new DynamoDBClient(localDynamoDbClientConfig(emulators.dynamodbEndpoint, "us-east-1"));
+  await client.send(new CreateTableCommand(coreBankingTableDefinition("banking-tools")));
+  store = new CoreBankingStore(DynamoDBDocumentClient.from(client), "banking-tools", () => new Date());
+  await store.seed(DEMO_CUSTOMERS);
+  tools = new Map(describeBankingTools(() => store).map((tool) => [tool.name, tool]));
+});
+
+afterAll(async () => {
+  client?.destroy();
+  await emulators?.stop();
+});
+
+function context(step: string, customer: string | undefined, run = "run-tools-1"): ToolContext {
+  return {
+    run_id: run,
+    step_id: step,
+    signal: new AbortController().signal,
+    recordLlmUsage: () => undefined,
+    ...(customer ? { customer_id: customer } : {}),
+  };
+}
+
+async function run(name: string, args: Record<string, unknown>, ctx: ToolContext): Promise<unknown> {
+  const tool = tools.get(name) as ToolDefinition;
+  return tool.run(tool.args.parse(args), ctx);
+}
+
+async function refusal(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected a refusal");
+}
+
+describe("banking tools", () => {
+  it("a retried transfer step moves the money once", async () => {
+    const before = (await store.account("cust_alice", "acc_alice_chk")).balance_minor;
+    const args = {
+      from_account_id: "acc_alice_chk",
+      payee_id: "payee_alice_sam",
+      amount_minor: 1_234,
+      currency: "USD",
+    };
+    const first = (await run("transfer_funds", args, context("E3", "cust_alice"))) as Record<string, unknown>;
+    const retried = (await run("transfer_funds", args, context("E3", "cust_alice"))) as Record<
+      string,
+      unknown
+    >;
+    expect(first.created).toBe(true);
+    expect(retried.created).toBe(false);
+    expect(retried.transfer_id).toBe(first.transfer_id);
+    expect((await store.account("cust_alice", "acc_alice_chk")).balance_minor).toBe(before - 1_234);
+    expect(
+      (await store.transfers("cust_alice")).filter((t) => t.transfer_id === first.transfer_id),
+    ).toHaveLength(1);
+
+    // The same step of another run is another request.
+    await run("transfer_funds", args, context("E3", "cust_alice", "run-tools-2"));
+    expect((await store.account("cust_alice", "acc_alice_chk")).balance_minor).toBe(before - 2_468);
+  });
+
+  it("acts only for the run's customer, whatever the arguments name", async () => {
+    const before = (await store.account("cust_sam", "acc_sam_chk")).balance_minor;
+    // Alice's run naming Sam's account as the source: to Alice, it does not exist.
+    const stolen = await refusal(
+      run(
+        "transfer_funds",
+        { from_account_id: "acc_sam_chk", payee_id: "payee_alice_bob", amount_minor: 100, currency: "USD" },
+        context("E9", "cust_alice"),
+      ),
+    );
+    expect(stolen.name).toBe("NotFoundForCustomer");
+    expect((await store.account("cust_sam", "acc_sam_chk")).balance_minor).toBe(before);
+    expect(
+      (await refusal(run("get_balance", { account_id: "acc_sam_chk" }, context("E1", "cust_alice")))).name,
+    ).toBe("NotFoundForCustomer");
+    expect(
+      (
+        await refusal(
+          run("block_card", { card_id: "card_sam_debit", reason: "lost" }, context("E2", "cust_alice")),
+        )
+      ).name,
+    ).toBe("NotFoundForCustomer");
+    expect((await store.card("cust_sam", "card_sam_debit")).status).toBe("active");
+    // A run without an authenticated customer touches nothing.
+    expect(
+      (await refusal(run("find_card", { card: { kind: "debit" } }, context("E1", undefined)))).message,
+    ).toMatch(/authenticated customer/);
+  });
+
+  it("resolves what the customer named to exactly one product", async () => {
+    expect(await run("find_card", { card: { last4: "9876" } }, context("E1", "cust_alice"))).toMatchObject({
+      card_id: "card_alice_credit",
+      kind: "credit",
+    });
+    expect(await run("find_payee", { name: "sammy" }, context("E1", "cust_alice"))).toEqual({
+      payee_id: "payee_alice_sam",
+      name: "Sam Lee",
+    });
+    const missing = await refusal(
+      run("find_account", { account: { last4: "2468" } }, context("E1", "cust_alice")),
+    );
+    expect(missing.name).toBe("NoMatch");
+    expect(missing.message).toMatch(
+      /no account ending 2468 \(yours: checking account ending 1234, savings account ending 5678\)/,
+    );
+    const several = await refusal(run("find_account", { account: {} }, context("E1", "cust_alice")));
+    expect(several.name).toBe("Ambiguous");
+    // A detail nobody gave is said, not guessed.
+    expect((await refusal(run("find_card", { card: null }, context("E1", "cust_alice")))).message).toMatch(
+      /card was never given/,
+    );
+  });
+});
