@@ -1,7 +1,7 @@
-// Stateful resources, in their own stack so the service stack can be replaced freely: the runs and
-// connections tables, the documents and artifacts buckets (with their access-log bucket), the
-// HMAC key for subscribe/operator tokens, and the key that encrypts every log group. Termination
-// protection in prod.
+// Stateful resources, in their own stack so the service stack can be replaced freely: the runs,
+// connections and core-banking tables, the documents and artifacts buckets (with their access-log
+// bucket), the HMAC key for subscribe/operator tokens, and the key that encrypts every log group.
+// Termination protection in prod.
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps, Validations } from "aws-cdk-lib";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as iam from "aws-cdk-lib/aws-iam";
@@ -31,6 +31,7 @@ export interface DataStackProps extends StackProps {
 export class DataStack extends Stack {
   readonly runsTable: dynamodb.Table;
   readonly connectionsTable: dynamodb.Table;
+  readonly coreBankingTable: dynamodb.Table;
   readonly documentsBucket: s3.IBucket;
   readonly artifactsBucket: s3.Bucket;
   readonly tokenSecret: secretsmanager.Secret;
@@ -73,6 +74,16 @@ export class DataStack extends Stack {
     this.connectionsTable.addGlobalSecondaryIndex({
       indexName: CONNECTIONS_BY_RUN_INDEX,
       partitionKey: { name: "run_id", type: dynamodb.AttributeType.STRING },
+    });
+
+    // The banking assistant's customers, accounts, cards, payees, transfers and fraud cases, one
+    // partition per customer (lambdas/store/core-banking.ts). No TTL: balances and records are kept.
+    this.coreBankingTable = new dynamodb.Table(this, "CoreBankingTable", {
+      ...tableDefaults,
+      partitionKey: { name: "pk", type: dynamodb.AttributeType.STRING },
+      sortKey: { name: "sk", type: dynamodb.AttributeType.STRING },
+      deletionProtection: config.terminationProtection,
+      removalPolicy: config.removalPolicy,
     });
 
     // Server access log delivery needs SSE-S3 on its target (bucketDefaults); versioning is allowed

@@ -199,7 +199,9 @@ export class ServiceStack extends Stack {
         read: config.documents.allowedPrefixes.length ? config.documents.allowedPrefixes : [""],
       })
       .bindObjectLocations(config.documents.additionalLocations, "read")
-      .bindObjects(artifactsBucket, { read: [EVIDENCE_PREFIX], write: [EVIDENCE_PREFIX] });
+      .bindObjects(artifactsBucket, { read: [EVIDENCE_PREFIX], write: [EVIDENCE_PREFIX] })
+      // The banking tools run in the worker alone: no other function can read or move money.
+      .bindTable(data.coreBankingTable, { access: "readWrite", envName: "CORE_BANKING_TABLE" });
     solver
       .bindTable(data.runsTable, { access: "readWrite", envName: "RUNS_TABLE" })
       .bindObjects(artifactsBucket, { read: [EVIDENCE_PREFIX] });

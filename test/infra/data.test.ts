@@ -1,7 +1,11 @@
 // The stateful stack: tables and buckets as the code expects them, locked down, kept in prod.
 import { Match } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
-import { connectionsTableDefinition, runsTableDefinition } from "../../infra/local/provision.ts";
+import {
+  connectionsTableDefinition,
+  coreBankingTableDefinition,
+  runsTableDefinition,
+} from "../../infra/local/provision.ts";
 import { type Cfn, resourcesOf, type Synthesized, synthesize } from "./synth.ts";
 
 describe("data stack (dev)", () => {
@@ -10,37 +14,46 @@ describe("data stack (dev)", () => {
     dev = synthesize();
   });
 
-  const tableKeyedBy = (partitionKey: string) => {
-    const tables = Object.values(resourcesOf(dev.dataTemplate, "AWS::DynamoDB::Table"));
-    const table = tables.find((t) => t.Properties?.KeySchema[0].AttributeName === partitionKey);
-    if (!table) throw new Error(`no table keyed by ${partitionKey}`);
+  const tableNamed = (logicalIdPrefix: string) => {
+    const tables = Object.entries(resourcesOf(dev.dataTemplate, "AWS::DynamoDB::Table"));
+    const table = tables.find(([id]) => id.startsWith(logicalIdPrefix))?.[1];
+    if (!table) throw new Error(`no table ${logicalIdPrefix}`);
     return table.Properties as Cfn;
   };
 
   it("has the same keys and indexes as the tables the local twin provisions", () => {
-    for (const [local, partitionKey] of [
-      [runsTableDefinition("runs"), "pk"],
-      [connectionsTableDefinition("connections"), "connection_id"],
+    for (const [local, logicalIdPrefix] of [
+      [runsTableDefinition("runs"), "RunsTable"],
+      [connectionsTableDefinition("connections"), "ConnectionsTable"],
+      [coreBankingTableDefinition("core-banking"), "CoreBankingTable"],
     ] as const) {
-      const table = tableKeyedBy(partitionKey);
+      const table = tableNamed(logicalIdPrefix);
       expect(table.KeySchema).toEqual(local.KeySchema);
       expect(table.BillingMode).toBe(local.BillingMode);
-      const indexes = (table.GlobalSecondaryIndexes as Array<Record<string, unknown>>).map(
+      const indexes = ((table.GlobalSecondaryIndexes ?? []) as Array<Record<string, unknown>>).map(
         ({ IndexName, KeySchema }) => ({ IndexName, KeySchema }),
       );
       expect(indexes).toEqual(
-        local.GlobalSecondaryIndexes?.map(({ IndexName, KeySchema }) => ({ IndexName, KeySchema })),
+        (local.GlobalSecondaryIndexes ?? []).map(({ IndexName, KeySchema }) => ({ IndexName, KeySchema })),
       );
     }
   });
 
-  it("gives both tables point-in-time recovery, KMS encryption and the expires_at TTL", () => {
-    dev.dataTemplate.resourceCountIs("AWS::DynamoDB::Table", 2);
+  it("gives every table point-in-time recovery and KMS encryption, and the runs and connections tables the expires_at TTL", () => {
+    dev.dataTemplate.resourceCountIs("AWS::DynamoDB::Table", 3);
     dev.dataTemplate.allResourcesProperties("AWS::DynamoDB::Table", {
       PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
       SSESpecification: { SSEEnabled: true },
-      TimeToLiveSpecification: { AttributeName: "expires_at", Enabled: true },
     });
+    for (const logicalIdPrefix of ["RunsTable", "ConnectionsTable"]) {
+      expect(tableNamed(logicalIdPrefix).TimeToLiveSpecification, logicalIdPrefix).toEqual({
+        AttributeName: "expires_at",
+        Enabled: true,
+      });
+    }
+    // Balances, transfers and fraud cases are records of the bank: nothing expires them.
+    expect(tableNamed("CoreBankingTable").TimeToLiveSpecification).toBeUndefined();
+    expect(tableNamed("CoreBankingTable").StreamSpecification).toBeUndefined();
   });
 
   it("blocks public access, encrypts and versions every bucket, the access-log bucket included", () => {

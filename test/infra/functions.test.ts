@@ -248,6 +248,33 @@ describe("functions (dev)", () => {
       expect(access(service).allowing("bedrock:InvokeModel"), service).toEqual([]);
   });
 
+  it("lets only the worker's role touch the core-banking table, and tells only the worker its name", () => {
+    const worker = access("rewoo-worker");
+    const workerRole = (worker.properties.Role as { "Fn::GetAtt": [string] })["Fn::GetAtt"][0];
+    const touching = Object.values(resourcesOf(dev.serviceTemplate, "AWS::IAM::Policy")).filter((policy) =>
+      JSON.stringify(policy.Properties?.PolicyDocument).includes("CoreBankingTable"),
+    );
+    expect(touching.flatMap((policy) => policy.Properties?.Roles)).toEqual([{ Ref: workerRole }]);
+    // A transfer is one TransactWriteItems: Put, Update and ConditionCheck on the table itself.
+    for (const action of [
+      "dynamodb:GetItem",
+      "dynamodb:Query",
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+      "dynamodb:ConditionCheckItem",
+    ]) {
+      expect(worker.allowing(action), action).toContainEqual(expect.stringMatching(/CoreBankingTable\w*Arn/));
+    }
+    for (const service of SERVICES) {
+      const table = access(service).environment.CORE_BANKING_TABLE;
+      if (service === "rewoo-worker")
+        expect(table).toEqual({
+          "Fn::ImportValue": expect.stringMatching(/^Rewoo-dev-Data:ExportsOutputRefCoreBankingTable/),
+        });
+      else expect(table, service).toBeUndefined();
+    }
+  });
+
   it("gives the four workflow functions one shared configuration", () => {
     const shared = (service: string) => {
       const {
@@ -256,6 +283,8 @@ describe("functions (dev)", () => {
         // The worker's alone (it reads the documents): test/infra/ocr.test.ts.
         REWOO_OCR_ENGINE: _ocrEngine,
         REWOO_OCR_MIN_CONFIDENCE: _ocrConfidence,
+        // The worker's alone too (it runs the banking tools): the test below.
+        CORE_BANKING_TABLE: _coreBanking,
         ...rest
       } = access(service).environment;
       return rest;
