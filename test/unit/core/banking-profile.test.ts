@@ -16,6 +16,7 @@ import {
   reviewBankingResult,
 } from "../../../lambdas/core/banking/profile.ts";
 import { bankingResult } from "../../../lambdas/core/banking/responder.ts";
+import { renderPlannerPrompt } from "../../../lambdas/core/prompts.ts";
 import type { EvaluationRequest, Evidence, Plan } from "../../../lambdas/core/types.ts";
 import { normalizePlan } from "../../../lambdas/core/validate.ts";
 import { describeBankingTools } from "../../../lambdas/tools/banking-tools.ts";
@@ -96,6 +97,40 @@ describe("banking plans", () => {
     expect(confirmationAnswer("no, don't")).toBe("no");
     expect(confirmationAnswer("maybe later")).toBeUndefined();
     expect(formatMoney(123_456_789, "EUR")).toBe("1,234,567.89 EUR");
+  });
+});
+
+describe("the banking planner's prompt (hosted models)", () => {
+  it("describes the banking tools only, and the request as data", () => {
+    const request = requestOf("send $50 from checking to Sam");
+    const profile = profileModule("banking_assistant");
+    const { system, prompt } = renderPlannerPrompt({
+      request,
+      tools: BANKING_CATALOG,
+      maxSteps: 10,
+      ...(profile.plannerPrompt ?? {}),
+    });
+    expect(system).toMatch(/planner of a bank's customer assistant/);
+    for (const tool of BANKING_CATALOG.keys()) expect(prompt).toContain(tool);
+    expect(prompt).not.toMatch(/call_preconditions_api|loan/i);
+    expect(prompt).toContain('"intent":"transfer"');
+    // What the planner writes goes through the same parser and validation as any plan.
+    const written = JSON.stringify(bankingPlanSteps(bankingMetadata(request)));
+    const plan = profile.planFromText(written, {
+      tools: BANKING_CATALOG,
+      maxSteps: 10,
+      request,
+      scope: undefined,
+    });
+    expect(plan.steps).toHaveLength(4);
+    expect(() =>
+      profile.planFromText('[{"id":"E1","tool":"call_preconditions_api","args":{}}]', {
+        tools: BANKING_CATALOG,
+        maxSteps: 10,
+        request,
+        scope: undefined,
+      }),
+    ).toThrow(/unknown tool "call_preconditions_api"/);
   });
 });
 
