@@ -26,7 +26,8 @@
 // - data errors an action meets while applied (an update's operand of the wrong type, an item over
 //   400 KB) answer dynalite's ValidationException, after everything is undone, where DynamoDB would
 //   cancel with a ValidationError reason;
-// - ConsumedCapacity and ItemCollectionMetrics are not returned; the 4 MB aggregate size limit is not checked;
+// - ConsumedCapacity and ItemCollectionMetrics are not returned; the 4 MB aggregate size limit is
+//   not checked;
 // - transactional writes are not recorded by the twin's DynamoDB Streams emulation.
 import { createHash, randomBytes } from "node:crypto";
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from "node:http";
@@ -137,12 +138,14 @@ export class LocalDynamoDbTransactions {
   private async transactWrite(input: Record<string, unknown>, headers: IncomingHttpHeaders): Promise<Answer> {
     const actions = parseWriteActions(input.TransactItems);
     const token = input.ClientRequestToken;
-    if (
-      token !== undefined &&
-      (typeof token !== "string" || token.length < 1 || token.length > MAX_TOKEN_LENGTH)
-    ) {
+    if (token !== undefined && (typeof token !== "string" || token.length > MAX_TOKEN_LENGTH)) {
       throw validation(
         `1 validation error detected: Value '${String(token)}' at 'clientRequestToken' failed to satisfy constraint: Member must have length less than or equal to ${MAX_TOKEN_LENGTH}`,
+      );
+    }
+    if (token === "") {
+      throw validation(
+        "1 validation error detected: Value '' at 'clientRequestToken' failed to satisfy constraint: Member must have length greater than or equal to 1",
       );
     }
     const requestHash = hashOf({ ...input, ClientRequestToken: undefined });
@@ -162,7 +165,10 @@ export class LocalDynamoDbTransactions {
         }
         if (earlier) return { status: 200, body: {} };
       }
-      const keys = await keysOf(inner, actions);
+      const keys = await keysOf(
+        inner,
+        actions.map((action) => ({ table: action.table, key: action.key ?? action.item ?? {} })),
+      );
       const before = await Promise.all(
         actions.map((action, index) => inner.getItem(action.table, keys[index] as AttributeMap)),
       );
@@ -215,15 +221,7 @@ export class LocalDynamoDbTransactions {
     const gets = parseGets(input.TransactItems);
     return this.serialized(async () => {
       const inner = new DynaliteCalls(this.dynalite, headers);
-      await keysOf(
-        inner,
-        gets.map((get) => ({
-          kind: "ConditionCheck",
-          table: get.table,
-          key: get.key,
-          returnOldOnFailure: false,
-        })),
-      );
+      await keysOf(inner, gets);
       const items = await Promise.all(
         gets.map((get) =>
           inner.call("GetItem", {
@@ -281,7 +279,7 @@ export function attachDynamoDbTransactions(
           res,
           {
             status: 500,
-            body: { __type: "com.amazonaws.dynamodb.v20120810#InternalServerError", message: String(error) },
+            body: { __type: `${DYNAMODB_ERROR}InternalServerError`, message: String(error) },
           },
           req.headers["content-type"],
         );
@@ -384,10 +382,16 @@ const notNull = (field: string) =>
 
 // --- items, keys and the single-item operations -------------------------------------------------------
 
-/** Each action's item key; refuses two actions on one item, as DynamoDB does. */
-async function keysOf(inner: DynaliteCalls, actions: readonly Action[]): Promise<AttributeMap[]> {
+/**
+ * The key of each item a transaction names (from a Put, its item's key attributes); refuses two
+ * actions on one item, as DynamoDB does.
+ */
+async function keysOf(
+  inner: DynaliteCalls,
+  targets: ReadonlyArray<{ table: string; key: AttributeMap }>,
+): Promise<AttributeMap[]> {
   const schemas = new Map<string, string[]>();
-  for (const table of new Set(actions.map((action) => action.table))) {
+  for (const table of new Set(targets.map((target) => target.table))) {
     const { Table } = (await inner.call("DescribeTable", { TableName: table })) as {
       Table: { KeySchema: Array<{ AttributeName: string }> };
     };
@@ -397,13 +401,12 @@ async function keysOf(inner: DynaliteCalls, actions: readonly Action[]): Promise
     );
   }
   const seen = new Set<string>();
-  return actions.map((action) => {
-    const names = schemas.get(action.table) ?? [];
-    const source = action.key ?? action.item ?? {};
+  return targets.map(({ table, key: source }) => {
+    const names = schemas.get(table) ?? [];
     const key = Object.fromEntries(
       names.filter((name) => name in source).map((name) => [name, source[name]]),
     );
-    const identity = JSON.stringify([action.table, names.map((name) => canonical(source[name]))]);
+    const identity = JSON.stringify([table, names.map((name) => canonical(source[name]))]);
     if (seen.has(identity))
       throw validation("Transaction request cannot include multiple operations on one item");
     seen.add(identity);
