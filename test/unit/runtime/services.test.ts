@@ -51,7 +51,13 @@ describe("service layers", () => {
         "llm",
       ]),
     );
-    expect([...catalog.catalog.keys()]).toEqual(catalog.tools.names());
+    // Each profile's planner sees its own tools; the registry runs them all.
+    const loan = [...catalog.catalog.keys()];
+    const banking = [...catalog.tools.catalog("banking_assistant").keys()];
+    expect(loan).toEqual([...catalog.tools.catalog("loan_evaluation").keys()]);
+    expect(banking).toEqual(expect.arrayContaining(["find_card", "block_card", "transfer_funds"]));
+    expect(loan.filter((name) => banking.includes(name))).toEqual([]);
+    expect([...loan, ...banking].sort()).toEqual(catalog.tools.names().sort());
     expect(catalog.tools.questionsFor(bankPlan).map((question) => question.field)).toContain(
       "borrower_info.monthly_income",
     );
