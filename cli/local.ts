@@ -18,6 +18,7 @@ import { RunNotFoundError } from "../lambdas/store/runs.ts";
 import { ApiClient } from "./api-client.ts";
 import { type BatchCommandOptions, runBatch } from "./batch.ts";
 import { type BatchInput, stageBatchDocuments } from "./batch-input.ts";
+import { chatPageUrl, DEFAULT_CUSTOMER, mintCustomerToken } from "./customer-token.ts";
 import { type StagedDocument, stageLocalDocuments } from "./local-documents.ts";
 import { EXIT_INVALID_INPUT, EXIT_RUN_FAILED, reportProblems, reportRun } from "./output.ts";
 import { QuestionResponder } from "./question-responder.ts";
@@ -108,6 +109,12 @@ function printUrls(twin: Twin, say: Say): void {
     `${pc.bold("WebSocket")}  ${twin.urls.websocket}?token=<subscribe_token from the POST, or the operator token>`,
   );
   say(`${pc.bold("Dashboard")}  ${twin.urls.dashboard}?token=${twin.operatorToken}`);
+  // The twin has put its token secret in the environment of this process (its handlers read it there).
+  const secret = process.env.REWOO_TOKEN_SECRET;
+  if (secret) {
+    const chat = chatPageUrl(twin.urls.dashboard, mintCustomerToken(secret, DEFAULT_CUSTOMER));
+    say(`${pc.bold("Chat")}       ${chat}  (the banking assistant as ${DEFAULT_CUSTOMER})`);
+  }
 }
 
 /** Resolves on the first SIGINT / SIGTERM; a second one while stopping exits at once. */

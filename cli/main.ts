@@ -5,6 +5,7 @@ import { Command, InvalidArgumentError, Option } from "commander";
 import type { PlanDecision } from "./api-client.ts";
 import { runBatch, runBatchShow } from "./batch.ts";
 import { type BatchInput, BatchInputError, readBatchInput } from "./batch-input.ts";
+import { ChatOptionsError, type RawChatOptions, runChat, validateChatOptions } from "./chat.ts";
 import {
   devCommand,
   exitAfterSampleFromEnv,
@@ -507,6 +508,43 @@ withTarget(
     }),
   );
 });
+
+program
+  .command("chat")
+  .description(
+    "talk to the banking assistant (POST /v1/chat) as a signed-in customer, through the local twin (--local) or a running API (--api <url> --customer-token <token>)",
+  )
+  .option(
+    "--local",
+    "through the local twin (the one serving the data folder, else one booted for the command), as a demo customer",
+  )
+  .option(
+    "--customer <id>",
+    "with --local: the demo customer to sign in as (cust_alice, cust_sam, cust_bob; default cust_alice)",
+  )
+  .option(
+    "--api <url>",
+    "through a running API (e.g. http://127.0.0.1:3000 from `rewoo dev`, or a deployed stage)",
+  )
+  .option("--customer-token <token>", "with --api: the signed-in customer's token (sent as X-Customer-Token)")
+  .option("--session <id>", "go on with this conversation (one of the customer's sessions)")
+  .option(
+    "--message <text>",
+    "send this message instead of prompting (repeatable: sent in order, in one session)",
+    (value: string, previous: string[] = []) => [...previous, value],
+  )
+  .option("--json", "with --message: print each raw API answer as one JSON line")
+  .action(async (raw: RawChatOptions) => {
+    let options: ReturnType<typeof validateChatOptions>;
+    try {
+      options = validateChatOptions(raw);
+    } catch (error) {
+      if (!(error instanceof ChatOptionsError)) throw error;
+      process.exitCode = reportProblems(error.problems, "rewoo chat", undefined, "invalid options");
+      return;
+    }
+    process.exitCode = await runChat(options);
+  });
 
 const plan = program.command("plan").description("work with planner outputs");
 plan
