@@ -3,6 +3,7 @@
 // fetches and tell when to fetch again.
 import { ApiClient, ApiError } from "./api.js";
 import { BatchesView } from "./batches.js";
+import { ChatPage, ConversationPanel, customerTokenFrom } from "./chat.js";
 import { loadConfig } from "./config.js";
 import { DagView } from "./dag.js";
 import { h } from "./dom.js";
@@ -61,6 +62,13 @@ const batchesView = new BatchesView(
   },
   { api, storage: browserStorage(), onNotify: notify },
 );
+
+// The Chat page acts for the customer of ?customer_token= only (see config.js on tokens in files).
+const chatPage = new ChatPage($("chat-view"), {
+  apiBase: config.api,
+  customerToken: customerTokenFrom(window.location.search),
+});
+const conversationPanel = new ConversationPanel($("conversation"), { apiBase: config.api });
 
 // For debugging in the browser console and for the end-to-end test.
 window.rewooDashboard = {
@@ -162,9 +170,23 @@ function batchRouteFromHash() {
 function route() {
   const batchId = batchRouteFromHash();
   const onBatches = batchId !== undefined;
-  $("batches-link").classList.toggle("selected", onBatches);
-  if (onBatches) $("batches-link").setAttribute("aria-current", "page");
-  else $("batches-link").removeAttribute("aria-current");
+  const onChat = window.location.hash === "#/chat";
+  for (const [link, selected] of [
+    [$("batches-link"), onBatches],
+    [$("chat-link"), onChat],
+  ]) {
+    link.classList.toggle("selected", selected);
+    if (selected) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+  if (onChat) {
+    openRun(null);
+    batchesView.hide();
+    $("empty-state").hidden = true;
+    chatPage.show();
+    return;
+  }
+  chatPage.hide();
   if (onBatches) {
     openRun(null);
     $("empty-state").hidden = true;
@@ -172,7 +194,10 @@ function route() {
     return;
   }
   batchesView.hide();
-  openRun(runIdFromHash());
+  const runId = runIdFromHash();
+  // Back from a page that hid it, with no run to show.
+  if (!runId) $("empty-state").hidden = false;
+  openRun(runId);
 }
 
 /** localStorage, or null where the browser refuses it (private modes, sandboxed frames). */
@@ -192,6 +217,7 @@ function openRun(runId) {
   $("event-log").replaceChildren();
   poller.stop();
   if (!runId) {
+    conversationPanel.hide();
     live.stop();
     $("run-view").hidden = true;
     $("empty-state").hidden = false;
@@ -346,6 +372,7 @@ function render() {
     const view = state.view();
     renderRunHeader($("run-header"), view, { onCancel: cancelRun, cancelling: app.cancelling });
     waitingPanel.update(view);
+    conversationPanel.update(state.runId, state.record, view.status, view.lastSeq);
     dagView.update(view, app.selected);
     renderDetails($("details"), view, app.selected, { onSelect: selectStep });
     renderResult($("result"), view);

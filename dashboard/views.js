@@ -75,8 +75,16 @@ function verdictLabel(status) {
   return Object.hasOwn(VERDICT_LABEL, status) ? VERDICT_LABEL[status] : String(status).replaceAll("_", " ");
 }
 
+/** A banking assistant's run (no loan program) is named by what the customer asked for. */
+function bankingIntentOf(request) {
+  const m = request?.metadata ?? {};
+  return !m.loan_program && typeof m.intent === "string" ? m.intent.replaceAll("_", " ") : null;
+}
+
 function programOf(request) {
   const m = request?.metadata ?? {};
+  const intent = bankingIntentOf(request);
+  if (intent) return `Banking assistant · ${intent}`;
   return [m.loan_program, m.classification].filter(Boolean).join(" · ") || "Loan file";
 }
 
@@ -121,10 +129,20 @@ export function renderRunList(el, { runs, selectedId, listAvailable, error }) {
             h(
               "span",
               { class: "run-item-top" },
-              h("span", { class: "run-item-program" }, run.request?.metadata?.loan_program ?? "Loan file"),
+              h(
+                "span",
+                { class: "run-item-program" },
+                bankingIntentOf(run.request)
+                  ? "Banking assistant"
+                  : (run.request?.metadata?.loan_program ?? "Loan file"),
+              ),
               runStatusBadge(run.status, { class: `badge badge-sm run-${String(run.status).toLowerCase()}` }),
             ),
-            h("span", { class: "run-item-class" }, run.request?.metadata?.classification ?? ""),
+            h(
+              "span",
+              { class: "run-item-class" },
+              bankingIntentOf(run.request) ?? run.request?.metadata?.classification ?? "",
+            ),
             h(
               "span",
               { class: "run-item-meta" },
