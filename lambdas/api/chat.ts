@@ -255,7 +255,7 @@ async function replyFor(
   const { runs } = ctx.services;
   const deadline = Date.now() + waitMs;
   let meta = await runs.getMeta(runId);
-  while (!settled(meta) && Date.now() < deadline) {
+  while (!(await settled(meta, ctx)) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     meta = await runs.getMeta(runId);
   }
@@ -276,11 +276,22 @@ async function replyFor(
   return { ...base, reply: replyText(meta) };
 }
 
-/** Whether the run waits for the customer or has ended (a wait with its question stored). */
-function settled(meta: MetaItem): boolean {
-  if (isTerminal(meta.status)) return true;
-  if (meta.status === "AWAITING_INPUT") return meta.clarification?.status === "asked";
-  return meta.status === "AWAITING_APPROVAL";
+/**
+ * Whether the run waits for the customer or has ended, and has said so in its events: a wait stores
+ * its status before it announces it, and an ending closes the events with `complete`. The reply is
+ * recorded after that announcement, so the transcript reads in the order it happened.
+ */
+async function settled(meta: MetaItem, ctx: ApiContext): Promise<boolean> {
+  if (isTerminal(meta.status)) return meta.events_closed === true;
+  const announcing =
+    meta.status === "AWAITING_INPUT" && meta.clarification?.status === "asked"
+      ? "question"
+      : meta.status === "AWAITING_APPROVAL" && meta.approval?.status === "pending"
+        ? "approval"
+        : undefined;
+  if (!announcing) return false;
+  const events = await ctx.services.runs.listEvents(meta.run_id);
+  return events.at(-1)?.stage === announcing;
 }
 
 function replyText(meta: MetaItem): string {

@@ -186,6 +186,9 @@ describe("the banking assistant", () => {
     const messages = lines.filter((line) => line.type === "message");
     expect(messages.map((line) => line.role)).toEqual(["user", "assistant"]);
     expect(messages[0].text).toBe("what is my checking balance");
+    // The reply is recorded after the run's ending, so the transcript reads in the order it happened.
+    expect(messages[1].state).toBe("completed");
+    expect(lines.at(-1)).toMatchObject({ type: "message", role: "assistant" });
     expect(lines.map((line) => line.seq)).toEqual(lines.map((_, index) => index + 1));
     expect(lines.some((line) => line.type === "review" && line.target === "plan")).toBe(true);
   });
