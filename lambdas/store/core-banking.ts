@@ -149,6 +149,32 @@ export class InvalidBankingRequestError extends Error {
   }
 }
 
+/**
+ * How often a transfer is tried again when another transaction held one of its items (DynamoDB
+ * cancels it with TransactionConflict and asks to retry). The transfer id and the token keep the
+ * retries one transfer.
+ */
+export const TRANSFER_CONFLICT_ATTEMPTS = 5;
+
+export async function withConflictRetries<T>(
+  write: () => Promise<T>,
+  attempts = TRANSFER_CONFLICT_ATTEMPTS,
+  pause: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      const conflict =
+        error instanceof TransactionCanceledException &&
+        (error.CancellationReasons ?? []).some((reason) => reason.Code === "TransactionConflict");
+      if (!conflict || attempt >= attempts) throw error;
+      // Full jitter: transfers that collided do not collide again in step.
+      await pause(Math.random() * 50 * 2 ** attempt);
+    }
+  }
+}
+
 const customerKey = (customerId: string) => `CUSTOMER#${customerId}`;
 const PROFILE = "PROFILE";
 const accountKey = (accountId: string) => `ACCOUNT#${accountId}`;
@@ -418,7 +444,7 @@ export class CoreBankingStore {
       );
 
     try {
-      await write(transferToken(input.transfer_id));
+      await withConflictRetries(() => write(transferToken(input.transfer_id)));
     } catch (error) {
       if (error instanceof IdempotentParameterMismatchException) {
         // The token already carried another call with this transfer_id within DynamoDB's window.
@@ -427,7 +453,7 @@ export class CoreBankingStore {
         // That call did not write (DynamoDB may keep the token of a cancelled transaction): this call
         // goes on under a token of its own.
         try {
-          await write(transferToken(`${input.transfer_id}\u0000${writtenBy}`));
+          await withConflictRetries(() => write(transferToken(`${input.transfer_id}\u0000${writtenBy}`)));
         } catch (retryError) {
           return this.refusedTransfer(customer, input, retryError);
         }
@@ -473,7 +499,7 @@ export class CoreBankingStore {
   ): Promise<{ transfer: Transfer; created: boolean; from: Account }> {
     if (!(error instanceof TransactionCanceledException)) throw error;
     const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code);
-    // Another transaction held an item: transient, the worker's retry runs the step again.
+    // Another transaction still held an item after every retry: reported as the transient fault it is.
     if (codes.includes("TransactionConflict")) throw error;
     const [transferCode, fromCode, toCode] = codes;
     if (transferCode === "ConditionalCheckFailed") {

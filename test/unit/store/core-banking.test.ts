@@ -1,5 +1,5 @@
 // The core-banking store against dynalite with the twin's transactions layer, through the real SDK.
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { CreateTableCommand, DynamoDBClient, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_CUSTOMERS } from "../../../examples/banking/customers.ts";
@@ -13,6 +13,7 @@ import {
   last4Of,
   NotFoundForCustomerError,
   TransferRefusedError,
+  withConflictRetries,
 } from "../../../lambdas/store/core-banking.ts";
 
 const REGION = "us-east-1";
@@ -402,5 +403,65 @@ describe("CoreBankingStore", () => {
     expect(formatMinor(250_000, "USD")).toBe("2,500.00 USD");
     expect(formatMinor(5, "EUR")).toBe("0.05 EUR");
     expect(formatMinor(1_234_567, "JPY")).toBe("1,234,567 JPY");
+  });
+});
+
+describe("withConflictRetries", () => {
+  const conflict = () =>
+    new TransactionCanceledException({
+      message:
+        "Transaction cancelled, please refer cancellation reasons for specific reasons [None, TransactionConflict]",
+      $metadata: {},
+      CancellationReasons: [{ Code: "None" }, { Code: "TransactionConflict" }],
+    });
+  const noPause = async () => undefined;
+
+  it("tries a transaction again while another one holds its items, then gives up with the conflict", async () => {
+    let calls = 0;
+    const result = await withConflictRetries(
+      async () => {
+        calls += 1;
+        if (calls < 3) throw conflict();
+        return "written";
+      },
+      5,
+      noPause,
+    );
+    expect(result).toBe("written");
+    expect(calls).toBe(3);
+
+    let tries = 0;
+    const error = await rejectionOf(
+      withConflictRetries(
+        async () => {
+          tries += 1;
+          throw conflict();
+        },
+        5,
+        noPause,
+      ),
+    );
+    expect(tries).toBe(5);
+    expect(error.name).toBe("TransactionCanceledException");
+  });
+
+  it("never retries a refusal (a failed condition is the answer)", async () => {
+    let calls = 0;
+    const refused = new TransactionCanceledException({
+      message: "Transaction cancelled",
+      $metadata: {},
+      CancellationReasons: [{ Code: "None" }, { Code: "ConditionalCheckFailed" }],
+    });
+    await rejectionOf(
+      withConflictRetries(
+        async () => {
+          calls += 1;
+          throw refused;
+        },
+        5,
+        noPause,
+      ),
+    );
+    expect(calls).toBe(1);
   });
 });
