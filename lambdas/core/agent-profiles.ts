@@ -8,10 +8,12 @@ import {
   bankingMetadata,
   bankingPlanSteps,
   bankingQuestions,
+  readPlannerEnvelope,
   requiredBankingTools,
   reviewBankingPlan,
   reviewBankingResult,
   slotsFromAnswers,
+  withModelReading,
 } from "./banking/profile.ts";
 import { bankingResult } from "./banking/responder.ts";
 import type { InstructionScope } from "./instructions.ts";
@@ -62,6 +64,11 @@ export interface AgentProfileModule {
   answer?(request: EvaluationRequest, plan: Plan, evidence: Evidence[]): RunResult;
   /** The review of a result by the profile's own rules; absent: the engine's result reviewer. */
   reviewResult?(result: RunResult, evidence: Evidence[], threshold: number | undefined): Review;
+  /**
+   * The request as the planner's text reads it (a hosted banking planner also writes its reading of
+   * the message); absent or unchanged: the request stands. `problems`: a reading that was unusable.
+   */
+  readRequest?(text: string, request: EvaluationRequest): { request: EvaluationRequest; problems: string[] };
   /** The planner's role and the prompt template it plans from; absent: the loan planner's. */
   plannerPrompt?: { system: string; template: string };
 }
@@ -86,17 +93,17 @@ Tools, each arg as name: type — description (? marks an optional arg):
 {tool_descriptions}
 
 Rules:
-1. Act only on what the customer asked (metadata.intent) with the details they gave (metadata.slots); a detail they did not give is null, never invented.
+1. Read the customer's message (instructions) yourself: metadata holds a pattern-based first reading (intent, slots) that may miss or mistake details. Act only on what the customer asked, with the details they gave; a detail they did not give is null, never invented. Amounts are integer minor units (cents) with an ISO currency code.
 2. Look up what the customer named first (find_card, find_account, find_payee), then act on the ids those steps return through placeholders ("{{E1.card_id}}"). Never write an account, card or payee id yourself.
 3. lost_stolen_card: find_card → block_card. report_fraud: (find_card →) open_fraud_case. open_account: open_account. check_balance: find_account → get_balance. transfer: find_account (from) and find_payee (to) → transfer_funds (amount_minor in cents, currency) → get_balance of the from account (depends_on the transfer).
 4. Use only these tools, with args of the types shown, and at most {max_steps} steps.
 
-Output format: a JSON array with one step per line, {"id":"E1","tool":"<tool name>","args":{...},"depends_on":["<earlier ids>"],"description":"<why>"}
+Output format: one JSON object {"intent": "<lost_stolen_card|report_fraud|open_account|check_balance|transfer>", "slots": {"card"?: {"kind"?, "last4"?}, "account"?: {...}, "account_type"?: "checking"|"savings", "amount"?: <cents>, "currency"?: "USD", "from_account"?: {...}, "to"?: "<payee name>" or {...}, "description"?: "..."}, "plan": [steps]}, each step {"id":"E1","tool":"<tool name>","args":{...},"depends_on":["<earlier ids>"],"description":"<why>"}
 
 Request:
 {request}
 
-Output ONLY the JSON array. No prose, no markdown fences.`;
+Output ONLY the JSON object. No prose, no markdown fences.`;
 
 /** A banking plan's text read like a loan plan's (same parser and validation), with its own tools. */
 function bankingPlanFromText(text: string, input: PlanningInput): Plan {
@@ -123,6 +130,10 @@ const bankingAssistant: AgentProfileModule = {
     const merged = { ...request, metadata: { ...request.metadata, slots: { ...slots, ...read } } };
     const steps = bankingPlanSteps(bankingMetadata(merged));
     return { request: merged, plan: normalizePlan(steps, { ...input, request: merged }) };
+  },
+  readRequest: (text, request) => {
+    const { understanding, problems } = readPlannerEnvelope(text);
+    return { request: understanding ? withModelReading(request, understanding) : request, problems };
   },
   plannerPrompt: { system: BANKING_PLANNER_SYSTEM, template: BANKING_PLANNER_TEMPLATE },
 };

@@ -38,18 +38,20 @@ export async function planRun(runId: string, services: Services, log: Logger): P
     return planOutput(stored, request, config);
   }
 
-  const plan =
+  const { plan, request: read } =
     mode === "legacy"
-      ? fixedPlan(request, services)
+      ? { plan: fixedPlan(request, services), request }
       : await writtenPlan(runId, request, profile, services, log);
 
-  if (!(await runs.updateRun(runId, { status: "RUNNING", plan }))) {
+  // The planner's reading of the message (a hosted banking planner) becomes the run's request.
+  const reread = read === request ? {} : { request: read };
+  if (!(await runs.updateRun(runId, { status: "RUNNING", plan, ...reread }))) {
     // Cancelled while the planner was thinking: the plan would only confuse the finished run's event stream.
     const { status: now } = await runs.getMeta(runId);
     throw new Error(`run ${runId} became ${now} while it was being planned; plan discarded`);
   }
   await publisher.publish(runId, { stage: "plan", plan });
-  return planOutput(plan, request, config);
+  return planOutput(plan, read, config);
 }
 
 export function planOutput(plan: Plan, request: EvaluationRequest, config: Services["config"]): PlanOutput {
@@ -70,7 +72,7 @@ async function writtenPlan(
   profile: ProfileName | undefined,
   services: Services,
   log: Logger,
-): Promise<Plan> {
+): Promise<PlannedRequest> {
   const scope = plannerScope(request, profile);
   let replan: ReplanContext | undefined;
   for (let attempt = 0; ; attempt++) {
@@ -100,6 +102,12 @@ export function plannerScope(
   return profile === undefined ? scopeOf(request) : undefined;
 }
 
+export interface PlannedRequest {
+  plan: Plan;
+  /** The request as the planner read it (the same object when it read nothing new). */
+  request: EvaluationRequest;
+}
+
 /** One planner call: the prompt (with the scope and, when planning again, what went wrong), parsed and validated. */
 export async function askPlanner(
   runId: string,
@@ -109,7 +117,7 @@ export async function askPlanner(
   services: Services,
   log: Logger,
   profileName?: ProfileName,
-): Promise<Plan> {
+): Promise<PlannedRequest> {
   const { runs, llm, tools, config } = services;
   const profile = profileModule(profileName);
   const catalog = tools.catalog(profile.name);
@@ -144,9 +152,13 @@ export async function askPlanner(
   await runs.addUsage(runId, { llm_calls: 1, ...completion.usage });
   log.info("planner completed", { model: completion.model, usage: completion.usage });
 
-  const plan = profile.planFromText(completion.text, { tools: catalog, maxSteps, request, scope });
+  const read = profile.readRequest?.(completion.text, request);
+  if (read?.problems.length)
+    log.warn("the planner's reading of the request was unusable", { problems: read.problems });
+  const planned = read?.request ?? request;
+  const plan = profile.planFromText(completion.text, { tools: catalog, maxSteps, request: planned, scope });
   for (const repair of plan.repairs) log.warn("plan repaired", { repair });
-  return plan;
+  return { plan, request: planned };
 }
 
 /**
@@ -183,7 +195,7 @@ export async function replanRun(runId: string, services: Services, log: Logger):
     .map((step) => `${step.id} ${step.tool} failed: ${byStep.get(step.id)?.error ?? "unknown error"}`)
     .join("; ");
   log.warn("a required step failed; planning again", { failures });
-  const written = await askPlanner(
+  const { plan: written } = await askPlanner(
     runId,
     meta.request,
     plan.scope ?? plannerScope(meta.request, meta.profile),

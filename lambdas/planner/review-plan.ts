@@ -85,7 +85,7 @@ export async function reviewPlanRun(
       (issue) => `plan review (${issue.criterion}, ${issue.severity}): ${issue.message}`,
     );
     try {
-      const written = await askPlanner(
+      const { plan: written } = await askPlanner(
         runId,
         meta.request,
         plan.scope ?? plannerScope(meta.request, meta.profile),

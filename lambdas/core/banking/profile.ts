@@ -2,6 +2,8 @@
 // request a run carries, the ReWOO plan of banking tools for each intent, the questions a missing
 // detail raises, the confirmation a money movement needs) and how its plans and answers are
 // reviewed. Pure: the tools that act on the core-banking store live in lambdas/tools.
+import * as z from "zod";
+import { balancedJsonEnd } from "../embedded-json.ts";
 import { scoreReview } from "../review.ts";
 import type {
   EvaluationRequest,
@@ -16,6 +18,7 @@ import type {
 import {
   BANKING_INTENTS,
   type BankingIntent,
+  mergeSlots,
   missingSlots,
   type ProductReference,
   type SlotName,
@@ -192,6 +195,106 @@ export function bankingPlanSteps(metadata: BankingRequestMetadata): RawStep[] {
 
 function step(id: string, tool: string, args: Record<string, unknown>, description: string): RawStep {
   return { id, tool, args, description };
+}
+
+// ---------------------------------------------------------------- a hosted model's reading
+
+const ReferenceSchema = z
+  .object({
+    kind: z.string().min(1).max(40).optional(),
+    last4: z
+      .string()
+      .regex(/^\d{4}$/)
+      .optional(),
+  })
+  .strict();
+const ModelSlotsSchema = z
+  .object({
+    card: ReferenceSchema.optional(),
+    account: ReferenceSchema.optional(),
+    account_type: z.enum(["checking", "savings"]).optional(),
+    amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional(),
+    from_account: ReferenceSchema.optional(),
+    to: z.union([z.string().min(1).max(200), ReferenceSchema]).optional(),
+    description: z.string().min(1).max(2_000).optional(),
+  })
+  .strict();
+const EnvelopeSchema = z.object({
+  intent: z.enum(BANKING_INTENTS),
+  // null: "not given"; the rest must read as the slots do.
+  slots: z.record(z.string(), z.unknown()).transform((slots, ctx) => {
+    const given = Object.fromEntries(Object.entries(slots).filter(([, value]) => value !== null));
+    const parsed = ModelSlotsSchema.safeParse(given);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ ...issue, path: ["slots", ...issue.path] } as never);
+      return z.NEVER;
+    }
+    return parsed.data as Slots;
+  }),
+  plan: z.array(z.unknown()),
+});
+
+/**
+ * A hosted planner writes `{"intent", "slots", "plan"}`: its reading of the message and the plan. The
+ * plan text, and the reading when it is well formed (else undefined, with the problems: the
+ * patterns' reading stands). A bare plan (the offline planner's) has no reading.
+ */
+export function readPlannerEnvelope(text: string): {
+  planText: string;
+  understanding?: { intent: BankingIntent; slots: Slots };
+  problems: string[];
+} {
+  const start = text.indexOf("{");
+  const arrayStart = text.indexOf("[");
+  if (start < 0 || (arrayStart >= 0 && arrayStart < start)) return { planText: text, problems: [] };
+  const end = balancedJsonEnd(text, start);
+  let value: unknown;
+  try {
+    value = end < 0 ? undefined : JSON.parse(text.slice(start, end + 1));
+  } catch {
+    value = undefined;
+  }
+  if (value === null || typeof value !== "object" || !Array.isArray((value as { plan?: unknown }).plan)) {
+    return { planText: text, problems: [] };
+  }
+  const planText = JSON.stringify((value as { plan: unknown[] }).plan);
+  const parsed = EnvelopeSchema.safeParse(value);
+  if (!parsed.success) {
+    return {
+      planText,
+      problems: parsed.error.issues.map(
+        (issue) => `${issue.path.join(".") || "(reading)"}: ${issue.message}`,
+      ),
+    };
+  }
+  return { planText, understanding: { intent: parsed.data.intent, slots: parsed.data.slots }, problems: [] };
+}
+
+/**
+ * The request as the model read the message: its intent, and its details over the patterns' (what
+ * it left out stays as the patterns read it). A money movement always needs the confirmation,
+ * whoever read it as one.
+ */
+export function withModelReading(
+  request: EvaluationRequest,
+  understanding: { intent: BankingIntent; slots: Slots },
+): EvaluationRequest {
+  const metadata = bankingMetadata(request);
+  const slots = mergeSlots(understanding.slots, metadata.slots);
+  return {
+    ...request,
+    metadata: { ...metadata, intent: understanding.intent, slots } as unknown as Record<string, unknown>,
+    options: {
+      ...request.options,
+      approval:
+        movesMoney(understanding.intent) || request.options?.approval === "required" ? "required" : "none",
+    },
+  };
 }
 
 // ---------------------------------------------------------------- questions and confirmation
@@ -390,6 +493,21 @@ export function reviewBankingPlan(plan: Plan, request: EvaluationRequest, thresh
         message: `${planned.id} would ${planned.tool.replace(/_/g, " ")}, which the customer did not ask for`,
         ref: planned.id,
       });
+    }
+    if (planned.tool === BANKING_TOOLS.transferFunds) {
+      // The customer confirms the request's amount: the step must move exactly that.
+      const { amount_minor, currency } = planned.args;
+      const differs =
+        (amount_minor !== null && amount_minor !== (slots.amount ?? null)) ||
+        (currency !== null && currency !== (slots.currency ?? null));
+      if (differs) {
+        issues.push({
+          criterion: "safety",
+          severity: "critical",
+          message: `${planned.id} would move ${String(amount_minor)} ${String(currency)} (minor units), not the ${slots.amount ?? "unknown"} ${slots.currency ?? ""} the customer asked for`,
+          ref: planned.id,
+        });
+      }
     }
     if (MONEY_MOVING.has(planned.tool) && request.options?.approval !== "required") {
       issues.push({

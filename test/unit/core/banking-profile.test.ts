@@ -168,6 +168,16 @@ describe("banking reviewers", () => {
     );
   });
 
+  it("refuses a plan whose transfer differs from what the customer asked (and will confirm)", () => {
+    const request = requestOf("send $50 from checking to Sam");
+    const steps = bankingPlanSteps(bankingMetadata(request)).map((step) =>
+      step.tool === "transfer_funds" ? { ...step, args: { ...step.args, amount_minor: 500_000 } } : step,
+    );
+    const review = reviewBankingPlan(normalizePlan(steps, { request, tools: BANKING_CATALOG }), request);
+    expect(review.approved).toBe(false);
+    expect(review.issues[0]?.message).toMatch(/E3 would move 500000 USD .*not the 5000 USD/);
+  });
+
   it("flags a large transfer as a safety issue", () => {
     const request = requestOf("send $25,000 from savings to Bob");
     const review = reviewBankingPlan(planOf(request), request);
