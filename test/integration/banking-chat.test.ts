@@ -149,6 +149,30 @@ describe("the banking assistant", () => {
     expect(await bank.fraudCases("cust_alice")).toHaveLength(1);
   });
 
+  it("acts at once when the message names everything, and asks for each missing detail otherwise", async () => {
+    const blocked = await say("my credit card ending 9876 was stolen", { customer: "cust_alice" });
+    expect(blocked.body.state).toBe("completed");
+    expect(blocked.body.reply).toMatch(/blocked your credit card ending 9876/);
+    expect((await bank.card("cust_alice", "card_alice_credit")).blocked_reason).toBe("stolen");
+
+    const fraud = await say("I want to report fraud", { customer: "cust_sam" });
+    expect(fraud.body.state).toBe("awaiting_clarification");
+    expect(fraud.body.reply).toMatch(/what happened/i);
+    const reported = await say("two withdrawals of $200 I never made, yesterday at an ATM in Lyon", {
+      session: fraud.body.session_id,
+      customer: "cust_sam",
+    });
+    expect(reported.body.state).toBe("completed");
+    expect(reported.body.reply).toMatch(/opened fraud case fc_/);
+    const [fraudCase] = await bank.fraudCases("cust_sam");
+    expect(fraudCase?.description).toMatch(/two withdrawals of \$200/);
+
+    const balance = await say("what's my balance?", { customer: "cust_bob" });
+    expect(balance.body.state).toBe("awaiting_clarification");
+    const answered = await say("the savings one", { session: balance.body.session_id, customer: "cust_bob" });
+    expect(answered.body.reply).toMatch(/Savings ending 2222 has a balance of 500\.00 EUR/);
+  });
+
   it("never acts on another customer's account, whatever the message names", async () => {
     // Sam's checking account ends 2468: to Alice, it does not exist.
     const reply = await say("what is the balance of my account ending 2468");
