@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
+import { stripVTControlCharacters } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   ChatConversation,
@@ -204,8 +205,9 @@ function capture() {
     err,
     input,
     io: {
-      stdout: (text: string) => out.push(text),
-      stderr: (text: string) => err.push(text),
+      // Colours depend on the terminal (CI sets FORCE_COLOR); the words are what is checked.
+      stdout: (text: string) => out.push(stripVTControlCharacters(text)),
+      stderr: (text: string) => err.push(stripVTControlCharacters(text)),
       input,
       output: new PassThrough(),
     },
