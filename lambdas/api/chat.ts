@@ -66,10 +66,8 @@ export async function chat(event: APIGatewayProxyEvent, ctx: ApiContext): Promis
   const { sessions } = ctx.services;
   const sessionId = body.session_id ?? newSessionId(ctx.services.now());
   // Another customer's session (or an operator's) is, to this caller, one that does not exist.
-  if (!(await sessions.claimForCustomer(sessionId, customerId))) {
-    throw new HttpError(404, "session_not_found", `session "${sessionId}" does not exist`);
-  }
-  const session = (await sessions.get(sessionId)) as SessionItem;
+  const session = await sessions.claimForCustomer(sessionId, customerId);
+  if (!session) throw new HttpError(404, "session_not_found", `session "${sessionId}" does not exist`);
   await sessions.recordMessage(sessionId, { role: "user", text: body.message });
   const answer = await converse(body.message, session, customerId, ctx);
   await sessions.recordMessage(sessionId, {

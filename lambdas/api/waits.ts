@@ -49,9 +49,9 @@ export async function submitAnswers(runId: string, body: unknown, ctx: ApiContex
   }
   const { request, plan } = answeredRun(meta, answers, ctx);
   // An answered field that the steps still cannot use (e.g. "abc" for an income) was not an answer.
-  const unusable = runQuestions({ request, profile: meta.profile }, plan, (asked) =>
-    ctx.services.tools.questionsFor(asked),
-  ).filter((question) => question.field in answers);
+  const unusable = runQuestions({ request, profile: meta.profile }, plan, ctx.services.tools).filter(
+    (question) => question.field in answers,
+  );
   if (unusable.length > 0) {
     const problems = unusable.map((question) => ({
       field: `answers.${question.field}`,

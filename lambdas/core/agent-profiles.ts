@@ -147,10 +147,10 @@ const PROFILES: Readonly<Record<ProfileName, AgentProfileModule>> = {
 export function runQuestions(
   run: { request: EvaluationRequest; profile?: ProfileName | undefined },
   plan: Plan,
-  toolQuestions: (plan: Plan) => InputQuestion[],
+  tools: { questionsFor(plan: Plan): InputQuestion[] },
 ): InputQuestion[] {
   const { questions } = profileModule(run.profile);
-  return questions ? questions(run.request) : toolQuestions(plan);
+  return questions ? questions(run.request) : tools.questionsFor(plan);
 }
 
 /** The module of a run's profile (runs without one are loan runs). */

@@ -30,7 +30,7 @@ export async function awaitPersonRun(
     const first = !meta.clarification;
     const clarification: Clarification = meta.clarification ?? {
       status: "asked",
-      questions: runQuestions(meta, meta.plan, (plan) => services.tools.questionsFor(plan)),
+      questions: runQuestions(meta, meta.plan, services.tools),
       asked_at: now.toISOString(),
       deadline: deadlineAfter(now, config.waitSeconds),
     };

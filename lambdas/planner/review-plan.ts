@@ -37,7 +37,7 @@ export function reviewedOutput(
         ...(meta.clarification ? { clarification: meta.clarification } : {}),
         ...(meta.approval ? { approval: meta.approval } : {}),
         // Legacy requests (the original API) never pause: their callers expect an answer, not a question.
-        questions: legacy ? [] : runQuestions(meta, plan, (asked) => services.tools.questionsFor(asked)),
+        questions: legacy ? [] : runQuestions(meta, plan, services.tools),
         mayAsk: !legacy && mayAsk(meta.request, config.clarificationByDefault),
         approvalRequired: !legacy && approvalRequired(meta.request, config.approvalByDefault),
         waitSeconds: config.waitSeconds,

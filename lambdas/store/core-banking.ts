@@ -322,9 +322,8 @@ export class CoreBankingStore {
       status: "open",
       opened_at: this.now().toISOString(),
     };
-    const created = await this.putNew(customer, fraudKey(input.case_id), fraudCase);
-    if (created) return { fraudCase, created };
-    return { fraudCase: await this.existing<FraudCase>(customer, fraudKey(input.case_id)), created };
+    const { item, created } = await this.createOnce(customer, fraudKey(input.case_id), fraudCase);
+    return { fraudCase: item, created };
   }
 
   /**
@@ -348,9 +347,8 @@ export class CoreBankingStore {
       status: "open",
       opened_at: this.now().toISOString(),
     };
-    const created = await this.putNew(customer, accountKey(input.account_id), account);
-    if (created) return { account, created };
-    return { account: await this.existing<Account>(customer, accountKey(input.account_id)), created };
+    const { item, created } = await this.createOnce(customer, accountKey(input.account_id), account);
+    return { account: item, created };
   }
 
   /**
@@ -567,6 +565,16 @@ export class CoreBankingStore {
   }
 
   /** An item that a conditional put just found present. */
+  /** Writes `entity` unless its item exists; a repeat returns the stored one (created: false). */
+  private async createOnce<T extends object>(
+    customer: string,
+    sk: string,
+    entity: T,
+  ): Promise<{ item: T; created: boolean }> {
+    if (await this.putNew(customer, sk, entity)) return { item: entity, created: true };
+    return { item: await this.existing<T>(customer, sk), created: false };
+  }
+
   private async existing<T>(customer: string, sk: string): Promise<T> {
     const item = await this.item(customer, sk);
     if (!item) throw new Error(`item ${sk} of customer "${customer}" was present and is now gone`);

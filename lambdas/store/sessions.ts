@@ -112,33 +112,23 @@ export class SessionStore {
   }
 
   async recordCancel(sessionId: string, runId: string, reason: string): Promise<void> {
-    const at = this.now().toISOString();
-    const { Attributes } = await this.ddb.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: { pk: sessionKey(sessionId), sk: META },
-        UpdateExpression: "SET updated_at = :at ADD entry_seq :one",
-        ExpressionAttributeValues: { ":at": at, ":one": 1 },
-        ReturnValues: "UPDATED_NEW",
-      }),
-    );
-    await this.putEntry(sessionId, Number(Attributes?.entry_seq), {
+    await this.appendEntry(sessionId, {
       type: "cancel",
-      at,
+      at: this.now().toISOString(),
       run_id: runId,
       reason,
     });
   }
 
   /**
-   * Makes `sessionId` the customer's chat session, or confirms it is already theirs. False when it
+   * Makes `sessionId` the customer's chat session, or confirms it is already theirs, and returns it. Undefined when it
    * belongs to someone else or to no customer (an operator's loan session): to the caller, that is
    * a session that does not exist.
    */
-  async claimForCustomer(sessionId: string, customerId: string): Promise<boolean> {
+  async claimForCustomer(sessionId: string, customerId: string): Promise<SessionItem | undefined> {
     const at = this.now().toISOString();
     try {
-      await this.ddb.send(
+      const { Attributes } = await this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: sessionKey(sessionId), sk: META },
@@ -155,11 +145,12 @@ export class SessionStore {
             ":at": at,
             ":expires": this.expiry(),
           },
+          ReturnValues: "ALL_NEW",
         }),
       );
-      return true;
+      return Attributes as SessionItem;
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
+      if (error instanceof ConditionalCheckFailedException) return undefined;
       throw error;
     }
   }
@@ -169,18 +160,7 @@ export class SessionStore {
     sessionId: string,
     message: { role: "user" | "assistant"; text: string; run_id?: string },
   ): Promise<void> {
-    const at = this.now().toISOString();
-    const { Attributes } = await this.ddb.send(
-      new UpdateCommand({
-        TableName: this.table,
-        Key: { pk: sessionKey(sessionId), sk: META },
-        UpdateExpression: "SET updated_at = :at ADD entry_seq :one",
-        ConditionExpression: "attribute_exists(pk)",
-        ExpressionAttributeValues: { ":at": at, ":one": 1 },
-        ReturnValues: "UPDATED_NEW",
-      }),
-    );
-    await this.putEntry(sessionId, Number(Attributes?.entry_seq), { type: "message", at, ...message });
+    await this.appendEntry(sessionId, { type: "message", at: this.now().toISOString(), ...message }, true);
   }
 
   async entries(sessionId: string): Promise<SessionEntry[]> {
@@ -200,6 +180,21 @@ export class SessionStore {
       start = page.LastEvaluatedKey;
     } while (start);
     return items;
+  }
+
+  /** The next entry of the session's log: its number taken from the session, then the entry written. */
+  private async appendEntry(sessionId: string, entry: SessionEntry, mustExist = false): Promise<void> {
+    const { Attributes } = await this.ddb.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: { pk: sessionKey(sessionId), sk: META },
+        UpdateExpression: "SET updated_at = :at ADD entry_seq :one",
+        ...(mustExist ? { ConditionExpression: "attribute_exists(pk)" } : {}),
+        ExpressionAttributeValues: { ":at": entry.at, ":one": 1 },
+        ReturnValues: "UPDATED_NEW",
+      }),
+    );
+    await this.putEntry(sessionId, Number(Attributes?.entry_seq), entry);
   }
 
   private async putEntry(sessionId: string, seq: number, entry: SessionEntry): Promise<void> {
