@@ -714,12 +714,27 @@ describe("rewoo dev", () => {
       env: { ...process.env, NO_COLOR: "1", ...env },
     });
     let stdout = "";
+    let stderr = "";
+    let exitCode: number | null | undefined;
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       stdout += chunk;
     });
-    child.stderr.resume();
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    const printed = (text: string) => waitFor(() => stdout.includes(text) || undefined, `"${text}"`, 45_000);
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) =>
+      child.on("exit", (code) => {
+        exitCode = code;
+        resolve(code);
+      }),
+    );
+    // A boot competes with the rest of the suite for two cores: wait long, but stop at once (with what it
+    // said) if the process ends before printing.
+    const printed = async (text: string) => {
+      await waitFor(() => stdout.includes(text) || exitCode !== undefined || undefined, `"${text}"`, 110_000);
+      if (!stdout.includes(text))
+        throw new Error(`rewoo exited ${exitCode} before "${text}":\n${stdout}\n${stderr}`);
+    };
     return { child, exited, printed, output: () => stdout };
   }
 
@@ -750,5 +765,5 @@ describe("rewoo dev", () => {
     const token = /\?token=([\w.-]+)/.exec(again.output())?.[1];
     const secret = (await readFile(join(dataDir, "token-secret"), "utf8")).trim();
     expect(verifyToken(secret, token).scope).toEqual({ kind: "operator" });
-  });
+  }, 240_000);
 });
