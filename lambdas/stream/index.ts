@@ -1,0 +1,23 @@
+// The stream function: GET /v1/runs/{run_id}/stream as Server-Sent Events. API Gateway (REST, response
+// transfer mode STREAM) invokes it with InvokeWithResponseStream and the REST proxy event; the response
+// is HttpResponseStream metadata (status, headers) followed by the events as they are stored. Thin: the
+// logic is lambdas/api/event-stream.ts, which the twin's gateway serves with the same code.
+import type { APIGatewayProxyEvent, Context } from "aws-lambda";
+import { serveRunEventStream } from "../api/event-stream.ts";
+import { createLogger } from "../runtime/logger.ts";
+import { baseServices } from "../runtime/services.ts";
+
+const logger = createLogger("rewoo-stream");
+
+export const handler = awslambda.streamifyResponse(
+  async (event: APIGatewayProxyEvent, responseStream: awslambda.HttpResponseStream, context: Context) => {
+    const runId = event.pathParameters?.run_id;
+    const ended = await serveRunEventStream(
+      event,
+      baseServices().runs,
+      (meta) => awslambda.HttpResponseStream.from(responseStream, { ...meta }),
+      { remainingMs: () => context.getRemainingTimeInMillis() },
+    );
+    logger.info("event stream ended", { run_id: runId, ended });
+  },
+);
