@@ -11,6 +11,7 @@ import {
   placeholdersIn,
   referencedStepIds,
 } from "./placeholders.ts";
+import { canonicalToolName } from "./tool-names.ts";
 import type {
   AgentProfile,
   EvaluationRequest,
@@ -42,7 +43,11 @@ export interface NormalizeOptions {
 
 export function normalizePlan(input: readonly RawStep[], options: NormalizeOptions = {}): Plan {
   const { tools, maxSteps, profile, request } = options;
-  const raw = tools === undefined ? input : input.map((step) => adaptTextArgs(step, tools));
+  // Tool names are read without regard to case (`LLM[...]` is the `llm` tool); the plan keeps the registered name.
+  const raw =
+    tools === undefined
+      ? input
+      : input.map((step) => adaptTextArgs(withRegisteredToolName(step, tools), tools));
   if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1)) {
     throw new RangeError(`normalizePlan: maxSteps must be an integer >= 1, got ${describeValue(maxSteps)}`);
   }
@@ -93,6 +98,12 @@ export function normalizePlan(input: readonly RawStep[], options: NormalizeOptio
 
 // ---------------------------------------------------------------------------------------------------------
 // Checks
+
+/** The step naming its tool as registered, when the planner wrote it in another case. */
+function withRegisteredToolName(step: RawStep, tools: ToolCatalog): RawStep {
+  const registered = canonicalToolName(tools.keys(), step.tool);
+  return registered === undefined || registered === step.tool ? step : { ...step, tool: registered };
+}
 
 /**
  * The paper's text format gives one input per step (`#E2 = retrieve_s3_document[rm-conditions/a.pdf]`

@@ -3,6 +3,7 @@
 // in exactly one place.
 import type { z } from "zod";
 import { mergeQuestions } from "../core/interaction.ts";
+import { toolNameKey } from "../core/tool-names.ts";
 import {
   type Evidence,
   type InputQuestion,
@@ -49,6 +50,11 @@ export interface ToolDefinition<Args extends Record<string, unknown> = Record<st
 
 export class ToolRegistry {
   private readonly tools = new Map<string, ToolDefinition>();
+  /**
+   * Every tool by its name in lower case: plans may name a tool in any case (lambdas/core/tool-names.ts),
+   * so two names that differ only in case cannot both be registered.
+   */
+  private readonly byKey = new Map<string, ToolDefinition>();
   /** Each profile's own tools: a plan of one profile can name none of another's. */
   private readonly catalogs = new Map<ProfileName, Map<string, ToolDefinition>>();
 
@@ -62,17 +68,29 @@ export class ToolRegistry {
       const own = new Map<string, ToolDefinition>();
       for (const definition of list) {
         if (this.tools.has(definition.name)) throw new Error(`tool "${definition.name}" is registered twice`);
+        const clash = this.byKey.get(toolNameKey(definition.name));
+        if (clash) {
+          throw new Error(
+            `tool "${definition.name}" differs from the registered "${clash.name}" only in case; plans name tools without regard to case`,
+          );
+        }
         this.tools.set(definition.name, definition);
+        this.byKey.set(toolNameKey(definition.name), definition);
         own.set(definition.name, definition);
       }
       this.catalogs.set(profile, own);
     }
   }
 
+  /** The tool a plan names, in any case (`LLM` is `llm`); its `name` is the registered spelling. */
   get(name: string): ToolDefinition {
-    const tool = this.tools.get(name);
+    const tool = this.find(name);
     if (!tool) throw new Error(`unknown tool "${name}"; known tools: ${this.names().join(", ")}`);
     return tool;
+  }
+
+  private find(name: string): ToolDefinition | undefined {
+    return this.tools.get(name) ?? this.byKey.get(toolNameKey(name));
   }
 
   names(): string[] {
@@ -91,7 +109,7 @@ export class ToolRegistry {
   questionsFor(plan: Pick<Plan, "steps">): InputQuestion[] {
     const found: InputQuestion[] = [];
     for (const step of plan.steps) {
-      const tool = this.tools.get(step.tool);
+      const tool = this.find(step.tool);
       if (!tool?.questions) continue;
       const args = tool.args.safeParse(step.args);
       if (!args.success) continue;
@@ -106,7 +124,7 @@ export class ToolRegistry {
 
   /** Evidence as the solver should see it (see ToolDefinition.solver_view). */
   forSolver(evidence: Evidence): Evidence {
-    const view = this.tools.get(evidence.tool)?.solver_view;
+    const view = this.find(evidence.tool)?.solver_view;
     return view && evidence.status === "ok" && evidence.output !== undefined
       ? { ...evidence, output: view(evidence.output) }
       : evidence;

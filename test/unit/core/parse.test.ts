@@ -255,6 +255,13 @@ describe("parsePlanText on the text format", () => {
     ]);
   });
 
+  it("keeps a tool name's case as written (validation maps it to the registered tool)", () => {
+    expect(triples("#E1 = LLM[Summarise it]\n#E2 = Get_Balance[acc-1]")).toEqual([
+      ["E1", "LLM", "Summarise it"],
+      ["E2", "Get_Balance", "acc-1"],
+    ]);
+  });
+
   it("trims the input but keeps its inner whitespace", () => {
     expect(triples("#E1 = LLM[   two  spaces inside   ]")).toEqual([["E1", "LLM", "two  spaces inside"]]);
   });

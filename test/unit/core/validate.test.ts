@@ -103,6 +103,52 @@ describe("normalizePlan on a valid plan", () => {
   });
 });
 
+describe("normalizePlan reads tool names without regard to case", () => {
+  it("resolves the paper's `LLM[...]`, `Llm[...]` and a shouted name to the registered tools, and stores those names", () => {
+    const text = [
+      "Plan: Read the return. #E1 = RETRIEVE_S3_DOCUMENT[s3://docs/return.pdf]",
+      "Plan: Summarise it. #E2 = LLM[Summarise #E1]",
+      "Plan: Check the summary. #E3 = Llm[Is #E2 complete?]",
+    ].join("\n");
+    const plan = normalizePlan(parsePlanText(text), { tools: TOOLS });
+    expect(plan.steps.map((s) => [s.id, s.tool, s.args])).toEqual([
+      // The text format's one input becomes the registered tool's one required argument.
+      ["E1", "retrieve_s3_document", { s3_path: "s3://docs/return.pdf" }],
+      ["E2", "llm", { prompt: "Summarise #E1" }],
+      ["E3", "llm", { prompt: "Is #E2 complete?" }],
+    ]);
+  });
+
+  it("checks args against the tool found, under its registered name", () => {
+    const error = validationError(() =>
+      normalizePlan([step("E1", "Retrieve_S3_Document", { s3_path: "docs/a.pdf" })], { tools: TOOLS }),
+    );
+    expect(error.issues).toHaveLength(1);
+    expect(error.issues[0]).toMatch(/^step E1 \(retrieve_s3_document\): args\.s3_path: /);
+  });
+
+  it("satisfies a profile's required step named in another case, without inserting a second one", () => {
+    const plan = normalizePlan(
+      [
+        step("E1", "CALL_PRECONDITIONS_API", { metadata: REQUEST.metadata }),
+        step("E2", "Call_Conditions_AI_Api", {
+          conditions: "{{E1.conditions}}",
+          documents: ["s3://docs/return.pdf"],
+        }),
+      ],
+      { tools: TOOLS, profile: loanEvaluationProfile, request: REQUEST },
+    );
+    expect(plan.steps.map((s) => s.tool)).toEqual(["call_preconditions_api", "call_conditions_ai_api"]);
+    expect(plan.repairs).toEqual([]);
+  });
+
+  it("still refuses a name no registered tool has in any case", () => {
+    expect(
+      validationError(() => normalizePlan([step("E1", "LLMs", { input: "x" })], { tools: TOOLS })).message,
+    ).toMatch(/^step E1: unknown tool "LLMs"; known tools: /);
+  });
+});
+
 describe("normalizePlan rejects", () => {
   it("a plan without steps", () => {
     expect(validationError(() => normalizePlan([])).message).toBe(

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { Evidence } from "../../../lambdas/core/types.ts";
+import { describeBankingTools } from "../../../lambdas/tools/banking-tools.ts";
 import { createLoanTools } from "../../../lambdas/tools/loan-tools.ts";
-import { ToolRegistry } from "../../../lambdas/tools/registry.ts";
+import { defineTool, ToolRegistry } from "../../../lambdas/tools/registry.ts";
 
 const registry = new ToolRegistry(
   createLoanTools(() => {
@@ -139,5 +141,48 @@ describe("what the solver reads of the evidence", () => {
       error: "gone",
     };
     expect(registry.forSolver(failed)).toBe(failed);
+  });
+});
+
+describe("tool names in any case", () => {
+  const withBanking = new ToolRegistry(
+    createLoanTools(() => {
+      throw new Error("not executed in this test");
+    }),
+    {
+      banking_assistant: describeBankingTools(() => {
+        throw new Error("not executed in this test");
+      }),
+    },
+  );
+
+  it("finds the registered tool for `LLM`, `Llm` and `GET_BALANCE`", () => {
+    expect(withBanking.get("LLM").name).toBe("llm");
+    expect(withBanking.get("Llm").name).toBe("llm");
+    expect(withBanking.get("GET_BALANCE").name).toBe("get_balance");
+    expect(withBanking.get("retrieve_s3_document").name).toBe("retrieve_s3_document");
+  });
+
+  it("still refuses a name no tool has", () => {
+    expect(() => withBanking.get("LLM2")).toThrow(/^unknown tool "LLM2"; known tools: /);
+  });
+
+  it("applies a tool's solver view to evidence that names it in another case", () => {
+    const retrieved = evidence("Retrieve_S3_Document", { path: "a.pdf", uri: "s3://d/a.pdf", preview: "x" });
+    expect(withBanking.forSolver(retrieved).output).not.toHaveProperty("uri");
+  });
+
+  it("refuses to register two tools whose names differ only in case", () => {
+    const named = (name: string) =>
+      defineTool({
+        name,
+        description: name,
+        args: z.object({}),
+        timeout_ms: 1_000,
+        run: async () => null,
+      });
+    expect(() => new ToolRegistry([named("lookup"), named("Lookup")])).toThrow(
+      'tool "Lookup" differs from the registered "lookup" only in case; plans name tools without regard to case',
+    );
   });
 });
