@@ -26,11 +26,17 @@ const CONDITIONS_AI = "call_conditions_ai_api";
 const RETRIEVE = "retrieve_s3_document";
 const DATABASE = "query_database";
 
-/** Instructions that ask for the loan's history or comparable loans (the original loan-agent plan's "query_database: Check historical evaluations"). */
+/**
+ * Instructions that ask for the loan's history or comparable loans: the loan-agent plan's optional
+ * `query_database` step, "check historical evaluations" (docs/architecture.md, "Where this project comes from").
+ */
 const HISTORY_QUESTION =
   /\b(?:histor(?:y|ic|ical|ically)|similar|(?:previous|prior|past|earlier)\s+(?:loans?|evaluations?|conditions?|decisions?|files?|applications?|underwriting))\b/i;
 const SIMILAR_LOANS = /\bsimilar\b/i;
-/** Seed 000's expanded use case: "Check if these bank statements are sufficient ... tell me what's missing". */
+/**
+ * The loan-agent plan's expanded use case, "Check if these bank statements are sufficient ... tell me what's
+ * missing" (docs/architecture.md, "Where this project comes from").
+ */
 const SUFFICIENCY_QUESTION = /\b(?:in)?sufficien(?:t|cy)\b|\benough\b|\bmissing\b/i;
 
 /** Tools whose output the solver reads; an output it cannot see is missing information. */
@@ -75,7 +81,8 @@ export function asksForHistory(instructions: string | undefined): boolean {
 }
 
 /**
- * Seed 000's loan plan, shaped by how the instructions were read (`scope`): PreConditions (narrowed
+ * The loan-agent plan's flow (docs/architecture.md, "Where this project comes from"), shaped by how the
+ * instructions were read (`scope`): PreConditions (narrowed
  * to the conditions asked for) → Conditions AI over the documents asked for, with one retrieval per
  * document running in parallel with PreConditions (so a missing document surfaces as its own failed
  * step), no judging at all when only the applicable conditions were asked for, and a history lookup
