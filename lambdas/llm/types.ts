@@ -93,7 +93,10 @@ export interface LlmProvider {
   complete(request: CompletionRequest): Promise<Completion>;
 }
 
-/** Seed 000's settings: a near-deterministic planner, a slightly freer solver. */
+/**
+ * The loan-agent plan's temperatures (docs/architecture.md, "Where this project comes from"): a
+ * near-deterministic planner, a slightly freer solver.
+ */
 export const DEFAULT_TEMPERATURES: Readonly<Record<CompletionPurpose, number>> = {
   planner: 0.1,
   solver: 0.3,
