@@ -1,7 +1,8 @@
 // PLANNER (ReWOO step 1): one LLM call turns the request into a plan; the plan is parsed and
 // validated before anything runs, then stored. Returns only ids for the state machine.
-// Legacy runs (the original loan-agent plan's POST /v1/evaluate-loan-conditions) skip the LLM: their plan is the
-// fixed PreConditions → Conditions AI pair that the loan profile requires anyway.
+// Legacy runs (POST /v1/evaluate-loan-conditions, the legacy endpoint: docs/architecture.md, "Where this
+// project comes from") skip the LLM: their plan is the fixed PreConditions → Conditions AI pair that the
+// loan profile requires anyway.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { profileModule } from "../core/agent-profiles.ts";
 import type { InstructionScope } from "../core/instructions.ts";
@@ -227,7 +228,7 @@ export async function replanRun(runId: string, services: Services, log: Logger):
 /**
  * Legacy: an empty plan that the loan profile completes with exactly its required steps, so the
  * fixed orchestration and the ReWOO one can never disagree on what those steps are. max_steps is
- * not applied: it caps what a planner writes, and the original loan-agent plan's two-step flow never had such a cap.
+ * not applied: it caps what a planner writes, and the legacy endpoint's two-step flow never had such a cap.
  */
 function fixedPlan(request: EvaluationRequest, services: Services): Plan {
   const plan = normalizePlan([], { tools: services.catalog, profile: loanEvaluationProfile, request });
