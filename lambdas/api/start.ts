@@ -1,6 +1,6 @@
-// POST /v1/evaluate-conditions (ReWOO) and POST /v1/evaluate-loan-conditions (the original loan-agent plan's fixed
-// plan): check the body, honour Idempotency-Key, create the run and start its execution, answer
-// 202 with where to follow it.
+// POST /v1/evaluate-conditions (ReWOO) and POST /v1/evaluate-loan-conditions (the legacy endpoint's fixed
+// plan: docs/architecture.md, "Where this project comes from"): check the body, honour Idempotency-Key,
+// create the run and start its execution, answer 202 with where to follow it.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { mintToken } from "../auth/tokens.ts";
 import { InvalidRequestError, RequestTooLargeError, validateRequest } from "../core/request.ts";
