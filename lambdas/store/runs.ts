@@ -36,8 +36,9 @@ import { dayKey, eventKey, META, profileKey, runKey, stepKey } from "./keys.ts";
 export const RETENTION_SECONDS = 90 * 24 * 3600;
 
 /**
- * How a run is planned: "rewoo" asks the planner LLM; "legacy" (the original loan-agent plan's POST
- * /v1/evaluate-loan-conditions) runs the fixed PreConditions → Conditions AI plan without it.
+ * How a run is planned: "rewoo" asks the planner LLM; "legacy" (POST /v1/evaluate-loan-conditions, the
+ * legacy endpoint: docs/architecture.md, "Where this project comes from") runs the fixed PreConditions →
+ * Conditions AI plan without it.
  */
 export type RunMode = "rewoo" | "legacy";
 
