@@ -1,5 +1,6 @@
-// The tools of the original loan-agent plan, as ReWOO worker tools. The two lender services (PreConditions,
-// Conditions AI) run as built-in reference engines over the documents' text, or, when their URLs
+// The tools of the loan-agent plan (docs/architecture.md, "Where this project comes from"), as ReWOO worker
+// tools. The two lender services (PreConditions, Conditions AI) run as built-in reference engines over the
+// documents' text, or, when their URLs
 // are configured, as HTTP calls to the lender's own services (docs/lender-services.md). This module
 // is what the tools do; what they are (names, args, questions, solver views) is
 // lambdas/tools/loan-tool-catalog.ts, which every function needs and which carries no engine.
