@@ -63,7 +63,10 @@ export function parseLocationEntry(entry: string): { bucket: string; prefix: str
   return { bucket, prefix: rest.join("/") };
 }
 
-/** `s3://bucket/key` or a key relative to the documents bucket (the original loan-agent plan uses `rm-conditions/doc1.pdf`). */
+/**
+ * `s3://bucket/key` or a key relative to the documents bucket, as the loan-agent plan's requests name them
+ * (`rm-conditions/doc1.pdf`; docs/architecture.md, "Where this project comes from").
+ */
 export function resolveDocumentPath(path: string, policy: DocumentPolicy): DocumentLocation {
   if (typeof path !== "string" || path.trim() === "") {
     throw new DocumentPathError(
