@@ -1,4 +1,5 @@
-// Agent profiles: steps a plan must contain whatever the planner wrote (the original loan-agent plan's loan evaluation flow).
+// Agent profiles: steps a plan must contain whatever the planner wrote (the loan-agent plan's PreConditions →
+// Conditions AI: docs/architecture.md, "Where this project comes from").
 import type { InstructionScope } from "./instructions.ts";
 import { parsePlanText } from "./parse.ts";
 import type { AgentProfile, EvaluationRequest, Plan, RequiredStep, ToolCatalog } from "./types.ts";
