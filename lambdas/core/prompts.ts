@@ -1,6 +1,7 @@
 // Planner and solver prompts. Pure: the handlers pass the request, the tool catalog, the plan and
 // the evidence in; strings come out. The templates follow jeevesagent's JSON-plan ReWOO prompts
-// with the loan profile of the original loan-agent plan spelled out, because a planner that is not
+// (docs/architecture.md, "Where this project comes from") with the loan-agent plan's loan profile spelled
+// out, because a planner that is not
 // told the required steps forgets them and a solver that is not told which steps failed reports their
 // silence as "no problem found".
 //
