@@ -1,5 +1,6 @@
 // Checks a parsed plan before anything runs and repairs what can be repaired without guessing: the step cap
-// (loomflow: truncate and say so) and the agent profile's required steps (insert, or add the dependency).
+// (loomflow's: truncate and say so; docs/architecture.md, "Where this project comes from") and the agent
+// profile's required steps (insert, or add the dependency).
 // Everything else is the planner's mistake and is reported, all issues at once, so one retry can fix them all.
 import type { z } from "zod";
 import { describeValue, isPlainObject } from "./describe.ts";
