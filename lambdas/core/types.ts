@@ -47,7 +47,10 @@ export interface ToolSpec {
 
 export type ToolCatalog = ReadonlyMap<string, ToolSpec>;
 
-/** Agent profiles carry the steps a plan must contain (the original loan-agent plan: PreConditions before Conditions AI). */
+/**
+ * Agent profiles carry the steps a plan must contain (the loan-agent plan's PreConditions before Conditions AI:
+ * docs/architecture.md, "Where this project comes from").
+ */
 export interface AgentProfile {
   name: string;
   /**
