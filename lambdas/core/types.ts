@@ -1,6 +1,9 @@
 // The contracts of docs/api.openapi.yaml, shared by every function. Pure types: no I/O here.
 import type { z } from "zod";
+import type { RunCost } from "./cost.ts";
 import type { InstructionScope } from "./instructions.ts";
+
+export type { RunCost } from "./cost.ts";
 
 /** A step as the planner wrote it, before validation (ids and tools as given). */
 export interface RawStep {
@@ -300,6 +303,8 @@ export interface RunRecord {
   clarification?: Clarification;
   /** The operator's decision on the plan, when approval is required. */
   approval?: Approval;
+  /** What the run cost, estimated when it ended (lambdas/core/cost.ts); absent while it runs. */
+  cost?: RunCost;
   created_at: string;
   updated_at: string;
 }

@@ -24,6 +24,7 @@ import type {
   ProgressEventBody,
   Review,
   RunRecord,
+  RunCost,
   RunResult,
   RunStatus,
   Usage,
@@ -83,6 +84,12 @@ export interface MetaItem {
   usage_input_tokens?: number;
   usage_output_tokens?: number;
   /** The execution currently driving the run (absent: named after the run, the first one). */
+  /** Invocations of the run's workflow functions, their memory × duration and the state transitions they account for (addInvocation). */
+  lambda_requests?: number;
+  lambda_mb_ms?: number;
+  sfn_transitions?: number;
+  /** The estimate stored when the run ended (lambdas/core/cost.ts). */
+  cost?: RunCost;
   execution_name?: string;
   /** 1 for the first execution, +1 per resume. */
   attempt?: number;
@@ -190,6 +197,7 @@ export class RunStore {
       ...(meta.clarification ? { clarification: meta.clarification } : {}),
       ...(meta.approval ? { approval: meta.approval } : {}),
       created_at: meta.created_at,
+      ...(meta.cost ? { cost: meta.cost } : {}),
       updated_at: meta.updated_at,
     };
   }
@@ -216,6 +224,8 @@ export class RunStore {
       task_token?: string | null;
       indexForHistory?: boolean;
     },
+      /** Stored with the terminal status that ends the run. */
+      cost?: RunCost;
     expect: { statuses?: readonly RunStatus[]; taskToken?: string } = {},
   ): Promise<boolean> {
     const names: Record<string, string> = { "#updated_at": "updated_at", "#status": "status" };
@@ -236,6 +246,7 @@ export class RunStore {
     if (patch.clarification) set("clarification", patch.clarification);
     if (patch.approval) set("approval", patch.approval);
     const removes: string[] = [];
+    if (patch.cost) set("cost", patch.cost);
     if (patch.task_token) set("task_token", patch.task_token);
     if (patch.task_token === null) {
       names["#task_token"] = "task_token";
@@ -422,6 +433,57 @@ export class RunStore {
     const evidence = new Map<string, Evidence>();
     // BatchGetItem takes at most 100 keys per call.
     for (let i = 0; i < stepIds.length; i += 100) {
+  /**
+   * Counts one invocation of a workflow function for the run: an atomic ADD, like the usage counters,
+   * so concurrent workers never lose each other's counts. Nothing for a run that does not exist.
+   */
+  async addInvocation(
+    runId: string,
+    invocation: { requests: number; mb_ms: number; transitions: number },
+  ): Promise<void> {
+    try {
+      await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: runKey(runId), sk: META },
+          UpdateExpression: "ADD lambda_requests :r, lambda_mb_ms :m, sfn_transitions :t",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: {
+            ":r": invocation.requests,
+            ":m": Math.round(invocation.mb_ms),
+            ":t": invocation.transitions,
+          },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+
+  /**
+   * Stores the cost of a run that ended without it (cancelled through the API: the ending and the
+   * cost come from different functions). False when the run has not ended or has its cost already.
+   */
+  async recordCost(runId: string, cost: RunCost): Promise<boolean> {
+    const terminal = Object.fromEntries(TERMINAL_STATUSES.map((status, index) => [`:t${index}`, status]));
+    try {
+      await this.ddb.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: runKey(runId), sk: META },
+          UpdateExpression: "SET #cost = :cost",
+          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(#cost) AND #status IN (${Object.keys(terminal).join(", ")})`,
+          ExpressionAttributeNames: { "#cost": "cost", "#status": "status" },
+          ExpressionAttributeValues: { ":cost": cost, ...terminal },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
       let keys: Record<string, unknown>[] | undefined = stepIds
         .slice(i, i + 100)
         .map((id) => ({ pk: runKey(runId), sk: stepKey(id) }));
@@ -552,7 +614,8 @@ export class RunStore {
           Key: { pk: runKey(runId), sk: META },
           UpdateExpression:
             // A wait state's token dies with its execution: the new execution's wait stores its own.
-            "SET #status = :status, execution_name = :execution, attempt = :next, updated_at = :now REMOVE events_closed, #error, task_token",
+            // The cost is estimated again when the run ends again (its counters keep every attempt's).
+            "SET #status = :status, execution_name = :execution, attempt = :next, updated_at = :now REMOVE events_closed, #error, task_token, cost",
           // Runs created before resumes existed have no attempt: they are on their first.
           ConditionExpression: `attribute_exists(pk) AND #status IN (${Object.keys(allowed).join(", ")}) AND ${
             reopen.fromAttempt === 1
@@ -638,6 +701,9 @@ export class RunStore {
       }
     }
     return runs;
+          ...(meta.cost
+            ? { cost: { currency: meta.cost.currency, total: meta.cost.total, estimated: true } }
+            : {}),
   }
 
   /** Finished runs of one loan program + classification, most recent first (history tool). */
@@ -715,6 +781,8 @@ export interface RunSummary {
 
 function pick(value: unknown, keys: string[]): Record<string, unknown> {
   const source = (value ?? {}) as Record<string, unknown>;
+  /** The run's estimated cost (total only), once it ended. */
+  cost?: Pick<RunCost, "currency" | "total" | "estimated">;
   return Object.fromEntries(keys.filter((key) => key in source).map((key) => [key, source[key]]));
 }
 
