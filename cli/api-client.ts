@@ -1,13 +1,18 @@
 // HTTP client of the REST API (docs/api.openapi.yaml) for `rewoo evaluate --api`. Plain fetch: the
 // CLI talks to the local twin's gateway or to a deployed API through the same calls.
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
-import type { BatchStarted } from "../lambdas/api/batches.ts";
-import type { EventsPage } from "../lambdas/api/runs.ts";
-import type { StartedRun } from "../lambdas/api/start.ts";
+import * as z from "zod";
+import type {
+  BatchStarted,
+  EventsPage,
+  InputAccepted,
+  PlanDecided,
+  ResumedRun,
+  RunList,
+  StartedRun,
+} from "../lambdas/contracts/api-types.ts";
 import type { RequestProblem } from "../lambdas/core/request.ts";
-import type { Approval, Clarification, Plan, Review, RunRecord } from "../lambdas/core/types.ts";
-import type { RunSummary } from "../lambdas/store/runs.ts";
+import type { RunRecord } from "../lambdas/core/types.ts";
 
 /** An operator's decision on a plan that waits for approval (POST /v1/runs/{run_id}/approval). */
 export type PlanDecision =
@@ -119,19 +124,14 @@ export class ApiClient {
   }
 
   /** POST /v1/runs/{run_id}/resume: a FAILED or INTERRUPTED run continues from where it stopped. */
-  resume(
-    runId: string,
-  ): Promise<{ run_id: string; attempt: number; execution_name: string; status: string }> {
+  resume(runId: string): Promise<ResumedRun> {
     return this.call("POST", `/v1/runs/${encodeURIComponent(runId)}/resume`, {
       headers: { "content-type": "application/json" },
     });
   }
 
   /** POST /v1/runs/{run_id}/input: the answers to the question of a run in AWAITING_INPUT. */
-  answer(
-    runId: string,
-    answers: Record<string, unknown>,
-  ): Promise<{ run_id: string; status: string; clarification: Clarification }> {
+  answer(runId: string, answers: Record<string, unknown>): Promise<InputAccepted> {
     return this.call("POST", `/v1/runs/${encodeURIComponent(runId)}/input`, {
       body: JSON.stringify({ answers }),
       headers: { "content-type": "application/json" },
@@ -139,10 +139,7 @@ export class ApiClient {
   }
 
   /** POST /v1/runs/{run_id}/approval: approve, reject or edit the plan of a run in AWAITING_APPROVAL. */
-  decide(
-    runId: string,
-    decision: PlanDecision,
-  ): Promise<{ run_id: string; status: string; approval: Approval; plan?: Plan; plan_review?: Review }> {
+  decide(runId: string, decision: PlanDecision): Promise<PlanDecided> {
     return this.call("POST", `/v1/runs/${encodeURIComponent(runId)}/approval`, {
       body: JSON.stringify(decision),
       headers: { "content-type": "application/json" },
@@ -150,7 +147,7 @@ export class ApiClient {
   }
 
   /** GET /v1/runs: the most recent runs, newest first. */
-  listRuns(limit: number): Promise<{ runs: RunSummary[] }> {
+  listRuns(limit: number): Promise<RunList> {
     return this.call("GET", `/v1/runs?limit=${limit}`);
   }
 

@@ -4,7 +4,7 @@
 import { createInterface } from "node:readline";
 import pc from "picocolors";
 import { DEMO_CUSTOMERS } from "../examples/banking/customers.ts";
-import type { ChatReply } from "../lambdas/api/chat.ts";
+import type { ChatReply } from "../lambdas/contracts/api-types.ts";
 import type { RequestProblem } from "../lambdas/core/request.ts";
 import { SESSION_ID_PATTERN } from "../lambdas/core/sessions.ts";
 import { DEFAULT_CUSTOMER, DEMO_CUSTOMER_IDS, mintCustomerToken, twinTokenSecret } from "./customer-token.ts";

@@ -1,10 +1,13 @@
-// Follows a run's progress events from a running API: over the WebSocket when it can (subscribe,
-// replay after `after_seq`, then live), else by polling GET /v1/runs/{id}/events. Whatever the
-// source, events reach the caller once each, in seq order, ending with the `complete` event.
+// Follows a run's progress events from a running API (a deployed stage, or the local twin's): over
+// the WebSocket when it can (subscribe, replay after `after_seq`, then live), else by polling GET
+// /v1/runs/{id}/events. Whatever the source, events reach the caller once each, in seq order, ending
+// with the `complete` event: the ordering is dashboard/event-order.js, the dashboard's own
+// (docs/events.md).
 import WebSocket from "ws";
-import type { ProgressEvent } from "../lambdas/core/types.ts";
+import { EventOrder, isProgressEvent } from "../dashboard/event-order.js";
+import type { EventsPage } from "../lambdas/contracts/api-types.ts";
+import { isTerminal, type ProgressEvent } from "../lambdas/core/types.ts";
 import type { ApiClient, ApiRequestError } from "./api-client.ts";
-import { sleep } from "./api-client.ts";
 
 export interface FollowOptions {
   client: ApiClient;
@@ -25,69 +28,48 @@ export interface FollowOptions {
   reconnectDelayMs?: number;
   /** How long to wait for the WebSocket to open before giving up on it. */
   connectTimeoutMs?: number;
+  /** Stops following (the run goes on): followRun resolves "stopped". */
+  signal?: AbortSignal;
 }
 
-/** Dedupes by seq and releases events only in seq order without gaps (later ones wait in a buffer). */
-export class EventSequencer {
-  private last = 0;
-  private readonly pending = new Map<number, ProgressEvent>();
-  private completed = false;
+/** "completed": the run's `complete` event was delivered; "stopped": `signal` ended the following first. */
+export type FollowOutcome = "completed" | "stopped";
 
-  constructor(
-    private readonly runId: string,
-    private readonly deliver: (event: ProgressEvent) => void,
-    afterSeq = 0,
-  ) {
-    this.last = afterSeq;
-  }
+type Order = EventOrder<ProgressEvent>;
 
-  get lastSeq(): number {
-    return this.last;
-  }
-
-  get done(): boolean {
-    return this.completed;
-  }
-
-  push(events: Iterable<ProgressEvent>): void {
-    for (const event of events) {
-      if (event.run_id !== this.runId || !Number.isInteger(event.seq) || event.seq <= this.last) continue;
-      this.pending.set(event.seq, event);
-    }
-    for (
-      let next = this.pending.get(this.last + 1);
-      next && !this.completed;
-      next = this.pending.get(this.last + 1)
-    ) {
-      this.pending.delete(next.seq);
-      this.last = next.seq;
-      this.deliver(next);
-      // A worker still finishing after a cancel may write after `complete`: the run is over for us.
-      if (next.stage === "complete") this.completed = true;
-    }
-  }
+/**
+ * Hands a page of GET /v1/runs/{id}/events to the order. The page of an ended run holds every event
+ * there is (every writer has finished): a hole left in it is a lost write, which must not stall us.
+ */
+function takePage(order: Order, page: EventsPage): ProgressEvent[] {
+  return order.push(page.events, { final: isTerminal(page.status) });
 }
 
-export async function followRun(options: FollowOptions): Promise<void> {
-  const sequencer = new EventSequencer(options.runId, options.onEvent, options.afterSeq ?? 0);
+export async function followRun(options: FollowOptions): Promise<FollowOutcome> {
+  const order: Order = new EventOrder({
+    runId: options.runId,
+    afterSeq: options.afterSeq ?? 0,
+    onEvent: options.onEvent,
+  });
   if (options.websocketUrl) {
-    const outcome = await viaWebSocket(options, options.websocketUrl, sequencer);
-    if (outcome === "done") return;
+    const outcome = await viaWebSocket(options, options.websocketUrl, order);
+    if (outcome === "done") return "completed";
+    if (options.signal?.aborted) return "stopped";
     options.onNotice?.(`${outcome}; following ${options.runId} by polling ${options.client.baseUrl} instead`);
   }
-  await viaPolling(options, sequencer);
+  return viaPolling(options, order);
 }
 
-async function viaPolling(options: FollowOptions, sequencer: EventSequencer): Promise<void> {
+async function viaPolling(options: FollowOptions, order: Order): Promise<FollowOutcome> {
   const interval = options.pollIntervalMs ?? 500;
   let failures = 0;
-  while (!sequencer.done) {
+  while (!order.done) {
+    if (options.signal?.aborted) return "stopped";
     try {
-      const page = await options.client.events(options.runId, sequencer.lastSeq);
+      const page = await options.client.events(options.runId, order.lastSeq);
       failures = 0;
-      sequencer.push(page.events);
-      // A full page means more are waiting: read on at once.
-      if (sequencer.done || page.events.length > 0) continue;
+      // Events released: more may be waiting behind them, read on at once.
+      if (takePage(order, page).length > 0) continue;
     } catch (error) {
       // An API that restarts (the twin) or hiccups is waited for; one that stays away is an error,
       // and so is a refusal (404: no such run) that no retry changes.
@@ -96,24 +78,39 @@ async function viaPolling(options: FollowOptions, sequencer: EventSequencer): Pr
       if (++failures >= 10) throw error;
       options.onNotice?.(`${(error as Error).message}; retrying`);
     }
-    await sleep(interval * Math.min(2 ** failures, 16));
+    await pause(interval * Math.min(2 ** failures, 16), options.signal);
   }
+  return "completed";
+}
+
+/** Waits `ms`, or less when `signal` aborts meanwhile. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 /** "done" when the run completed; otherwise why the WebSocket is no use (the caller polls). */
 async function viaWebSocket(
   options: FollowOptions,
   websocketUrl: string,
-  sequencer: EventSequencer,
+  order: Order,
 ): Promise<"done" | string> {
   const attempts = options.reconnectAttempts ?? 5;
   const delay = options.reconnectDelayMs ?? 250;
   let failures = 0;
   let connectedOnce = false;
   for (;;) {
-    const result = await oneConnection(options, websocketUrl, sequencer);
-    if (sequencer.done) return "done";
-    if (result.refused) return result.reason;
+    const result = await oneConnection(options, websocketUrl, order);
+    if (order.done) return "done";
+    if (result.refused || options.signal?.aborted) return result.reason;
     if (result.opened) {
       connectedOnce = true;
       failures = 0;
@@ -121,8 +118,9 @@ async function viaWebSocket(
     // Never reachable: there is no WebSocket there (or no route to it); don't wait for reconnects.
     if (!connectedOnce) return result.reason;
     if (++failures > attempts) return `${result.reason} (gave up after ${attempts} reconnects)`;
-    options.onNotice?.(`${result.reason}; reconnecting and resubscribing after seq ${sequencer.lastSeq}`);
-    await sleep(delay * 2 ** (failures - 1));
+    options.onNotice?.(`${result.reason}; reconnecting and resubscribing after seq ${order.lastSeq}`);
+    await pause(delay * 2 ** (failures - 1), options.signal);
+    if (options.signal?.aborted) return "stopped following";
   }
 }
 
@@ -137,7 +135,7 @@ function subscribeUrl(websocketUrl: string, token: string | undefined): string {
 function oneConnection(
   options: FollowOptions,
   websocketUrl: string,
-  sequencer: EventSequencer,
+  order: Order,
 ): Promise<{ opened: boolean; refused: boolean; reason: string }> {
   return new Promise((resolve) => {
     let opened = false;
@@ -146,10 +144,12 @@ function oneConnection(
     const socket = new WebSocket(subscribeUrl(websocketUrl, options.token), {
       handshakeTimeout: options.connectTimeoutMs ?? 5_000,
     });
+    const stop = () => finish({ refused: false, reason: "stopped following" });
     const finish = (outcome: { refused: boolean; reason: string }) => {
       if (settled) return;
       settled = true;
       clearTimeout(catchUpTimer);
+      options.signal?.removeEventListener("abort", stop);
       socket.removeAllListeners();
       socket.on("error", () => undefined); // a late error after we stopped listening must not crash the CLI
       if (socket.readyState === WebSocket.OPEN || socket.readyState === WebSocket.CONNECTING)
@@ -161,20 +161,21 @@ function oneConnection(
       catchUpTimer = setTimeout(async () => {
         // A push lost between API Gateway and us would stall the display forever: read what is stored.
         try {
-          sequencer.push((await options.client.events(options.runId, sequencer.lastSeq)).events);
+          takePage(order, await options.client.events(options.runId, order.lastSeq));
         } catch {
           // The WebSocket may still be fine; the next round tries again.
         }
-        if (sequencer.done) finish({ refused: false, reason: "run completed" });
+        if (order.done) finish({ refused: false, reason: "run completed" });
         else armCatchUp();
       }, options.catchUpMs ?? 5_000);
     };
 
+    if (options.signal?.aborted) stop();
+    else options.signal?.addEventListener("abort", stop, { once: true });
+
     socket.on("open", () => {
       opened = true;
-      socket.send(
-        JSON.stringify({ action: "subscribe", run_id: options.runId, after_seq: sequencer.lastSeq }),
-      );
+      socket.send(JSON.stringify({ action: "subscribe", run_id: options.runId, after_seq: order.lastSeq }));
       armCatchUp();
     });
     socket.on("message", (data) => {
@@ -185,9 +186,9 @@ function oneConnection(
       } catch {
         return;
       }
-      if (isEvent(message)) {
-        sequencer.push([message]);
-        if (sequencer.done) finish({ refused: false, reason: "run completed" });
+      if (isProgressEvent(message)) {
+        order.push([message as ProgressEvent]);
+        if (order.done) finish({ refused: false, reason: "run completed" });
         return;
       }
       const { error, message: text } = (message ?? {}) as { error?: unknown; message?: unknown };
@@ -215,15 +216,4 @@ function oneConnection(
       finish({ refused: false, reason: `the WebSocket closed (code ${code})` });
     });
   });
-}
-
-function isEvent(message: unknown): message is ProgressEvent {
-  const candidate = message as Partial<ProgressEvent> | null;
-  return (
-    typeof candidate === "object" &&
-    candidate !== null &&
-    typeof candidate.seq === "number" &&
-    typeof candidate.stage === "string" &&
-    typeof candidate.run_id === "string"
-  );
 }

@@ -1,13 +1,14 @@
 // `rewoo evaluate <request.json> --api <url>`: start the run on a running API (the local twin's
 // gateway or a deployed stage), follow its progress over the WebSocket (polling when that is not
-// possible), then print the run record exactly as the local mode does. The `rewoo runs …` commands
-// act on an existing run through the same API (resume, answer, approve, reject, edit the plan, list,
-// show) and follow it to its end; with --local they run against the twin's API the same way.
+// possible), then print the run record. `--local` is the same path against the API of the twin it
+// boots (cli/local.ts). The `rewoo runs …` commands act on an existing run through the same API
+// (resume, answer, approve, reject, edit the plan, list, show) and follow it to its end; with
+// --local they run against the twin's API the same way.
 import pc from "picocolors";
 import type { ProgressEvent, RunRecord } from "../lambdas/core/types.ts";
 import { WAITING_STATUSES } from "../lambdas/core/types.ts";
 import { ApiClient, type ApiClientOptions, ApiRequestError, type PlanDecision } from "./api-client.ts";
-import { followRun } from "./follow.ts";
+import { type FollowOutcome, followRun } from "./follow.ts";
 import {
   type CommandOutput,
   commandOutput,
@@ -39,7 +40,17 @@ export interface RemoteOptions {
   client?: ApiClientOptions;
   pollIntervalMs?: number;
   reconnectDelayMs?: number;
+  /** Stops following (Ctrl-C): the run goes on where it is; `stopped` says so (default: exit 130, silently). */
+  signal?: AbortSignal;
+  stopped?: (runId: string, client: ApiClient, out: CommandOutput) => Promise<number>;
+  /** Print where the run's status is (`status  <url>`) under its RUN line (default true). */
+  statusLine?: boolean;
+  /** The heading above the fields of a request the API refused (default "the API refused the request"). */
+  refusalHeading?: string;
 }
+
+/** The shell's code for a command stopped by Ctrl-C. */
+export const EXIT_INTERRUPTED = 130;
 
 export async function runApiEvaluation(request: unknown, options: RemoteOptions): Promise<number> {
   const out = commandOutput(options);
@@ -52,14 +63,15 @@ export async function runApiEvaluation(request: unknown, options: RemoteOptions)
     if (!(error instanceof ApiRequestError)) throw error;
     if (error.status === 400 || error.status === 413) {
       const problems = error.fields.length ? error.fields : [{ field: "(body)", message: error.message }];
-      return reportProblems(problems, options.label, out.stderr, "the API refused the request");
+      const heading = options.refusalHeading ?? "the API refused the request";
+      return reportProblems(problems, options.label, out.stderr, heading);
     }
     out.stderr(`${pc.red("cannot start the run")}: ${error.message}\n`);
     return error.status === undefined || error.status >= 500 ? EXIT_RUN_FAILED : EXIT_INVALID_INPUT;
   }
 
   out.say(`${pc.bold("RUN")}     ${started.run_id} (${options.label})`);
-  out.say(pc.dim(`status  ${started.status_url}`));
+  if (options.statusLine !== false) out.say(pc.dim(`status  ${started.status_url}`));
   return followToEnd(client, started.run_id, options, out, {
     websocketUrl: started.websocket_url,
     token: wsToken(options.token, started.subscribe_token),
@@ -94,8 +106,9 @@ async function followToEnd(
     await responder?.settle();
     await view.finish();
   };
+  let outcome: FollowOutcome;
   try {
-    await followRun({
+    outcome = await followRun({
       client,
       runId,
       websocketUrl: source.websocketUrl ?? null,
@@ -105,6 +118,7 @@ async function followToEnd(
       ...(source.afterSeq !== undefined ? { afterSeq: source.afterSeq } : {}),
       ...(options.pollIntervalMs !== undefined ? { pollIntervalMs: options.pollIntervalMs } : {}),
       ...(options.reconnectDelayMs !== undefined ? { reconnectDelayMs: options.reconnectDelayMs } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
     await settle();
@@ -112,6 +126,7 @@ async function followToEnd(
     return EXIT_RUN_FAILED;
   }
   await settle();
+  if (outcome === "stopped") return options.stopped ? options.stopped(runId, client, out) : EXIT_INTERRUPTED;
 
   let record: RunRecord;
   try {
@@ -170,21 +185,24 @@ class EventRelay {
 
 /**
  * `rewoo runs resume <run_id> --api <url>`: resumes the run and follows the new attempt (from its
- * `resume` event) to its end, like `rewoo evaluate --api` follows a new run.
+ * `resume` event) to its end, like `rewoo evaluate --api` follows a new run. `resumed`: the run was
+ * resumed already (the local twin resumes the runs its last process left in flight when it boots):
+ * only follow it.
  */
 export async function runApiResume(
   runId: string,
-  options: Omit<RemoteOptions, "label"> & { label?: string },
+  options: Omit<RemoteOptions, "label"> & { label?: string; resumed?: boolean },
 ): Promise<number> {
   const out = commandOutput(options);
   let client: ApiClient;
   let resumeSeq = 0;
   try {
     client = new ApiClient(options.api, options.client);
-    const resumed = await client.resume(runId);
-    out.say(`${pc.bold("RESUME")}  ${runId}: attempt ${resumed.attempt} (${resumed.execution_name})`);
-    const page = await client.events(runId, 0);
-    resumeSeq = page.events.filter((event) => event.stage === "resume").at(-1)?.seq ?? 0;
+    if (!options.resumed) {
+      const resumed = await client.resume(runId);
+      out.say(`${pc.bold("RESUME")}  ${runId}: attempt ${resumed.attempt} (${resumed.execution_name})`);
+    }
+    resumeSeq = await lastResumeSeq(client, runId);
   } catch (error) {
     if (!(error instanceof ApiRequestError)) throw error;
     out.stderr(`${pc.red("cannot resume the run")}: ${error.message}\n`);
@@ -257,6 +275,18 @@ async function actOnRun(
   }
   out.say(pc.dim(`following ${runId} to its end`));
   return followToEnd(client, runId, options, out, { afterSeq: before });
+}
+
+/** The seq of the run's latest `resume` event (0: none), read through every page of its events. */
+async function lastResumeSeq(client: ApiClient, runId: string): Promise<number> {
+  let after = 0;
+  let resume = 0;
+  for (;;) {
+    const page = await client.events(runId, after);
+    if (page.events.length === 0) return resume;
+    resume = page.events.filter((event) => event.stage === "resume").at(-1)?.seq ?? resume;
+    after = page.next_after_seq;
+  }
 }
 
 /** The seq of the run's last stored event (0: none yet); 404 for an unknown run. */

@@ -2,6 +2,10 @@
 // the last seq seen, and keep that subscription alive. A closed connection (server restart, idle
 // timeout, network change) is reopened with exponential backoff and re-subscribed after the last
 // contiguous seq, so the server replays exactly what was missed and the page never reloads.
+// Whatever the source, events reach onEvent once each and in seq order (event-order.js, the same
+// ordering the CLI follows runs with; docs/events.md).
+import { EventOrder, isProgressEvent } from "./event-order.js";
+import { TERMINAL } from "./run-state.js";
 
 const MIN_DELAY_MS = 250;
 const MAX_DELAY_MS = 5000;
@@ -10,7 +14,7 @@ export class LiveConnection {
   /**
    * @param {object} options
    * @param {string} options.url WebSocket URL without the token.
-   * @param {(event: object) => void} options.onEvent every progress event received.
+   * @param {(event: object) => void} options.onEvent each progress event of the watched run, once, in seq order.
    * @param {(status: {state: string, retryInMs?: number}) => void} options.onStatus connection state changes.
    * @param {(message: string) => void} options.onServerError `{type: "error"}` messages (bad run id, forbidden).
    */
@@ -33,8 +37,8 @@ export class LiveConnection {
   }
 
   /** Follows `runId` from `getAfterSeq()` on; switching runs reuses the connection when the token allows. */
-  watch(runId, token, getAfterSeq) {
-    this.target = { runId, token, getAfterSeq };
+  watch(runId, token, getAfterSeq = () => 0) {
+    this.target = { runId, token, order: followOrder(runId, getAfterSeq(), this.onEvent) };
     if (this.socket && this.socketToken === token) {
       if (this.socket.readyState === 1) this.#subscribe();
       return; // still connecting: onopen subscribes to the current target
@@ -93,8 +97,8 @@ export class LiveConnection {
   }
 
   #subscribe() {
-    const { runId, getAfterSeq } = this.target;
-    this.socket.send(JSON.stringify({ action: "subscribe", run_id: runId, after_seq: getAfterSeq() }));
+    const { runId, order } = this.target;
+    this.socket.send(JSON.stringify({ action: "subscribe", run_id: runId, after_seq: order.lastSeq }));
   }
 
   #receive(data) {
@@ -108,7 +112,8 @@ export class LiveConnection {
     for (const item of messages) {
       if (item?.type === "error")
         this.onServerError?.(item.message ?? "the WebSocket server reported an error");
-      else if (item && Number.isInteger(item.seq)) this.onEvent(item);
+      // Another run's events (a subscription being replaced) are not the target's: the order drops them.
+      else if (isProgressEvent(item)) this.target?.order.push([item]);
     }
   }
 
@@ -141,7 +146,7 @@ export class LiveConnection {
 
 /**
  * Fallback without a token that may watch the run: poll the stored events over REST. Slower than
- * the WebSocket, same events, same dedupe.
+ * the WebSocket, same events, same ordering.
  */
 export class EventPoller {
   constructor({ api, onEvent, onError, intervalMs = 1000 }) {
@@ -156,14 +161,15 @@ export class EventPoller {
   watch(runId, getAfterSeq, isDone) {
     this.stop();
     const generation = ++this.generation;
+    const order = followOrder(runId, getAfterSeq(), this.onEvent);
     const tick = async () => {
       if (generation !== this.generation) return;
       let received = 0;
       try {
-        const page = await this.api.getEvents(runId, getAfterSeq());
+        const page = await this.api.getEvents(runId, order.lastSeq);
         if (generation !== this.generation) return;
-        received = page?.events?.length ?? 0;
-        for (const event of page?.events ?? []) this.onEvent(event);
+        // A page of an ended run holds everything there is: a hole left in it is a lost write.
+        received = order.push(page?.events ?? [], { final: TERMINAL.has(page?.status) }).length;
       } catch (error) {
         this.onError?.(error);
         received = -1;
@@ -181,4 +187,12 @@ export class EventPoller {
     clearTimeout(this.timer);
     this.timer = null;
   }
+}
+
+/**
+ * The dashboard shows a run's whole history: a `complete` event followed by a `resume` (the run was
+ * resumed) does not end it.
+ */
+function followOrder(runId, afterSeq, onEvent) {
+  return new EventOrder({ runId, afterSeq, onEvent, stopAtComplete: false });
 }

@@ -22,6 +22,7 @@ import {
   newBatchId,
 } from "../batch/model.ts";
 import { InvalidBatchError, validateBatchRequest } from "../batch/request.ts";
+import type { BatchStarted } from "../contracts/api-types.ts";
 import { DocumentPathError, resolveDocumentPath } from "../core/documents.ts";
 import { isTransient } from "../runtime/transient.ts";
 import { type BatchItem, BatchNotFoundError, ObjectTooLargeError } from "../store/batches.ts";
@@ -29,15 +30,6 @@ import { s3Uri } from "../store/blobs.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json, jsonBody, publicBaseUrl } from "./http.ts";
 import { BatchWorkflowNotConfiguredError } from "./sfn.ts";
-
-export interface BatchStarted {
-  batch_id: string;
-  name?: string;
-  status: "RUNNING";
-  total: number;
-  status_url: string;
-  results_url: string;
-}
 
 export async function createBatch(
   event: APIGatewayProxyEvent,

@@ -8,6 +8,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import * as z from "zod";
 import { InvalidTokenError, mintToken, verifyToken } from "../auth/tokens.ts";
+import type { ChatReply } from "../contracts/api-types.ts";
 import { type BankingIntent, detectCommand, detectIntent, understand } from "../core/banking/nlu.ts";
 import {
   BANKING_PROFILE,
@@ -17,7 +18,7 @@ import {
   confirmationPrompt,
   slotsFromAnswers,
 } from "../core/banking/profile.ts";
-import { SESSION_ID_PATTERN, type SessionState, sessionState } from "../core/sessions.ts";
+import { SESSION_ID_PATTERN, sessionState } from "../core/sessions.ts";
 import { isTerminal, WAITING_STATUSES } from "../core/types.ts";
 import { newRunId, StartExecutionError, startExecutionOf } from "../runs/start-run.ts";
 import type { MetaItem } from "../store/runs.ts";
@@ -45,17 +46,6 @@ const ChatBody = z
       .max(MESSAGE_LIMIT, `expected at most ${MESSAGE_LIMIT} characters`),
   })
   .strict();
-
-export interface ChatReply {
-  session_id: string;
-  reply: string;
-  state: SessionState;
-  plan_review_score?: number;
-  execution_review_score?: number;
-  run_id?: string;
-  /** Watches the run over the WebSocket API (the run's own subscribe token). */
-  subscribe_token?: string;
-}
 
 const HELP =
   "I can help with a lost or stolen card, a fraud report, opening an account, your balance, or a transfer. What would you like to do?";

@@ -1,7 +1,8 @@
 // The run resources: GET /v1/runs/{run_id}, GET /v1/runs/{run_id}/events, POST /v1/runs/{run_id}/cancel,
 // POST /v1/runs/{run_id}/resume.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
-import { isTerminal, type ProgressEvent, type RunStatus } from "../core/types.ts";
+import type { EventsPage, RunList } from "../contracts/api-types.ts";
+import { isTerminal, type RunStatus } from "../core/types.ts";
 import { ResumeRefusedError, resumeRun } from "../runs/resume-run.ts";
 import { RUN_ID_PATTERN } from "../runs/start-run.ts";
 import { contiguousAfter } from "../store/events.ts";
@@ -12,21 +13,13 @@ import { HttpError, json } from "./http.ts";
 export const DEFAULT_EVENTS_LIMIT = 500;
 export const MAX_EVENTS_LIMIT = 1000;
 
-export interface EventsPage {
-  run_id: string;
-  /** The run's status when the page was read: a poller stops once it is final and the page is short. */
-  status: RunStatus;
-  events: ProgressEvent[];
-  /** Pass as after_seq to get the next events. */
-  next_after_seq: number;
-}
-
 export async function listRecentRuns(
   event: APIGatewayProxyEvent,
   ctx: ApiContext,
 ): Promise<APIGatewayProxyResult> {
   const limit = integerParam(event, "limit", 20, 1, 100);
-  return json(200, { runs: await ctx.services.runs.listRecentRuns(limit) });
+  const list: RunList = { runs: await ctx.services.runs.listRecentRuns(limit) };
+  return json(200, list);
 }
 
 export async function getRun(runId: string, ctx: ApiContext): Promise<APIGatewayProxyResult> {

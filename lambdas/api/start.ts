@@ -3,6 +3,7 @@
 // create the run and start its execution, answer 202 with where to follow it.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { mintToken } from "../auth/tokens.ts";
+import type { StartedRun } from "../contracts/api-types.ts";
 import { InvalidRequestError, RequestTooLargeError, validateRequest } from "../core/request.ts";
 import type { EvaluationRequest, RunStatus } from "../core/types.ts";
 import { newRunId, StartExecutionError, startRun } from "../runs/start-run.ts";
@@ -18,17 +19,6 @@ import { WorkflowNotConfiguredError } from "./sfn.ts";
 const STALE_CLAIM_MS = 60_000;
 /** How long a replay waits for a concurrent first request to create its run record. */
 const REPLAY_WAIT_MS = 2_000;
-
-export interface StartedRun {
-  run_id: string;
-  /** The session the run belongs to (given by the request, or new). */
-  session_id?: string;
-  status: RunStatus;
-  status_url: string;
-  events_url: string;
-  websocket_url: string | null;
-  subscribe_token: string;
-}
 
 export async function startEvaluation(
   event: APIGatewayProxyEvent,

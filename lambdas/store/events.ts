@@ -50,16 +50,7 @@ export class EventPublisher {
 /**
  * The events that directly follow `afterSeq` without a hole. Seqs are handed out before their items
  * are written, so concurrent publishers (the steps of one level) can land seq 5 before seq 4: a
- * follower that jumped to 5 would never see 4. Followers advance only through contiguous seqs.
+ * follower that jumped to 5 would never see 4. Followers advance only through contiguous seqs. The
+ * rule is written once, in plain JS, for the dashboard, the CLI and these handlers (docs/events.md).
  */
-export function contiguousAfter<E extends { seq: number }>(events: readonly E[], afterSeq: number): E[] {
-  const out: E[] = [];
-  let next = afterSeq + 1;
-  for (const event of [...events].sort((a, b) => a.seq - b.seq)) {
-    if (event.seq < next) continue;
-    if (event.seq !== next) break;
-    out.push(event);
-    next += 1;
-  }
-  return out;
-}
+export { contiguousAfter } from "../../dashboard/event-order.js";

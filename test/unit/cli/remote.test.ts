@@ -2,9 +2,7 @@
 // fallback), print, exit codes.
 import { stripVTControlCharacters } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { EventSequencer } from "../../../cli/follow.ts";
 import { type RemoteOptions, runApiEvaluation } from "../../../cli/remote.ts";
-import type { ProgressEvent } from "../../../lambdas/core/types.ts";
 import { RUN_ID, runEvents, runRecord, type Stub, SUBSCRIBE_TOKEN, startStub } from "./stub-api.ts";
 
 // picocolors decides at import; plain text keeps the assertions readable either way.
@@ -195,25 +193,5 @@ describe("rewoo evaluate --api", () => {
     expect(strip(stderr)).toMatch(
       /cannot start the run: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/evaluate-conditions: ECONNREFUSED/,
     );
-  });
-});
-
-describe("EventSequencer", () => {
-  it("delivers each seq once, in order, holding later ones until the gap closes, and stops at complete", () => {
-    const delivered: number[] = [];
-    const sequencer = new EventSequencer(RUN_ID, (event) => delivered.push(event.seq));
-    const events = runEvents();
-    const bySeq = (...seqs: number[]) => seqs.map((seq) => events[seq - 1] as ProgressEvent);
-    sequencer.push(bySeq(1, 2, 2, 4));
-    expect(delivered).toEqual([1, 2]);
-    sequencer.push(bySeq(3, 1));
-    expect(delivered).toEqual([1, 2, 3, 4]);
-    sequencer.push([{ ...(events[4] as ProgressEvent), run_id: "run-other" }]);
-    expect(delivered).toEqual([1, 2, 3, 4]);
-    sequencer.push(bySeq(5, 6, 7, 8, 9, 10));
-    sequencer.push([{ ...(events[0] as ProgressEvent), seq: 11 }]);
-    expect(delivered).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect(sequencer.done).toBe(true);
-    expect(sequencer.lastSeq).toBe(10);
   });
 });

@@ -1,0 +1,99 @@
+// The REST API's answers (docs/api.openapi.yaml) as types: the handlers build them and clients (the
+// CLI) read them, so neither side reaches into the other's modules. Types only, from the pure
+// lambdas/core: nothing here exists at run time, so the CDK app may import this module like the
+// rest of lambdas/contracts.
+import type { SessionState } from "../core/sessions.ts";
+import type { Approval, Clarification, Plan, ProgressEvent, Review, RunStatus } from "../core/types.ts";
+
+/**
+ * How a run is planned: "rewoo" asks the planner LLM; "legacy" (POST /v1/evaluate-loan-conditions)
+ * runs the fixed PreConditions → Conditions AI plan without it.
+ */
+export type RunMode = "rewoo" | "legacy";
+
+/** 202 of POST /v1/evaluate-conditions (RunStarted): where to follow the run. */
+export interface StartedRun {
+  run_id: string;
+  /** The session the run belongs to (given by the request, or new). */
+  session_id?: string;
+  status: RunStatus;
+  status_url: string;
+  events_url: string;
+  websocket_url: string | null;
+  subscribe_token: string;
+}
+
+/** GET /v1/runs/{run_id}/events?after_seq=n (EventsPage); docs/events.md says how to follow a run with it. */
+export interface EventsPage {
+  run_id: string;
+  /**
+   * The run's status when the page was read. Final (SUCCEEDED, FAILED…): every writer has finished
+   * and the page holds all stored events after after_seq, holes included; otherwise only those that
+   * follow after_seq without a hole.
+   */
+  status: RunStatus;
+  events: ProgressEvent[];
+  /** Pass as after_seq to get the next events. */
+  next_after_seq: number;
+}
+
+/** One run of GET /v1/runs, newest first. */
+export interface RunSummary {
+  run_id: string;
+  status: RunStatus;
+  mode: RunMode;
+  created_at: string;
+  updated_at: string;
+  request: { metadata: Record<string, unknown> };
+}
+
+/** GET /v1/runs. */
+export interface RunList {
+  runs: RunSummary[];
+}
+
+/** 202 of POST /v1/runs/{run_id}/resume: the attempt that continues the run. */
+export interface ResumedRun {
+  run_id: string;
+  attempt: number;
+  execution_name: string;
+  status: RunStatus;
+}
+
+/** 202 of POST /v1/runs/{run_id}/input: the answers were taken, the run goes on. */
+export interface InputAccepted {
+  run_id: string;
+  status: RunStatus;
+  clarification: Clarification;
+}
+
+/** 202 of POST /v1/runs/{run_id}/approval: the decision, and the plan that runs when it was edited. */
+export interface PlanDecided {
+  run_id: string;
+  status: RunStatus;
+  approval: Approval;
+  plan?: Plan;
+  plan_review?: Review;
+}
+
+/** 202 of POST /v1/batches (BatchStarted). */
+export interface BatchStarted {
+  batch_id: string;
+  name?: string;
+  status: "RUNNING";
+  total: number;
+  status_url: string;
+  results_url: string;
+}
+
+/** 200 of POST /v1/chat: the assistant's reply, and the run the message started or moved on. */
+export interface ChatReply {
+  session_id: string;
+  reply: string;
+  state: SessionState;
+  plan_review_score?: number;
+  execution_review_score?: number;
+  run_id?: string;
+  /** Watches the run over the WebSocket API (the run's own subscribe token). */
+  subscribe_token?: string;
+}
