@@ -34,6 +34,22 @@ export interface HistoryEvent {
   index?: number;
   /** Error name of StateFailed / ExecutionFailed / MapIterationFailed events. */
   error?: string;
+  /** Their cause (as text, at most MAX_CAUSE_LENGTH characters), for GetExecutionHistory. */
+  cause?: string;
+  /** The definition's type of `stateName` (Task, Map, Pass, ...), which names the API's event types. */
+  stateType?: string;
+}
+
+/** What DescribeStateMachine tells of a machine. */
+export interface StateMachineDescription {
+  stateMachineArn: string;
+  name: string;
+  /** The definition the machine runs: the ASL text after the `${...}` substitutions. */
+  definition: string;
+  roleArn: string;
+  type: "STANDARD";
+  status: "ACTIVE";
+  creationDate: Date;
 }
 
 export interface LocalStepFunctionsOptions {
@@ -230,6 +246,8 @@ export class LocalStepFunctions {
   readonly stateMachineName: string;
   /** The task states of the definition (including those nested in Map / Parallel states). */
   readonly taskStates: readonly string[];
+  /** When this emulation was built: the machine's creationDate. */
+  readonly creationDate = new Date();
   private readonly executions = new Map<string, ExecutionRecord>();
   /** ARNs of closed executions still in `executions`, oldest closed first. */
   private readonly closedOrder = new Set<string>();
@@ -249,6 +267,7 @@ export class LocalStepFunctions {
     private readonly retryIntervalOverrides: Record<string, number | number[]> | undefined,
     private readonly closedExecutionsKept: number,
     private readonly callbackStates: ReadonlyMap<string, CallbackState>,
+    private readonly definitionText: string,
   ) {
     this.taskStates = taskStates;
     this.stateMachineName = stateMachineName;
@@ -320,6 +339,7 @@ export class LocalStepFunctions {
       options.retryIntervalOverrides,
       kept,
       callbackStates,
+      text,
     );
   }
 
@@ -422,6 +442,22 @@ export class LocalStepFunctions {
 
   describeExecution(executionArn: string): ExecutionDescription {
     return describe(this.get(executionArn), this.stateMachineArn);
+  }
+
+  /**
+   * DescribeStateMachine. The role is a name only: nothing assumes it, the twin's handlers run with
+   * the process's own rights.
+   */
+  describeStateMachine(): StateMachineDescription {
+    return {
+      stateMachineArn: this.stateMachineArn,
+      name: this.stateMachineName,
+      definition: this.definitionText,
+      roleArn: `arn:aws:iam::${this.accountId}:role/${this.stateMachineName.replace(/[^\w+=,.@-]/g, "-")}-local`,
+      type: "STANDARD",
+      status: "ACTIVE",
+      creationDate: this.creationDate,
+    };
   }
 
   listExecutions(): ExecutionDescription[] {
@@ -699,14 +735,20 @@ export class LocalStepFunctions {
           timestamp: number;
           index?: number;
           Error?: string;
-          state?: { name: string };
-          parentState?: { name: string };
+          Cause?: unknown;
+          state?: { name: string; type?: string };
+          parentState?: { name: string; type?: string };
         };
         const entry: HistoryEvent = { type: event.type, timestamp: event.timestamp };
-        const stateName = event.state?.name ?? event.parentState?.name;
-        if (stateName !== undefined) entry.stateName = stateName;
+        const state = event.state ?? event.parentState;
+        if (state?.name !== undefined) entry.stateName = state.name;
+        if (state?.type !== undefined) entry.stateType = state.type;
         if (event.index !== undefined) entry.index = event.index;
         if (event.Error !== undefined) entry.error = event.Error;
+        if (event.Cause !== undefined && event.Cause !== null) {
+          const cause = typeof event.Cause === "string" ? event.Cause : (JSON.stringify(event.Cause) ?? "");
+          entry.cause = cause.slice(0, MAX_CAUSE_LENGTH);
+        }
         record.history.push(entry);
       }
     } catch {

@@ -496,7 +496,9 @@ describe("LocalStepFunctions on statemachine/rewoo.asl.json", () => {
     expect(history.at(-1)?.type).toBe("ExecutionSucceeded");
     for (const event of history) {
       expect(
-        Object.keys(event).every((key) => ["type", "stateName", "timestamp", "index", "error"].includes(key)),
+        Object.keys(event).every((key) =>
+          ["type", "stateName", "stateType", "timestamp", "index", "error", "cause"].includes(key),
+        ),
       ).toBe(true);
     }
   });

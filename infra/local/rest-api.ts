@@ -1,0 +1,275 @@
+// API Gateway REST API with the Lambda proxy integration (v1 events), as the twin emulates it: requests are
+// matched with the route table of lambdas/contracts/routes.ts the way API Gateway matches its resources
+// (literal path parts before parameters, one trailing slash tolerated), and the API handler receives the
+// event API Gateway would build: resource, path parameters, single and multi-value headers and query
+// parameters, the request context of the stage. IAM authorization is not emulated (the server is
+// loopback only), so the identity is the socket's.
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import {
+  matchResourcePath,
+  methodRoute,
+  REST_RESOURCES,
+  type RestMethodRoute,
+  type RestResource,
+} from "../../lambdas/contracts/routes.ts";
+import {
+  clfTime,
+  decodeUtf8,
+  describeError,
+  eventHeaders,
+  HttpError,
+  LOCAL_ACCOUNT_ID,
+  LOCAL_API_ID,
+  queryParameters,
+  readBody,
+  type SurfaceContext,
+  sendJson,
+} from "./http-common.ts";
+
+export type ApiHandler = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
+
+/** API Gateway's REST API request payload quota. */
+export const MAX_REST_BODY_BYTES = 10 * 1024 * 1024;
+
+/**
+ * First path parts of the REST API's resources: requests under them are the REST API's, everything else
+ * is the dashboard's (the API is mounted at the root, like a custom domain without a stage in the path).
+ */
+const REST_PATH_ROOTS = new Set(REST_RESOURCES.map((resource) => resource.split("/")[1]));
+
+/** Whether the REST API answers `path` (its answer may be API Gateway's refusal), rather than the dashboard. */
+export function isRestApiPath(path: string): boolean {
+  return REST_PATH_ROOTS.has(path.split("/")[1]);
+}
+
+export interface RestMatch {
+  resource: RestResource;
+  pathParameters: Record<string, string>;
+  route: RestMethodRoute;
+}
+
+/**
+ * The table's method a request is for, or undefined when the API has no such resource or method. The
+ * deployed API has no greedy `/{proxy+}` resource, so whatever is not in the table never reaches the handler.
+ */
+export function matchRestRequest(method: string, path: string): RestMatch | undefined {
+  const matched = matchResourcePath(path);
+  const route = matched && methodRoute(matched.resource, method);
+  return matched && route ? { ...matched, route } : undefined;
+}
+
+/** What API Gateway REST answers for a resource or a method the API does not have, whatever the credentials. */
+export function missingAuthenticationToken(): HttpError {
+  return new HttpError(403, "Missing Authentication Token", "MissingAuthenticationTokenException");
+}
+
+/** The parts of an HTTP request a v1 proxy event is made of. */
+export interface RestRequest {
+  method: string;
+  path: string;
+  query: string;
+  /** Header names and values as the client sent them (Node's rawHeaders). */
+  rawHeaders: readonly string[];
+  body: Buffer;
+  httpVersion: string;
+  sourceIp: string;
+  /** The Host header, when the client sent one. */
+  host?: string;
+}
+
+/** The v1 proxy event API Gateway hands the API function for `request`, matched to `match`. */
+export function restProxyEvent(
+  request: RestRequest,
+  match: Pick<RestMatch, "resource" | "pathParameters">,
+  options: { stage: string; port: number; now?: Date; requestId?: string },
+): APIGatewayProxyEvent {
+  const now = options.now ?? new Date();
+  const requestId = options.requestId ?? randomUUID();
+  const { headers, multiValueHeaders } = eventHeaders(
+    { rawHeaders: [...request.rawHeaders], socket: { remoteAddress: request.sourceIp } } as IncomingMessage,
+    options.port,
+  );
+  const { single, multi } = queryParameters(request.query);
+  const contentType = headerValue(request.rawHeaders, "content-type");
+  const userAgent = headerValue(request.rawHeaders, "user-agent");
+  const { resource } = match;
+  return {
+    resource,
+    path: request.path,
+    httpMethod: request.method,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: single,
+    multiValueQueryStringParameters: multi,
+    pathParameters: Object.keys(match.pathParameters).length ? match.pathParameters : null,
+    stageVariables: null,
+    ...encodeBody(request.body, contentType),
+    requestContext: {
+      accountId: LOCAL_ACCOUNT_ID,
+      apiId: LOCAL_API_ID,
+      authorizer: null,
+      protocol: `HTTP/${request.httpVersion}`,
+      httpMethod: request.method,
+      // IAM authorization is not emulated (loopback only): the identity is the socket's, never a caller's.
+      identity: identity(request.sourceIp, userAgent),
+      path: `/${options.stage}${request.path}`,
+      stage: options.stage,
+      requestId,
+      extendedRequestId: requestId,
+      requestTime: clfTime(now),
+      requestTimeEpoch: now.getTime(),
+      resourceId: "local",
+      resourcePath: resource,
+      domainName: request.host ?? `127.0.0.1:${options.port}`,
+    },
+  };
+}
+
+/** Node's `req.headers` value of content-type or user-agent: the first one (Node discards repeats of these). */
+function headerValue(rawHeaders: readonly string[], name: string): string | undefined {
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
+    if ((rawHeaders[index] as string).toLowerCase() === name) return rawHeaders[index + 1];
+  }
+  return undefined;
+}
+
+export class RestApi {
+  constructor(
+    private readonly context: SurfaceContext,
+    private readonly handler: ApiHandler,
+  ) {}
+
+  async handle(req: IncomingMessage, res: ServerResponse, method: string, path: string, query: string) {
+    const match = matchRestRequest(method, path);
+    if (!match) throw missingAuthenticationToken();
+    const body = await readBody(req, MAX_REST_BODY_BYTES);
+    if (body === undefined) {
+      throw new HttpError(413, `Request payload exceeds API Gateway's ${MAX_REST_BODY_BYTES}-byte limit`);
+    }
+    const requestId = randomUUID();
+    const event = restProxyEvent(
+      {
+        method,
+        path,
+        query,
+        rawHeaders: req.rawHeaders,
+        body,
+        httpVersion: req.httpVersion,
+        sourceIp: req.socket.remoteAddress ?? "127.0.0.1",
+        ...(req.headers.host ? { host: req.headers.host } : {}),
+      },
+      match,
+      { stage: this.context.stage, port: this.context.port, requestId },
+    );
+    let result: unknown;
+    try {
+      result = await this.handler(event);
+    } catch (error) {
+      // Like API Gateway: a failed integration is a 502 for the client and a log line for the operator.
+      this.context.log(`gateway: API handler failed on ${method} ${path}: ${describeError(error)}`);
+      sendJson(res, 502, { message: "Internal server error" }, undefined, requestId);
+      return;
+    }
+    const problem = writeProxyResult(res, result, requestId);
+    if (problem) {
+      this.context.log(`gateway: malformed Lambda proxy response to ${method} ${path}: ${problem}`);
+      sendJson(res, 502, { message: "Internal server error" }, undefined, requestId);
+    }
+  }
+}
+
+function identity(
+  sourceIp: string,
+  userAgent: string | undefined,
+): APIGatewayProxyEvent["requestContext"]["identity"] {
+  return {
+    accessKey: null,
+    accountId: null,
+    apiKey: null,
+    apiKeyId: null,
+    caller: null,
+    clientCert: null,
+    cognitoAuthenticationProvider: null,
+    cognitoAuthenticationType: null,
+    cognitoIdentityId: null,
+    cognitoIdentityPoolId: null,
+    principalOrgId: null,
+    sourceIp,
+    user: null,
+    userAgent: userAgent ?? null,
+    userArn: null,
+  };
+}
+
+const TEXT_TYPES =
+  /^(text\/|application\/(json|[\w.+-]+\+json|xml|[\w.+-]+\+xml|javascript|x-www-form-urlencoded))/i;
+
+/** The event's body: text as is, binary media types base64-encoded, as API Gateway hands them to the Lambda. */
+export function encodeBody(
+  body: Buffer,
+  contentType: string | undefined,
+): { body: string | null; isBase64Encoded: boolean } {
+  if (body.length === 0) return { body: null, isBase64Encoded: false };
+  const text = !contentType || TEXT_TYPES.test(contentType) ? decodeUtf8(body) : undefined;
+  return text === undefined
+    ? { body: body.toString("base64"), isBase64Encoded: true }
+    : { body: text, isBase64Encoded: false };
+}
+
+/** Writes a Lambda proxy result; returns what is wrong with it instead when API Gateway would answer 502. */
+export function writeProxyResult(
+  res: ServerResponse,
+  result: unknown,
+  requestId: string,
+): string | undefined {
+  if (!result || typeof result !== "object")
+    return `expected an object with statusCode, got ${typeof result}`;
+  const { statusCode, headers, multiValueHeaders, body, isBase64Encoded } = result as Record<string, unknown>;
+  if (
+    typeof statusCode !== "number" ||
+    !Number.isInteger(statusCode) ||
+    statusCode < 100 ||
+    statusCode > 599
+  ) {
+    return `statusCode must be an HTTP status, got ${JSON.stringify(statusCode)}`;
+  }
+  if (body !== undefined && body !== null && typeof body !== "string") {
+    return `body must be a string (JSON.stringify it), got ${typeof body}`;
+  }
+  const merged = new Map<string, { name: string; values: string[] }>();
+  const add = (source: unknown, multi: boolean) => {
+    if (source === undefined || source === null) return;
+    if (typeof source !== "object") throw new Error("headers must be an object");
+    for (const [name, value] of Object.entries(source)) {
+      const values = multi ? (Array.isArray(value) ? value : [value]) : [value];
+      const key = name.toLowerCase();
+      // API Gateway: a header in both maps keeps only its multiValueHeaders values.
+      if (!multi && merged.has(key)) continue;
+      merged.set(key, { name, values: values.map((item) => String(item)) });
+    }
+  };
+  try {
+    add(multiValueHeaders, true);
+    add(headers, false);
+    const payload =
+      typeof body === "string"
+        ? isBase64Encoded
+          ? Buffer.from(body, "base64")
+          : Buffer.from(body, "utf8")
+        : undefined;
+    res.statusCode = statusCode;
+    for (const { name, values } of merged.values())
+      res.setHeader(name, values.length === 1 ? (values[0] as string) : values);
+    if (!res.hasHeader("x-amzn-requestid")) res.setHeader("x-amzn-RequestId", requestId);
+    res.end(payload);
+  } catch (error) {
+    // e.g. a header value with a newline, which Node (and API Gateway) refuse.
+    if (!res.headersSent) {
+      for (const name of res.getHeaderNames()) res.removeHeader(name);
+    }
+    return (error as Error).message;
+  }
+  return undefined;
+}

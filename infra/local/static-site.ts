@@ -1,0 +1,140 @@
+// The dashboard's static files, as a bucket behind a CDN would serve them in AWS: GET and HEAD only,
+// content types by extension, nothing outside the folder (no `..`, no dotfiles, no symlink leading out),
+// plus the few library files the dashboard loads from node_modules (the twin is offline, no CDN).
+import { createReadStream } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createRequire } from "node:module";
+import { dirname, extname, join, resolve, sep } from "node:path";
+import { HttpError } from "./http-common.ts";
+
+const require = createRequire(import.meta.url);
+
+/** The dashboard draws the plan with dagre, served from node_modules rather than a CDN (the twin is offline). */
+export function defaultVendorFiles(): Record<string, string> {
+  let dist: string;
+  try {
+    dist = join(dirname(require.resolve("@dagrejs/dagre/package.json")), "dist");
+  } catch {
+    return {};
+  }
+  return {
+    "/vendor/dagre.js": join(dist, "dagre.min.js"),
+    "/vendor/dagre.min.js.map": join(dist, "dagre.min.js.map"),
+    "/vendor/dagre.esm.js": join(dist, "dagre.esm.js"),
+    "/vendor/dagre.esm.js.map": join(dist, "dagre.esm.js.map"),
+  };
+}
+
+export const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".ico": "image/x-icon",
+  ".webp": "image/webp",
+  ".woff2": "font/woff2",
+  ".woff": "font/woff",
+  ".txt": "text/plain; charset=utf-8",
+  ".pdf": "application/pdf",
+};
+
+export interface StaticSiteOptions {
+  /** Folder of the site; `/` serves its index.html. Without it only the vendor files exist. */
+  root?: string;
+  /** URL path → file, served whatever the folder holds. */
+  vendorFiles?: Record<string, string>;
+}
+
+export class StaticSite {
+  private readonly vendorFiles: Record<string, string>;
+
+  constructor(private readonly options: StaticSiteOptions = {}) {
+    this.vendorFiles = options.vendorFiles ?? defaultVendorFiles();
+  }
+
+  /**
+   * The file `path` names, or an HttpError: 404 when there is none, 403 for a path that may never name one
+   * (traversal, dotfiles, NULs, a symlink out of the folder), 400 for an undecodable path.
+   */
+  async resolveFile(path: string): Promise<string> {
+    const vendor = this.vendorFiles[path];
+    if (vendor !== undefined) return vendor;
+    const root = this.options.root;
+    if (!root) throw new HttpError(404, "Not Found");
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      throw new HttpError(400, "Bad Request");
+    }
+    const segments = decoded.split(/[/\\]/).filter(Boolean);
+    // `..` (also percent-encoded), dotfiles and NULs never name a dashboard file.
+    if (decoded.includes("\0") || segments.some((segment) => segment.startsWith("."))) {
+      throw new HttpError(403, "Forbidden");
+    }
+    const rootDir = resolve(root);
+    const file = resolve(
+      rootDir,
+      ...segments,
+      ...(decoded.endsWith("/") || segments.length === 0 ? ["index.html"] : []),
+    );
+    if (!file.startsWith(rootDir + sep)) throw new HttpError(403, "Forbidden");
+    let real: string;
+    let realRoot: string;
+    try {
+      [real, realRoot] = await Promise.all([realpath(file), realpath(rootDir)]);
+    } catch {
+      throw new HttpError(404, "Not Found");
+    }
+    // A symlink inside the dashboard folder must not lead out of it.
+    if (!real.startsWith(realRoot + sep)) throw new HttpError(403, "Forbidden");
+    return real;
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, method: string, path: string): Promise<void> {
+    if (method !== "GET" && method !== "HEAD") {
+      res.setHeader("allow", "GET, HEAD");
+      throw new HttpError(405, "Method Not Allowed");
+    }
+    return this.sendFile(req, res, await this.resolveFile(path));
+  }
+
+  private async sendFile(req: IncomingMessage, res: ServerResponse, file: string): Promise<void> {
+    let size: number;
+    try {
+      const info = await stat(file);
+      if (!info.isFile()) throw new Error("not a file");
+      size = info.size;
+    } catch {
+      throw new HttpError(404, "Not Found");
+    }
+    res.writeHead(200, {
+      "content-type": CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream",
+      "content-length": size,
+      // A development server: the dashboard must pick up edits on reload.
+      "cache-control": "no-cache",
+      "x-content-type-options": "nosniff",
+    });
+    if (req.method === "HEAD") {
+      res.end();
+      return;
+    }
+    await new Promise<void>((resolveSent) => {
+      const stream = createReadStream(file);
+      stream.on("error", () => {
+        res.destroy();
+        resolveSent();
+      });
+      res.on("close", () => resolveSent());
+      stream.pipe(res);
+    });
+  }
+}
