@@ -3,7 +3,7 @@
 // existing bucket or at the lender's services without editing code.
 import { RemovalPolicy } from "aws-cdk-lib";
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
-import { MAX_WAIT_SECONDS } from "../lambdas/core/interaction.ts";
+import { MAX_WAIT_SECONDS } from "../lambdas/contracts/environment.ts";
 
 export const ENVIRONMENT_NAMES = ["dev", "staging", "prod"] as const;
 export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];

@@ -18,6 +18,7 @@ import type * as s3 from "aws-cdk-lib/aws-s3";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { flattenCfnReference } from "cdk-nag/lib/utils/flatten-cfn-reference.js";
 import { Construct } from "constructs";
+import { ENV } from "../../lambdas/contracts/environment.ts";
 import { EXECUTION_ENDED_PATTERN } from "../../lambdas/contracts/event-patterns.ts";
 import { DeadLetterQueue } from "./dead-letter-queue.ts";
 import { REPO_ROOT } from "./defaults.ts";
@@ -78,7 +79,7 @@ export class BatchWorkflow extends Construct {
       removalPolicy: props.removalPolicy,
       logLevel: props.logLevel,
       environment: props.environment,
-    }).bindTable(props.runsTable, { access: "readWrite", envName: "RUNS_TABLE" });
+    }).bindTable(props.runsTable, { access: "readWrite", envName: ENV.RUNS_TABLE });
 
     const logGroup = new logs.LogGroup(stack, "BatchStateMachineLogs", {
       retention: props.logRetention,
@@ -232,6 +233,6 @@ export class BatchWorkflow extends Construct {
         resources: [this.stateMachine.stateMachineArn],
       }),
     );
-    api.addEnvironment("BATCH_STATE_MACHINE_ARN", this.stateMachine.stateMachineArn);
+    api.addEnvironment(ENV.BATCH_STATE_MACHINE_ARN, this.stateMachine.stateMachineArn);
   }
 }

@@ -16,6 +16,8 @@ import type * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { flattenCfnReference } from "cdk-nag/lib/utils/flatten-cfn-reference.js";
 import type { Construct } from "constructs";
+import { ENV, type RuntimeVariable } from "../../lambdas/contracts/environment.ts";
+import { CONNECTIONS_BY_RUN_INDEX } from "../../lambdas/contracts/tables.ts";
 import { bundleDefines } from "./bundling.ts";
 import { bundlingDefaults, functionDefaults, REPO_ROOT } from "./defaults.ts";
 
@@ -23,7 +25,7 @@ export interface RewooFunctionProps {
   /** Handler file relative to the repository root, exporting `handler`. */
   readonly entry: string;
   readonly description: string;
-  /** POWERTOOLS_SERVICE_NAME: how this function's log lines and traces are labelled. */
+  /** How this function's log lines and traces are labelled (its POWERTOOLS_SERVICE_NAME). */
   readonly serviceName: string;
   readonly memorySize: number;
   readonly timeout: Duration;
@@ -95,9 +97,9 @@ export class RewooFunction extends NodejsFunction {
         define: defines,
       },
       environment: {
-        POWERTOOLS_SERVICE_NAME: props.serviceName,
-        POWERTOOLS_LOG_LEVEL: props.logLevel,
-        NODE_OPTIONS: "--enable-source-maps",
+        [ENV.POWERTOOLS_SERVICE_NAME]: props.serviceName,
+        [ENV.POWERTOOLS_LOG_LEVEL]: props.logLevel,
+        [ENV.NODE_OPTIONS]: "--enable-source-maps",
         ...props.environment,
       },
     });
@@ -126,7 +128,7 @@ export class RewooFunction extends NodejsFunction {
   /** Read (or read/write) items of a table and the named indexes, nothing else. */
   bindTable(
     table: dynamodb.ITable,
-    options: { access: TableAccess; envName: string; indexes?: readonly string[] },
+    options: { access: TableAccess; envName: RuntimeVariable; indexes?: readonly string[] },
   ): this {
     const resources = [
       table.tableArn,
@@ -197,7 +199,7 @@ export class RewooFunction extends NodejsFunction {
     return this;
   }
 
-  bindSecret(secret: secretsmanager.ISecret, envName: string): this {
+  bindSecret(secret: secretsmanager.ISecret, envName: RuntimeVariable): this {
     secret.grantRead(this);
     this.addEnvironment(envName, secret.secretArn);
     return this;
@@ -265,7 +267,7 @@ export class RewooFunction extends NodejsFunction {
   ): this {
     this.bindTable(connections, {
       access: options.access ?? "readUpdate",
-      envName: "CONNECTIONS_TABLE",
+      envName: ENV.CONNECTIONS_TABLE,
       indexes: [CONNECTIONS_BY_RUN_INDEX],
     });
     const stack = Stack.of(this);
@@ -280,7 +282,7 @@ export class RewooFunction extends NodejsFunction {
       ],
       "The @connections of this one WebSocket API stage; connection ids exist only once a client connects.",
     );
-    this.addEnvironment("WEBSOCKET_ENDPOINT", stage.callbackUrl);
+    this.addEnvironment(ENV.WEBSOCKET_ENDPOINT, stage.callbackUrl);
     return this;
   }
 
@@ -331,7 +333,7 @@ export class RewooFunction extends NodejsFunction {
       ],
       "Executions of this one state machine; each is named after its run id at start.",
     );
-    this.addEnvironment("STATE_MACHINE_ARN", stateMachine.stateMachineArn);
+    this.addEnvironment(ENV.STATE_MACHINE_ARN, stateMachine.stateMachineArn);
     return this;
   }
 
@@ -366,10 +368,3 @@ export class RewooFunction extends NodejsFunction {
     }
   }
 }
-
-/** The connections table's GSI (infra/local/provision.ts creates the same one locally). */
-export const CONNECTIONS_BY_RUN_INDEX = "by_run";
-/** The runs table's GSI for the history tool. */
-export const RUNS_BY_PROFILE_INDEX = "by_profile";
-/** The runs table's GSI for recent runs (GET /v1/runs), partitioned by creation day. */
-export const RUNS_BY_DAY_INDEX = "by_day";

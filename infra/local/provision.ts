@@ -8,8 +8,10 @@ import {
   ResourceInUseException,
   type TableDescription,
   UpdateTimeToLiveCommand,
+  type UpdateTimeToLiveCommandInput,
 } from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand, S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
+import { createTableInput, TABLES, type TableSchema } from "../../lambdas/contracts/tables.ts";
 import { LOCAL_CREDENTIALS } from "./emulators.ts";
 
 export { LOCAL_CREDENTIALS };
@@ -56,84 +58,52 @@ export interface ProvisionReport {
   tablesExisting: string[];
   bucketsCreated: string[];
   bucketsExisting: string[];
-  /** dynalite has no UpdateTimeToLive: stale connections are not expired locally. */
+  /** dynalite has no UpdateTimeToLive: stale runs and connections are not expired locally. */
   ttl: "enabled" | "unsupported";
 }
 
-/** Attribute that the connections table's TTL reads (epoch seconds). */
-export const CONNECTION_TTL_ATTRIBUTE = "expires_at";
-
 export function runsTableDefinition(tableName: string): CreateTableCommandInput {
-  return {
-    TableName: tableName,
-    BillingMode: "PAY_PER_REQUEST",
-    AttributeDefinitions: [
-      { AttributeName: "pk", AttributeType: "S" },
-      { AttributeName: "sk", AttributeType: "S" },
-      { AttributeName: "gsi1pk", AttributeType: "S" },
-      { AttributeName: "gsi1sk", AttributeType: "S" },
-      { AttributeName: "gsi2pk", AttributeType: "S" },
-      { AttributeName: "gsi2sk", AttributeType: "S" },
-    ],
-    KeySchema: [
-      { AttributeName: "pk", KeyType: "HASH" },
-      { AttributeName: "sk", KeyType: "RANGE" },
-    ],
-    GlobalSecondaryIndexes: [
-      {
-        IndexName: "by_profile",
-        KeySchema: [
-          { AttributeName: "gsi1pk", KeyType: "HASH" },
-          { AttributeName: "gsi1sk", KeyType: "RANGE" },
-        ],
-        Projection: { ProjectionType: "ALL" },
-      },
-      {
-        // Recent runs for dashboards: partitioned by creation day so no single key gets every write.
-        IndexName: "by_day",
-        KeySchema: [
-          { AttributeName: "gsi2pk", KeyType: "HASH" },
-          { AttributeName: "gsi2sk", KeyType: "RANGE" },
-        ],
-        Projection: { ProjectionType: "ALL" },
-      },
-    ],
-  };
+  return createTableInput(TABLES.runs, tableName);
 }
 
 export function connectionsTableDefinition(tableName: string): CreateTableCommandInput {
-  return {
-    TableName: tableName,
-    BillingMode: "PAY_PER_REQUEST",
-    AttributeDefinitions: [
-      { AttributeName: "connection_id", AttributeType: "S" },
-      { AttributeName: "run_id", AttributeType: "S" },
-    ],
-    KeySchema: [{ AttributeName: "connection_id", KeyType: "HASH" }],
-    GlobalSecondaryIndexes: [
-      {
-        IndexName: "by_run",
-        KeySchema: [{ AttributeName: "run_id", KeyType: "HASH" }],
-        Projection: { ProjectionType: "ALL" },
-      },
-    ],
-  };
+  return createTableInput(TABLES.connections, tableName);
 }
 
 /** Customers, accounts, cards, payees, transfers and fraud cases; see lambdas/store/core-banking.ts. */
 export function coreBankingTableDefinition(tableName: string): CreateTableCommandInput {
-  return {
-    TableName: tableName,
-    BillingMode: "PAY_PER_REQUEST",
-    AttributeDefinitions: [
-      { AttributeName: "pk", AttributeType: "S" },
-      { AttributeName: "sk", AttributeType: "S" },
-    ],
-    KeySchema: [
-      { AttributeName: "pk", KeyType: "HASH" },
-      { AttributeName: "sk", KeyType: "RANGE" },
-    ],
-  };
+  return createTableInput(TABLES.coreBanking, tableName);
+}
+
+/** What the twin sends its emulator for one table: CreateTable, then UpdateTimeToLive where the schema has a TTL. */
+export interface TwinTable {
+  createTable: CreateTableCommandInput;
+  timeToLive?: UpdateTimeToLiveCommandInput;
+}
+
+/**
+ * The twin's tables, from the same schema the Data stack deploys (lambdas/contracts/tables.ts). Pure:
+ * the drift test compares these requests with the synthesized templates.
+ */
+export function twinTables(
+  names: Pick<ProvisionOptions, "runsTable" | "connectionsTable" | "coreBankingTable">,
+): TwinTable[] {
+  const table = (schema: TableSchema, tableName: string): TwinTable => ({
+    createTable: createTableInput(schema, tableName),
+    ...(schema.ttlAttribute
+      ? {
+          timeToLive: {
+            TableName: tableName,
+            TimeToLiveSpecification: { AttributeName: schema.ttlAttribute, Enabled: true },
+          },
+        }
+      : {}),
+  });
+  return [
+    table(TABLES.runs, names.runsTable),
+    table(TABLES.connections, names.connectionsTable),
+    ...(names.coreBankingTable ? [table(TABLES.coreBanking, names.coreBankingTable)] : []),
+  ];
 }
 
 export async function provisionResources(options: ProvisionOptions): Promise<ProvisionReport> {
@@ -147,28 +117,23 @@ export async function provisionResources(options: ProvisionOptions): Promise<Pro
     ttl: "enabled",
   };
   try {
-    for (const definition of [
-      runsTableDefinition(options.runsTable),
-      connectionsTableDefinition(options.connectionsTable),
-      ...(options.coreBankingTable ? [coreBankingTableDefinition(options.coreBankingTable)] : []),
-    ]) {
-      const created = await ensureTable(dynamo, definition);
-      (created ? report.tablesCreated : report.tablesExisting).push(definition.TableName as string);
+    const tables = twinTables(options);
+    for (const { createTable } of tables) {
+      const created = await ensureTable(dynamo, createTable);
+      (created ? report.tablesCreated : report.tablesExisting).push(createTable.TableName as string);
     }
 
-    try {
-      await dynamo.send(
-        new UpdateTimeToLiveCommand({
-          TableName: options.connectionsTable,
-          TimeToLiveSpecification: { AttributeName: CONNECTION_TTL_ATTRIBUTE, Enabled: true },
-        }),
-      );
-    } catch (error) {
-      const name = (error as Error).name;
-      // dynalite answers UnknownOperationException; a real table that already has TTL answers
-      // ValidationException ("TimeToLive is already enabled").
-      if (name === "UnknownOperationException") report.ttl = "unsupported";
-      else if (name !== "ValidationException") throw error;
+    for (const { timeToLive } of tables) {
+      if (!timeToLive || report.ttl === "unsupported") continue;
+      try {
+        await dynamo.send(new UpdateTimeToLiveCommand(timeToLive));
+      } catch (error) {
+        const name = (error as Error).name;
+        // dynalite answers UnknownOperationException; a real table that already has TTL answers
+        // ValidationException ("TimeToLive is already enabled").
+        if (name === "UnknownOperationException") report.ttl = "unsupported";
+        else if (name !== "ValidationException") throw error;
+      }
     }
 
     for (const bucket of options.buckets) {

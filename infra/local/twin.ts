@@ -12,6 +12,8 @@ import { fileURLToPath } from "node:url";
 import { S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
 import { mintToken } from "../../lambdas/auth/tokens.ts";
+import { ENV } from "../../lambdas/contracts/environment.ts";
+import { TABLES } from "../../lambdas/contracts/tables.ts";
 import { isTerminal, type RunRecord } from "../../lambdas/core/types.ts";
 import { resumeRun } from "../../lambdas/runs/resume-run.ts";
 import { startRun } from "../../lambdas/runs/start-run.ts";
@@ -117,11 +119,11 @@ const OPERATOR_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
 const TOKEN_SECRET_FILE = "token-secret";
 
 const LOCAL_NAMES = {
-  RUNS_TABLE: "rewoo-runs",
-  CONNECTIONS_TABLE: "rewoo-connections",
-  CORE_BANKING_TABLE: "rewoo-core-banking",
-  DOCUMENTS_BUCKET: "rewoo-documents",
-  ARTIFACTS_BUCKET: "rewoo-artifacts",
+  [ENV.RUNS_TABLE]: "rewoo-runs",
+  [ENV.CONNECTIONS_TABLE]: "rewoo-connections",
+  [ENV.CORE_BANKING_TABLE]: "rewoo-core-banking",
+  [ENV.DOCUMENTS_BUCKET]: "rewoo-documents",
+  [ENV.ARTIFACTS_BUCKET]: "rewoo-artifacts",
 };
 
 let booted: Twin | undefined;
@@ -170,24 +172,24 @@ async function bootTwin(
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const stateMachineArn = `arn:aws:states:${REGION}:${ACCOUNT_ID}:stateMachine:${STATE_MACHINE_NAME}`;
   const batchStateMachineArn = `arn:aws:states:${REGION}:${ACCOUNT_ID}:stateMachine:${BATCH_STATE_MACHINE_NAME}`;
-  const tokenSecret = options.env?.REWOO_TOKEN_SECRET ?? (await localTokenSecret(dataDir, persist));
+  const tokenSecret = options.env?.[ENV.REWOO_TOKEN_SECRET] ?? (await localTokenSecret(dataDir, persist));
   Object.assign(process.env, {
-    AWS_REGION: REGION,
+    [ENV.AWS_REGION]: REGION,
     ...LOCAL_NAMES,
-    DYNAMODB_ENDPOINT: emulators.dynamodbEndpoint,
-    S3_ENDPOINT: emulators.s3Endpoint,
+    [ENV.DYNAMODB_ENDPOINT]: emulators.dynamodbEndpoint,
+    [ENV.S3_ENDPOINT]: emulators.s3Endpoint,
     // The API handler's SFNClient posts to `<SFN_ENDPOINT>/` (the SDK keeps the path prefix).
-    SFN_ENDPOINT: `${origin}/sfn`,
-    STATE_MACHINE_ARN: stateMachineArn,
-    BATCH_STATE_MACHINE_ARN: batchStateMachineArn,
-    WEBSOCKET_ENDPOINT: `${origin}/${DEFAULT_STAGE}`,
-    WEBSOCKET_URL: `${origin.replace(/^http/, "ws")}/ws`,
-    PUBLIC_API_URL: origin,
-    REWOO_TOKEN_SECRET: tokenSecret,
-    POWERTOOLS_LOG_LEVEL: process.env.POWERTOOLS_LOG_LEVEL ?? "WARN",
+    [ENV.SFN_ENDPOINT]: `${origin}/sfn`,
+    [ENV.STATE_MACHINE_ARN]: stateMachineArn,
+    [ENV.BATCH_STATE_MACHINE_ARN]: batchStateMachineArn,
+    [ENV.WEBSOCKET_ENDPOINT]: `${origin}/${DEFAULT_STAGE}`,
+    [ENV.WEBSOCKET_URL]: `${origin.replace(/^http/, "ws")}/ws`,
+    [ENV.PUBLIC_API_URL]: origin,
+    [ENV.REWOO_TOKEN_SECRET]: tokenSecret,
+    [ENV.POWERTOOLS_LOG_LEVEL]: process.env[ENV.POWERTOOLS_LOG_LEVEL] ?? "WARN",
     // Offline, scanned pages are read by tesseract.js (no AWS account, no download).
-    REWOO_OCR_ENGINE: process.env.REWOO_OCR_ENGINE ?? "tesseract",
-    ...(textract ? { TEXTRACT_ENDPOINT: textract.endpoint } : {}),
+    [ENV.REWOO_OCR_ENGINE]: process.env[ENV.REWOO_OCR_ENGINE] ?? "tesseract",
+    ...(textract ? { [ENV.TEXTRACT_ENDPOINT]: textract.endpoint } : {}),
     ...options.env,
   });
   twinTokenSecret = tokenSecret;
@@ -208,7 +210,9 @@ async function bootTwin(
   });
   // In AWS the runs table has a stream; dynalite has none, so the twin records one from its writes.
   const streams = new LocalDynamoDbStreams(REGION, ACCOUNT_ID);
-  streams.attach(emulators.dynamodbServer, { [LOCAL_NAMES.RUNS_TABLE]: ["pk", "sk"] });
+  streams.attach(emulators.dynamodbServer, {
+    [LOCAL_NAMES.RUNS_TABLE]: [TABLES.runs.partitionKey.name, TABLES.runs.sortKey.name],
+  });
 
   const [planner, worker, solver, finalize, api, ws, authorizer, push, executionStatus, batch] =
     await Promise.all([
@@ -506,10 +510,10 @@ async function startTextractFor(
   options: TwinOptions,
   emulators: Emulators,
 ): Promise<TextractEmulator | undefined> {
-  const engine = options.env?.REWOO_OCR_ENGINE ?? process.env.REWOO_OCR_ENGINE ?? "tesseract";
+  const engine = options.env?.[ENV.REWOO_OCR_ENGINE] ?? process.env[ENV.REWOO_OCR_ENGINE] ?? "tesseract";
+  const endpoint = process.env[ENV.TEXTRACT_ENDPOINT];
   const configured =
-    options.env?.TEXTRACT_ENDPOINT ??
-    (process.env.TEXTRACT_ENDPOINT !== twinTextractEndpoint ? process.env.TEXTRACT_ENDPOINT : undefined);
+    options.env?.[ENV.TEXTRACT_ENDPOINT] ?? (endpoint !== twinTextractEndpoint ? endpoint : undefined);
   if (engine !== "textract" || configured) return undefined;
   const s3 = new S3Client(localS3ClientConfig(emulators.s3Endpoint, REGION));
   const emulator = await startTextractEmulator({ s3, ...options.textract }).catch((error: unknown) => {
@@ -531,7 +535,7 @@ async function startTextractFor(
  * process set.
  */
 async function localTokenSecret(dataDir: string, persist: boolean): Promise<string> {
-  const configured = process.env.REWOO_TOKEN_SECRET;
+  const configured = process.env[ENV.REWOO_TOKEN_SECRET];
   if (configured && configured !== twinTokenSecret) return configured;
   if (!persist) return randomBytes(32).toString("base64url");
   const file = join(dataDir, TOKEN_SECRET_FILE);

@@ -9,16 +9,10 @@ import * as kms from "aws-cdk-lib/aws-kms";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct } from "constructs";
+import { type KeyAttribute, TABLES, type TableSchema } from "../../lambdas/contracts/tables.ts";
 import type { RewooConfig } from "../config.ts";
 import { bucketDefaults, tableDefaults } from "../constructs/defaults.ts";
-import {
-  CONNECTIONS_BY_RUN_INDEX,
-  RUNS_BY_DAY_INDEX,
-  RUNS_BY_PROFILE_INDEX,
-} from "../constructs/rewoo-function.ts";
 
-/** TTL attribute of both tables (epoch seconds), as written by lambdas/store and the twin. */
-export const TTL_ATTRIBUTE = "expires_at";
 /** Large evidence is written under this prefix of the artifacts bucket (lambdas/store/evidence.ts). */
 export const EVIDENCE_PREFIX = "runs/";
 /** Results the finalize function may write into the artifacts bucket. */
@@ -41,50 +35,15 @@ export class DataStack extends Stack {
     const { config } = props;
     super(scope, id, { ...props, terminationProtection: config.terminationProtection });
 
-    // One item collection per run (META, STEP#, EVENT#); see lambdas/store/runs.ts. The stream
-    // feeds live WebSocket delivery: a new EVENT# item is pushed to the run's dashboards.
-    this.runsTable = new dynamodb.Table(this, "RunsTable", {
-      ...tableDefaults,
-      partitionKey: { name: "pk", type: dynamodb.AttributeType.STRING },
-      sortKey: { name: "sk", type: dynamodb.AttributeType.STRING },
-      stream: dynamodb.StreamViewType.NEW_IMAGE,
-      timeToLiveAttribute: TTL_ATTRIBUTE,
+    // Keys, indexes, TTL and stream are lambdas/contracts/tables.ts, which the stores and the local
+    // twin read too; only what differs per environment is decided here.
+    const stateful = {
       deletionProtection: config.terminationProtection,
       removalPolicy: config.removalPolicy,
-    });
-    this.runsTable.addGlobalSecondaryIndex({
-      indexName: RUNS_BY_PROFILE_INDEX,
-      partitionKey: { name: "gsi1pk", type: dynamodb.AttributeType.STRING },
-      sortKey: { name: "gsi1sk", type: dynamodb.AttributeType.STRING },
-    });
-    this.runsTable.addGlobalSecondaryIndex({
-      indexName: RUNS_BY_DAY_INDEX,
-      partitionKey: { name: "gsi2pk", type: dynamodb.AttributeType.STRING },
-      sortKey: { name: "gsi2sk", type: dynamodb.AttributeType.STRING },
-    });
-
-    // connection_id → run_id; stale connections expire after ~2 h.
-    this.connectionsTable = new dynamodb.Table(this, "ConnectionsTable", {
-      ...tableDefaults,
-      partitionKey: { name: "connection_id", type: dynamodb.AttributeType.STRING },
-      timeToLiveAttribute: TTL_ATTRIBUTE,
-      deletionProtection: config.terminationProtection,
-      removalPolicy: config.removalPolicy,
-    });
-    this.connectionsTable.addGlobalSecondaryIndex({
-      indexName: CONNECTIONS_BY_RUN_INDEX,
-      partitionKey: { name: "run_id", type: dynamodb.AttributeType.STRING },
-    });
-
-    // The banking assistant's customers, accounts, cards, payees, transfers and fraud cases, one
-    // partition per customer (lambdas/store/core-banking.ts). No TTL: balances and records are kept.
-    this.coreBankingTable = new dynamodb.Table(this, "CoreBankingTable", {
-      ...tableDefaults,
-      partitionKey: { name: "pk", type: dynamodb.AttributeType.STRING },
-      sortKey: { name: "sk", type: dynamodb.AttributeType.STRING },
-      deletionProtection: config.terminationProtection,
-      removalPolicy: config.removalPolicy,
-    });
+    } satisfies Partial<dynamodb.TableProps>;
+    this.runsTable = schemaTable(this, "RunsTable", TABLES.runs, stateful);
+    this.connectionsTable = schemaTable(this, "ConnectionsTable", TABLES.connections, stateful);
+    this.coreBankingTable = schemaTable(this, "CoreBankingTable", TABLES.coreBanking, stateful);
 
     // Server access log delivery needs SSE-S3 on its target (bucketDefaults); versioning is allowed
     // and keeps a deleted or overwritten log recoverable for 30 days.
@@ -197,4 +156,50 @@ export class DataStack extends Stack {
   private bucketExport(name: string): string {
     return `${this.stackName}-${name}BucketArn`;
   }
+}
+
+const ATTRIBUTE_TYPES: Record<KeyAttribute["type"], dynamodb.AttributeType> = {
+  S: dynamodb.AttributeType.STRING,
+  N: dynamodb.AttributeType.NUMBER,
+  B: dynamodb.AttributeType.BINARY,
+};
+
+const attribute = (key: KeyAttribute): dynamodb.Attribute => ({
+  name: key.name,
+  type: ATTRIBUTE_TYPES[key.type],
+});
+
+const PROJECTIONS: Record<TableSchema["indexes"][number]["projection"], dynamodb.ProjectionType> = {
+  ALL: dynamodb.ProjectionType.ALL,
+};
+
+const BILLING: Record<TableSchema["billing"], dynamodb.BillingMode> = {
+  PAY_PER_REQUEST: dynamodb.BillingMode.PAY_PER_REQUEST,
+};
+
+/** A table built from its schema (keys, indexes, TTL, stream, billing) over the secure defaults. */
+function schemaTable(
+  scope: Construct,
+  id: string,
+  schema: TableSchema,
+  props: Pick<dynamodb.TableProps, "deletionProtection" | "removalPolicy">,
+): dynamodb.Table {
+  const table = new dynamodb.Table(scope, id, {
+    ...tableDefaults,
+    ...props,
+    billingMode: BILLING[schema.billing],
+    partitionKey: attribute(schema.partitionKey),
+    ...(schema.sortKey ? { sortKey: attribute(schema.sortKey) } : {}),
+    ...(schema.stream ? { stream: dynamodb.StreamViewType[schema.stream] } : {}),
+    ...(schema.ttlAttribute ? { timeToLiveAttribute: schema.ttlAttribute } : {}),
+  });
+  for (const index of schema.indexes) {
+    table.addGlobalSecondaryIndex({
+      indexName: index.name,
+      partitionKey: attribute(index.partitionKey),
+      ...(index.sortKey ? { sortKey: attribute(index.sortKey) } : {}),
+      projectionType: PROJECTIONS[index.projection],
+    });
+  }
+  return table;
 }

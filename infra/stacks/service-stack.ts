@@ -22,6 +22,7 @@ import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import * as wafv2 from "aws-cdk-lib/aws-wafv2";
 import type { Construct } from "constructs";
+import { ENV } from "../../lambdas/contracts/environment.ts";
 import { EXECUTION_ENDED_PATTERN, PUSH_STREAM_FILTERS } from "../../lambdas/contracts/event-patterns.ts";
 import {
   type BodyContract,
@@ -32,6 +33,7 @@ import {
   WEBSOCKET_ROUTES,
   type WebSocketRouteKey,
 } from "../../lambdas/contracts/routes.ts";
+import { RUNS_BY_DAY_INDEX, RUNS_BY_PROFILE_INDEX } from "../../lambdas/contracts/tables.ts";
 import type { RewooConfig } from "../config.ts";
 import { Alarms } from "../constructs/alarms.ts";
 import { ApiGatewayAccountLogging } from "../constructs/api-gateway-account-logging.ts";
@@ -43,12 +45,7 @@ import {
   restStageDefaults,
   webSocketAccessLogFormat,
 } from "../constructs/defaults.ts";
-import {
-  RewooFunction,
-  type RewooFunctionProps,
-  RUNS_BY_DAY_INDEX,
-  RUNS_BY_PROFILE_INDEX,
-} from "../constructs/rewoo-function.ts";
+import { RewooFunction, type RewooFunctionProps } from "../constructs/rewoo-function.ts";
 import { type DataStack, EVIDENCE_PREFIX, RESULTS_PREFIX } from "./data-stack.ts";
 
 export const ASL_FILE = join(REPO_ROOT, "statemachine/rewoo.asl.json");
@@ -102,21 +99,23 @@ export class ServiceStack extends Stack {
       ? config.documents.allowedPrefixes.map((prefix) => `${documentsBucket.bucketName}/${prefix}`)
       : [documentsBucket.bucketName];
     const base = {
-      RUNS_TABLE: data.runsTable.tableName,
-      DOCUMENTS_BUCKET: documentsBucket.bucketName,
-      ARTIFACTS_BUCKET: artifactsBucket.bucketName,
-      ALLOWED_DOCUMENT_PREFIXES: [...documentLocations, ...config.documents.additionalLocations].join(","),
-      REWOO_MAX_STEPS: String(config.workflow.maxSteps),
-      REWOO_MAX_REPLANS: String(config.workflow.maxReplans),
-      REWOO_REVIEW_THRESHOLD: String(config.workflow.reviewThreshold),
-      REWOO_WAIT_SECONDS: String(config.workflow.waitSeconds),
-      REWOO_APPROVAL: config.workflow.approvalRequired ? "required" : "none",
-      REWOO_CLARIFICATION: config.workflow.clarification ? "ask" : "never",
+      [ENV.RUNS_TABLE]: data.runsTable.tableName,
+      [ENV.DOCUMENTS_BUCKET]: documentsBucket.bucketName,
+      [ENV.ARTIFACTS_BUCKET]: artifactsBucket.bucketName,
+      [ENV.ALLOWED_DOCUMENT_PREFIXES]: [...documentLocations, ...config.documents.additionalLocations].join(
+        ",",
+      ),
+      [ENV.REWOO_MAX_STEPS]: String(config.workflow.maxSteps),
+      [ENV.REWOO_MAX_REPLANS]: String(config.workflow.maxReplans),
+      [ENV.REWOO_REVIEW_THRESHOLD]: String(config.workflow.reviewThreshold),
+      [ENV.REWOO_WAIT_SECONDS]: String(config.workflow.waitSeconds),
+      [ENV.REWOO_APPROVAL]: config.workflow.approvalRequired ? "required" : "none",
+      [ENV.REWOO_CLARIFICATION]: config.workflow.clarification ? "ask" : "never",
     };
     // Where a request's output_destination may point: checked by the API when it accepts a run,
     // and again by finalize, the only writer, which holds s3:PutObject on exactly these.
     const resultDestinations = {
-      ALLOWED_RESULT_DESTINATIONS: [
+      [ENV.ALLOWED_RESULT_DESTINATIONS]: [
         `${artifactsBucket.bucketName}/${RESULTS_PREFIX}`,
         ...config.results.additionalDestinations,
       ].join(","),
@@ -125,16 +124,16 @@ export class ServiceStack extends Stack {
     // catalog, the providers and the limits; only their grants differ.
     const agent = {
       ...base,
-      REWOO_LLM_PROVIDER: config.llm.provider,
+      [ENV.REWOO_LLM_PROVIDER]: config.llm.provider,
       // The planner turns this into the RunSteps Map's MaxConcurrencyPath value.
-      REWOO_WORKER_CONCURRENCY: String(config.workflow.workerConcurrency),
+      [ENV.REWOO_WORKER_CONCURRENCY]: String(config.workflow.workerConcurrency),
       ...definedEnv({
-        REWOO_PLANNER_MODEL: config.llm.plannerModel,
-        REWOO_SOLVER_MODEL: config.llm.solverModel,
-        REWOO_TOOL_MODEL: config.llm.toolModel,
-        REWOO_REVIEWER_MODEL: config.llm.reviewerModel,
-        PRECONDITIONS_API_URL: config.lender.preconditionsApiUrl,
-        CONDITIONS_AI_API_URL: config.lender.conditionsAiApiUrl,
+        [ENV.REWOO_PLANNER_MODEL]: config.llm.plannerModel,
+        [ENV.REWOO_SOLVER_MODEL]: config.llm.solverModel,
+        [ENV.REWOO_TOOL_MODEL]: config.llm.toolModel,
+        [ENV.REWOO_REVIEWER_MODEL]: config.llm.reviewerModel,
+        [ENV.PRECONDITIONS_API_URL]: config.lender.preconditionsApiUrl,
+        [ENV.CONDITIONS_AI_API_URL]: config.lender.conditionsAiApiUrl,
       }),
     };
 
@@ -163,8 +162,8 @@ export class ServiceStack extends Stack {
       // Only the worker reads documents, so only its bundle and environment know the OCR engine.
       {
         ...agent,
-        REWOO_OCR_ENGINE: config.ocr.engine,
-        REWOO_OCR_MIN_CONFIDENCE: String(config.ocr.minConfidence),
+        [ENV.REWOO_OCR_ENGINE]: config.ocr.engine,
+        [ENV.REWOO_OCR_MIN_CONFIDENCE]: String(config.ocr.minConfidence),
       },
     );
     const solver = fn(
@@ -188,11 +187,11 @@ export class ServiceStack extends Stack {
       { ...agent, ...resultDestinations },
     );
 
-    planner.bindTable(data.runsTable, { access: "readWrite", envName: "RUNS_TABLE" });
+    planner.bindTable(data.runsTable, { access: "readWrite", envName: ENV.RUNS_TABLE });
     worker
       .bindTable(data.runsTable, {
         access: "readWrite",
-        envName: "RUNS_TABLE",
+        envName: ENV.RUNS_TABLE,
         indexes: [RUNS_BY_PROFILE_INDEX],
       })
       .bindObjects(documentsBucket, {
@@ -201,12 +200,12 @@ export class ServiceStack extends Stack {
       .bindObjectLocations(config.documents.additionalLocations, "read")
       .bindObjects(artifactsBucket, { read: [EVIDENCE_PREFIX], write: [EVIDENCE_PREFIX] })
       // The banking tools run in the worker alone: no other function can read or move money.
-      .bindTable(data.coreBankingTable, { access: "readWrite", envName: "CORE_BANKING_TABLE" });
+      .bindTable(data.coreBankingTable, { access: "readWrite", envName: ENV.CORE_BANKING_TABLE });
     solver
-      .bindTable(data.runsTable, { access: "readWrite", envName: "RUNS_TABLE" })
+      .bindTable(data.runsTable, { access: "readWrite", envName: ENV.RUNS_TABLE })
       .bindObjects(artifactsBucket, { read: [EVIDENCE_PREFIX] });
     finalize
-      .bindTable(data.runsTable, { access: "readWrite", envName: "RUNS_TABLE" })
+      .bindTable(data.runsTable, { access: "readWrite", envName: ENV.RUNS_TABLE })
       .bindObjects(artifactsBucket, { write: [RESULTS_PREFIX] })
       .bindObjectLocations(config.results.additionalDestinations, "write");
     if (config.ocr.engine === "textract") worker.bindTextract();
@@ -216,7 +215,7 @@ export class ServiceStack extends Stack {
         "LenderApiToken",
         config.lender.apiTokenSecretArn,
       );
-      worker.bindSecret(lenderToken, "LENDER_API_TOKEN_SECRET_ARN");
+      worker.bindSecret(lenderToken, ENV.LENDER_API_TOKEN_SECRET_ARN);
     }
     if (config.llm.provider === "bedrock") {
       // The planner reviews plans and the solver answers (ReviewPlan, ReviewResult) with the reviewer's model.
@@ -323,7 +322,7 @@ export class ServiceStack extends Stack {
         timeout: Duration.seconds(10),
       },
       base,
-    ).bindSecret(data.tokenSecret, "REWOO_TOKEN_SECRET_ARN");
+    ).bindSecret(data.tokenSecret, ENV.REWOO_TOKEN_SECRET_ARN);
     const websocket = fn(
       "WebSocket",
       "lambdas/ws/index.ts",
@@ -393,7 +392,7 @@ export class ServiceStack extends Stack {
 
     // Subscribe replays a run's stored events to the new subscriber itself.
     websocket
-      .bindTable(data.runsTable, { access: "read", envName: "RUNS_TABLE" })
+      .bindTable(data.runsTable, { access: "read", envName: ENV.RUNS_TABLE })
       .bindWebSocketPush(this.webSocketStage, data.connectionsTable, { access: "readWrite" });
 
     // Live delivery, off the workflow's critical path: publishers only write EVENT# items, and the
@@ -415,7 +414,7 @@ export class ServiceStack extends Stack {
       },
       base,
     )
-      .bindTable(data.runsTable, { access: "read", envName: "RUNS_TABLE" })
+      .bindTable(data.runsTable, { access: "read", envName: ENV.RUNS_TABLE })
       .bindWebSocketPush(this.webSocketStage, data.connectionsTable, { access: "readUpdate" })
       .bindTableStream(data.runsTable, {
         // New events only: whatever happened before a deployment is replayed by subscribe.
@@ -443,13 +442,17 @@ export class ServiceStack extends Stack {
         timeout: API_INTEGRATION_TIMEOUT,
         reservedConcurrentExecutions: config.reservedConcurrency.api,
       },
-      { ...base, ...resultDestinations, WEBSOCKET_URL: webSocketUrl },
+      { ...base, ...resultDestinations, [ENV.WEBSOCKET_URL]: webSocketUrl },
     );
     api
-      .bindTable(data.runsTable, { access: "readWrite", envName: "RUNS_TABLE", indexes: [RUNS_BY_DAY_INDEX] })
+      .bindTable(data.runsTable, {
+        access: "readWrite",
+        envName: ENV.RUNS_TABLE,
+        indexes: [RUNS_BY_DAY_INDEX],
+      })
       .bindStateMachine(this.stateMachine)
       .bindTaskResponses()
-      .bindSecret(data.tokenSecret, "REWOO_TOKEN_SECRET_ARN");
+      .bindSecret(data.tokenSecret, ENV.REWOO_TOKEN_SECRET_ARN);
     // POST /v1/batches reads a manifest where documents may be, and writes the batch's numbered copy.
     this.batches.grantCreateBatches(api, {
       documentsBucket,
@@ -460,7 +463,7 @@ export class ServiceStack extends Stack {
     this.restApi = this.buildRestApi(config, api, data.logsKey);
     // Built from the API id and the literal stage name: the stage itself depends on the function.
     api.addEnvironment(
-      "PUBLIC_API_URL",
+      ENV.PUBLIC_API_URL,
       `https://${this.restApi.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${stageName}`,
     );
 

@@ -3,12 +3,6 @@
 // for next, check an answer, and apply it to the request and the plan.
 import type { Approval, Clarification, EvaluationRequest, InputQuestion, Plan, RunResult } from "./types.ts";
 
-/**
- * The longest a run waits for a person (REWOO_WAIT_SECONDS): 3 days, so that a question, an approval
- * and the work fit in the state machine's 7-day execution timeout.
- */
-export const MAX_WAIT_SECONDS = 3 * 24 * 3600;
-
 /** What the state machine does after the plan review (the ReviewPlan state's `wait_for`). */
 export type WaitFor = "input" | "approval" | "none";
 

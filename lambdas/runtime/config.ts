@@ -1,7 +1,7 @@
 // Configuration of every function, read once per cold start from the environment (Lambda) or set by
 // the local twin before it imports the handlers. Invalid configuration fails the cold start loudly.
 import * as z from "zod";
-import { MAX_WAIT_SECONDS } from "../core/interaction.ts";
+import { ENV, MAX_WAIT_SECONDS, type RuntimeVariable } from "../contracts/environment.ts";
 import { parseFaults } from "./faults.ts";
 
 const csv = z
@@ -37,123 +37,133 @@ function isLoopback(hostname: string): boolean {
 const OCR_CONFIDENCE_RANGE =
   "expected a whole number from 0 to 100 (Textract's and tesseract's confidence scale)";
 
-const EnvSchema = z.object({
-  AWS_REGION: z.string().default("us-east-1"),
-  RUNS_TABLE: z.string().min(1, "RUNS_TABLE must name the DynamoDB runs table"),
-  DOCUMENTS_BUCKET: z.string().min(1, "DOCUMENTS_BUCKET must name the documents bucket"),
-  ARTIFACTS_BUCKET: z.string().min(1, "ARTIFACTS_BUCKET must name the artifacts/results bucket"),
+// Keyed by the contract's names; `satisfies` makes a name parsed here but missing there (or the
+// reverse) a compile error, so what the deployment sets and what is read cannot drift apart.
+const EnvShape = {
+  [ENV.AWS_REGION]: z.string().default("us-east-1"),
+  [ENV.RUNS_TABLE]: z.string().min(1, `${ENV.RUNS_TABLE} must name the DynamoDB runs table`),
+  [ENV.DOCUMENTS_BUCKET]: z.string().min(1, `${ENV.DOCUMENTS_BUCKET} must name the documents bucket`),
+  [ENV.ARTIFACTS_BUCKET]: z.string().min(1, `${ENV.ARTIFACTS_BUCKET} must name the artifacts/results bucket`),
   /** `bucket` or `bucket/prefix` entries; empty means "the documents bucket, any key". */
-  ALLOWED_DOCUMENT_PREFIXES: csv,
+  [ENV.ALLOWED_DOCUMENT_PREFIXES]: csv,
   /**
    * `bucket/prefix` (or `bucket`) entries where `output_destination` may point, besides
    * `<ARTIFACTS_BUCKET>/results/`, which is always allowed. Never inside a document location.
    */
-  ALLOWED_RESULT_DESTINATIONS: csv,
+  [ENV.ALLOWED_RESULT_DESTINATIONS]: csv,
   /** Endpoint overrides: the local twin points the SDK clients at dynalite and s3rver. */
-  DYNAMODB_ENDPOINT: z.string().url().optional(),
-  S3_ENDPOINT: z.string().url().optional(),
-  REWOO_LLM_PROVIDER: z.enum(["rule-based", "bedrock", "openai", "scripted"]).default("rule-based"),
+  [ENV.DYNAMODB_ENDPOINT]: z.string().url().optional(),
+  [ENV.S3_ENDPOINT]: z.string().url().optional(),
+  [ENV.REWOO_LLM_PROVIDER]: z.enum(["rule-based", "bedrock", "openai", "scripted"]).default("rule-based"),
   /**
    * What reads PDF pages without a text layer. `none` unless told: a function left without the
    * setting then neither calls a service its role may not allow nor spends minutes of CPU on a scan.
    * The CDK stack sets the environment's choice on the worker (textract), the local twin tesseract.
    */
-  REWOO_OCR_ENGINE: z.enum(["textract", "tesseract", "none"]).default("none"),
+  [ENV.REWOO_OCR_ENGINE]: z.enum(["textract", "tesseract", "none"]).default("none"),
   /** A verdict resting on an OCR read below this confidence (0–100) is insufficient_evidence. */
-  REWOO_OCR_MIN_CONFIDENCE: z.coerce
+  [ENV.REWOO_OCR_MIN_CONFIDENCE]: z.coerce
     .number()
     .int(OCR_CONFIDENCE_RANGE)
     .min(0, OCR_CONFIDENCE_RANGE)
     .max(100, OCR_CONFIDENCE_RANGE)
     .default(80),
   /** Textract endpoint override: a VPC interface endpoint or an emulator. */
-  TEXTRACT_ENDPOINT: z.string().url().optional(),
-  REWOO_PLANNER_MODEL: z.string().optional(),
-  REWOO_SOLVER_MODEL: z.string().optional(),
-  REWOO_TOOL_MODEL: z.string().optional(),
+  [ENV.TEXTRACT_ENDPOINT]: z.string().url().optional(),
+  [ENV.REWOO_PLANNER_MODEL]: z.string().optional(),
+  [ENV.REWOO_SOLVER_MODEL]: z.string().optional(),
+  [ENV.REWOO_TOOL_MODEL]: z.string().optional(),
   /** The model reviewer's; defaults to the planner's. Unused with the rule-based provider. */
-  REWOO_REVIEWER_MODEL: z.string().optional(),
-  OPENAI_BASE_URL: z.string().url().optional(),
-  OPENAI_API_KEY: z.string().optional(),
-  REWOO_SCRIPTED_RESPONSES: z.string().optional(),
-  REWOO_PLANNER_PROMPT: z.string().optional(),
-  REWOO_SOLVER_PROMPT: z.string().optional(),
-  REWOO_MAX_STEPS: positiveInt(12),
+  [ENV.REWOO_REVIEWER_MODEL]: z.string().optional(),
+  [ENV.OPENAI_BASE_URL]: z.string().url().optional(),
+  [ENV.OPENAI_API_KEY]: z.string().optional(),
+  [ENV.REWOO_SCRIPTED_RESPONSES]: z.string().optional(),
+  [ENV.REWOO_PLANNER_PROMPT]: z.string().optional(),
+  [ENV.REWOO_SOLVER_PROMPT]: z.string().optional(),
+  [ENV.REWOO_MAX_STEPS]: positiveInt(12),
   /** Times the planner may plan again after a step the profile requires failed (0: never). */
-  REWOO_MAX_REPLANS: z.coerce.number().int().min(0).max(5).default(1),
+  [ENV.REWOO_MAX_REPLANS]: z.coerce.number().int().min(0).max(5).default(1),
   /** Reviews scoring below this (1–10) send a plan back to the planner, then end the run NEEDS_REVIEW. */
-  REWOO_REVIEW_THRESHOLD: z.coerce.number().int().min(1).max(10).default(5),
+  [ENV.REWOO_REVIEW_THRESHOLD]: z.coerce.number().int().min(1).max(10).default(5),
   /**
    * How long a run waits for a person (an answer, an approval), in seconds: at most 3 days, so that
    * both waits and the work fit in the state machine's 7-day execution timeout.
    */
-  REWOO_WAIT_SECONDS: z.coerce
+  [ENV.REWOO_WAIT_SECONDS]: z.coerce
     .number()
     .int()
     .min(1)
     .max(MAX_WAIT_SECONDS)
     .default(24 * 3600),
   /** "required": every run's plan waits for an operator's approval unless its request says otherwise. */
-  REWOO_APPROVAL: z.enum(["required", "none"]).default("none"),
+  [ENV.REWOO_APPROVAL]: z.enum(["required", "none"]).default("none"),
   /** "ask": a request missing an input a condition needs pauses and asks for it unless it says otherwise. */
-  REWOO_CLARIFICATION: z.enum(["ask", "never"]).default("ask"),
+  [ENV.REWOO_CLARIFICATION]: z.enum(["ask", "never"]).default("ask"),
   /** At least the widest level a plan within REWOO_MAX_STEPS can have, so a level runs in one wave. */
-  REWOO_WORKER_CONCURRENCY: positiveInt(16),
+  [ENV.REWOO_WORKER_CONCURRENCY]: positiveInt(16),
   /** Evidence above this many bytes of JSON goes to S3; DynamoDB items stop at 400 KB. */
-  REWOO_EVIDENCE_INLINE_LIMIT: positiveInt(64 * 1024),
+  [ENV.REWOO_EVIDENCE_INLINE_LIMIT]: positiveInt(64 * 1024),
   /** Extra latency per tool (`tool=ms,tool=ms` or `*=ms`), used by benchmarks to emulate remote services. */
-  REWOO_TOOL_LATENCY_MS: z.string().optional(),
+  [ENV.REWOO_TOOL_LATENCY_MS]: z.string().optional(),
   /** Injected faults for chaos tests and benchmarks (`tool=probability:kind,…`, see lambdas/runtime/faults.ts). */
-  REWOO_FAULTS: z.string().optional(),
-  REWOO_FAULTS_SEED: z.coerce.number().int().optional(),
-  PRECONDITIONS_API_URL: lenderUrl,
-  CONDITIONS_AI_API_URL: lenderUrl,
+  [ENV.REWOO_FAULTS]: z.string().optional(),
+  [ENV.REWOO_FAULTS_SEED]: z.coerce.number().int().optional(),
+  [ENV.PRECONDITIONS_API_URL]: lenderUrl,
+  [ENV.CONDITIONS_AI_API_URL]: lenderUrl,
   /**
    * Bearer token for both lender services. In AWS it comes from Secrets Manager (wired by the CDK
    * stack), not a plain environment value in the template; it is never logged or put in errors.
    */
-  LENDER_API_TOKEN: z.string().optional(),
+  [ENV.LENDER_API_TOKEN]: z.string().optional(),
   /** In AWS: the Secrets Manager secret holding LENDER_API_TOKEN (the CDK stack sets this, not the token). */
-  LENDER_API_TOKEN_SECRET_ARN: z.string().optional(),
+  [ENV.LENDER_API_TOKEN_SECRET_ARN]: z.string().optional(),
   /** Per attempt; the tool's own timeout bounds the retries as a whole. */
-  LENDER_API_TIMEOUT_MS: positiveInt(10_000),
+  [ENV.LENDER_API_TIMEOUT_MS]: positiveInt(10_000),
   /** WebSocket subscriptions (API issue): connection_id → run_id, GSI by_run. */
-  CONNECTIONS_TABLE: z.string().optional(),
+  [ENV.CONNECTIONS_TABLE]: z.string().optional(),
   /** The banking assistant's core-banking table (lambdas/store/core-banking.ts); only the worker's tools use it. */
-  CORE_BANKING_TABLE: z.string().min(1, "CORE_BANKING_TABLE must name the core-banking table").optional(),
+  [ENV.CORE_BANKING_TABLE]: z
+    .string()
+    .min(1, `${ENV.CORE_BANKING_TABLE} must name the core-banking table`)
+    .optional(),
   /** The workflow the REST API starts; the twin points SFN_ENDPOINT at its Step Functions emulation. */
-  STATE_MACHINE_ARN: z.string().optional(),
+  [ENV.STATE_MACHINE_ARN]: z.string().optional(),
   /** The batch workflow (statemachine/batch.asl.json) the REST API starts for POST /v1/batches. */
-  BATCH_STATE_MACHINE_ARN: z.string().optional(),
+  [ENV.BATCH_STATE_MACHINE_ARN]: z.string().optional(),
   /** Largest max_concurrency a batch may ask for (lines evaluated at once by its Distributed Map). */
-  REWOO_BATCH_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(10_000).default(100),
+  [ENV.REWOO_BATCH_MAX_CONCURRENCY]: z.coerce.number().int().min(1).max(10_000).default(100),
   /** Largest POST /v1/batches body (inline requests); Lambda's synchronous payload stops at 6 MB. */
-  REWOO_BATCH_MAX_BODY_BYTES: positiveInt(5 * 1024 * 1024),
-  SFN_ENDPOINT: z.string().url().optional(),
+  [ENV.REWOO_BATCH_MAX_BODY_BYTES]: positiveInt(5 * 1024 * 1024),
+  [ENV.SFN_ENDPOINT]: z.string().url().optional(),
   /** API Gateway management endpoint (https://{api-id}.execute-api.{region}.amazonaws.com/{stage}) for PostToConnection. */
-  WEBSOCKET_ENDPOINT: z.string().url().optional(),
+  [ENV.WEBSOCKET_ENDPOINT]: z.string().url().optional(),
   /** What clients connect to (wss://…/{stage}); returned by POST /v1/evaluate-conditions. */
-  WEBSOCKET_URL: z.string().optional(),
+  [ENV.WEBSOCKET_URL]: z.string().optional(),
   /** Base URL of the REST API as clients see it, for status_url / events_url. */
-  PUBLIC_API_URL: z.string().optional(),
+  [ENV.PUBLIC_API_URL]: z.string().optional(),
   /** HMAC secret for subscribe/operator tokens; in AWS REWOO_TOKEN_SECRET_ARN names a Secrets Manager secret instead. */
-  REWOO_TOKEN_SECRET: z.string().min(32, "REWOO_TOKEN_SECRET must be at least 32 characters").optional(),
-  REWOO_TOKEN_SECRET_ARN: z.string().optional(),
+  [ENV.REWOO_TOKEN_SECRET]: z
+    .string()
+    .min(32, `${ENV.REWOO_TOKEN_SECRET} must be at least 32 characters`)
+    .optional(),
+  [ENV.REWOO_TOKEN_SECRET_ARN]: z.string().optional(),
   /** How long a subscribe token returned with a new run stays valid. */
-  REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS: positiveInt(24 * 3600),
+  [ENV.REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS]: positiveInt(24 * 3600),
   /** Largest accepted request body (API Gateway itself stops at 10 MB). */
-  REWOO_MAX_BODY_BYTES: positiveInt(256 * 1024),
+  [ENV.REWOO_MAX_BODY_BYTES]: positiveInt(256 * 1024),
   /**
    * How long POST /v1/chat waits for its run to ask, confirm or finish before it answers "working on
    * it" (API Gateway ends a request at 29 s).
    */
-  REWOO_CHAT_WAIT_SECONDS: z.coerce
+  [ENV.REWOO_CHAT_WAIT_SECONDS]: z.coerce
     .number()
-    .int("REWOO_CHAT_WAIT_SECONDS must be a whole number of seconds")
+    .int(`${ENV.REWOO_CHAT_WAIT_SECONDS} must be a whole number of seconds`)
     .min(0)
-    .max(25, "REWOO_CHAT_WAIT_SECONDS must be at most 25 (API Gateway ends a request at 29 s)")
+    .max(25, `${ENV.REWOO_CHAT_WAIT_SECONDS} must be at most 25 (API Gateway ends a request at 29 s)`)
     .default(20),
-});
+} satisfies Record<RuntimeVariable, z.ZodType>;
+
+const EnvSchema = z.object(EnvShape);
 
 export type Config = ReturnType<typeof parseConfig>;
 
@@ -239,7 +249,7 @@ function parseLatencies(spec: string | undefined): Record<string, number> {
     const value = Number(ms);
     if (!tool || !Number.isFinite(value) || value < 0) {
       throw new Error(
-        `Invalid configuration: REWOO_TOOL_LATENCY_MS entry "${part}" is not "tool=milliseconds"`,
+        `Invalid configuration: ${ENV.REWOO_TOOL_LATENCY_MS} entry "${part}" is not "tool=milliseconds"`,
       );
     }
     out[tool.trim()] = value;

@@ -14,6 +14,7 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import type { BatchStatus, LineError, LineRanges, RecordedLineStatus } from "../batch/model.ts";
+import { TTL_ATTRIBUTE } from "../contracts/tables.ts";
 import type { S3Location } from "./blobs.ts";
 import { conditionalWrite } from "./conditional.ts";
 import { BATCH_RECORD, batchKey, batchLineKey } from "./keys.ts";
@@ -121,7 +122,7 @@ export class BatchStore {
             counts: {},
             created_at: at,
             updated_at: at,
-            expires_at: this.expiry(),
+            [TTL_ATTRIBUTE]: this.expiry(),
           },
           ConditionExpression: "attribute_not_exists(pk)",
         }),
@@ -157,7 +158,7 @@ export class BatchStore {
             status: "RUNNING",
             run_id: runId,
             updated_at: this.now().toISOString(),
-            expires_at: this.expiry(),
+            [TTL_ATTRIBUTE]: this.expiry(),
           },
           ConditionExpression: "attribute_not_exists(pk) OR #status = :running",
           ExpressionAttributeNames: { "#status": "status" },
@@ -220,7 +221,7 @@ export class BatchStore {
           ...(result.run_id ? { run_id: result.run_id } : {}),
           ...(result.error ? { error: result.error } : {}),
           updated_at: at,
-          expires_at: this.expiry(),
+          [TTL_ATTRIBUTE]: this.expiry(),
         },
       }),
     );
@@ -287,7 +288,7 @@ export class BatchStore {
           ...(start ? { ExclusiveStartKey: start } : {}),
         }),
       );
-      for (const { pk: _pk, sk: _sk, expires_at: _expires, ...item } of page.Items ?? []) {
+      for (const { pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _expires, ...item } of page.Items ?? []) {
         items.push(item as LineItem);
       }
       start = page.LastEvaluatedKey;

@@ -27,6 +27,7 @@ import {
   QueryCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import { CONNECTIONS_BY_RUN, TTL_ATTRIBUTE } from "../contracts/tables.ts";
 
 export type ConnectionScope = "run" | "operator";
 
@@ -80,7 +81,7 @@ export class ConnectionStore {
       scope: input.scope,
       ...(input.scope === "run" && input.allowed_run_id ? { allowed_run_id: input.allowed_run_id } : {}),
       connected_at: at.toISOString(),
-      expires_at: Math.floor(at.getTime() / 1000) + CONNECTION_TTL_SECONDS,
+      [TTL_ATTRIBUTE]: Math.floor(at.getTime() / 1000) + CONNECTION_TTL_SECONDS,
     };
     await this.ddb.send(new PutCommand({ TableName: this.table, Item: record }));
     return record;
@@ -92,7 +93,7 @@ export class ConnectionStore {
     );
     if (!Item) return undefined;
     // TTL deletion lags (by days in AWS; dynalite never deletes): expired means gone.
-    if (Number(Item.expires_at) < Math.floor(this.now().getTime() / 1000)) return undefined;
+    if (Number(Item[TTL_ATTRIBUTE]) < Math.floor(this.now().getTime() / 1000)) return undefined;
     return Item as ConnectionRecord;
   }
 
@@ -150,8 +151,8 @@ export class ConnectionStore {
       const page = await this.ddb.send(
         new QueryCommand({
           TableName: this.table,
-          IndexName: "by_run",
-          KeyConditionExpression: "run_id = :run",
+          IndexName: CONNECTIONS_BY_RUN.name,
+          KeyConditionExpression: `${CONNECTIONS_BY_RUN.partitionKey.name} = :run`,
           ExpressionAttributeValues: { ":run": runId },
           ExclusiveStartKey: startKey,
         }),

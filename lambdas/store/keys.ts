@@ -1,4 +1,15 @@
 import { randomUUID } from "node:crypto";
+import type { KeyNames, TABLES } from "../contracts/tables.ts";
+
+/**
+ * An item's primary key in the runs table (and the core-banking table, keyed the same way), named as
+ * lambdas/contracts/tables.ts declares the key attributes. The stores spell `pk`/`sk` in their items
+ * and expressions; `itemKey` stops compiling if the schema renames them, which is where a rename starts.
+ */
+export type ItemKey = {
+  [Name in KeyNames<typeof TABLES.runs> | KeyNames<typeof TABLES.coreBanking>]: string;
+};
+export const itemKey = (pk: string, sk: string): ItemKey => ({ pk, sk });
 
 // One item collection per run (README: Architecture): a single Query on pk loads the whole run.
 export const runKey = (runId: string) => `RUN#${runId}`;

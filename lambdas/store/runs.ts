@@ -13,6 +13,7 @@ import {
   ScanCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import { RUNS_BY_DAY, RUNS_BY_PROFILE, TTL_ATTRIBUTE } from "../contracts/tables.ts";
 import type {
   Approval,
   Clarification,
@@ -31,7 +32,7 @@ import type {
 } from "../core/types.ts";
 import { LOAN_PROFILE, TERMINAL_STATUSES, UNFINISHED_STATUSES } from "../core/types.ts";
 import { conditionalWrite } from "./conditional.ts";
-import { dayKey, eventKey, META, profileKey, runKey, stepKey } from "./keys.ts";
+import { dayKey, eventKey, itemKey, META, profileKey, runKey, stepKey } from "./keys.ts";
 
 /** Finished runs stay queryable (history tool, GET /runs) for 90 days, then DynamoDB TTL removes them. */
 export const RETENTION_SECONDS = 90 * 24 * 3600;
@@ -55,7 +56,7 @@ export interface IdempotencyRecord {
 }
 
 // Idempotency items live in the runs table beside the runs, in their own partition per key.
-const idempotencyKey = (keyHash: string) => ({ pk: `IDEMPOTENCY#${keyHash}`, sk: META });
+const idempotencyKey = (keyHash: string) => itemKey(`IDEMPOTENCY#${keyHash}`, META);
 
 /** Run fields an event may store in the update that gives it its seq (what the event announces). */
 export type EventRecordFields = Partial<Pick<MetaItem, "plan_review" | "result_review">>;
@@ -153,8 +154,8 @@ export class RunStore {
             event_seq: 0,
             created_at: at,
             updated_at: at,
-            gsi2pk: dayKey(at),
-            gsi2sk: at,
+            [RUNS_BY_DAY.partitionKey.name]: dayKey(at),
+            [RUNS_BY_DAY.sortKey.name]: at,
           },
           ConditionExpression: "attribute_not_exists(pk)",
         }),
@@ -254,9 +255,12 @@ export class RunStore {
     }
     if (patch.indexForHistory) {
       const meta = await this.getMeta(runId);
-      set("gsi1pk", profileKey(meta.request.metadata.loan_program, meta.request.metadata.classification));
-      set("gsi1sk", meta.created_at);
-      set("expires_at", Math.floor(this.now().getTime() / 1000) + RETENTION_SECONDS);
+      set(
+        RUNS_BY_PROFILE.partitionKey.name,
+        profileKey(meta.request.metadata.loan_program, meta.request.metadata.classification),
+      );
+      set(RUNS_BY_PROFILE.sortKey.name, meta.created_at);
+      set(TTL_ATTRIBUTE, Math.floor(this.now().getTime() / 1000) + RETENTION_SECONDS);
     }
     const terminal = TERMINAL_STATUSES.map((status, index) => {
       values[`:t${index}`] = status;
@@ -368,7 +372,7 @@ export class RunStore {
           ...(options.replacing === undefined
             ? {
                 // TTL deletion lags by up to days (and dynalite never deletes): expired means free.
-                ConditionExpression: "attribute_not_exists(pk) OR expires_at < :now",
+                ConditionExpression: `attribute_not_exists(pk) OR ${TTL_ATTRIBUTE} < :now`,
                 ExpressionAttributeValues: { ":now": nowSeconds },
               }
             : {
@@ -391,7 +395,7 @@ export class RunStore {
     const { Item } = await this.ddb.send(
       new GetCommand({ TableName: this.table, Key: idempotencyKey(keyHash), ConsistentRead: true }),
     );
-    if (!Item || Number(Item.expires_at) < Math.floor(this.now().getTime() / 1000)) return undefined;
+    if (!Item || Number(Item[TTL_ATTRIBUTE]) < Math.floor(this.now().getTime() / 1000)) return undefined;
     const { pk: _pk, sk: _sk, ...record } = Item;
     return record as IdempotencyRecord;
   }
@@ -682,8 +686,8 @@ export class RunStore {
       const { Items = [] } = await this.ddb.send(
         new QueryCommand({
           TableName: this.table,
-          IndexName: "by_day",
-          KeyConditionExpression: "gsi2pk = :d",
+          IndexName: RUNS_BY_DAY.name,
+          KeyConditionExpression: `${RUNS_BY_DAY.partitionKey.name} = :d`,
           ExpressionAttributeValues: { ":d": dayKey(day) },
           ScanIndexForward: false,
           Limit: limit - runs.length,
@@ -715,8 +719,8 @@ export class RunStore {
     const { Items = [] } = await this.ddb.send(
       new QueryCommand({
         TableName: this.table,
-        IndexName: "by_profile",
-        KeyConditionExpression: "gsi1pk = :p",
+        IndexName: RUNS_BY_PROFILE.name,
+        KeyConditionExpression: `${RUNS_BY_PROFILE.partitionKey.name} = :p`,
         ExpressionAttributeValues: { ":p": profileKey(loanProgram, classification) },
         ScanIndexForward: false,
         Limit: limit,

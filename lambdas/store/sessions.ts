@@ -9,6 +9,7 @@ import {
   QueryCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import { TTL_ATTRIBUTE } from "../contracts/tables.ts";
 import type { SessionContext, SessionEntry } from "../core/sessions.ts";
 import { META, sessionEntryKey, sessionKey, timeOrderedId } from "./keys.ts";
 import { RETENTION_SECONDS } from "./runs.ts";
@@ -63,7 +64,7 @@ export class SessionStore {
         Key: { pk: sessionKey(sessionId), sk: META },
         UpdateExpression:
           "SET session_id = :id, #context = :context, run_ids = list_append(if_not_exists(run_ids, :none), :run), " +
-          "created_at = if_not_exists(created_at, :at), updated_at = :at, expires_at = :expires ADD entry_seq :one",
+          `created_at = if_not_exists(created_at, :at), updated_at = :at, ${TTL_ATTRIBUTE} = :expires ADD entry_seq :one`,
         ExpressionAttributeNames: { "#context": "context" },
         ExpressionAttributeValues: {
           ":id": sessionId,
@@ -135,7 +136,7 @@ export class SessionStore {
           UpdateExpression:
             "SET session_id = :id, customer_id = :customer, run_ids = if_not_exists(run_ids, :none), " +
             "entry_seq = if_not_exists(entry_seq, :zero), created_at = if_not_exists(created_at, :at), " +
-            "updated_at = :at, expires_at = :expires",
+            `updated_at = :at, ${TTL_ATTRIBUTE} = :expires`,
           ConditionExpression: "attribute_not_exists(pk) OR customer_id = :customer",
           ExpressionAttributeValues: {
             ":id": sessionId,
@@ -201,7 +202,7 @@ export class SessionStore {
     await this.ddb.send(
       new PutCommand({
         TableName: this.table,
-        Item: { pk: sessionKey(sessionId), sk: sessionEntryKey(seq), entry, expires_at: this.expiry() },
+        Item: { pk: sessionKey(sessionId), sk: sessionEntryKey(seq), entry, [TTL_ATTRIBUTE]: this.expiry() },
       }),
     );
   }
