@@ -1,9 +1,10 @@
-// Local mode of the CLI: boot the twin, make the sample documents available, start a run and
-// follow its progress events from the runs table (the same events a dashboard receives); `dev`
-// keeps the twin's gateway (API, WebSocket, dashboard) serving afterwards.
+// Local mode of the CLI: boot the twin and make the sample documents available, then do what
+// `--api` does against the twin's own API (its gateway serves the real API handler): start the run,
+// follow its progress events over the WebSocket (or by polling), act on it through its routes.
+// `dev` keeps the twin's gateway (API, WebSocket, dashboard) serving afterwards.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { S3Client } from "@aws-sdk/client-s3";
+import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import pc from "picocolors";
 import { generateSampleDocuments } from "../examples/samples.ts";
 import { generateScannedSampleDocuments } from "../examples/scanned.ts";
@@ -11,28 +12,21 @@ import { localS3ClientConfig } from "../infra/local/provision.ts";
 import { startTwin, type Twin } from "../infra/local/twin.ts";
 import { InvalidRequestError } from "../lambdas/core/request.ts";
 import type { RunRecord } from "../lambdas/core/types.ts";
-import { ResumeRefusedError, resumeRun } from "../lambdas/runs/resume-run.ts";
-import { BlobStore } from "../lambdas/store/blobs.ts";
-import { contiguousAfter } from "../lambdas/store/events.ts";
-import { RunNotFoundError } from "../lambdas/store/runs.ts";
 import { ApiClient } from "./api-client.ts";
 import { type BatchCommandOptions, runBatch } from "./batch.ts";
 import { type BatchInput, stageBatchDocuments } from "./batch-input.ts";
 import { chatPageUrl, DEFAULT_CUSTOMER, mintCustomerToken } from "./customer-token.ts";
 import { type StagedDocument, stageLocalDocuments } from "./local-documents.ts";
-import { EXIT_INVALID_INPUT, EXIT_RUN_FAILED, reportProblems, reportRun } from "./output.ts";
-import { QuestionResponder } from "./question-responder.ts";
+import { type CommandOutput, EXIT_RUN_FAILED, reportProblems } from "./output.ts";
+import { EXIT_INTERRUPTED, runApiEvaluation, runApiResume } from "./remote.ts";
 import { localDataDir, publishTwinApi, type RunningTwin, runningTwin } from "./twin-address.ts";
-import { PlainView, type ProgressView, WaitNoticeView } from "./view.ts";
 import { answerCommand, type RunAddress, rewooCommand } from "./wait-commands.ts";
 
 /** What `npm start` evaluates: a signed return (all fulfilled) and an unsigned one (TR_SIGNED not fulfilled). */
 const START_SAMPLES = ["examples/sample-tax-return.json", "examples/sample-unsigned-return.json"];
 const POLL_MS = 50;
 /** A run in one of these is being driven by an execution; anything else waits for a person or has ended. */
-const MOVING_STATUSES = ["PLANNING", "RUNNING", "SOLVING"];
-/** The shell's code for a command stopped by Ctrl-C. */
-const EXIT_INTERRUPTED = 130;
+const MOVING_STATUSES: readonly RunRecord["status"][] = ["PLANNING", "RUNNING", "SOLVING"];
 
 type Say = (line: string) => void;
 
@@ -68,12 +62,15 @@ export async function devCommand(options: DevOptions): Promise<number> {
     printUrls(twin, say);
     let sampleCode = 0;
     if (options.sample) {
-      const samples = runSamples(twin, say);
+      const stopping = new AbortController();
+      const samples = runSamples(twin, say, stopping.signal);
       const outcome = await Promise.race([samples, stopRequested.then(() => undefined)]);
       if (outcome === undefined) {
-        // Stopped mid-sample: the executions are aborted by stop(); their followers end with them.
-        samples.catch(() => undefined);
-        return 130;
+        // Stopped mid-sample: the followers stop at once (the twin still answers them), then the
+        // executions are aborted by stop().
+        stopping.abort();
+        await samples.catch(() => undefined);
+        return EXIT_INTERRUPTED;
       }
       sampleCode = outcome;
     }
@@ -89,12 +86,13 @@ export async function devCommand(options: DevOptions): Promise<number> {
   }
 }
 
-async function runSamples(twin: Twin, say: Say): Promise<number> {
+async function runSamples(twin: Twin, say: Say, signal: AbortSignal): Promise<number> {
   let exitCode = 0;
   for (const sample of START_SAMPLES) {
+    if (signal.aborted) return EXIT_INTERRUPTED;
     const request = JSON.parse(readFileSync(fileURLToPath(new URL(`../${sample}`, import.meta.url)), "utf8"));
     say("");
-    const code = await evaluateOnTwin(twin, request, [], { label: sample, say, json: false });
+    const code = await evaluateOnTwin(twin, request, [], { label: sample, say, json: false, signal });
     exitCode ||= code;
   }
   return exitCode;
@@ -155,7 +153,12 @@ export async function runLocalEvaluation(
   const unpublish = await publishTwinApi(localDataDir(), twin.urls.api, "following", twinDocuments(twin));
   const interrupt = interruptSignal();
   try {
-    return await evaluateOnTwin(twin, request, staged, { ...options, say, signal: interrupt.signal });
+    return await evaluateOnTwin(twin, request, staged, {
+      ...options,
+      say,
+      signal: interrupt.signal,
+      stopped: stoppedFollowing,
+    });
   } finally {
     interrupt.dispose();
     await unpublish();
@@ -213,11 +216,24 @@ async function bootLocalTwin(say: Say, options: { port?: number } = {}): Promise
   return twin;
 }
 
+/**
+ * Uploads the request's PDFs from disk, then evaluates it through the twin's API exactly as
+ * `rewoo evaluate --api` does (the same client, follower, display and exit codes), printing what the
+ * local mode always printed: no status URL (the twin stops with the command), the request's
+ * problems as an invalid request.
+ */
 async function evaluateOnTwin(
   twin: Twin,
   request: unknown,
   staged: StagedDocument[],
-  options: { json: boolean; label: string; say: Say; interactive?: boolean; signal?: AbortSignal },
+  options: {
+    json: boolean;
+    label: string;
+    say: Say;
+    interactive?: boolean;
+    signal?: AbortSignal;
+    stopped?: (runId: string, client: ApiClient, out: CommandOutput) => Promise<number>;
+  },
 ): Promise<number> {
   const { say } = options;
   const bucket = twin.services.config.documentsBucket;
@@ -225,130 +241,67 @@ async function evaluateOnTwin(
     await twin.services.blobs.putBytes({ bucket, key: document.key }, document.bytes, "application/pdf");
     say(pc.dim(`uploaded ${document.file} to s3://${bucket}/${document.key}`));
   }
-
-  let runId: string;
-  try {
-    runId = (await twin.startRun(request)).run_id;
-  } catch (error) {
-    return reportInvalid(error, options.label);
-  }
-  say(`${pc.bold("RUN")}     ${runId} (${options.label})`);
-  const address = localAddress();
-  // The same plain lines as `rewoo evaluate --api` prints when its output is not a terminal.
-  const plain = new PlainView(say, { address });
-  const view = options.json
-    ? new WaitNoticeView((line) => process.stderr.write(`${line}\n`), { address })
-    : plain;
-  // Answers typed here go through the twin's API, like any other answer.
-  const responder =
-    options.interactive && !options.json
-      ? new QuestionResponder(new ApiClient(twin.urls.api), plain.asker, address)
-      : undefined;
-  const record = await follow(twin, runId, {
-    view,
-    ...(responder ? { responder } : {}),
+  return runApiEvaluation(request, {
+    api: twin.urls.api,
+    json: options.json,
+    label: options.label,
+    // The same plain lines as `rewoo evaluate --api` prints when its output is not a terminal.
+    tty: false,
+    interactive: options.interactive === true,
+    address: localAddress(),
+    statusLine: false,
+    refusalHeading: "invalid request",
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.stopped ? { stopped: options.stopped } : {}),
   });
-  if (!record) return stoppedFollowing(twin, runId, say);
-  return reportRun(record, { json: options.json, say, address });
 }
 
 /** Ctrl-C while following: say where the run stands and how to go on with it once the twin is back. */
-async function stoppedFollowing(twin: Twin, runId: string, say: Say): Promise<number> {
-  const meta = await twin.services.runs.getMeta(runId);
+async function stoppedFollowing(runId: string, client: ApiClient, out: CommandOutput): Promise<number> {
+  let record: RunRecord | undefined;
+  try {
+    record = await client.getRun(runId);
+  } catch {
+    // The twin is still up; should it not answer, the run's status is all that is missing.
+  }
   const address = localAddress();
+  const status = record?.status;
   const next =
-    meta.status === "AWAITING_INPUT" && meta.clarification
+    status === "AWAITING_INPUT" && record?.clarification
       ? `; it waits for input again at the next boot: ${answerCommand(
           address,
           runId,
-          meta.clarification.questions.map((question) => question.field),
+          record.clarification.questions.map((question) => question.field),
         )}`
-      : meta.status === "AWAITING_APPROVAL"
+      : status === "AWAITING_APPROVAL"
         ? `; it waits for approval again at the next boot (${rewooCommand(address, ["runs", "show", runId])} shows how to decide)`
-        : MOVING_STATUSES.includes(meta.status)
+        : status && MOVING_STATUSES.includes(status)
           ? "; the next boot of the twin (rewoo dev, or any `--local` command) resumes it"
           : "";
-  process.stderr.write(`${pc.yellow(`stopped following ${runId} (${meta.status})${next}`)}\n`);
-  say("");
+  out.stderr(`${pc.yellow(`stopped following ${runId} (${status ?? "status unknown"})${next}`)}\n`);
+  out.say("");
   return EXIT_INTERRUPTED;
 }
 
 /**
  * `rewoo runs resume <run_id> --local`: boots the twin on its data folder (which itself resumes runs
- * that were in flight when the last twin stopped), resumes a FAILED or INTERRUPTED run and follows it.
+ * that were in flight when the last twin stopped), resumes a FAILED or INTERRUPTED run through the
+ * twin's API (POST /v1/runs/{run_id}/resume) and follows it, like `rewoo runs resume --api`.
  */
 export async function runLocalResume(runId: string, options: { json: boolean }): Promise<number> {
   const say: Say = options.json ? () => {} : (line) => process.stdout.write(`${line}\n`);
   const twin = await bootLocalTwin(say);
   try {
-    if (!twin.recovered.some((run) => run.run_id === runId && run.outcome === "resumed")) {
-      try {
-        const resumed = await resumeRun(
-          runId,
-          {
-            runs: twin.services.runs,
-            publisher: twin.services.publisher,
-            startExecution: twin.startExecution,
-          },
-          { reason: "resumed with rewoo runs resume" },
-        );
-        say(`${pc.bold("RESUME")}  ${runId}: attempt ${resumed.attempt} (${resumed.execution_name})`);
-      } catch (error) {
-        if (!(error instanceof ResumeRefusedError || error instanceof RunNotFoundError)) throw error;
-        process.stderr.write(`${pc.red("cannot resume the run")}: ${error.message}\n`);
-        return EXIT_INVALID_INPUT;
-      }
-    }
-    const events = await twin.services.runs.listEvents(runId);
-    const resumeSeq = events.filter((event) => event.stage === "resume").at(-1)?.seq ?? 1;
-    const address = localAddress();
-    const record = await follow(twin, runId, {
-      view: new PlainView(say, { address }),
-      fromSeq: resumeSeq - 1,
+    return await runApiResume(runId, {
+      api: twin.urls.api,
+      json: options.json,
+      tty: false,
+      address: localAddress(),
+      // Resumed by the boot already: a second resume would be refused (the run is not FAILED).
+      resumed: twin.recovered.some((run) => run.run_id === runId && run.outcome === "resumed"),
     });
-    return reportRun(record as RunRecord, { json: options.json, say, address });
   } finally {
     await twin.stop();
-  }
-}
-
-/**
- * Shows the run's stored events as they arrive, until the execution ends (the record) or `signal`
- * stops following (undefined).
- */
-async function follow(
-  twin: Twin,
-  runId: string,
-  options: { view: ProgressView; responder?: QuestionResponder; fromSeq?: number; signal?: AbortSignal },
-): Promise<RunRecord | undefined> {
-  const { view, responder, signal } = options;
-  let done = false;
-  const completion = twin.waitForRun(runId).finally(() => {
-    done = true;
-  });
-  // Stopping (Ctrl-C) stops the twin under a run that has not ended: that is not this follower's error.
-  completion.catch(() => undefined);
-  let afterSeq = options.fromSeq ?? 0;
-  // After the execution ended every writer has finished, so a hole that remains is a lost write,
-  // not a late one: the last pass prints everything.
-  try {
-    while (!signal?.aborted) {
-      const finished = done;
-      const stored = await twin.services.runs.listEvents(runId, afterSeq);
-      const events = finished ? stored : contiguousAfter(stored, afterSeq);
-      for (const event of events) {
-        afterSeq = event.seq;
-        view.event(event);
-        responder?.event(event);
-      }
-      if (finished) return await completion;
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    }
-    return undefined;
-  } finally {
-    await responder?.settle();
-    await view.finish();
   }
 }
 
@@ -382,7 +335,7 @@ export async function withLocalApi(
       runId !== undefined &&
       twin.recovered.some((run) => run.run_id === runId && run.outcome === "resumed")
     ) {
-      await untilSettled(twin, runId);
+      await untilSettled(new ApiClient(twin.urls.api), runId);
     }
     return await act(twin.urls.api, address, "own");
   } finally {
@@ -460,12 +413,14 @@ async function uploadToServingTwin(
   }
   const s3 = new S3Client(localS3ClientConfig(twin.documents.s3_endpoint, "us-east-1"));
   try {
-    const blobs = new BlobStore(s3);
     for (const document of documents) {
-      await blobs.putBytes(
-        { bucket: twin.documents.bucket, key: document.key },
-        document.bytes,
-        "application/pdf",
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: twin.documents.bucket,
+          Key: document.key,
+          Body: document.bytes,
+          ContentType: "application/pdf",
+        }),
       );
       say(pc.dim(`uploaded ${document.file} to s3://${twin.documents.bucket}/${document.key}`));
     }
@@ -480,9 +435,9 @@ function twinDocuments(twin: Twin): RunningTwin["documents"] {
   return { s3_endpoint: twin.emulators.s3Endpoint, bucket: twin.services.config.documentsBucket };
 }
 
-/** Until no execution drives the run: it waits for a person again, or it has ended. */
-async function untilSettled(twin: Twin, runId: string): Promise<void> {
-  while (MOVING_STATUSES.includes((await twin.services.runs.getMeta(runId)).status)) {
+/** Until no execution drives the run (read through the API): it waits for a person again, or it has ended. */
+async function untilSettled(client: ApiClient, runId: string): Promise<void> {
+  while (MOVING_STATUSES.includes((await client.getRun(runId)).status)) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }
