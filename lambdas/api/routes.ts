@@ -4,11 +4,11 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { TokenSecretUnavailableError } from "../auth/secret.ts";
 import {
+  type BufferedOperationName,
   matchResourcePath,
   methodRoute,
   methodsOf,
   pathParametersFor,
-  type RestOperationName,
   type RestResource,
   restResourceNamed,
 } from "../contracts/routes.ts";
@@ -31,8 +31,11 @@ export type OperationHandler = (
 
 const runId = (params: Record<string, string>) => params.run_id ?? "";
 
-/** One handler per operation of the route table: the compiler refuses a missing or an unknown one. */
-export const OPERATION_HANDLERS: { readonly [Operation in RestOperationName]: OperationHandler } = {
+/**
+ * One handler per buffered operation of the route table: the compiler refuses a missing or an unknown
+ * one. Streamed operations (transfer "stream") are the stream function's (lambdas/stream/index.ts).
+ */
+export const OPERATION_HANDLERS: { readonly [Operation in BufferedOperationName]: OperationHandler } = {
   evaluateConditions: (event, _params, ctx) => startEvaluation(event, ctx, "rewoo"),
   evaluateLoanConditions: (event, _params, ctx) => startEvaluation(event, ctx, "legacy"),
   listRuns: (event, _params, ctx) => listRecentRuns(event, ctx),
@@ -87,7 +90,11 @@ export async function routeRequest(
       );
     }
     if (method === "POST") requireJsonBody(event);
-    return await OPERATION_HANDLERS[route.operation](event, matched.params, ctx);
+    if (route.transfer === "stream") {
+      // API Gateway sends these to the stream function; a request here was routed by hand.
+      throw new HttpError(404, "not_found", `${method} ${matched.resource} is served by the stream function`);
+    }
+    return await OPERATION_HANDLERS[route.operation as BufferedOperationName](event, matched.params, ctx);
   } catch (error) {
     return toErrorResult(error, event, ctx);
   }

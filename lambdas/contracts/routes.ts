@@ -15,11 +15,19 @@ export type RestAuth = "iam" | "none";
 /** A request body API Gateway validates before the handler runs; the stack deploys one model per contract. */
 export type BodyContract = "evaluation_request";
 
+/**
+ * How the integration answers. "buffered" (the default): the API function, one JSON response.
+ * "stream": the stream function, invoked with InvokeWithResponseStream (API Gateway's response
+ * transfer mode STREAM), whose response is written as it is produced (Server-Sent Events).
+ */
+export type RestTransfer = "buffered" | "stream";
+
 export type RestMethodContract = {
   /** The id the router maps to a handler (the operationId of docs/api.openapi.yaml). */
   readonly operation: string;
   readonly body?: BodyContract;
   readonly summary: string;
+  readonly transfer?: RestTransfer;
 } & (
   | { readonly auth: "iam" }
   // A public method says why it may be: the deployment records the reason beside the method.
@@ -58,6 +66,15 @@ export const REST_ROUTES = {
       operation: "listRunEvents",
       auth: "iam",
       summary: "The run's stored progress events, in seq order",
+    },
+  },
+  "/v1/runs/{run_id}/stream": {
+    GET: {
+      operation: "streamRunEvents",
+      auth: "iam",
+      transfer: "stream",
+      summary:
+        "The run's progress events as Server-Sent Events: the stored ones, then live ones until complete (Last-Event-ID resumes)",
     },
   },
   "/v1/runs/{run_id}/cancel": {
@@ -146,6 +163,13 @@ export type RestResource = keyof RestTable;
 export type RestOperationName = ValueOf<{
   [R in RestResource]: Extract<ValueOf<RestTable[R]>, RestMethodContract>["operation"];
 }>;
+
+/** Operations the stream function serves (transfer "stream"); every other one is the API function's. */
+type OperationOf<Contract> = Contract extends { operation: infer O } ? O : never;
+export type StreamedOperationName = ValueOf<{
+  [R in RestResource]: OperationOf<Extract<ValueOf<RestTable[R]>, { transfer: "stream" }>>;
+}>;
+export type BufferedOperationName = Exclude<RestOperationName, StreamedOperationName>;
 
 export type RestMethodRoute = RestMethodContract & {
   readonly resource: RestResource;

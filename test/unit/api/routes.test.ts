@@ -80,37 +80,46 @@ describe("matchRoute", () => {
 });
 
 describe("the route table's operations", () => {
-  it("has exactly one handler per operation of the table", () => {
+  it("has exactly one handler per buffered operation of the table; streamed ones are the stream function's", () => {
     const operations = REST_METHODS.map((route) => route.operation);
     expect(new Set(operations).size, "an operation named twice").toBe(operations.length);
-    expect(Object.keys(OPERATION_HANDLERS).sort()).toEqual([...operations].sort());
-    for (const operation of operations)
-      expect(typeof OPERATION_HANDLERS[operation], operation).toBe("function");
+    const buffered = REST_METHODS.filter((route) => route.transfer !== "stream").map(
+      (route) => route.operation,
+    );
+    expect(Object.keys(OPERATION_HANDLERS).sort()).toEqual([...buffered].sort());
+    for (const operation of buffered)
+      expect(typeof OPERATION_HANDLERS[operation as keyof typeof OPERATION_HANDLERS], operation).toBe(
+        "function",
+      );
+    expect(
+      REST_METHODS.filter((route) => route.transfer === "stream").map((route) => route.operation),
+    ).toEqual(["streamRunEvents"]);
   });
 
-  it.each(REST_METHODS.map((route) => [route.method, route.resource, route.operation] as const))(
-    "%s %s reaches %s, by its resource and by its path",
-    async (method, resource, operation) => {
-      const path = resource
-        .replace("{run_id}", "run-1")
-        .replace("{session_id}", "sess-1")
-        .replace("{batch_id}", "batch-1");
-      expect(matchRoute({ resource, path, pathParameters: null })?.resource).toBe(resource);
-      expect(matchRoute({ resource: "/{proxy+}", path, pathParameters: null })).toEqual({
-        resource,
-        params: {
-          ...(resource.includes("{run_id}") ? { run_id: "run-1" } : {}),
-          ...(resource.includes("{session_id}") ? { session_id: "sess-1" } : {}),
-          ...(resource.includes("{batch_id}") ? { batch_id: "batch-1" } : {}),
-        },
-      });
-      // The store of this context throws when touched: routed means neither 404 nor 405, whatever the
-      // handler then made of the empty request.
-      const result = await routeRequest(apiEvent({ method, path }), fakeContext());
-      expect(result.statusCode, operation).not.toBe(404);
-      expect(result.statusCode, operation).not.toBe(405);
-    },
-  );
+  it.each(
+    REST_METHODS.filter((route) => route.transfer !== "stream").map(
+      (route) => [route.method, route.resource, route.operation] as const,
+    ),
+  )("%s %s reaches %s, by its resource and by its path", async (method, resource, operation) => {
+    const path = resource
+      .replace("{run_id}", "run-1")
+      .replace("{session_id}", "sess-1")
+      .replace("{batch_id}", "batch-1");
+    expect(matchRoute({ resource, path, pathParameters: null })?.resource).toBe(resource);
+    expect(matchRoute({ resource: "/{proxy+}", path, pathParameters: null })).toEqual({
+      resource,
+      params: {
+        ...(resource.includes("{run_id}") ? { run_id: "run-1" } : {}),
+        ...(resource.includes("{session_id}") ? { session_id: "sess-1" } : {}),
+        ...(resource.includes("{batch_id}") ? { batch_id: "batch-1" } : {}),
+      },
+    });
+    // The store of this context throws when touched: routed means neither 404 nor 405, whatever the
+    // handler then made of the empty request.
+    const result = await routeRequest(apiEvent({ method, path }), fakeContext());
+    expect(result.statusCode, operation).not.toBe(404);
+    expect(result.statusCode, operation).not.toBe(405);
+  });
 });
 
 describe("routeRequest", () => {
