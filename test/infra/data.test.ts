@@ -1,11 +1,6 @@
 // The stateful stack: tables and buckets as the code expects them, locked down, kept in prod.
 import { Match } from "aws-cdk-lib/assertions";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  connectionsTableDefinition,
-  coreBankingTableDefinition,
-  runsTableDefinition,
-} from "../../infra/local/provision.ts";
 import { type Cfn, resourcesOf, type Synthesized, synthesize } from "./synth.ts";
 
 describe("data stack (dev)", () => {
@@ -21,23 +16,7 @@ describe("data stack (dev)", () => {
     return table.Properties as Cfn;
   };
 
-  it("has the same keys and indexes as the tables the local twin provisions", () => {
-    for (const [local, logicalIdPrefix] of [
-      [runsTableDefinition("runs"), "RunsTable"],
-      [connectionsTableDefinition("connections"), "ConnectionsTable"],
-      [coreBankingTableDefinition("core-banking"), "CoreBankingTable"],
-    ] as const) {
-      const table = tableNamed(logicalIdPrefix);
-      expect(table.KeySchema).toEqual(local.KeySchema);
-      expect(table.BillingMode).toBe(local.BillingMode);
-      const indexes = ((table.GlobalSecondaryIndexes ?? []) as Array<Record<string, unknown>>).map(
-        ({ IndexName, KeySchema }) => ({ IndexName, KeySchema }),
-      );
-      expect(indexes).toEqual(
-        (local.GlobalSecondaryIndexes ?? []).map(({ IndexName, KeySchema }) => ({ IndexName, KeySchema })),
-      );
-    }
-  });
+  // Keys, indexes, TTL and streams against the twin's tables: contracts-drift.test.ts.
 
   it("gives every table point-in-time recovery and KMS encryption, and the runs and connections tables the expires_at TTL", () => {
     dev.dataTemplate.resourceCountIs("AWS::DynamoDB::Table", 3);
