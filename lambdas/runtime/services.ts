@@ -14,6 +14,7 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { DocumentPolicy } from "../core/documents.ts";
 import type { ToolCatalog } from "../core/types.ts";
+import { createLiveDelivery } from "../live/delivery.ts";
 import { createLlmProviders, type LlmProviders, type ModelBinding } from "../llm/index.ts";
 import { BatchStore } from "../store/batches.ts";
 import { BlobStore } from "../store/blobs.ts";
@@ -25,8 +26,7 @@ import { SessionStore } from "../store/sessions.ts";
 import { describeBankingTools } from "../tools/banking-tools.ts";
 import { describeLoanTools, type LoanToolRunners } from "../tools/loan-tool-catalog.ts";
 import { ToolRegistry } from "../tools/registry.ts";
-import { createLiveDelivery } from "../ws/push.ts";
-import { createAwsClients } from "./clients.ts";
+import { createAwsClients, createManagementApiClient } from "./clients.ts";
 import { type Config, parseConfig } from "./config.ts";
 import { FaultInjector } from "./faults.ts";
 import { createLogger } from "./logger.ts";
@@ -56,12 +56,13 @@ export function buildBaseServices(config: Config, options: ServiceOptions = {}) 
   const evidence = new EvidenceStore(runs, blobs, config.artifactsBucket, config.evidenceInlineLimit);
   // Live WebSocket delivery, present when the deployment has a WebSocket API. Publishers never push:
   // the stream consumer (lambdas/ws/stream.ts) and the subscribe route do.
-  const websocket = createLiveDelivery(
-    config,
-    clients.ddb,
+  const websocket = createLiveDelivery({
+    ddb: clients.ddb,
+    connectionsTable: config.connectionsTable,
+    managementApi: createManagementApiClient(config),
     runs,
-    options.logger ?? createLogger("rewoo-live-delivery"),
-  );
+    logger: options.logger ?? createLogger("rewoo-live-delivery"),
+  });
   const publisher = new EventPublisher(runs, options.sinks ?? [], options.logger);
   const faults = new FaultInjector(config.faults.spec, config.faults.seed);
   const documentPolicy: DocumentPolicy = {

@@ -2,7 +2,7 @@
 // connection_id, with a GSI `by_run` on the run the connection is subscribed to and a TTL.
 //
 // Besides who may watch what, the item carries the connection's delivery state (see
-// lambdas/ws/push.ts for the algorithm that uses it):
+// lambdas/live/delivery.ts for the algorithm that uses it):
 //   delivered_seq    the highest seq pushed to this connection for its current subscription
 //   subscription_id  changes on every subscribe, so a drainer still working for an older
 //                    subscription can never move the cursor of the new one

@@ -1,7 +1,7 @@
 // The WebSocket API's one integration: API Gateway (or the twin's gateway) calls it for $connect,
 // $disconnect, subscribe and $default, telling them apart by requestContext.routeKey. Pushing
-// events is not done here but by every function that publishes (the sink wired in services.ts);
-// this handler only registers connections and starts a subscriber's replay.
+// stored events is not done here but by the stream consumer (lambdas/ws/stream.ts, with
+// lambdas/live/delivery.ts); this handler only registers connections and starts a subscriber's replay.
 import { createLogger } from "../runtime/logger.ts";
 import { baseServices } from "../runtime/services.ts";
 import { type RouteResult, type WebSocketRouteDeps, webSocketOperationFor } from "./routes.ts";

@@ -3,9 +3,9 @@
 // API Gateway's events to them.
 import * as z from "zod";
 import { WEBSOCKET_ROUTES, type WebSocketOperationName, webSocketRouteNamed } from "../contracts/routes.ts";
+import type { LiveDelivery } from "../live/delivery.ts";
 import type { ConnectionRecord, ConnectionStore } from "../store/connections.ts";
 import { RunNotFoundError, type RunStore } from "../store/runs.ts";
-import type { LiveDelivery } from "./push.ts";
 
 /**
  * What the $connect authorizer (lambdas/ws/authorizer.ts) put into the request context. API
@@ -107,7 +107,7 @@ export async function subscribe(
   }
 
   // Cursor first, then drain: the drain sends the stored events after after_seq, and every event
-  // written from now on is drained by the stream consumer too (see push.ts for why nothing doubles).
+  // written from now on is drained by the stream consumer too (see lambdas/live/delivery.ts for why nothing doubles).
   const subscription = await deps.connections.subscribe(connectionId, runId, afterSeq);
   if (!subscription) return { statusCode: 410 };
   await deps.delivery.drain(connectionId, subscription);

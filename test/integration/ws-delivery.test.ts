@@ -15,7 +15,7 @@ import type { EvaluationRequest, ProgressEventBody } from "../../lambdas/core/ty
 import { EventPublisher } from "../../lambdas/store/events.ts";
 import { RunStore } from "../../lambdas/store/runs.ts";
 import { type WebSocketEvent, handler as wsHandler } from "../../lambdas/ws/index.ts";
-import { MAX_MESSAGE_BYTES } from "../../lambdas/ws/messages.ts";
+import { MAX_MESSAGE_BYTES } from "../../lambdas/live/messages.ts";
 import { bootTwinWithSamples, taxReturnRequest } from "./twin-fixture.ts";
 
 /** The management API of API Gateway, as far as PostToConnection goes. */

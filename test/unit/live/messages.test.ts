@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProgressEvent } from "../../../lambdas/core/types.ts";
-import { errorMessage, eventMessage, MAX_MESSAGE_BYTES } from "../../../lambdas/ws/messages.ts";
+import { errorMessage, eventMessage, MAX_MESSAGE_BYTES } from "../../../lambdas/live/messages.ts";
 
 const base = { run_id: "run/1", timestamp: "2026-01-01T00:00:00.000Z" };
 

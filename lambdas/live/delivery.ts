@@ -8,6 +8,9 @@
 // And a subscriber replaying history must not miss an event written during the replay, nor get
 // it twice (once from the replay, once live).
 //
+// Its own room below the runtime and the handlers: the runtime wires it (lambdas/runtime/services.ts)
+// for every function, the WebSocket routes and the stream consumer (lambdas/ws/) drive it.
+//
 // The design: the connection item (lambdas/store/connections.ts) holds the delivery cursor
 // `delivered_seq` and a short lease. Pushing to a connection is always the same "drain":
 //
@@ -53,8 +56,6 @@ import {
 } from "@aws-sdk/client-apigatewaymanagementapi";
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { ProgressEvent } from "../core/types.ts";
-import { createManagementApiClient } from "../runtime/clients.ts";
-import type { Config } from "../runtime/config.ts";
 import { ConnectionStore, type LeaseRef, type Subscription } from "../store/connections.ts";
 import { contiguousAfter } from "../store/events.ts";
 import type { RunStore } from "../store/runs.ts";
@@ -304,16 +305,26 @@ export interface LiveDeliveryServices {
   subscribers: RunSubscribers;
 }
 
-/** Live delivery when both the connections table and the management endpoint are configured. */
-export function createLiveDelivery(
-  config: Config,
-  ddb: DynamoDBDocumentClient,
-  runs: RunStore,
-  logger?: DeliveryLogger,
-): LiveDeliveryServices | undefined {
-  const client = createManagementApiClient(config);
-  if (!config.connectionsTable || !client) return undefined;
-  const connections = new ConnectionStore(ddb, config.connectionsTable);
-  const delivery = new LiveDelivery({ connections, runs, poster: new ManagementApiPoster(client), logger });
+/**
+ * Live delivery when both the connections table and the management API (PostToConnection) are
+ * configured; undefined for a deployment without a WebSocket API. The caller builds the client
+ * (lambdas/runtime/clients.ts: endpoint, timeouts, tracing), so this room needs no configuration.
+ */
+export function createLiveDelivery(options: {
+  ddb: DynamoDBDocumentClient;
+  connectionsTable: string | undefined;
+  managementApi: ApiGatewayManagementApiClient | undefined;
+  runs: RunStore;
+  logger?: DeliveryLogger;
+}): LiveDeliveryServices | undefined {
+  const { ddb, connectionsTable, managementApi, runs, logger } = options;
+  if (!connectionsTable || !managementApi) return undefined;
+  const connections = new ConnectionStore(ddb, connectionsTable);
+  const delivery = new LiveDelivery({
+    connections,
+    runs,
+    poster: new ManagementApiPoster(managementApi),
+    logger,
+  });
   return { connections, delivery, subscribers: new RunSubscribers(connections, delivery, runs, logger) };
 }
