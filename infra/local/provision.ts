@@ -11,7 +11,12 @@ import {
   type UpdateTimeToLiveCommandInput,
 } from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand, S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
-import { createTableInput, TABLES, type TableSchema } from "../../lambdas/contracts/tables.ts";
+import {
+  attributeDefinitions,
+  type KeyAttribute,
+  TABLES,
+  type TableSchema,
+} from "../../lambdas/contracts/tables.ts";
 import { LOCAL_CREDENTIALS } from "./emulators.ts";
 
 export { LOCAL_CREDENTIALS };
@@ -206,4 +211,37 @@ function schemaDrift(expected: CreateTableCommandInput, actual: TableDescription
     }
   }
   return undefined;
+}
+
+function keySchema(partitionKey: KeyAttribute, sortKey: KeyAttribute | undefined) {
+  return [
+    { AttributeName: partitionKey.name, KeyType: "HASH" as const },
+    ...(sortKey ? [{ AttributeName: sortKey.name, KeyType: "RANGE" as const }] : []),
+  ];
+}
+
+/**
+ * The CreateTable request for a table of this schema (what the twin sends its emulator). The stream and
+ * TTL are not part of it: dynalite has no streams (the twin records one from its writes) and TTL is
+ * enabled by a separate UpdateTimeToLive.
+ */
+export function createTableInput(table: TableSchema, tableName: string): CreateTableCommandInput {
+  return {
+    TableName: tableName,
+    BillingMode: table.billing,
+    AttributeDefinitions: attributeDefinitions(table).map(({ name, type }) => ({
+      AttributeName: name,
+      AttributeType: type,
+    })),
+    KeySchema: keySchema(table.partitionKey, table.sortKey),
+    ...(table.indexes.length
+      ? {
+          GlobalSecondaryIndexes: table.indexes.map((index) => ({
+            IndexName: index.name,
+            KeySchema: keySchema(index.partitionKey, index.sortKey),
+            Projection: { ProjectionType: index.projection },
+          })),
+        }
+      : {}),
+  };
 }

@@ -1,10 +1,9 @@
 // The DynamoDB tables of the app as data: the one place their keys, indexes, TTL attribute, stream and
 // billing are declared. The stores query the indexes and write the TTL attribute by these names, the
 // Data stack (infra/stacks/data-stack.ts) builds its tables from them, and the local twin
-// (infra/local/provision.ts) creates the same tables in its emulator with `createTableInput`. Data and
-// pure helpers only: the CDK app imports this module, so it must never pull in handler code or SDK
-// clients (the SDK import below is a type, erased when the module loads).
-import type { CreateTableCommandInput } from "@aws-sdk/client-dynamodb";
+// (infra/local/provision.ts) creates the same tables in its emulator from them. Data and pure helpers
+// only, importing nothing: the CDK app loads this module, so it must never pull in handler code or SDK
+// packages (the twin turns a schema into its CreateTable request).
 
 /** DynamoDB scalar attribute types: string, number, binary. */
 export type KeyAttributeType = "S" | "N" | "B";
@@ -124,37 +123,4 @@ export function attributeDefinitions(table: TableSchema): KeyAttribute[] {
     seen.set(attribute.name, attribute);
   }
   return [...seen.values()];
-}
-
-function keySchema(partitionKey: KeyAttribute, sortKey: KeyAttribute | undefined) {
-  return [
-    { AttributeName: partitionKey.name, KeyType: "HASH" as const },
-    ...(sortKey ? [{ AttributeName: sortKey.name, KeyType: "RANGE" as const }] : []),
-  ];
-}
-
-/**
- * The CreateTable request for a table of this schema (what the twin sends its emulator). The stream and
- * TTL are not part of it: dynalite has no streams (the twin records one from its writes) and TTL is
- * enabled by a separate UpdateTimeToLive.
- */
-export function createTableInput(table: TableSchema, tableName: string): CreateTableCommandInput {
-  return {
-    TableName: tableName,
-    BillingMode: table.billing,
-    AttributeDefinitions: attributeDefinitions(table).map(({ name, type }) => ({
-      AttributeName: name,
-      AttributeType: type,
-    })),
-    KeySchema: keySchema(table.partitionKey, table.sortKey),
-    ...(table.indexes.length
-      ? {
-          GlobalSecondaryIndexes: table.indexes.map((index) => ({
-            IndexName: index.name,
-            KeySchema: keySchema(index.partitionKey, index.sortKey),
-            Projection: { ProjectionType: index.projection },
-          })),
-        }
-      : {}),
-  };
 }

@@ -24,8 +24,8 @@ import type {
   ProgressEvent,
   ProgressEventBody,
   Review,
-  RunRecord,
   RunCost,
+  RunRecord,
   RunResult,
   RunStatus,
   Usage,
@@ -84,13 +84,13 @@ export interface MetaItem {
   usage_llm_calls?: number;
   usage_input_tokens?: number;
   usage_output_tokens?: number;
-  /** The execution currently driving the run (absent: named after the run, the first one). */
   /** Invocations of the run's workflow functions, their memory × duration and the state transitions they account for (addInvocation). */
   lambda_requests?: number;
   lambda_mb_ms?: number;
   sfn_transitions?: number;
   /** The estimate stored when the run ended (lambdas/core/cost.ts). */
   cost?: RunCost;
+  /** The execution currently driving the run (absent: named after the run, the first one). */
   execution_name?: string;
   /** 1 for the first execution, +1 per resume. */
   attempt?: number;
@@ -197,8 +197,8 @@ export class RunStore {
       ...(meta.result_review ? { result_review: meta.result_review } : {}),
       ...(meta.clarification ? { clarification: meta.clarification } : {}),
       ...(meta.approval ? { approval: meta.approval } : {}),
-      created_at: meta.created_at,
       ...(meta.cost ? { cost: meta.cost } : {}),
+      created_at: meta.created_at,
       updated_at: meta.updated_at,
     };
   }
@@ -224,9 +224,9 @@ export class RunStore {
       /** A wait state's token to store, or null to remove it. */
       task_token?: string | null;
       indexForHistory?: boolean;
-    },
       /** Stored with the terminal status that ends the run. */
       cost?: RunCost;
+    },
     expect: { statuses?: readonly RunStatus[]; taskToken?: string } = {},
   ): Promise<boolean> {
     const names: Record<string, string> = { "#updated_at": "updated_at", "#status": "status" };
@@ -246,8 +246,8 @@ export class RunStore {
     if (patch.result_review) set("result_review", patch.result_review);
     if (patch.clarification) set("clarification", patch.clarification);
     if (patch.approval) set("approval", patch.approval);
-    const removes: string[] = [];
     if (patch.cost) set("cost", patch.cost);
+    const removes: string[] = [];
     if (patch.task_token) set("task_token", patch.task_token);
     if (patch.task_token === null) {
       names["#task_token"] = "task_token";
@@ -433,10 +433,6 @@ export class RunStore {
     );
   }
 
-  async getEvidence(runId: string, stepIds: string[]): Promise<Map<string, Evidence>> {
-    const evidence = new Map<string, Evidence>();
-    // BatchGetItem takes at most 100 keys per call.
-    for (let i = 0; i < stepIds.length; i += 100) {
   /**
    * Counts one invocation of a workflow function for the run: an atomic ADD, like the usage counters,
    * so concurrent workers never lose each other's counts. Nothing for a run that does not exist.
@@ -488,6 +484,10 @@ export class RunStore {
     }
   }
 
+  async getEvidence(runId: string, stepIds: string[]): Promise<Map<string, Evidence>> {
+    const evidence = new Map<string, Evidence>();
+    // BatchGetItem takes at most 100 keys per call.
+    for (let i = 0; i < stepIds.length; i += 100) {
       let keys: Record<string, unknown>[] | undefined = stepIds
         .slice(i, i + 100)
         .map((id) => ({ pk: runKey(runId), sk: stepKey(id) }));
@@ -701,13 +701,13 @@ export class RunStore {
           created_at: meta.created_at,
           updated_at: meta.updated_at,
           request: { metadata: pick(meta.request?.metadata, ["loan_program", "classification"]) },
+          ...(meta.cost
+            ? { cost: { currency: meta.cost.currency, total: meta.cost.total, estimated: true } }
+            : {}),
         });
       }
     }
     return runs;
-          ...(meta.cost
-            ? { cost: { currency: meta.cost.currency, total: meta.cost.total, estimated: true } }
-            : {}),
   }
 
   /** Finished runs of one loan program + classification, most recent first (history tool). */
@@ -781,12 +781,12 @@ export interface RunSummary {
   created_at: string;
   updated_at: string;
   request: { metadata: Record<string, unknown> };
+  /** The run's estimated cost (total only), once it ended. */
+  cost?: Pick<RunCost, "currency" | "total" | "estimated">;
 }
 
 function pick(value: unknown, keys: string[]): Record<string, unknown> {
   const source = (value ?? {}) as Record<string, unknown>;
-  /** The run's estimated cost (total only), once it ended. */
-  cost?: Pick<RunCost, "currency" | "total" | "estimated">;
   return Object.fromEntries(keys.filter((key) => key in source).map((key) => [key, source[key]]));
 }
 

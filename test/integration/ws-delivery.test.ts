@@ -12,10 +12,10 @@ import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Twin } from "../../infra/local/twin.ts";
 import type { EvaluationRequest, ProgressEventBody } from "../../lambdas/core/types.ts";
+import { MAX_MESSAGE_BYTES } from "../../lambdas/live/messages.ts";
 import { EventPublisher } from "../../lambdas/store/events.ts";
 import { RunStore } from "../../lambdas/store/runs.ts";
 import { type WebSocketEvent, handler as wsHandler } from "../../lambdas/ws/index.ts";
-import { MAX_MESSAGE_BYTES } from "../../lambdas/live/messages.ts";
 import { bootTwinWithSamples, taxReturnRequest } from "./twin-fixture.ts";
 
 /** The management API of API Gateway, as far as PostToConnection goes. */
