@@ -5,7 +5,7 @@
 // missing or not a PDF. Everything else goes to the API, which validates each request as its line.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, extname, join, resolve } from "node:path";
-import type { LineError } from "../lambdas/batch/model.ts";
+import type { LineError } from "../lambdas/core/batch.ts";
 import { InvalidRequestError } from "../lambdas/core/request.ts";
 import { type StagedDocument, stageLocalDocuments } from "./local-documents.ts";
 

@@ -4,7 +4,7 @@
 // could not send (see batch-input.ts). `rewoo batches show <id>` reports a batch that already runs.
 import { writeFileSync } from "node:fs";
 import pc from "picocolors";
-import { type LineError, MAX_INLINE_REQUESTS } from "../lambdas/batch/model.ts";
+import { type LineError, MAX_INLINE_REQUESTS } from "../lambdas/core/batch.ts";
 import { WAITING_STATUSES } from "../lambdas/core/types.ts";
 import {
   ApiClient,

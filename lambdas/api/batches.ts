@@ -10,6 +10,8 @@ import {
   numberInlineRequests,
   numberJsonLines,
 } from "../batch/manifest.ts";
+import { InvalidBatchError, validateBatchRequest } from "../batch/request.ts";
+import type { BatchStarted } from "../contracts/api-types.ts";
 import {
   BATCH_ID_PATTERN,
   type BatchExecutionInput,
@@ -19,13 +21,10 @@ import {
   linesOf,
   MAX_MANIFEST_BYTES,
   MAX_MANIFEST_LINES,
-  newBatchId,
-} from "../batch/model.ts";
-import { InvalidBatchError, validateBatchRequest } from "../batch/request.ts";
-import type { BatchStarted } from "../contracts/api-types.ts";
+} from "../core/batch.ts";
 import { DocumentPathError, resolveDocumentPath } from "../core/documents.ts";
 import { isTransient } from "../runtime/transient.ts";
-import { type BatchItem, BatchNotFoundError, ObjectTooLargeError } from "../store/batches.ts";
+import { type BatchItem, BatchNotFoundError, newBatchId, ObjectTooLargeError } from "../store/batches.ts";
 import { s3Uri } from "../store/blobs.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json, jsonBody, publicBaseUrl } from "./http.ts";

@@ -12,7 +12,7 @@ import {
   TaskDoesNotExist,
   TaskTimedOut,
 } from "@aws-sdk/client-sfn";
-import type { BatchExecutionInput } from "../batch/model.ts";
+import type { BatchExecutionInput } from "../core/batch.ts";
 import type { StartExecution } from "../runs/start-run.ts";
 import type { Config } from "../runtime/config.ts";
 

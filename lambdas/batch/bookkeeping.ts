@@ -3,9 +3,9 @@
 // workflow's EventBridge status changes for endings no state records (a stopped batch: ABORTED; a
 // timed-out one, or one whose FailBatch gave up: FAILED).
 import { EXECUTION_STATUS_CHANGE } from "../contracts/event-patterns.ts";
+import type { BatchStatus } from "../core/batch.ts";
 import { BatchNotFoundError, type BatchStore } from "../store/batches.ts";
 import { s3Uri } from "../store/blobs.ts";
-import type { BatchStatus } from "./model.ts";
 
 export interface BatchEnding {
   batch_id: string;

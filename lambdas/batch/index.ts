@@ -2,12 +2,12 @@
 // the batch's own ending (FinishBatch, FailBatch) and the batch workflow's EventBridge status changes.
 // Thin: check the event, call the logic next to this file.
 import * as z from "zod";
+import type { ManifestItem } from "../core/batch.ts";
 import { createLogger } from "../runtime/logger.ts";
 import { baseServices } from "../runtime/services.ts";
 import { forStateMachine } from "../runtime/transient.ts";
 import { closeEndedBatch, failBatch, finishBatch, isBatchStatusChange } from "./bookkeeping.ts";
 import { recordLine, startLine } from "./lines.ts";
-import type { ManifestItem } from "./model.ts";
 
 const logger = createLogger("rewoo-batch");
 

@@ -2,6 +2,14 @@
 // StartLine creates the line's run exactly as the API does (the same validation and run record) without
 // starting it, because the child workflow runs the evaluation workflow itself, as a child execution that
 // it waits for; RecordLine reads how the run ended and counts the line once in the batch record.
+
+import {
+  FAILED_LINE_STATUSES,
+  type LineError,
+  type ManifestItem,
+  type RecordedLineStatus,
+  runIdForLine,
+} from "../core/batch.ts";
 import type { ResultPolicy } from "../core/destinations.ts";
 import type { DocumentPolicy } from "../core/documents.ts";
 import { InvalidRequestError, RequestTooLargeError } from "../core/request.ts";
@@ -9,13 +17,6 @@ import { isTerminal, type TerminalStatus } from "../core/types.ts";
 import { createRunRecord } from "../runs/start-run.ts";
 import type { BatchStore } from "../store/batches.ts";
 import type { RunStore } from "../store/runs.ts";
-import {
-  FAILED_LINE_STATUSES,
-  type LineError,
-  type ManifestItem,
-  type RecordedLineStatus,
-  runIdForLine,
-} from "./model.ts";
 
 export interface LineDeps {
   runs: RunStore;

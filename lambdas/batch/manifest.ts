@@ -3,8 +3,15 @@
 // requests: a line that is not JSON or is too large becomes an item saying so, so that it is reported
 // as that line's result and never stops the Map's ItemReader (which fails the whole Map Run on a
 // malformed line). Pure: text in, text out.
+
+import {
+  type LineError,
+  type LineRanges,
+  lineRanges,
+  MAX_LINE_BYTES,
+  type ManifestItem,
+} from "../core/batch.ts";
 import { utf8Length } from "../core/documents.ts";
-import { type LineError, type LineRanges, lineRanges, MAX_LINE_BYTES, type ManifestItem } from "./model.ts";
 
 export interface NumberedManifest {
   items: ManifestItem[];

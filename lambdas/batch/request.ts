@@ -2,12 +2,12 @@
 // evaluation request. The requests themselves are not validated here: each is its line's item, and an
 // invalid one is that line's INVALID result, never the batch's 400.
 import * as z from "zod";
-import { InvalidRequestError, type RequestProblem } from "../core/request.ts";
 import {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_TOLERATED_FAILURE_PERCENTAGE,
   MAX_INLINE_REQUESTS,
-} from "./model.ts";
+} from "../core/batch.ts";
+import { InvalidRequestError, type RequestProblem } from "../core/request.ts";
 
 export interface BatchRequest {
   manifest?: string;

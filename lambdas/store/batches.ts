@@ -13,12 +13,17 @@ import {
   ScanCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
-import type { BatchStatus, LineError, LineRanges, RecordedLineStatus } from "../batch/model.ts";
 import { TTL_ATTRIBUTE } from "../contracts/tables.ts";
+import type { BatchStatus, LineError, LineRanges, RecordedLineStatus } from "../core/batch.ts";
 import type { S3Location } from "./blobs.ts";
 import { conditionalWrite } from "./conditional.ts";
-import { BATCH_RECORD, batchKey, batchLineKey } from "./keys.ts";
+import { BATCH_RECORD, batchKey, batchLineKey, timeOrderedId } from "./keys.ts";
 import { RETENTION_SECONDS } from "./runs.ts";
+
+/** A new batch's id (matches BATCH_ID_PATTERN of lambdas/core/batch.ts): sorts by creation, never collides. */
+export function newBatchId(now = new Date()): string {
+  return timeOrderedId("batch", now);
+}
 
 export interface BatchItem {
   batch_id: string;

@@ -1,8 +1,8 @@
 // The numbered manifest the Distributed Map reads, and the batch request's validation: pure functions.
 import { describe, expect, it } from "vitest";
 import { manifestText, numberInlineRequests, numberJsonLines } from "../../../lambdas/batch/manifest.ts";
-import { lineRanges, linesOf, MAX_LINE_BYTES, runIdForLine } from "../../../lambdas/batch/model.ts";
 import { InvalidBatchError, validateBatchRequest } from "../../../lambdas/batch/request.ts";
+import { lineRanges, linesOf, MAX_LINE_BYTES, runIdForLine } from "../../../lambdas/core/batch.ts";
 import { RUN_ID_PATTERN } from "../../../lambdas/runs/start-run.ts";
 
 describe("numberJsonLines", () => {

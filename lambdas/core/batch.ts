@@ -1,8 +1,8 @@
 // What a batch is, shared by the API (which creates batches and reads them), the batch function (the
-// Distributed Map's item steps and the batch's bookkeeping) and the store. Pure: no I/O.
-import type { RequestProblem } from "../core/request.ts";
-import type { TerminalStatus } from "../core/types.ts";
-import { timeOrderedId } from "../store/keys.ts";
+// Distributed Map's item steps and the batch's bookkeeping), the store and the CLI. Pure: no I/O (a new
+// batch's id is made by the store, lambdas/store/batches.ts, like a session's).
+import type { RequestProblem } from "./request.ts";
+import type { TerminalStatus } from "./types.ts";
 
 /** Requests a POST /v1/batches body may carry inline; a larger portfolio comes as a manifest. */
 export const MAX_INLINE_REQUESTS = 1_000;
@@ -19,10 +19,6 @@ export const DEFAULT_MAX_CONCURRENCY = 10;
 export const DEFAULT_TOLERATED_FAILURE_PERCENTAGE = 10;
 
 export const BATCH_ID_PATTERN = /^batch-[\w-]{1,100}$/;
-
-export function newBatchId(now = new Date()): string {
-  return timeOrderedId("batch", now);
-}
 
 /**
  * A line's run is named after its batch and line: a retried item step (a Lambda retry, a redriven
