@@ -496,7 +496,7 @@ const STATE_EVENT_PREFIX: Record<string, string> = {
  * Lambda invocations themselves (TaskScheduled, TaskStarted, TaskSucceeded) nor the states' inputs and
  * outputs (the emulation does not keep them, to bound its memory), so those are absent. The end event is
  * built from the execution's status, which is what DescribeExecution says (a stop is ABORTED at once, as
- * in AWS, whatever the interpreter reports later); nothing after it is listed.
+ * in AWS, whatever the interpreter reports later); nothing after it is listed. Events are in time order.
  */
 export function historyForApi(
   execution: ExecutionDescription,
@@ -510,7 +510,10 @@ export function historyForApi(
     out.push({ timestamp: timestamp / 1000, type, id, previousEventId: id - 1, ...details });
   };
   const end = execution.stopDate?.getTime();
-  for (const event of history) {
+  // Concurrent Map iterations forward their events as they drain, not always in time order; the API
+  // numbers events in time order (a stable sort keeps the order of events of the same millisecond).
+  const ordered = [...history].sort((a, b) => a.timestamp - b.timestamp);
+  for (const event of ordered) {
     if (end !== undefined && event.timestamp > end) break;
     const prefix = STATE_EVENT_PREFIX[event.stateType ?? ""];
     const name = event.stateName ?? "";

@@ -26,7 +26,7 @@ import {
 } from "@aws-sdk/client-sfn";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalStepFunctions } from "../../../infra/local/step-functions.ts";
-import { StepFunctionsApi } from "../../../infra/local/step-functions-api.ts";
+import { historyForApi, StepFunctionsApi } from "../../../infra/local/step-functions-api.ts";
 
 const DEFINITION = {
   Comment: "A Pass, a retried Task, a Choice, and a Succeed or Fail end",
@@ -260,6 +260,86 @@ describe("GetExecutionHistory", () => {
     expect(bare.events?.at(-1)?.executionSucceededEventDetails).toEqual({
       outputDetails: { truncated: false },
     });
+  });
+});
+
+describe("historyForApi", () => {
+  it("numbers events in time order, drops what came after the stop, and names events by state type", () => {
+    const execution = {
+      executionArn: "arn:aws:states:us-east-1:123456789012:execution:flow:x",
+      stateMachineArn: "arn:aws:states:us-east-1:123456789012:stateMachine:flow",
+      name: "x",
+      status: "ABORTED" as const,
+      input: { a: 1 },
+      startDate: new Date(1_000),
+      stopDate: new Date(1_040),
+    };
+    const events = historyForApi(
+      execution,
+      [
+        { type: "ExecutionStarted", timestamp: 1_000 },
+        { type: "StateEntered", stateName: "Each", stateType: "Map", timestamp: 1_001 },
+        // Forwarded late by a concurrent iteration: listed in time order.
+        { type: "MapIterationStarted", stateName: "Each", stateType: "Map", index: 1, timestamp: 1_003 },
+        { type: "MapIterationStarted", stateName: "Each", stateType: "Map", index: 0, timestamp: 1_002 },
+        { type: "StateRetried", stateName: "Work", stateType: "Task", timestamp: 1_010 },
+        { type: "StateFailed", stateName: "Check", stateType: "Choice", error: "X", timestamp: 1_020 },
+        { type: "StateFailed", stateName: "Work", stateType: "Task", error: "Boom", timestamp: 1_030 },
+        // The interpreter's own end, and what it reported after the stop: replaced and dropped.
+        { type: "ExecutionAborted", timestamp: 1_040 },
+        { type: "StateFailed", stateName: "Work", stateType: "Task", error: "Late", timestamp: 1_050 },
+      ],
+      "arn:aws:iam::123456789012:role/flow-local",
+      true,
+    );
+    expect(events).toEqual([
+      {
+        id: 1,
+        previousEventId: 0,
+        timestamp: 1,
+        type: "ExecutionStarted",
+        executionStartedEventDetails: {
+          input: '{"a":1}',
+          inputDetails: { truncated: false },
+          roleArn: "arn:aws:iam::123456789012:role/flow-local",
+        },
+      },
+      {
+        id: 2,
+        previousEventId: 1,
+        timestamp: 1.001,
+        type: "MapStateEntered",
+        stateEnteredEventDetails: { name: "Each" },
+      },
+      {
+        id: 3,
+        previousEventId: 2,
+        timestamp: 1.002,
+        type: "MapIterationStarted",
+        mapIterationStartedEventDetails: { name: "Each", index: 0 },
+      },
+      {
+        id: 4,
+        previousEventId: 3,
+        timestamp: 1.003,
+        type: "MapIterationStarted",
+        mapIterationStartedEventDetails: { name: "Each", index: 1 },
+      },
+      {
+        id: 5,
+        previousEventId: 4,
+        timestamp: 1.03,
+        type: "TaskFailed",
+        taskFailedEventDetails: { resourceType: "lambda", resource: "invoke", error: "Boom" },
+      },
+      {
+        id: 6,
+        previousEventId: 5,
+        timestamp: 1.04,
+        type: "ExecutionAborted",
+        executionAbortedEventDetails: {},
+      },
+    ]);
   });
 });
 
