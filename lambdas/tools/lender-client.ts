@@ -3,9 +3,9 @@
 // return, so the planner, the solver and stored evidence do not depend on which one ran.
 
 import * as z from "zod";
-import { secretReader } from "../auth/secret.ts";
 import { scrubSensitiveText } from "../core/redaction.ts";
 import { MAX_QUOTED_REASON_CHARS } from "../core/sensitive-data.ts";
+import { secretReader } from "../secrets/reader.ts";
 import { findCondition } from "./loan/catalog.ts";
 import type { ConditionInput, ConditionsResult, Verdict } from "./loan/conditions-engine.ts";
 import type { PreconditionsResult } from "./loan/preconditions.ts";
@@ -484,7 +484,7 @@ export interface LenderSettings {
   preconditionsUrl?: string | undefined;
   conditionsAiUrl?: string | undefined;
   token?: string | undefined;
-  /** In AWS the token lives in Secrets Manager; it is read once per cold start, on first use. */
+  /** In AWS the token lives in Secrets Manager; it is read on first use and reused for an hour. */
   tokenSecretArn?: string | undefined;
   timeoutMs: number;
 }
@@ -507,7 +507,7 @@ export function createLenderCalls(
     settings.token ||
     (settings.tokenSecretArn
       ? secretReader({
-          arn: settings.tokenSecretArn,
+          secretId: settings.tokenSecretArn,
           region: region ?? "us-east-1",
           what: "the lender API token",
         })

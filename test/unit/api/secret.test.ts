@@ -3,7 +3,11 @@ import { mockClient } from "aws-sdk-client-mock";
 import { allCustomMatcher } from "aws-sdk-client-mock-vitest";
 import type {} from "aws-sdk-client-mock-vitest/extend";
 import { beforeEach, describe, expect, it } from "vitest";
-import { loadTokenSecret, resetTokenSecretCache, secretReader } from "../../../lambdas/auth/secret.ts";
+import {
+  loadTokenSecret,
+  resetTokenSecretCache,
+  TokenSecretUnavailableError,
+} from "../../../lambdas/auth/secret.ts";
 
 expect.extend(allCustomMatcher);
 
@@ -57,39 +61,18 @@ describe("loadTokenSecret", () => {
     expect(String(error)).not.toContain("short-secret");
   });
 
-  it("explains what to configure when there is no secret at all", async () => {
-    await expect(loadTokenSecret(config({}))).rejects.toThrow(/REWOO_TOKEN_SECRET.*REWOO_TOKEN_SECRET_ARN/);
-  });
-});
-
-describe("secretReader (the lender API token in AWS)", () => {
-  it("reads the secret once and sends it on every lender call", async () => {
-    secrets.on(GetSecretValueCommand).resolves({ SecretString: "lender-bearer-token" });
-    const read = secretReader({
-      arn: "arn:aws:secretsmanager:us-east-1:1:secret:lender",
-      region: "us-east-1",
-      what: "the lender API token",
-      client: new SecretsManagerClient({ region: "us-east-1" }),
-    });
-    expect(await read()).toBe("lender-bearer-token");
-    expect(await read()).toBe("lender-bearer-token");
-    expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1);
-  });
-
-  it("tries again after a failed read", async () => {
+  it("fails with TokenSecretUnavailableError (the API's 500 server_misconfigured) when Secrets Manager refuses", async () => {
     secrets
       .on(GetSecretValueCommand)
-      .rejectsOnce(Object.assign(new Error("throttled"), { name: "ThrottlingException" }))
-      .resolves({ SecretString: "lender-bearer-token" });
-    const read = secretReader({
-      arn: "arn:lender",
-      region: "us-east-1",
-      what: "the lender API token",
-      client: new SecretsManagerClient({ region: "us-east-1" }),
-    });
-    await expect(read()).rejects.toThrow(
-      "cannot read the lender API token arn:lender: ThrottlingException: throttled",
+      .rejects(Object.assign(new Error("not allowed"), { name: "AccessDeniedException" }));
+    const error = await loadTokenSecret(config({ tokenSecretArn: ARN })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TokenSecretUnavailableError);
+    expect(String(error)).toBe(
+      `TokenSecretUnavailableError: cannot read the token secret ${ARN}: AccessDeniedException: not allowed`,
     );
-    expect(await read()).toBe("lender-bearer-token");
+  });
+
+  it("explains what to configure when there is no secret at all", async () => {
+    await expect(loadTokenSecret(config({}))).rejects.toThrow(/REWOO_TOKEN_SECRET.*REWOO_TOKEN_SECRET_ARN/);
   });
 });
