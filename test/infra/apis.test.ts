@@ -92,12 +92,62 @@ describe("REST API (dev)", () => {
     }
   });
 
-  it("proxies every method to the API function", () => {
+  it("proxies every buffered method to the API function", () => {
     const api = functionAccess(dev.serviceTemplate, "rewoo-api").logicalId;
-    for (const [route, method] of routes) {
-      expect(method.Integration.Type, route).toBe("AWS_PROXY");
-      expect(JSON.stringify(method.Integration.Uri), route).toContain(`"${api}","Arn"`);
+    const buffered = REST_METHODS.filter((route) => route.transfer !== "stream");
+    expect(buffered.length).toBeGreaterThan(5);
+    for (const route of buffered) {
+      const key = `${route.method} ${route.resource}`;
+      const method = routes.get(key) as Cfn;
+      expect(method.Integration.Type, key).toBe("AWS_PROXY");
+      expect(JSON.stringify(method.Integration.Uri), key).toContain(`"${api}","Arn"`);
+      expect(JSON.stringify(method.Integration.Uri), key).toMatch(/\/invocations"\]\]\}$/);
+      expect(method.Integration.ResponseTransferMode, key).toBeUndefined();
     }
+  });
+
+  it("streams every `transfer: stream` method from the stream function (InvokeWithResponseStream, 15 minutes)", () => {
+    const stream = functionAccess(dev.serviceTemplate, "rewoo-stream").logicalId;
+    const streamed = REST_METHODS.filter((route) => route.transfer === "stream");
+    expect(streamed.map((route) => `${route.method} ${route.resource}`)).toContain(
+      "GET /v1/runs/{run_id}/stream",
+    );
+    for (const route of streamed) {
+      const key = `${route.method} ${route.resource}`;
+      const method = routes.get(key) as Cfn;
+      expect(method.AuthorizationType, key).toBe("AWS_IAM");
+      expect(method.Integration).toMatchObject({
+        Type: "AWS_PROXY",
+        IntegrationHttpMethod: "POST",
+        ResponseTransferMode: "STREAM",
+        TimeoutInMillis: 15 * 60 * 1000,
+      });
+      const uri = method.Integration.Uri["Fn::Join"][1] as unknown[];
+      expect(JSON.stringify(uri), key).toContain(`"${stream}","Arn"`);
+      expect(uri.at(-1), key).toBe("/response-streaming-invocations");
+    }
+  });
+
+  it("gives the stream function read access to the runs table and nothing else but its logs", () => {
+    const stream = functionAccess(dev.serviceTemplate, "rewoo-stream");
+    const actions = stream.statements.flatMap((statement) =>
+      Array.isArray(statement.Action) ? statement.Action : [statement.Action],
+    );
+    expect(new Set(actions)).toEqual(
+      new Set([
+        "dynamodb:GetItem",
+        "dynamodb:BatchGetItem",
+        "dynamodb:Query",
+        "dynamodb:ConditionCheckItem",
+        "logs:CreateLogStream",
+        "logs:PutLogEvents",
+        "xray:PutTraceSegments",
+        "xray:PutTelemetryRecords",
+      ]),
+    );
+    expect(stream.allowing("dynamodb:GetItem")).toEqual([expect.stringMatching(/RunsTable/)]);
+    expect(stream.properties.Timeout).toBe(900);
+    expect(stream.environment).toMatchObject({ RUNS_TABLE: expect.anything() });
   });
 
   it("validates requests: an evaluation body needs metadata and s3_pdf_paths, run routes need the run id", () => {

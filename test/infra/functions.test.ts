@@ -24,7 +24,7 @@ describe("functions (dev)", () => {
     access = (service) => functionAccess(dev.serviceTemplate, service);
   });
 
-  it("builds all eight functions: the four workflow steps, the REST API, the WebSocket routes, the authorizer and live delivery", () => {
+  it("builds every function: the four workflow steps, the REST API and its event stream, the WebSocket routes, the authorizer, live delivery and batches", () => {
     const names = Object.values(resourcesOf(dev.serviceTemplate, "AWS::Lambda::Function")).map(
       (fn) => fn.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME,
     );

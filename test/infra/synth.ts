@@ -129,6 +129,7 @@ export const SERVICES = [
   "rewoo-solver",
   "rewoo-finalize",
   "rewoo-api",
+  "rewoo-stream",
   "rewoo-websocket",
   "rewoo-authorizer",
   "rewoo-push",
