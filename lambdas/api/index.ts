@@ -3,13 +3,17 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import packageJson from "../../package.json" with { type: "json" };
 import { loadTokenSecret } from "../auth/secret.ts";
+import { instrumentHandler } from "../runtime/invocation.ts";
 import { createLogger } from "../runtime/logger.ts";
 import { catalogServices } from "../runtime/services.ts";
+import { functionTracer } from "../runtime/tracer.ts";
 import type { ApiContext } from "./context.ts";
 import { routeRequest } from "./routes.ts";
 import { createWorkflow } from "./sfn.ts";
 
-const logger = createLogger("rewoo-api");
+const SERVICE = "rewoo-api";
+const logger = createLogger(SERVICE);
+const tracer = functionTracer(SERVICE);
 let context: ApiContext | undefined;
 
 // Built on first use, not at import: the local twin sets the configuration before the first request.
@@ -27,18 +31,23 @@ function apiContext(): ApiContext {
   return context;
 }
 
-export const handler = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
-  let ctx: ApiContext;
-  try {
-    ctx = apiContext();
-  } catch (error) {
-    // Invalid configuration: every request would fail the same way; say so instead of a bare 502.
-    logger.error("cold start failed", error as Error);
-    return {
-      statusCode: 500,
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ error: { code: "server_misconfigured", message: (error as Error).message } }),
-    };
-  }
-  return routeRequest(event, ctx);
-};
+// Traced, not counted on a run: the API serves its callers (starts, reads, answers), and a run's cost
+// is its workflow's (lambdas/core/cost.ts).
+export const handler = instrumentHandler(
+  { name: SERVICE, tracer, memoryMb: 1024, logger },
+  async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    let ctx: ApiContext;
+    try {
+      ctx = apiContext();
+    } catch (error) {
+      // Invalid configuration: every request would fail the same way; say so instead of a bare 502.
+      logger.error("cold start failed", error as Error);
+      return {
+        statusCode: 500,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ error: { code: "server_misconfigured", message: (error as Error).message } }),
+      };
+    }
+    return routeRequest(event, ctx);
+  },
+);

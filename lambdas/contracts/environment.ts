@@ -24,7 +24,19 @@ export const RUNTIME_VARIABLES = {
   REWOO_TOOL_MODEL: "The model of LLM-backed tools (default: the solver's)",
   REWOO_REVIEWER_MODEL: "The model reviewer's model id (default: the planner's)",
   OPENAI_BASE_URL: "Base URL of an OpenAI-compatible API (provider openai)",
-  OPENAI_API_KEY: "Key of that API (provider openai)",
+  OPENAI_API_KEY: "Key of that API (provider openai; local only, in AWS: the secret below)",
+  OPENAI_API_KEY_SECRET_ARN: "The Secrets Manager secret (ARN or name) holding OPENAI_API_KEY",
+  REWOO_PLANNER_TEMPERATURE: "The planner's sampling temperature, 0–2 (default 0.1)",
+  REWOO_SOLVER_TEMPERATURE: "The solver's sampling temperature, 0–2 (default 0.3)",
+  REWOO_TOOL_TEMPERATURE:
+    "The `llm` tool's and Conditions AI field lookups' temperature, 0–2 (default 0.3 and 0)",
+  REWOO_REVIEWER_TEMPERATURE: "The model reviewer's sampling temperature, 0–2 (default 0)",
+  REWOO_PLANNER_MAX_TOKENS:
+    "The most tokens the planner may write (default: 4096 on Bedrock, the server's own on OpenAI)",
+  REWOO_SOLVER_MAX_TOKENS: "The most tokens the solver may write (defaults as the planner's)",
+  REWOO_TOOL_MAX_TOKENS:
+    "The most tokens the `llm` tool and field lookups may write (defaults as the planner's)",
+  REWOO_REVIEWER_MAX_TOKENS: "The most tokens the model reviewer may write (defaults as the planner's)",
   REWOO_SCRIPTED_RESPONSES: "File of canned model answers (provider scripted: tests and benchmarks)",
   REWOO_PLANNER_PROMPT: "File replacing the planner's prompt",
   REWOO_SOLVER_PROMPT: "File replacing the solver's prompt",
@@ -59,6 +71,7 @@ export const RUNTIME_VARIABLES = {
   REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS: "How long a subscribe token returned with a new run stays valid",
   REWOO_MAX_BODY_BYTES: "Largest accepted REST request body",
   REWOO_CHAT_WAIT_SECONDS: "How long POST /v1/chat waits for its run before answering that it is working",
+  REWOO_PRICE_TABLE: "JSON overriding the prices a run's estimated cost uses (docs/cost.md)",
 } as const;
 
 /** Read by the platform and its libraries rather than config.ts; set on every function by its construct. */

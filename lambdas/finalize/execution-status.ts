@@ -3,12 +3,14 @@
 // to HandleFailure, or with HandleFailure itself out of retries (FAILED). Step Functions reports these
 // only as EventBridge "Step Functions Execution Status Change" events; a rule sends them here (the
 // local twin's Step Functions emulation emits the same events), and the run gets its terminal status
-// and `complete` event like any other ending.
+// and `complete` event like any other ending. A run the API cancelled (it stops the execution, then
+// ends the run itself) gets its estimated cost here, with the ABORTED status change that follows.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { EXECUTION_ENDED_PATTERN, EXECUTION_STATUS_CHANGE } from "../contracts/event-patterns.ts";
-import type { TerminalStatus } from "../core/types.ts";
+import { isTerminal, type TerminalStatus } from "../core/types.ts";
 import type { Services } from "../runtime/services.ts";
 import { executionNameOf, RunNotFoundError } from "../store/runs.ts";
+import { type FinalizeOptions, runCloser } from "./finalize-run.ts";
 
 export { EXECUTION_ENDED_PATTERN, EXECUTION_STATUS_CHANGE };
 
@@ -40,16 +42,17 @@ export type StatusChangeOutcome = { run_id?: string; outcome: "closed" | "ignore
 
 export async function closeEndedExecution(
   event: ExecutionStatusChange,
-  services: Pick<Services, "runs" | "publisher">,
+  services: Pick<Services, "runs" | "publisher" | "config">,
   log: Logger,
+  options: FinalizeOptions = {},
 ): Promise<StatusChangeOutcome> {
   const { detail } = event;
   const ending = endingOf(detail);
   if (!ending) return { outcome: "ignored", reason: `status ${detail.status} does not end a run here` };
   const runId = runIdOf(detail);
-  let meta: Awaited<ReturnType<Services["runs"]["getMeta"]>>;
+  let run: Awaited<ReturnType<Services["runs"]["getMetaAndEvidence"]>>;
   try {
-    meta = await services.runs.getMeta(runId);
+    run = await services.runs.getMetaAndEvidence(runId);
   } catch (error) {
     if (error instanceof RunNotFoundError) {
       log.warn("execution ended for an unknown run", { run_id: runId, execution: detail.executionArn });
@@ -57,13 +60,23 @@ export async function closeEndedExecution(
     }
     throw error;
   }
+  const { meta, evidence } = run;
   // A resumed run is driven by a newer execution; the end of an older one says nothing about it.
   if (executionNameOf(meta) !== detail.name) {
     return { run_id: runId, outcome: "ignored", reason: `execution ${detail.name} no longer drives the run` };
   }
-  if (!(await services.runs.updateRun(runId, { status: ending.status, error: ending.error }))) {
+  // No state of the workflow runs this: the invocation is a request, with no transitions.
+  const closer = runCloser(meta, evidence.values(), services.config, options, 0);
+  const cost = closer.cost();
+  if (!(await services.runs.updateRun(runId, { status: ending.status, error: ending.error, cost }))) {
+    // Ended by the API (cancelled) before the execution stopped: its cost is still to be stored.
+    const ended = await services.runs.getMeta(runId);
+    if (isTerminal(ended.status) && !ended.cost && (await services.runs.recordCost(runId, cost))) {
+      closer.ended(ended.status, cost);
+    }
     return { run_id: runId, outcome: "ignored", reason: "the run had already ended" };
   }
+  closer.ended(ending.status, cost);
   log.error("run ended outside its workflow", {
     run_id: runId,
     execution_status: detail.status,
@@ -110,7 +123,7 @@ function endingOf(
   }
 }
 
-function runIdOf(detail: ExecutionStatusChange["detail"]): string {
+export function runIdOf(detail: ExecutionStatusChange["detail"]): string {
   try {
     const input = JSON.parse(detail.input ?? "") as { run_id?: unknown };
     if (typeof input.run_id === "string") return input.run_id;

@@ -1,27 +1,78 @@
 // The last state of every execution. Success: the run becomes SUCCEEDED, the result is written
 // to output_destination, and it is indexed for the history tool. Failure: the run becomes FAILED
-// with the error the state machine caught. Either way one `complete` event closes the stream.
+// with the error the state machine caught. Either way one `complete` event closes the stream, the
+// run's estimated cost is stored with its terminal status, and its ending is counted in the metrics.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import type { Metrics } from "@aws-lambda-powertools/metrics";
 import { resultObjectLocation } from "../core/destinations.ts";
 import { rejectedAnswer } from "../core/interaction.ts";
 import { needsReviewAnswer } from "../core/review.ts";
+import { transitionsOf } from "../core/state-transitions.ts";
+import type { Evidence, RunCost, TerminalStatus } from "../core/types.ts";
+import type { Invocation } from "../runtime/invocation.ts";
+import { recordRunEnd } from "../runtime/metrics.ts";
 import type { BaseServices } from "../runtime/services.ts";
+import type { MetaItem } from "../store/runs.ts";
+import { type CostConfig, costOfRun, runEnding } from "./run-cost.ts";
 
 export type FinalizeEvent =
   | { run_id: string; mode: "success" }
   | { run_id: string; mode: "failure"; error?: { Error?: string; Cause?: string } };
 
+/** The invocation finalizing (its usage so far is part of the cost) and where the run's ending is counted. */
+export interface FinalizeOptions {
+  invocation?: Invocation;
+  metrics?: Metrics;
+}
+
+/** Stores the cost with the ending and, when this call ended the run, counts the ending in the metrics. */
+export interface RunCloser {
+  cost(): RunCost;
+  ended(status: TerminalStatus, cost: RunCost): void;
+}
+
+export function runCloser(
+  meta: MetaItem,
+  evidence: Iterable<Pick<Evidence, "status">>,
+  config: CostConfig,
+  options: FinalizeOptions,
+  transitions: number,
+): RunCloser {
+  return {
+    cost: () => costOfRun(meta, config, options.invocation?.soFar(transitions)),
+    ended: (status, cost) => {
+      if (options.metrics) recordRunEnd(options.metrics, runEnding(meta, evidence, status, cost));
+    },
+  };
+}
+
 export async function finalizeRun(
   event: FinalizeEvent,
   services: BaseServices,
   log: Logger,
+  options: FinalizeOptions = {},
 ): Promise<{ status: string }> {
   const { runs, blobs, publisher } = services;
+  // META and the evidence in one Query: the cost reads the run's counters, the metrics its tool errors.
+  const { meta, evidence } = await runs.getMetaAndEvidence(event.run_id);
+  // This state and the one after it (Succeeded or Failed): the ASL's last two.
+  const closer = runCloser(
+    meta,
+    evidence.values(),
+    services.config,
+    options,
+    transitionsOf(event.mode === "success" ? "Finalize" : "HandleFailure", {}),
+  );
+  const end = async (status: TerminalStatus, patch: Parameters<typeof runs.updateRun>[1]) => {
+    const cost = closer.cost();
+    if (!(await runs.updateRun(event.run_id, { ...patch, status, cost }))) return false;
+    closer.ended(status, cost);
+    return true;
+  };
   if (event.mode === "success") {
-    const meta = await runs.getMeta(event.run_id);
     if (meta.approval?.status === "rejected" || meta.approval?.status === "timed_out") {
       const result = rejectedAnswer(meta.approval);
-      if (await runs.updateRun(event.run_id, { status: "REJECTED", result })) {
+      if (await end("REJECTED", { result })) {
         await publisher.publish(event.run_id, {
           stage: "complete",
           status: "REJECTED",
@@ -40,7 +91,7 @@ export async function finalizeRun(
     if (failedReview) {
       // Not delivered to output_destination nor offered as history: a person has to look first.
       const result = needsReviewAnswer(failedReview.target, failedReview.review, meta.result);
-      if (await runs.updateRun(event.run_id, { status: "NEEDS_REVIEW", result })) {
+      if (await end("NEEDS_REVIEW", { result })) {
         await publisher.publish(event.run_id, {
           stage: "complete",
           status: "NEEDS_REVIEW",
@@ -71,7 +122,7 @@ export async function finalizeRun(
     // A retried Finalize finds the run already SUCCEEDED and must not announce it twice.
     // The loan history index is by loan program and classification: a banking run has neither.
     const indexForHistory = meta.profile === undefined;
-    if (await runs.updateRun(event.run_id, { status: "SUCCEEDED", indexForHistory })) {
+    if (await end("SUCCEEDED", { indexForHistory })) {
       await publisher.publish(event.run_id, { stage: "complete", status: "SUCCEEDED" });
     }
     return { status: "SUCCEEDED" };
@@ -79,7 +130,7 @@ export async function finalizeRun(
 
   const error = describeFailure(event.error);
   log.error("run failed", { error });
-  if (await runs.updateRun(event.run_id, { status: "FAILED", error })) {
+  if (await end("FAILED", { error })) {
     await publisher.publish(event.run_id, {
       stage: "complete",
       status: "FAILED",

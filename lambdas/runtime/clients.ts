@@ -1,42 +1,51 @@
 // SDK clients, built once per cold start from the configuration. Locally the endpoints point at
 // dynalite and s3rver; in AWS they are unset and the SDK resolves the regional endpoints.
+// Every client is captured by the function's Tracer (lambdas/runtime/tracer.ts): in Lambda each call
+// is an X-Ray subsegment; elsewhere tracing is off and the clients are left as they are.
+import type { Tracer } from "@aws-lambda-powertools/tracer";
 import { ApiGatewayManagementApiClient } from "@aws-sdk/client-apigatewaymanagementapi";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Config } from "./config.ts";
+import { functionTracer } from "./tracer.ts";
 
 export interface AwsClients {
   ddb: DynamoDBDocumentClient;
   s3: S3Client;
 }
 
-export function createAwsClients(config: Config): AwsClients {
+export function createAwsClients(config: Config, tracer: Tracer = functionTracer()): AwsClients {
   const local = { accessKeyId: "local", secretAccessKey: "local" };
   // The SDK's standard retry mode retries throttling, 5xx and timeouts with backoff; a few more
   // attempts than the default 3 ride out a burst, and what still fails is a Rewoo.TransientError
   // the state machine retries (lambdas/runtime/transient.ts).
-  const dynamo = new DynamoDBClient({
-    region: config.region,
-    maxAttempts: 5,
-    ...(config.endpoints.dynamodb ? { endpoint: config.endpoints.dynamodb, credentials: local } : {}),
-  });
-  const s3 = new S3Client({
-    region: config.region,
-    maxAttempts: 5,
-    ...(config.endpoints.s3
-      ? {
-          endpoint: config.endpoints.s3,
-          credentials: local,
-          // s3rver serves path-style only, and stores streamed bodies corrupted when the SDK adds
-          // its default CRC32 trailing checksums.
-          forcePathStyle: true,
-          requestChecksumCalculation: "WHEN_REQUIRED" as const,
-          responseChecksumValidation: "WHEN_REQUIRED" as const,
-        }
-      : {}),
-  });
+  const dynamo = tracer.captureAWSv3Client(
+    new DynamoDBClient({
+      region: config.region,
+      maxAttempts: 5,
+      ...(config.endpoints.dynamodb ? { endpoint: config.endpoints.dynamodb, credentials: local } : {}),
+    }),
+  );
+  const s3 = tracer.captureAWSv3Client(
+    new S3Client({
+      region: config.region,
+      maxAttempts: 5,
+      ...(config.endpoints.s3
+        ? {
+            endpoint: config.endpoints.s3,
+            credentials: local,
+            // s3rver serves path-style only, and stores streamed bodies corrupted when the SDK adds
+            // its default CRC32 trailing checksums.
+            forcePathStyle: true,
+            requestChecksumCalculation: "WHEN_REQUIRED" as const,
+            responseChecksumValidation: "WHEN_REQUIRED" as const,
+          }
+        : {}),
+    }),
+  );
   return {
+    // The document client sends through `dynamo`'s middleware stack, where the tracer's middleware is.
     ddb: DynamoDBDocumentClient.from(dynamo, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
     }),
@@ -52,18 +61,23 @@ export function createAwsClients(config: Config): AwsClients {
  * Short timeouts and two attempts bound one push (~11 s worst case) well inside the delivery lease
  * (lambdas/ws/push.ts): a push that outlived its lease could be repeated by the next drainer.
  */
-export function createManagementApiClient(config: Config): ApiGatewayManagementApiClient | undefined {
+export function createManagementApiClient(
+  config: Config,
+  tracer: Tracer = functionTracer(),
+): ApiGatewayManagementApiClient | undefined {
   const endpoint = config.api.websocketEndpoint;
   if (!endpoint) return undefined;
   const url = new URL(endpoint);
   const loopback =
     url.protocol === "http:" &&
     (url.hostname === "localhost" || url.hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(url.hostname));
-  return new ApiGatewayManagementApiClient({
-    region: config.region,
-    endpoint,
-    maxAttempts: 2,
-    requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
-    ...(loopback ? { credentials: { accessKeyId: "local", secretAccessKey: "local" } } : {}),
-  });
+  return tracer.captureAWSv3Client(
+    new ApiGatewayManagementApiClient({
+      region: config.region,
+      endpoint,
+      maxAttempts: 2,
+      requestHandler: { connectionTimeout: 2_000, requestTimeout: 5_000 },
+      ...(loopback ? { credentials: { accessKeyId: "local", secretAccessKey: "local" } } : {}),
+    }),
+  );
 }

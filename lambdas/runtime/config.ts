@@ -2,6 +2,7 @@
 // the local twin before it imports the handlers. Invalid configuration fails the cold start loudly.
 import * as z from "zod";
 import { ENV, MAX_WAIT_SECONDS, type RuntimeVariable } from "../contracts/environment.ts";
+import { type PriceTable, PriceTableOverrideSchema, withPriceOverrides } from "../core/cost.ts";
 import { parseFaults } from "./faults.ts";
 
 const csv = z
@@ -15,6 +16,13 @@ const csv = z
   );
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Unset or empty: undefined (the role's default), not the 0 `z.coerce` would make of "". */
+const unsetIfEmpty = (value: unknown) =>
+  typeof value === "string" && value.trim() === "" ? undefined : value;
+/** A role's temperature: 0–2 is what the OpenAI API accepts; Bedrock's models take 0–1 and refuse more. */
+const temperature = z.preprocess(unsetIfEmpty, z.coerce.number().min(0).max(2).optional());
+const maxTokens = z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().optional());
 
 /** A lender service URL. Unset or empty: the built-in reference engine answers instead. */
 const lenderUrl = z.preprocess(
@@ -77,6 +85,17 @@ const EnvShape = {
   [ENV.REWOO_REVIEWER_MODEL]: z.string().optional(),
   [ENV.OPENAI_BASE_URL]: z.string().url().optional(),
   [ENV.OPENAI_API_KEY]: z.string().optional(),
+  /** In AWS: the secret holding OPENAI_API_KEY (the CDK stack sets this and grants its read, not the key). */
+  [ENV.OPENAI_API_KEY_SECRET_ARN]: z.string().optional(),
+  /** Per role (lambdas/llm/index.ts LlmRoleSettings); unset: today's defaults (lambdas/llm/types.ts). */
+  [ENV.REWOO_PLANNER_TEMPERATURE]: temperature,
+  [ENV.REWOO_SOLVER_TEMPERATURE]: temperature,
+  [ENV.REWOO_TOOL_TEMPERATURE]: temperature,
+  [ENV.REWOO_REVIEWER_TEMPERATURE]: temperature,
+  [ENV.REWOO_PLANNER_MAX_TOKENS]: maxTokens,
+  [ENV.REWOO_SOLVER_MAX_TOKENS]: maxTokens,
+  [ENV.REWOO_TOOL_MAX_TOKENS]: maxTokens,
+  [ENV.REWOO_REVIEWER_MAX_TOKENS]: maxTokens,
   [ENV.REWOO_SCRIPTED_RESPONSES]: z.string().optional(),
   [ENV.REWOO_PLANNER_PROMPT]: z.string().optional(),
   [ENV.REWOO_SOLVER_PROMPT]: z.string().optional(),
@@ -161,6 +180,8 @@ const EnvShape = {
     .min(0)
     .max(25, `${ENV.REWOO_CHAT_WAIT_SECONDS} must be at most 25 (API Gateway ends a request at 29 s)`)
     .default(20),
+  /** Parsed by parsePriceTable (lambdas/core/cost.ts PriceTable; docs/cost.md). */
+  [ENV.REWOO_PRICE_TABLE]: z.string().optional(),
 } satisfies Record<RuntimeVariable, z.ZodType>;
 
 const EnvSchema = z.object(EnvShape);
@@ -194,7 +215,14 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
       reviewerModel: e.REWOO_REVIEWER_MODEL ?? e.REWOO_PLANNER_MODEL,
       openaiBaseUrl: e.OPENAI_BASE_URL,
       openaiApiKey: e.OPENAI_API_KEY,
+      openaiApiKeySecretArn: e.OPENAI_API_KEY_SECRET_ARN || undefined,
       scriptedResponsesFile: e.REWOO_SCRIPTED_RESPONSES,
+      roles: {
+        planner: { temperature: e.REWOO_PLANNER_TEMPERATURE, maxTokens: e.REWOO_PLANNER_MAX_TOKENS },
+        solver: { temperature: e.REWOO_SOLVER_TEMPERATURE, maxTokens: e.REWOO_SOLVER_MAX_TOKENS },
+        tool: { temperature: e.REWOO_TOOL_TEMPERATURE, maxTokens: e.REWOO_TOOL_MAX_TOKENS },
+        reviewer: { temperature: e.REWOO_REVIEWER_TEMPERATURE, maxTokens: e.REWOO_REVIEWER_MAX_TOKENS },
+      },
       plannerPrompt: e.REWOO_PLANNER_PROMPT,
       solverPrompt: e.REWOO_SOLVER_PROMPT,
     },
@@ -239,7 +267,29 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
       tokenSecretArn: e.LENDER_API_TOKEN_SECRET_ARN || undefined,
       timeoutMs: e.LENDER_API_TIMEOUT_MS,
     },
+    prices: parsePriceTable(e.REWOO_PRICE_TABLE),
   };
+}
+
+/** The default prices with REWOO_PRICE_TABLE's overrides; a bad table names the field that is wrong. */
+export function parsePriceTable(json: string | undefined): PriceTable {
+  if (!json?.trim()) return withPriceOverrides();
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    throw new Error(
+      `Invalid configuration: ${ENV.REWOO_PRICE_TABLE} is not JSON (${(error as Error).message})`,
+    );
+  }
+  const parsed = PriceTableOverrideSchema.safeParse(value);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${[ENV.REWOO_PRICE_TABLE, ...issue.path.map(String)].join(".")}: ${issue.message}`,
+    );
+    throw new Error(`Invalid configuration: ${problems.join("; ")}`);
+  }
+  return withPriceOverrides(parsed.data);
 }
 
 function parseLatencies(spec: string | undefined): Record<string, number> {

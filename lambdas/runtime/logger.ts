@@ -39,9 +39,18 @@ export class RedactingLogFormatter extends LogFormatter {
   }
 }
 
+/**
+ * The function's service name: POWERTOOLS_SERVICE_NAME where the deployment sets it (every function in
+ * AWS), else the handler's own. Logs, traces (lambdas/runtime/tracer.ts) and metrics
+ * (lambdas/runtime/metrics.ts) take it from here, so the three label a function alike.
+ */
+export function serviceNameFor(fallback: string): string {
+  return process.env.POWERTOOLS_SERVICE_NAME || fallback;
+}
+
 export function createLogger(serviceName: string): Logger {
   return new Logger({
-    serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? serviceName,
+    serviceName: serviceNameFor(serviceName),
     logFormatter: new RedactingLogFormatter(),
   });
 }

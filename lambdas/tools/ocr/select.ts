@@ -2,6 +2,7 @@
 // AWS, tesseract.js offline (the local twin), or none (pages without a text layer stay unread and the
 // verdicts say so).
 import { TextractClient } from "@aws-sdk/client-textract";
+import { functionTracer } from "../../runtime/tracer.ts";
 import type { OcrEngine, OcrEngineName } from "./engine.ts";
 
 /**
@@ -39,17 +40,19 @@ export function ocrEngineFor(config: OcrSelection, deps: OcrEngineDeps): OcrEngi
       if (!process.env.REWOO_BUNDLED_OCR_ENGINE || process.env.REWOO_BUNDLED_OCR_ENGINE === "textract") {
         const client =
           deps.textractClient ??
-          new TextractClient({
-            region: config.region,
-            // Throttling and 5xx are retried by the SDK first; what still fails goes to the step's retry.
-            maxAttempts: 5,
-            ...(config.ocr.textractEndpoint ? { endpoint: config.ocr.textractEndpoint } : {}),
-            // An emulator on loopback http (the local twin's) checks no signature, and offline the
-            // default credential chain has nothing to sign with: dummy credentials, as for the others.
-            ...(isLoopbackHttp(config.ocr.textractEndpoint)
-              ? { credentials: { accessKeyId: "local", secretAccessKey: "local" } }
-              : {}),
-          });
+          functionTracer().captureAWSv3Client(
+            new TextractClient({
+              region: config.region,
+              // Throttling and 5xx are retried by the SDK first; what still fails goes to the step's retry.
+              maxAttempts: 5,
+              ...(config.ocr.textractEndpoint ? { endpoint: config.ocr.textractEndpoint } : {}),
+              // An emulator on loopback http (the local twin's) checks no signature, and offline the
+              // default credential chain has nothing to sign with: dummy credentials, as for the others.
+              ...(isLoopbackHttp(config.ocr.textractEndpoint)
+                ? { credentials: { accessKeyId: "local", secretAccessKey: "local" } }
+                : {}),
+            }),
+          );
         const options = { deadline: deps.deadline, ...(deps.onWarning ? { onWarning: deps.onWarning } : {}) };
         return loadedOnFirstUse("textract", () =>
           import("./textract.ts").then((module) => module.createTextractEngine(client, options)),
