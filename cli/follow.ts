@@ -191,10 +191,16 @@ function oneConnection(
         if (order.done) finish({ refused: false, reason: "run completed" });
         return;
       }
-      const { error, message: text } = (message ?? {}) as { error?: unknown; message?: unknown };
-      if (error !== undefined) {
-        // The server refused the subscription (token for another run, unknown run…): polling may still work.
-        const reason = typeof error === "string" ? error : JSON.stringify(error);
+      const {
+        type,
+        error,
+        message: text,
+      } = (message ?? {}) as { type?: unknown; error?: unknown; message?: unknown };
+      if (type === "error" || error !== undefined) {
+        // The server refused the subscription ({"type": "error", "message": …}: a token for another
+        // run, an unknown run…): polling may still work.
+        const detail = type === "error" ? text : error;
+        const reason = typeof detail === "string" ? detail : JSON.stringify(detail);
         finish({ refused: true, reason: `the WebSocket refused the subscription: ${reason}` });
       } else if (typeof text === "string") {
         // API Gateway's own answers ({"message": "Internal server error", …}).

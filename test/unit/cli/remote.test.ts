@@ -133,6 +133,68 @@ describe("rewoo evaluate --api", () => {
     expect(stdout).toContain("DONE    SUCCEEDED");
   });
 
+  it("falls back to polling when the WebSocket refuses the subscription ({type: error})", async () => {
+    const { code, stdout, stderr, stub } = await evaluate({
+      websocket: "live",
+      refuseSubscription: "forbidden",
+    });
+    expect(code).toBe(0);
+    expect(stub.subscriptions).toHaveLength(1);
+    expect(stderr).toMatch(/the WebSocket refused the subscription: forbidden; following .* by polling/);
+    expect(stub.polls.length).toBeGreaterThan(0);
+    expect(stdout).toContain("DONE    SUCCEEDED");
+  });
+
+  it("waits at a hole while the run is live, and moves past it once the run has ended (a lost write)", async () => {
+    const { code, stdout, stub } = await evaluate({ websocket: "none", lostSeq: 5, revealPerPoll: 2 });
+    expect(code).toBe(0);
+    const progress = lines(stdout).filter((line) => /^(PLAN|WORKER|SOLVER|DONE) /.test(line));
+    expect(progress).toEqual([
+      "PLAN    3 steps in 2 dependency levels",
+      "WORKER  E1 call_preconditions_api (level 0) started",
+      "WORKER  E2 retrieve_s3_document (level 0) started",
+      "WORKER  E2 retrieve_s3_document completed in 7 ms",
+      "WORKER  E3 call_conditions_ai_api (level 1) started",
+      "WORKER  E3 call_conditions_ai_api completed in 30 ms",
+      "SOLVER  started",
+      "SOLVER  completed",
+      "DONE    SUCCEEDED",
+    ]);
+    // Every poll while the run was live asked after the last contiguous seq: 4, never past the hole.
+    expect(stub.polls.filter((after) => after > 4)).toEqual([]);
+  });
+
+  for (const websocket of ["none", "live"] as const) {
+    it(`stops following when its signal aborts (${websocket === "none" ? "polling" : "WebSocket"}), and says so through \`stopped\``, async () => {
+      const controller = new AbortController();
+      const stoppedFor: string[] = [];
+      let printed = "";
+      const { code } = await evaluate(
+        { websocket, revealPerPoll: 1, dropAfter: 1 },
+        {
+          signal: controller.signal,
+          // Slow reconnects and polls: the abort comes first.
+          pollIntervalMs: 60_000,
+          reconnectDelayMs: 60_000,
+          stdout: (text) => {
+            printed += strip(text);
+            if (text.includes("PLAN")) controller.abort();
+          },
+          stopped: async (runId, _client, out) => {
+            stoppedFor.push(runId);
+            out.say("stopped here");
+            return 130;
+          },
+        },
+      );
+      expect(code).toBe(130);
+      expect(stoppedFor).toEqual([RUN_ID]);
+      expect(printed).toContain("PLAN    3 steps in 2 dependency levels");
+      expect(printed).not.toContain("DONE");
+      expect(lines(printed).at(-2)).toBe("stopped here");
+    });
+  }
+
   it("--json prints only the final run record, and exits 1 when the run failed", async () => {
     const { code, stdout } = await evaluate({ websocket: "live", status: "FAILED" }, { json: true });
     expect(code).toBe(1);

@@ -175,6 +175,10 @@ export interface StubOptions {
   revealPerPoll?: number;
   /** The WebSocket drops each connection after sending this many events. */
   dropAfter?: number;
+  /** The WebSocket answers every subscription with this error message (`{"type": "error", …}`) and no event. */
+  refuseSubscription?: string;
+  /** This seq is never stored (a lost write): pages skip it, and once the run has ended serve what follows it. */
+  lostSeq?: number;
 }
 
 export interface Stub {
@@ -186,7 +190,7 @@ export interface Stub {
 }
 
 export async function startStub(options: StubOptions = {}): Promise<Stub> {
-  const events = runEvents(options.status);
+  const events = runEvents(options.status).filter((event) => event.seq !== options.lostSeq);
   const answers = [...(options.startAnswers ?? ["ok"])];
   const posts: Stub["posts"] = [];
   const polls: number[] = [];
@@ -219,10 +223,13 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
       const after = Number(url.searchParams.get("after_seq") ?? 0);
       polls.push(after);
       revealed = Math.min(events.length, revealed + (options.revealPerPoll ?? 3));
-      const page = events.slice(0, revealed).filter((event) => event.seq > after);
+      const ended = revealed === events.length;
+      const stored = events.slice(0, revealed).filter((event) => event.seq > after);
+      // As the API serves them: while the run is live only what follows after_seq without a hole.
+      const page = ended ? stored : stored.filter((event, index) => event.seq === after + index + 1);
       return send(200, {
         run_id: RUN_ID,
-        status: revealed === events.length ? (options.status ?? "SUCCEEDED") : "RUNNING",
+        status: ended ? (options.status ?? "SUCCEEDED") : "RUNNING",
         events: page,
         next_after_seq: page.at(-1)?.seq ?? after,
       });
@@ -241,6 +248,10 @@ export async function startStub(options: StubOptions = {}): Promise<Stub> {
       ws.on("message", (data) => {
         const message = JSON.parse(data.toString()) as { after_seq: number };
         subscriptions.push({ url: request.url ?? "", message });
+        if (options.refuseSubscription !== undefined) {
+          ws.send(JSON.stringify({ type: "error", message: options.refuseSubscription }));
+          return;
+        }
         // Replays one event the client already has (as a server may around a reconnect) to prove dedupe.
         const from = Math.max(0, message.after_seq - 1);
         const batch = events.filter((event) => event.seq > from);
