@@ -24,6 +24,7 @@ import {
 } from "../lambdas/core/banking/nlu.ts";
 import { formatJson } from "./json.ts";
 import { bankingNluSection } from "./report.ts";
+import type { BankingNluResults, NluIntentRow, NluScore } from "./results.ts";
 
 /** A labelled message: the development table's shape, with the held-out table's optional fields. */
 export type ScoredMessage = HeldOutMessage;
@@ -42,47 +43,6 @@ export const readMessage: Reader = (message, pending) => {
   const { intent, slots } = pending ? understand(message, pending) : understand(message);
   return { intent, slots, command: detectCommand(message) };
 };
-
-export interface NluMiss {
-  message: string;
-  pending?: BankingIntent;
-  expected: { request: string; slots: Slots };
-  got: { request: string; slots: Slots };
-  /** One line per difference: the request, each labelled slot that differs, each slot not labelled. */
-  wrong: string[];
-}
-
-export interface NluIntentRow {
-  /** A banking intent, "command", or "none" (a message that asks for none of the five). */
-  expected: string;
-  messages: number;
-  intent_right: number;
-  fully_right: number;
-}
-
-export interface NluScore {
-  table: string;
-  messages: number;
-  /** The request read right: the command for a command, otherwise the intent (or none) and no command. */
-  intent_right: number;
-  /** Slots named by the labels of messages that are not commands. */
-  slots_labelled: number;
-  /** Labelled slots read exactly as labelled. */
-  slots_right: number;
-  /** Slots read that the label does not name (the label says they must stay missing). */
-  slots_extra: number;
-  /** Request right, every labelled slot right and no extra slot. */
-  fully_right: number;
-  /** Slot-only answers to a request under way (`pending`). */
-  follow_ups: { messages: number; fully_right: number };
-  per_intent: NluIntentRow[];
-  misses: NluMiss[];
-}
-
-export interface BankingNluResults {
-  tables: NluScore[];
-  elapsed_ms: number;
-}
 
 export const DEVELOPMENT_TABLE = "development (examples/banking/messages.ts)";
 export const HELD_OUT_TABLE = "held-out (examples/banking/held-out.ts)";

@@ -14,11 +14,11 @@ import { createLlmProviders, type LlmProviders } from "../lambdas/llm/index.ts";
 import { ScriptedProvider } from "../lambdas/llm/scripted.ts";
 import { TOKENIZER_ENCODING, tokenizerUsage } from "../lambdas/llm/tokenizer.ts";
 import { parseConfig } from "../lambdas/runtime/config.ts";
-import { type BankingNluResults, measureBankingNlu } from "./banking-nlu.ts";
-import { type BatchBenchResult, runBatchBench } from "./batch.ts";
-import { type BundleResult, measureBundles } from "./bundles.ts";
+import { measureBankingNlu } from "./banking-nlu.ts";
+import { runBatchBench } from "./batch.ts";
+import { measureBundles } from "./bundles.ts";
 import { formatJson } from "./json.ts";
-import { type LayoutResults, measureLayouts } from "./layouts.ts";
+import { measureLayouts } from "./layouts.ts";
 import {
   analyzeHistory,
   type Bounds,
@@ -35,7 +35,7 @@ import {
   planBounds,
   sfnCost,
 } from "./measure.ts";
-import { measureOcr, type OcrBenchOptions, type OcrResults } from "./ocr.ts";
+import { measureOcr, type OcrBenchOptions } from "./ocr.ts";
 import { runReact } from "./react.ts";
 import {
   defaultSizes,
@@ -43,11 +43,18 @@ import {
   measureInOwnProcesses,
   measureOnTwin,
   type ReliabilityMeasure,
-  type ReliabilityResults,
   type ReliabilitySizes,
   WORK_RETRY_INTERVAL_MS,
 } from "./reliability.ts";
 import { writeReport } from "./report.ts";
+import type {
+  ArchitectureNumbers,
+  BenchResults,
+  ConcurrencyResult,
+  LiveResult,
+  ScenarioResult,
+  Totals,
+} from "./results.ts";
 import { measureStepRoundTrips } from "./round-trips.ts";
 import {
   benchmarkDocuments,
@@ -97,147 +104,6 @@ export interface BenchOptions {
   /** The command line, for the report. */
   command: string;
   log?: (line: string) => void;
-}
-
-export interface ArchitectureNumbers {
-  input_tokens: number;
-  output_tokens: number;
-  total_tokens: number;
-  llm_calls: number;
-}
-
-export interface ScenarioResult {
-  name: string;
-  description: string;
-  documents: number;
-  tool_calls: number;
-  levels: number;
-  widest_level: number;
-  latencies_ms: Record<string, number>;
-  rewoo: ArchitectureNumbers & {
-    status: string;
-    planner_input_tokens: number;
-    planner_output_tokens: number;
-    solver_input_tokens: number;
-    solver_output_tokens: number;
-    /** Execution start → end, from the executor's event log (median over the repeats). */
-    wall_ms: number;
-    wall_ms_runs: number[];
-    /** startRun() → run finished, as a caller sees it (first run). */
-    client_ms: number;
-    planner_ms: number;
-    solver_ms: number;
-    finalize_ms: number;
-    /** Re-rendering the prompts from the run record gives exactly the usage the run recorded. */
-    usage_verified: boolean;
-    modelled_with_llm_ms: number;
-  };
-  react: ArchitectureNumbers & {
-    completed: boolean;
-    /** Tools run one after another: the sum of their durations (the scripted model answers at once). */
-    wall_ms: number;
-    tool_ms: number;
-    largest_prompt_tokens: number;
-    modelled_with_llm_ms: number;
-    /** Same verdicts (condition id → status) as the ReWOO run. */
-    same_verdicts: boolean;
-  };
-  /** ReAct total tokens ÷ ReWOO total tokens (> 1: ReWOO uses fewer). */
-  token_ratio: number;
-  /** The same ratio with output tokens weighted 5× input tokens (the usual list-price ratio of hosted models). */
-  cost_weighted_ratio: number;
-  /** Where wall − lower bound went (first run). */
-  overhead_breakdown: OverheadBreakdown;
-  lower_bound_ms: number;
-  lower_bound_capped_ms: number;
-  critical_path_ms: number;
-  sequential_tools_ms: number;
-  overhead_ms: number;
-  transitions: number;
-  lambda_invocations: number;
-  /** Step Functions Standard: transitions × $0.025 / 1,000. */
-  cost_usd: number;
-  lambda_cost_usd: number;
-  max_payload_bytes: number;
-  max_payload_state: string;
-}
-
-export interface ConcurrencyResult {
-  n: number;
-  scenario: string;
-  /** Work environments (worker threads) of the measuring twin; 0: Work on the twin's thread. */
-  worker_environments?: number;
-  /** CPU of the whole process (every thread) per run. */
-  cpu_ms_per_run?: number;
-  throughput_per_s: number;
-  p50_ms: number;
-  p95_ms: number;
-  max_ms: number;
-  errors: number;
-  total_ms: number;
-}
-
-export interface LiveResult {
-  provider: string;
-  planner_model: string;
-  solver_model: string;
-  scenarios: Array<{
-    name: string;
-    rewoo: ArchitectureNumbers & { status: string; tool_calls: number; error?: string };
-    react: ArchitectureNumbers & {
-      completed: boolean;
-      tool_calls: number;
-      usage_source: string;
-      error?: string;
-    };
-    token_ratio: number;
-  }>;
-}
-
-export interface ParallelResult {
-  scenario: string;
-  widest_level: number;
-  worker_concurrency: number;
-  parallel_wall_ms: number;
-  sequential_wall_ms: number;
-  speedup: number;
-  sequential_tools_ms: number;
-  parallel_lower_bound_ms: number;
-  parallel_lower_bound_capped_ms: number;
-}
-
-export type Totals = ReturnType<typeof totals>;
-
-export interface RoundTripResult {
-  scenario: string;
-  step_id: string;
-  tool: string;
-  /** DynamoDB requests answered before the tool started. */
-  before_tool: number;
-  before_tool_commands: string[];
-  /** Every DynamoDB request of the step. */
-  requests: number;
-}
-
-export interface BenchResults {
-  meta: Record<string, unknown>;
-  scenarios: ScenarioResult[];
-  /** The worker's DynamoDB round trips per step, on one scenario. */
-  round_trips?: RoundTripResult[];
-  totals: Totals;
-  parallel: ParallelResult | null;
-  concurrency: ConcurrencyResult[];
-  bundles: BundleResult[];
-  layouts: LayoutResults | null;
-  /** The held-out layouts and the samples, scanned and read by OCR (absent when not measured). */
-  ocr?: OcrResults | null;
-  /** The banking chat messages, development and held-out tables (absent when not measured). */
-  banking_nlu?: BankingNluResults | null;
-  /** A portfolio batch through the twin (POST /v1/batches, the Distributed Map emulation). */
-  batch?: BatchBenchResult & { max_concurrency: number };
-  live: LiveResult | null;
-  reliability: ReliabilityResults | null;
-  notes: string[];
 }
 
 const LIVE_PROVIDERS = new Set(["bedrock", "openai"]);
@@ -842,7 +708,7 @@ async function liveSection(
   return out;
 }
 
-function totals(scenarios: ScenarioResult[]) {
+function totals(scenarios: ScenarioResult[]): Totals {
   const sum = (f: (s: ScenarioResult) => number) => scenarios.reduce((t, s) => t + f(s), 0);
   const rewoo = sum((s) => s.rewoo.total_tokens);
   const react = sum((s) => s.react.total_tokens);
@@ -874,10 +740,10 @@ function totals(scenarios: ScenarioResult[]) {
 
 const DEFAULT_MEMORY: Record<string, number> = { planner: 1024, worker: 2048, solver: 1024, finalize: 512 };
 
-/** Memory sizes of the functions as infra/stacks/service-stack.ts declares them (fallback: the values at the time of writing). */
+/** Memory sizes of the workflow functions as infra/constructs/workflow.ts declares them (fallback: the values at the time of writing). */
 function lambdaMemory(): Record<string, number> {
   const memory = { ...DEFAULT_MEMORY };
-  const stack = join(REPO_ROOT, "infra", "stacks", "service-stack.ts");
+  const stack = join(REPO_ROOT, "infra", "constructs", "workflow.ts");
   if (existsSync(stack)) {
     const text = readFileSync(stack, "utf8");
     for (const match of text.matchAll(/"lambdas\/(\w+)\/index\.ts",\s*\{[^}]*?memorySize:\s*(\d+)/g)) {

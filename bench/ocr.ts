@@ -40,6 +40,14 @@ import { createTesseractEngine } from "../lambdas/tools/ocr/tesseract.ts";
 import { formatJson } from "./json.ts";
 import { type CaseScore, scoreCase } from "./layouts.ts";
 import { ocrSection } from "./report.ts";
+import type {
+  OcrCost,
+  OcrResults,
+  OcrSampleResults,
+  OcrSetScore,
+  SampleComparison,
+  ScanCost,
+} from "./results.ts";
 
 export interface OcrBenchOptions {
   /** Loan files taken from each held-out set (default: all). */
@@ -51,103 +59,6 @@ export interface OcrBenchOptions {
   /** tesseract workers (default: the engine's own default, os.availableParallelism()). */
   workers?: number;
   log?: (line: string) => void;
-}
-
-export interface OcrSetScore {
-  set: string;
-  cases: number;
-  documents: number;
-  pages: number;
-  /** Labelled verdicts (case × condition). */
-  verdicts: number;
-  right_text: number;
-  right_scanned: number;
-  false_fulfilled_text: number;
-  false_fulfilled_scanned: number;
-  /** "Fulfilled" on a scan without a citation whose excerpt is on the cited (OCR) page. */
-  unverified_fulfilled_scanned: number;
-  insufficient_text: number;
-  insufficient_scanned: number;
-  /** "LAYOUT: CONDITION: label → verdict (description)" for every wrong verdict on a scan. */
-  misses_scanned: string[];
-  /** The engine's reason for each of them, in the same order: why the scan was not decided. */
-  miss_reasons_scanned: string[];
-  /** The same for the text originals (the layout section lists them too). */
-  misses_text: string[];
-}
-
-/** What OCR cost over a group of documents, each read on its own, one after another. */
-export interface OcrCost {
-  documents: number;
-  pages: number;
-  /** Σ of each document's `ocr.seconds` (its OCR wall time: rasterising and tesseract). */
-  seconds: number;
-  /** seconds ÷ pages. */
-  seconds_per_page: number;
-  /** Per document, its OCR wall time ÷ its pages. */
-  seconds_per_page_min: number;
-  seconds_per_page_median: number;
-  seconds_per_page_max: number;
-  /** Mean of the OCR pages' confidence (each page's mean word confidence), page-weighted. */
-  mean_confidence: number;
-  min_page_confidence: number;
-  /** Pages read below the confidence a decision needs (DEFAULT_OCR_MIN_CONFIDENCE). */
-  pages_below_minimum: number;
-}
-
-export interface ScanCost {
-  /** Documents scanned this run because the on-disk cache did not hold them. */
-  generated_documents: number;
-  generated_pages: number;
-  generated_ms: number;
-  /** Every document read back from the cache, after the cold pass. */
-  cached_documents: number;
-  cached_pages: number;
-  cached_ms: number;
-}
-
-export interface SampleComparison {
-  name: string;
-  documents: string[];
-  verdicts: number;
-  identical: number;
-  /** "CONDITION: text → scan" for every verdict that differs. */
-  differences: string[];
-}
-
-export interface OcrSampleResults {
-  cases: SampleComparison[];
-  verdicts: number;
-  identical: number;
-  /** The signed return with page 1 scanned and pages 2-3 kept as text. */
-  mixed: SampleComparison & { page_sources: string[] };
-  /** The signed return scanned far too degraded to read: every verdict must be insufficient_evidence. */
-  illegible: {
-    dpi: number;
-    verdicts: number;
-    insufficient: number;
-    statuses: Record<string, string>;
-    confidence: number;
-  };
-  cost: OcrCost;
-  scan: { generated: boolean; ms: number };
-}
-
-export interface OcrResults {
-  scan: typeof DEFAULT_SCAN;
-  engine: string;
-  workers: number;
-  cores: number;
-  /** The 1-minute load average when the measure started and ended: OCR time is CPU-bound. */
-  load_average: [number, number];
-  min_confidence: number;
-  sets: OcrSetScore[];
-  total: Omit<OcrSetScore, "set" | "misses_scanned" | "miss_reasons_scanned" | "misses_text">;
-  /** The held-out scans. */
-  cost: OcrCost;
-  scan_cost: ScanCost;
-  samples: OcrSampleResults | null;
-  elapsed_ms: number;
 }
 
 const HELD_OUT_SETS: Array<[string, () => Promise<LabelledCase[]>]> = [

@@ -1,13 +1,11 @@
 // BENCHMARKS.md and its SVG charts, from the results object (nothing here measures anything).
 import { writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
-import type { BankingNluResults } from "./banking-nlu.ts";
-import type { BenchResults, ScenarioResult } from "./bench.ts";
 import { BUNDLE_TARGETS, describeTarget } from "./bundles.ts";
 import type { LayoutResults } from "./layouts.ts";
 import { LLM_LATENCY_MODEL } from "./measure.ts";
-import type { OcrResults } from "./ocr.ts";
 import type { ReliabilityResults } from "./reliability.ts";
+import type { BankingNluResults, BenchResults, OcrResults, ScenarioResult } from "./results.ts";
 
 const int = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
 const fixed = (n: number, d = 2) => (Number.isFinite(n) ? n.toFixed(d) : "n/a");

@@ -7,8 +7,9 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BenchResults, runBench } from "../../bench/bench.ts";
+import { runBench } from "../../bench/bench.ts";
 import { RELIABILITY_MEASURES } from "../../bench/reliability.ts";
+import type { BenchResults } from "../../bench/results.ts";
 
 const SCENARIO = "tax-return-history";
 const SIZES = { deliveryRepeats: 1, subscribers: 5, faultRuns: 4, crashRuns: 3, memoryRuns: 8 };

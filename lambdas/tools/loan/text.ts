@@ -191,22 +191,6 @@ const LOOK_ALIKES: Readonly<Record<string, string>> = {
   m: "(?:m|rn)",
 };
 
-/**
- * A word OCR read where the page printed a number, with the letters it confuses with digits
- * turned back into them ("1,85O.OO" → "1,850.00", "l2-3456789" → "12-3456789", "O2/O7" →
- * "02/07"). Only words that are mostly digits and whose letters are all look-alikes change, so
- * real words ("SOIL", "IOU", "Oil") never do; the length stays, so positions in the line hold.
- */
-export function readDigits(word: string): string {
-  const core = /^([($+-]*)([\dOoIlS|,./-]+?)([).,:;-]*)$/.exec(word);
-  if (!core) return word;
-  const [, before = "", middle = "", after = ""] = core;
-  const digits = middle.replace(/\D/g, "").length;
-  const letters = middle.replace(/[^OoIlS|]/g, "").length;
-  if (digits < 2 || letters === 0 || letters > digits) return word;
-  return `${before}${middle.replace(/[Oo]/g, "0").replace(/[Il|]/g, "1").replace(/S/g, "5")}${after}`;
-}
-
 export function parseDate(text: string, defaultYear?: number): SimpleDate | null {
   const value = text.trim().toLowerCase().replace(/\s+/g, " ");
   let match = /^(\d{1,2})\/(\d{1,2})(?:\/(\d{2}|\d{4}))?$/.exec(value);
