@@ -2,7 +2,8 @@
 // clients talk to in AWS, so the very same handler modules and SDK clients work unchanged. It only listens
 // and dispatches by path; each AWS surface is a module of its own:
 //   - rest-api.ts: API Gateway REST (Lambda proxy integration, v1 events) for the resources of
-//     lambdas/contracts/routes.ts;
+//     lambdas/contracts/routes.ts; methods with `transfer: "stream"` go to the stream function, its
+//     response streamed (Server-Sent Events);
 //   - websocket-api.ts: API Gateway WebSocket (`/ws`): REQUEST authorizer on $connect, $connect /
 //     $disconnect / message routes selected by `$request.body.action`;
 //   - connections-api.ts: the WebSocket management API (`/{stage}/@connections/{id}`) used by
@@ -29,7 +30,7 @@ import {
   splitUrl,
   withTimeout,
 } from "./http-common.ts";
-import { type ApiHandler, isRestApiPath, RestApi } from "./rest-api.ts";
+import { type ApiHandler, isRestApiPath, RestApi, type StreamHandler } from "./rest-api.ts";
 import { StaticSite } from "./static-site.ts";
 import { STEP_FUNCTIONS_PATH, StepFunctionsApi, type StepFunctionsBackend } from "./step-functions-api.ts";
 import {
@@ -41,7 +42,7 @@ import {
 
 // What importers of the gateway have always found here.
 export { DEFAULT_STAGE, isLoopbackHost, LOCAL_API_ID } from "./http-common.ts";
-export { type ApiHandler, MAX_REST_BODY_BYTES } from "./rest-api.ts";
+export { type ApiHandler, MAX_REST_BODY_BYTES, type StreamHandler } from "./rest-api.ts";
 export { defaultVendorFiles } from "./static-site.ts";
 export { STEP_FUNCTIONS_PATH, type StepFunctionsBackend } from "./step-functions-api.ts";
 export {
@@ -57,6 +58,8 @@ export {
 
 export interface GatewayHandlers {
   api: ApiHandler;
+  /** The stream function (streamed methods of the route table); without it they answer 502. */
+  stream?: StreamHandler;
   ws: WebSocketHandler;
   authorizer: AuthorizerHandler;
 }
@@ -189,7 +192,7 @@ class LocalGateway {
       log,
       track: (promise) => this.track(promise),
     };
-    this.rest = new RestApi(this.context, options.handlers.api);
+    this.rest = new RestApi(this.context, options.handlers.api, options.handlers.stream);
     this.websocket = new WebSocketApi(this.context, options.handlers);
     this.connections = new ConnectionsApi(this.context.stage, this.websocket);
     this.stepFunctions = new StepFunctionsApi(options.stepFunctions, log);

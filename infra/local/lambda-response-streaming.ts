@@ -23,11 +23,15 @@ interface AwsLambdaGlobal {
   HttpResponseStream: { from(stream: Writable, metadata: Record<string, unknown>): Writable };
 }
 
-/** Installs the runtime's `awslambda` global unless there is one (in Lambda itself, or installed). */
+/**
+ * Installs the runtime's `awslambda` streaming members unless they are there (in Lambda itself, or
+ * installed). The global itself may already exist without them: @aws/lambda-invoke-store (loaded by the
+ * SDK and Powertools) creates `awslambda` to keep its InvokeStore, so the members are added to it.
+ */
 export function installResponseStreaming(): void {
-  const scope = globalThis as unknown as { awslambda?: AwsLambdaGlobal };
-  if (scope.awslambda) return;
-  scope.awslambda = {
+  const scope = globalThis as unknown as { awslambda?: Partial<AwsLambdaGlobal> };
+  if (scope.awslambda?.streamifyResponse) return;
+  scope.awslambda = Object.assign(scope.awslambda ?? {}, {
     streamifyResponse: (handler) => Object.assign(handler, { [STREAMING]: true }),
     HttpResponseStream: {
       from(stream, metadata) {
@@ -35,7 +39,7 @@ export function installResponseStreaming(): void {
         return stream;
       },
     },
-  };
+  } satisfies AwsLambdaGlobal);
 }
 
 export function isStreamingHandler(handler: unknown): handler is StreamingHandler {

@@ -2,11 +2,13 @@
 // matched with the route table of lambdas/contracts/routes.ts the way API Gateway matches its resources
 // (literal path parts before parameters, one trailing slash tolerated), and the API handler receives the
 // event API Gateway would build: resource, path parameters, single and multi-value headers and query
-// parameters, the request context of the stage. IAM authorization is not emulated (the server is
-// loopback only), so the identity is the socket's.
+// parameters, the request context of the stage. Methods whose contract says `transfer: "stream"` go to
+// the stream function with the same event, its response streamed as API Gateway's response transfer
+// mode STREAM does (lambda-response-streaming.ts); every other one to the API function. IAM
+// authorization is not emulated (the server is loopback only), so the identity is the socket's.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import {
   matchResourcePath,
   methodRoute,
@@ -27,8 +29,17 @@ import {
   type SurfaceContext,
   sendJson,
 } from "./http-common.ts";
+import { type StreamingHandler, serveStreaming } from "./lambda-response-streaming.ts";
 
 export type ApiHandler = (event: APIGatewayProxyEvent) => Promise<APIGatewayProxyResult>;
+/** The stream function's handler (awslambda.streamifyResponse): methods with `transfer: "stream"`. */
+export type StreamHandler = StreamingHandler<APIGatewayProxyEvent>;
+
+/**
+ * The stream function's timeout in the Service stack: API Gateway's limit for a streamed response
+ * (15 minutes). The handler reads what is left of it to end the stream cleanly before it is cut.
+ */
+export const STREAM_FUNCTION_TIMEOUT_MS = 15 * 60 * 1000;
 
 /** API Gateway's REST API request payload quota. */
 export const MAX_REST_BODY_BYTES = 10 * 1024 * 1024;
@@ -139,6 +150,8 @@ export class RestApi {
   constructor(
     private readonly context: SurfaceContext,
     private readonly handler: ApiHandler,
+    /** Without it a streamed method answers 502 (the integration is missing) and says so in the log. */
+    private readonly streamHandler?: StreamHandler,
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse, method: string, path: string, query: string) {
@@ -163,6 +176,10 @@ export class RestApi {
       match,
       { stage: this.context.stage, port: this.context.port, requestId },
     );
+    if (match.route.transfer === "stream") {
+      await this.stream(req, res, event, requestId);
+      return;
+    }
     let result: unknown;
     try {
       result = await this.handler(event);
@@ -178,6 +195,55 @@ export class RestApi {
       sendJson(res, 502, { message: "Internal server error" }, undefined, requestId);
     }
   }
+
+  /** A streamed method: the stream function writes the response as it goes (status and headers first). */
+  private async stream(
+    req: IncomingMessage,
+    res: ServerResponse,
+    event: APIGatewayProxyEvent,
+    requestId: string,
+  ): Promise<void> {
+    const { httpMethod: method, path } = event;
+    if (!this.streamHandler) {
+      this.context.log(`gateway: no stream function to serve ${method} ${path}`);
+      sendJson(res, 502, { message: "Internal server error" }, undefined, requestId);
+      return;
+    }
+    res.setHeader("x-amzn-RequestId", requestId);
+    try {
+      await serveStreaming(
+        this.streamHandler,
+        event,
+        streamContext(requestId, this.context.region),
+        req,
+        res,
+      );
+    } catch (error) {
+      this.context.log(`gateway: stream function failed on ${method} ${path}: ${describeError(error)}`);
+      // Before the prelude the client gets API Gateway's 502; after it, the stream just ends.
+      if (!res.headersSent) sendJson(res, 502, { message: "Internal server error" }, undefined, requestId);
+      else if (!res.writableEnded) res.end();
+    }
+  }
+}
+
+/** The Lambda context of one stream invocation: its deadline is the function's timeout from now. */
+export function streamContext(requestId: string, region: string, now = Date.now()): Context {
+  const deadline = now + STREAM_FUNCTION_TIMEOUT_MS;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: "rewoo-stream",
+    functionVersion: "$LATEST",
+    invokedFunctionArn: `arn:aws:lambda:${region}:${LOCAL_ACCOUNT_ID}:function:rewoo-stream`,
+    memoryLimitInMB: "256",
+    awsRequestId: requestId,
+    logGroupName: "/aws/lambda/rewoo-stream",
+    logStreamName: "local",
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
 }
 
 function identity(

@@ -31,6 +31,22 @@ async function serve(handler: StreamingHandler): Promise<string> {
 }
 
 describe("Lambda response streaming in the twin", () => {
+  it("adds the streaming members to an awslambda global another library created first", () => {
+    // @aws/lambda-invoke-store (loaded with the SDK) creates `awslambda` for its InvokeStore.
+    const scope = globalThis as unknown as { awslambda?: Record<string, unknown> };
+    const installed = scope.awslambda;
+    const store = { getXRayTraceId: () => undefined };
+    scope.awslambda = { InvokeStore: store };
+    try {
+      installResponseStreaming();
+      expect(scope.awslambda.InvokeStore).toBe(store);
+      expect(typeof scope.awslambda.streamifyResponse).toBe("function");
+      expect(typeof (scope.awslambda.HttpResponseStream as { from?: unknown }).from).toBe("function");
+    } finally {
+      scope.awslambda = installed;
+    }
+  });
+
   it("marks streamified handlers and writes the metadata prelude API Gateway reads", () => {
     const handler = runtime.streamifyResponse(async () => {});
     expect(isStreamingHandler(handler)).toBe(true);

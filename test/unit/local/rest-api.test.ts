@@ -1,17 +1,23 @@
 // The twin's REST API on its own (no gateway): every method of the route table matches as API Gateway
 // matches it, the v1 proxy events have API Gateway's shape, and RestApi on a plain HTTP server answers what
-// API Gateway answers around the integration (403 for what the API lacks, 502 for a failed integration).
+// API Gateway answers around the integration (403 for what the API lacks, 502 for a failed integration),
+// and sends streamed methods (`transfer: "stream"`) to the stream function, its response streamed.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import type { Writable } from "node:stream";
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpError, type SurfaceContext, sendJson } from "../../../infra/local/http-common.ts";
+import { installResponseStreaming } from "../../../infra/local/lambda-response-streaming.ts";
 import {
   encodeBody,
   isRestApiPath,
   matchRestRequest,
   RestApi,
   restProxyEvent,
+  STREAM_FUNCTION_TIMEOUT_MS,
+  type StreamHandler,
+  streamContext,
 } from "../../../infra/local/rest-api.ts";
 import { pathParametersOf, REST_METHODS, REST_RESOURCES } from "../../../lambdas/contracts/routes.ts";
 
@@ -244,6 +250,135 @@ describe("RestApi on an HTTP server", () => {
     expect(logs.join("\n")).toMatch(/API handler failed on GET \/v1\/runs\/boom: Error: exploded/);
     expect(logs.join("\n")).toMatch(
       /malformed Lambda proxy response to GET \/v1\/runs\/malformed: statusCode/,
+    );
+  });
+});
+
+/** A RestApi on a plain HTTP server, its failures answered as the gateway answers them. */
+async function serveRestApi(api: (context: SurfaceContext) => RestApi, logs: string[]) {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const rest = api({
+    stage: "local",
+    region: "us-east-1",
+    port,
+    log: (line) => logs.push(line),
+    track: () => {},
+  });
+  server.on("request", (req, res) => {
+    const [path = "/", query = ""] = (req.url ?? "/").split("?");
+    rest.handle(req, res, req.method ?? "GET", path, query).catch((error: unknown) => {
+      if (error instanceof HttpError)
+        sendJson(res, error.status, { message: error.message }, error.errorType);
+      else sendJson(res, 500, { message: String(error) });
+    });
+  });
+  return { server, base: `http://127.0.0.1:${port}` };
+}
+
+describe("streamed methods (transfer: stream)", () => {
+  installResponseStreaming();
+  const runtime = (globalThis as unknown as { awslambda: typeof awslambda }).awslambda;
+  const apiEvents: APIGatewayProxyEvent[] = [];
+  const streamCalls: Array<{ event: APIGatewayProxyEvent; context: Context }> = [];
+  const logs: string[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const streamHandler = runtime.streamifyResponse(
+    async (event: APIGatewayProxyEvent, stream: Writable, context: Context) => {
+      streamCalls.push({ event, context });
+      const out = runtime.HttpResponseStream.from(stream as never, {
+        statusCode: 200,
+        headers: { "content-type": "text/event-stream" },
+      });
+      out.write("id: 1\nevent: plan\ndata: {}\n\n");
+      await gate;
+      out.end("id: 2\nevent: complete\ndata: {}\n\n");
+    },
+  ) as unknown as StreamHandler;
+  const api = async (event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult> => {
+    apiEvents.push(event);
+    return { statusCode: 200, body: "{}" };
+  };
+  let served: Awaited<ReturnType<typeof serveRestApi>>;
+  let withoutStream: Awaited<ReturnType<typeof serveRestApi>>;
+
+  beforeAll(async () => {
+    served = await serveRestApi((context) => new RestApi(context, api, streamHandler), logs);
+    withoutStream = await serveRestApi((context) => new RestApi(context, api), logs);
+  });
+
+  afterAll(async () => {
+    for (const { server } of [served, withoutStream]) {
+      server?.closeAllConnections();
+      await new Promise((resolve) => server?.close(resolve));
+    }
+  });
+
+  it("sends the stream route to the stream function with the proxy event, forwarding chunks as written", async () => {
+    const response = await fetch(`${served.base}/v1/runs/run-a1/stream?last_event_id=3`, {
+      headers: { "Last-Event-ID": "4" },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(response.headers.get("x-amzn-requestid")).toEqual(expect.any(String));
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    // The first message arrives while the handler still waits: streamed, not buffered.
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe("id: 1\nevent: plan\ndata: {}\n\n");
+    release();
+    let rest = "";
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      rest += new TextDecoder().decode(chunk.value);
+    }
+    expect(rest).toBe("id: 2\nevent: complete\ndata: {}\n\n");
+    expect(apiEvents).toEqual([]);
+    const [call] = streamCalls;
+    expect(call?.event).toMatchObject({
+      resource: "/v1/runs/{run_id}/stream",
+      path: "/v1/runs/run-a1/stream",
+      httpMethod: "GET",
+      pathParameters: { run_id: "run-a1" },
+      queryStringParameters: { last_event_id: "3" },
+      headers: { "Last-Event-ID": "4" },
+      requestContext: { resourcePath: "/v1/runs/{run_id}/stream", stage: "local" },
+    });
+    expect(call?.context.awsRequestId).toBe(response.headers.get("x-amzn-requestid"));
+    expect(call?.context.getRemainingTimeInMillis()).toBeGreaterThan(0);
+  });
+
+  it("keeps buffered methods on the API function", async () => {
+    const response = await fetch(`${served.base}/v1/runs/run-a1/events`);
+    expect(response.status).toBe(200);
+    expect(apiEvents.at(-1)?.resource).toBe("/v1/runs/{run_id}/events");
+  });
+
+  it("answers 502 for a streamed method when no stream function is configured", async () => {
+    const before = apiEvents.length;
+    const response = await fetch(`${withoutStream.base}/v1/runs/run-a1/stream`);
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ message: "Internal server error" });
+    expect(apiEvents.length).toBe(before);
+    expect(logs.join("\n")).toMatch(/no stream function to serve GET \/v1\/runs\/run-a1\/stream/);
+  });
+
+  it("gives the stream invocation the stream function's timeout", () => {
+    const context = streamContext("req-1", "eu-west-1");
+    expect(context).toMatchObject({ awsRequestId: "req-1", functionName: "rewoo-stream" });
+    expect(context.invokedFunctionArn).toMatch(/^arn:aws:lambda:eu-west-1:/);
+    // Already past the deadline: nothing left, never negative.
+    expect(
+      streamContext(
+        "req-3",
+        "us-east-1",
+        Date.now() - STREAM_FUNCTION_TIMEOUT_MS - 1,
+      ).getRemainingTimeInMillis(),
+    ).toBe(0);
+    expect(streamContext("req-2", "us-east-1").getRemainingTimeInMillis()).toBeGreaterThan(
+      STREAM_FUNCTION_TIMEOUT_MS - 60_000,
     );
   });
 });
