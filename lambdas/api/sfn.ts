@@ -15,6 +15,7 @@ import {
 import type { BatchExecutionInput } from "../core/batch.ts";
 import type { StartExecution } from "../runs/start-run.ts";
 import type { Config } from "../runtime/config.ts";
+import { functionTracer } from "../runtime/tracer.ts";
 
 /** The emulators accept any credentials; real ones must not leak to a local endpoint. */
 const LOCAL_CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" };
@@ -22,10 +23,12 @@ const LOCAL_CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" };
 let client: SFNClient | undefined;
 
 export function sfnClient(config: Pick<Config, "region" | "api">): SFNClient {
-  client ??= new SFNClient({
-    region: config.region,
-    ...(config.api.sfnEndpoint ? { endpoint: config.api.sfnEndpoint, credentials: LOCAL_CREDENTIALS } : {}),
-  });
+  client ??= functionTracer().captureAWSv3Client(
+    new SFNClient({
+      region: config.region,
+      ...(config.api.sfnEndpoint ? { endpoint: config.api.sfnEndpoint, credentials: LOCAL_CREDENTIALS } : {}),
+    }),
+  );
   return client;
 }
 

@@ -3,13 +3,17 @@
 // Thin: check the event, call the logic next to this file.
 import * as z from "zod";
 import type { ManifestItem } from "../core/batch.ts";
+import { instrumentHandler } from "../runtime/invocation.ts";
 import { createLogger } from "../runtime/logger.ts";
 import { baseServices } from "../runtime/services.ts";
+import { functionTracer } from "../runtime/tracer.ts";
 import { forStateMachine } from "../runtime/transient.ts";
 import { closeEndedBatch, failBatch, finishBatch, isBatchStatusChange } from "./bookkeeping.ts";
 import { recordLine, startLine } from "./lines.ts";
 
-const logger = createLogger("rewoo-batch");
+const SERVICE = "rewoo-batch";
+const logger = createLogger(SERVICE);
+const tracer = functionTracer(SERVICE);
 
 const problem = z.object({ field: z.string(), message: z.string() });
 const lineError = z.object({ code: z.string(), message: z.string(), fields: z.array(problem).optional() });
@@ -60,33 +64,37 @@ const BatchEventSchema = z.discriminatedUnion("action", [
 
 export type BatchEvent = z.infer<typeof BatchEventSchema>;
 
-export const handler = async (event: unknown): Promise<unknown> => {
-  if (isBatchStatusChange(event)) {
-    return closeEndedBatch(event, baseServices());
-  }
-  const parsed = BatchEventSchema.safeParse(event);
-  if (!parsed.success) {
-    const where = parsed.error.issues.map(
-      (issue) => `${issue.path.join(".") || "(event)"}: ${issue.message}`,
-    );
-    // Not a transient fault: the workflow's Catch records it (a bad item fails its line, not the batch).
-    throw new Error(`invalid batch function event: ${where.join("; ")}`);
-  }
-  const input = parsed.data;
-  const log = logger.createChild({ persistentKeys: { batch_id: input.batch_id, action: input.action } });
-  try {
-    switch (input.action) {
-      case "start_line":
-        return await startLine(input.batch_id, input.item as ManifestItem, baseServices());
-      case "record_line":
-        return await recordLine(input.batch_id, input.started, input.execution, baseServices());
-      case "finish_batch":
-        return await finishBatch(input.batch_id, input.map, baseServices());
-      case "fail_batch":
-        return await failBatch(input.batch_id, input.error, baseServices());
+// Traced, not counted on a run: a batch's bookkeeping is the batch's, not one of its runs'.
+export const handler = instrumentHandler(
+  { name: SERVICE, tracer, memoryMb: 512, logger },
+  async (event: unknown): Promise<unknown> => {
+    if (isBatchStatusChange(event)) {
+      return closeEndedBatch(event, baseServices());
     }
-  } catch (error) {
-    log.error(`${input.action} failed`, error as Error);
-    throw forStateMachine(error);
-  }
-};
+    const parsed = BatchEventSchema.safeParse(event);
+    if (!parsed.success) {
+      const where = parsed.error.issues.map(
+        (issue) => `${issue.path.join(".") || "(event)"}: ${issue.message}`,
+      );
+      // Not a transient fault: the workflow's Catch records it (a bad item fails its line, not the batch).
+      throw new Error(`invalid batch function event: ${where.join("; ")}`);
+    }
+    const input = parsed.data;
+    const log = logger.createChild({ persistentKeys: { batch_id: input.batch_id, action: input.action } });
+    try {
+      switch (input.action) {
+        case "start_line":
+          return await startLine(input.batch_id, input.item as ManifestItem, baseServices());
+        case "record_line":
+          return await recordLine(input.batch_id, input.started, input.execution, baseServices());
+        case "finish_batch":
+          return await finishBatch(input.batch_id, input.map, baseServices());
+        case "fail_batch":
+          return await failBatch(input.batch_id, input.error, baseServices());
+      }
+    } catch (error) {
+      log.error(`${input.action} failed`, error as Error);
+      throw forStateMachine(error);
+    }
+  },
+);
