@@ -8,7 +8,7 @@ import { MAX_WAIT_SECONDS } from "../lambdas/contracts/environment.ts";
 export const ENVIRONMENT_NAMES = ["dev", "staging", "prod"] as const;
 export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
 
-export type LlmProviderName = "rule-based" | "bedrock";
+export type LlmProviderName = "rule-based" | "bedrock" | "openai";
 
 /** What a deployed worker reads scanned pages with; tesseract runs offline only (see validateConfig). */
 export type DeployedOcrEngine = "textract" | "none";
@@ -48,6 +48,13 @@ export interface RewooConfig {
     readonly toolModel?: string;
     /** The model reviewer's (plan and result reviews); defaults to the planner's. */
     readonly reviewerModel?: string;
+    /** The openai provider's OpenAI-compatible server (OPENAI_BASE_URL), https://. */
+    readonly openAiBaseUrl?: string;
+    /**
+     * The openai provider's key: an existing Secrets Manager secret's complete ARN (the key as a string,
+     * or JSON with "api_key"). The functions that call the model may read exactly this secret.
+     */
+    readonly openAiApiKeySecretArn?: string;
   };
   /** The worker's OCR of PDF pages without a text layer (REWOO_OCR_ENGINE, REWOO_OCR_MIN_CONFIDENCE). */
   readonly ocr: {
@@ -167,6 +174,8 @@ export const CONTEXT_OVERRIDES = [
   "solverModel",
   "toolModel",
   "reviewerModel",
+  "openAiBaseUrl",
+  "openAiApiKeySecretArn",
   "workerConcurrency",
   "workflowType",
   "alarmTopicArn",
@@ -210,6 +219,8 @@ export function resolveConfig(context: Context): RewooConfig {
         solverModel: text("solverModel") ?? chosen.llm.solverModel,
         toolModel: text("toolModel") ?? chosen.llm.toolModel,
         reviewerModel: text("reviewerModel") ?? chosen.llm.reviewerModel,
+        openAiBaseUrl: text("openAiBaseUrl") ?? chosen.llm.openAiBaseUrl,
+        openAiApiKeySecretArn: text("openAiApiKeySecretArn") ?? chosen.llm.openAiApiKeySecretArn,
       }),
     },
     ocr: {
@@ -241,10 +252,22 @@ export function resolveConfig(context: Context): RewooConfig {
 /** Fails synth with every problem named, before any resource is built from a bad value. */
 export function validateConfig(config: RewooConfig): void {
   const problems: string[] = [];
-  if (!["rule-based", "bedrock"].includes(config.llm.provider)) {
-    problems.push(
-      `llmProvider "${config.llm.provider}": expected rule-based or bedrock (the openai provider needs an API key secret, which this app does not wire)`,
-    );
+  if (!["rule-based", "bedrock", "openai"].includes(config.llm.provider)) {
+    problems.push(`llmProvider "${config.llm.provider}": expected rule-based, bedrock or openai`);
+  }
+  if (config.llm.provider === "openai") {
+    const { openAiBaseUrl, openAiApiKeySecretArn } = config.llm;
+    // The key travels with every call: never over plain http.
+    if (!openAiBaseUrl || !/^https:\/\/[^/\s]+/.test(openAiBaseUrl))
+      problems.push(`openAiBaseUrl "${openAiBaseUrl ?? ""}": the openai provider needs an https:// URL`);
+    // A complete ARN (with its random suffix): the grant names exactly that secret.
+    if (
+      !openAiApiKeySecretArn ||
+      !/^arn:[\w-]+:secretsmanager:[\w-]+:\d{12}:secret:.+-[A-Za-z0-9]{6}$/.test(openAiApiKeySecretArn)
+    )
+      problems.push(
+        `openAiApiKeySecretArn "${openAiApiKeySecretArn ?? ""}": the openai provider needs the complete ARN of the Secrets Manager secret holding its key`,
+      );
   }
   if (config.llm.provider === "bedrock") {
     for (const key of ["plannerModel", "solverModel"] as const) {

@@ -151,6 +151,26 @@ export class Workflow extends Construct {
       worker.bindModels(definedList(config.llm.toolModel ?? config.llm.solverModel));
     }
 
+    if (config.llm.provider === "openai" && config.llm.openAiApiKeySecretArn) {
+      // The model's callers (the planner and solver, whose reviewer runs in them too, and the worker's
+      // `llm` tool) read the key at run time: GetSecretValue on exactly that secret, no DescribeSecret.
+      const openAiKey = secretsmanager.Secret.fromSecretCompleteArn(
+        this,
+        "OpenAiApiKey",
+        config.llm.openAiApiKeySecretArn,
+      );
+      for (const caller of [planner, solver, worker]) {
+        caller.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: ["secretsmanager:GetSecretValue"],
+            resources: [openAiKey.secretArn],
+          }),
+        );
+        // Its name, not the key.
+        caller.addEnvironment(ENV.OPENAI_API_KEY_SECRET_ARN, openAiKey.secretArn);
+      }
+    }
+
     const workflowLogs = new logs.LogGroup(this, "StateMachineLogs", {
       retention: config.logRetention,
       encryptionKey: props.logsKey,

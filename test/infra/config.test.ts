@@ -3,6 +3,8 @@ import { RemovalPolicy } from "aws-cdk-lib";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../../infra/config.ts";
 
+const OPENAI_SECRET = "arn:aws:secretsmanager:eu-west-1:111122223333:secret:rewoo/openai-key-AbCdEf";
+
 const context = (values: Record<string, unknown>) => (key: string) => values[key];
 
 describe("resolveConfig", () => {
@@ -77,7 +79,36 @@ describe("resolveConfig", () => {
     );
   });
 
-  it("refuses the openai provider, whose API key this app has no secret for", () => {
-    expect(() => resolveConfig(context({ llmProvider: "openai" }))).toThrow(/expected rule-based or bedrock/);
+  it("takes the openai provider with an https base URL and the complete ARN of its key's secret", () => {
+    const config = resolveConfig(
+      context({
+        llmProvider: "openai",
+        openAiBaseUrl: "https://api.openai.com/v1",
+        openAiApiKeySecretArn: OPENAI_SECRET,
+      }),
+    );
+    expect(config.llm).toMatchObject({
+      provider: "openai",
+      openAiBaseUrl: "https://api.openai.com/v1",
+      openAiApiKeySecretArn: OPENAI_SECRET,
+    });
+  });
+
+  it("refuses the openai provider without its secret or URL, and unknown providers", () => {
+    expect(() => resolveConfig(context({ llmProvider: "openai" }))).toThrow(
+      /openAiBaseUrl "": the openai provider needs an https:\/\/ URL; openAiApiKeySecretArn "": the openai provider needs the complete ARN/,
+    );
+    expect(() =>
+      resolveConfig(
+        context({
+          llmProvider: "openai",
+          openAiBaseUrl: "http://api.openai.com/v1",
+          openAiApiKeySecretArn: "openai-key",
+        }),
+      ),
+    ).toThrow(/needs an https:\/\/ URL.*needs the complete ARN/);
+    expect(() => resolveConfig(context({ llmProvider: "anthropic" }))).toThrow(
+      /llmProvider "anthropic": expected rule-based, bedrock or openai/,
+    );
   });
 });
