@@ -14,6 +14,7 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
 import { mintToken } from "../../lambdas/auth/tokens.ts";
 import { ENV } from "../../lambdas/contracts/environment.ts";
 import { TABLES } from "../../lambdas/contracts/tables.ts";
+import { validateRequest } from "../../lambdas/core/request.ts";
 import { isTerminal, type RunRecord } from "../../lambdas/core/types.ts";
 import { resumeRun } from "../../lambdas/runs/resume-run.ts";
 import { startRun } from "../../lambdas/runs/start-run.ts";
@@ -24,8 +25,7 @@ import { type DistributedWorkflow, loadDistributedWorkflow } from "./distributed
 import { LocalDynamoDbStreams } from "./dynamodb-streams.ts";
 import { type Emulators, startEmulators } from "./emulators.ts";
 import { LocalEventBus } from "./event-bridge.ts";
-import { DEFAULT_STAGE, type Gateway, listenLoopback, type StreamHandler, startGateway } from "./gateway.ts";
-import { installResponseStreaming } from "./lambda-response-streaming.ts";
+import { DEFAULT_STAGE, type Gateway, listenLoopback, startGateway } from "./gateway.ts";
 import { LambdaPool, LambdaThread } from "./lambda-thread.ts";
 import { localS3ClientConfig, provisionResources } from "./provision.ts";
 import { LocalStepFunctions } from "./step-functions.ts";
@@ -215,9 +215,7 @@ async function bootTwin(
     [LOCAL_NAMES.RUNS_TABLE]: [TABLES.runs.partitionKey.name, TABLES.runs.sortKey.name],
   });
 
-  // The stream function calls the runtime's `awslambda.streamifyResponse` as it loads: the global first.
-  installResponseStreaming();
-  const [planner, worker, solver, finalize, api, ws, authorizer, push, executionStatus, batch, stream] =
+  const [planner, worker, solver, finalize, api, ws, authorizer, push, executionStatus, batch] =
     await Promise.all([
       import("../../lambdas/planner/index.ts"),
       import("../../lambdas/worker/index.ts"),
@@ -229,7 +227,6 @@ async function bootTwin(
       import("../../lambdas/ws/stream.ts"),
       import("../../lambdas/finalize/execution-status.ts"),
       import("../../lambdas/batch/index.ts"),
-      import("../../lambdas/stream/index.ts"),
     ]);
   const warn = (message: string, extra: Record<string, unknown>) =>
     console.warn(`[rewoo twin] ${message} ${JSON.stringify(extra)}`);
@@ -308,12 +305,7 @@ async function bootTwin(
   );
   const gateway = await startGateway({
     server,
-    handlers: {
-      api: api.handler,
-      stream: stream.handler as StreamHandler,
-      ws: ws.handler,
-      authorizer: authorizer.handler,
-    },
+    handlers: { api: api.handler, ws: ws.handler, authorizer: authorizer.handler },
     stepFunctions: [stepFunctions, ...batchWorkflow.machines],
     stage: DEFAULT_STAGE,
     region: REGION,
@@ -384,12 +376,15 @@ async function bootTwin(
     operatorToken: mintToken(tokenSecret, { kind: "operator" }, OPERATOR_TOKEN_TTL_SECONDS),
     async startRun(request, startOptions = {}) {
       let executionArn = "";
+      // Validated here, where the request enters, with the API's policy: the twin accepts what it would.
+      const validated = validateRequest(request, {
+        documents: svc.documentPolicy,
+        results: svc.resultPolicy,
+      });
       const { run_id } = await startRun(
-        request,
+        validated,
         {
           runs: svc.runs,
-          policy: svc.documentPolicy,
-          resultPolicy: svc.resultPolicy,
           startExecution: async (name, input) => {
             executionArn = (await startExecution(name, input)).executionArn;
           },

@@ -4,8 +4,13 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { mintToken } from "../auth/tokens.ts";
 import type { StartedRun } from "../contracts/api-types.ts";
-import { InvalidRequestError, RequestTooLargeError, validateRequest } from "../core/request.ts";
-import type { EvaluationRequest, RunStatus } from "../core/types.ts";
+import {
+  InvalidRequestError,
+  RequestTooLargeError,
+  type ValidatedRequest,
+  validateRequest,
+} from "../core/request.ts";
+import type { RunStatus } from "../core/types.ts";
 import { newRunId, StartExecutionError, startRun } from "../runs/start-run.ts";
 import { isTransient } from "../runtime/transient.ts";
 import type { IdempotencyRecord, RunMode } from "../store/runs.ts";
@@ -31,7 +36,7 @@ export async function startEvaluation(
   // A follow-up in a session inherits its metadata and documents; the merged request is validated.
   const session = await sessionRequest(raw, ctx);
   const body = session.body;
-  let request: EvaluationRequest;
+  let request: ValidatedRequest;
   try {
     request = validateRequest(body, { documents: documentPolicy, results: resultPolicy });
   } catch (error) {
@@ -64,8 +69,8 @@ export async function startEvaluation(
 
   try {
     await startRun(
-      body,
-      { runs, policy: documentPolicy, resultPolicy, publisher, startExecution: ctx.workflow.start },
+      request,
+      { runs, publisher, startExecution: ctx.workflow.start },
       { runId, mode, sessionId: session.session_id },
     );
   } catch (error) {

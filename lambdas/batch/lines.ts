@@ -12,7 +12,7 @@ import {
 } from "../core/batch.ts";
 import type { ResultPolicy } from "../core/destinations.ts";
 import type { DocumentPolicy } from "../core/documents.ts";
-import { InvalidRequestError, RequestTooLargeError } from "../core/request.ts";
+import { InvalidRequestError, RequestTooLargeError, validateRequest } from "../core/request.ts";
 import { isTerminal, type TerminalStatus } from "../core/types.ts";
 import { createRunRecord } from "../runs/start-run.ts";
 import type { BatchStore } from "../store/batches.ts";
@@ -55,11 +55,11 @@ export async function startLine(batchId: string, item: ManifestItem, deps: LineD
   const runId = runIdForLine(batchId, line);
   let created: boolean;
   try {
-    ({ created } = await createRunRecord(
-      request,
-      { runs: deps.runs, policy: deps.documentPolicy, resultPolicy: deps.resultPolicy },
-      { runId, mode: "rewoo" },
-    ));
+    const validated = validateRequest(request, {
+      documents: deps.documentPolicy,
+      results: deps.resultPolicy,
+    });
+    ({ created } = await createRunRecord(validated, { runs: deps.runs }, { runId, mode: "rewoo" }));
   } catch (error) {
     if (error instanceof InvalidRequestError) return { line, invalid: invalidLine(error) };
     throw error;

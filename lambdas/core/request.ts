@@ -1,6 +1,6 @@
-// The hybrid request, validated wherever a request enters (API, CLI local mode) with the same
-// policy, so both accept and refuse the same requests. Every offending field is reported at once,
-// by its path.
+// The hybrid request, validated wherever a request enters (the API, a batch line, the twin's own
+// starts) with the same policy, so all accept and refuse the same requests. Every offending field is
+// reported at once, by its path.
 import * as z from "zod";
 import { checkResultDestination, ResultDestinationError, type ResultPolicy } from "./destinations.ts";
 import {
@@ -103,11 +103,19 @@ export interface RequestPolicy {
   results: ResultPolicy;
 }
 
+declare const validated: unique symbol;
+
+/**
+ * A request validateRequest accepted. Only validateRequest makes one, so whoever takes it (starting a
+ * run) knows the request was checked where it entered, once, and does not check it again.
+ */
+export type ValidatedRequest = EvaluationRequest & { readonly [validated]: true };
+
 /**
  * Validates the shape, that every document and the result destination are in allowed locations,
  * and that what the run will store fits DynamoDB (RequestTooLargeError when only that fails).
  */
-export function validateRequest(input: unknown, policy: RequestPolicy): EvaluationRequest {
+export function validateRequest(input: unknown, policy: RequestPolicy): ValidatedRequest {
   const tooDeep = findTooDeep(input, MAX_JSON_DEPTH);
   if (tooDeep) {
     throw new InvalidRequestError([
@@ -159,7 +167,7 @@ export function validateRequest(input: unknown, policy: RequestPolicy): Evaluati
   }
   if (problems.length > 0) throw new InvalidRequestError(problems);
   assertStorable(request);
-  return request;
+  return request as ValidatedRequest;
 }
 
 const COPIES_EXPLAINED: Record<string, string> = {

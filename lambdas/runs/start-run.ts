@@ -1,10 +1,8 @@
-// Starting a run: validate, create the run record, start the execution named after the run.
-// Shared by the CLI's local mode and the API's start handler so both start runs the same way.
+// Starting a run: create the run record, start the execution named after the run. Shared by the API's
+// start handler, the batch function's lines and the twin, so all start runs the same way. The request
+// comes validated (ValidatedRequest): each caller validates it where it entered, once.
 
-import type { ResultPolicy } from "../core/destinations.ts";
-import type { DocumentPolicy } from "../core/documents.ts";
-import { validateRequest } from "../core/request.ts";
-import type { EvaluationRequest } from "../core/types.ts";
+import type { ValidatedRequest } from "../core/request.ts";
 import type { EventPublisher } from "../store/events.ts";
 import { timeOrderedId } from "../store/keys.ts";
 import type { RunMode, RunStore } from "../store/runs.ts";
@@ -35,21 +33,18 @@ export class StartExecutionError extends Error {
 }
 
 export async function startRun(
-  input: unknown,
+  request: ValidatedRequest,
   deps: {
     runs: RunStore;
-    policy: DocumentPolicy;
-    /** Where output_destination may point: the API and the CLI's local mode pass the same one. */
-    resultPolicy: ResultPolicy;
     startExecution: StartExecution;
     /** When given, a run that fails to start also gets its `complete` event, like any other ending. */
     publisher?: EventPublisher;
   },
   options: { runId?: string; mode?: RunMode; sessionId?: string } = {},
-): Promise<{ run_id: string; request: EvaluationRequest; created: boolean }> {
-  const { run_id: runId, request, created } = await createRunRecord(input, deps, options);
+): Promise<{ run_id: string; created: boolean }> {
+  const { run_id: runId, created } = await createRunRecord(request, deps, options);
   if (created) await startExecutionOf(runId, deps);
-  return { run_id: runId, request, created };
+  return { run_id: runId, created };
 }
 
 /**
@@ -73,22 +68,21 @@ export async function startExecutionOf(
 }
 
 /**
- * Validates the request and creates its run record without starting an execution: for callers whose
- * workflow starts the execution itself (the batch workflow runs each line as a child execution).
- * `created` is false when a run with this id already exists.
+ * Creates the run record without starting an execution: for callers whose workflow starts the
+ * execution itself (the batch workflow runs each line as a child execution). `created` is false when
+ * a run with this id already exists.
  */
 export async function createRunRecord(
-  input: unknown,
-  deps: { runs: RunStore; policy: DocumentPolicy; resultPolicy: ResultPolicy },
+  request: ValidatedRequest,
+  deps: { runs: RunStore },
   options: { runId?: string; mode?: RunMode; sessionId?: string } = {},
-): Promise<{ run_id: string; request: EvaluationRequest; created: boolean }> {
-  const request = validateRequest(input, { documents: deps.policy, results: deps.resultPolicy });
+): Promise<{ run_id: string; created: boolean }> {
   const runId = options.runId ?? newRunId();
   const created = await deps.runs.createRun(runId, request, {
     mode: options.mode ?? "rewoo",
     ...(options.sessionId ? { sessionId: options.sessionId } : {}),
   });
-  return { run_id: runId, request, created };
+  return { run_id: runId, created };
 }
 
 export async function failUnstartedRun(
