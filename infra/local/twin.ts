@@ -25,7 +25,8 @@ import { type DistributedWorkflow, loadDistributedWorkflow } from "./distributed
 import { LocalDynamoDbStreams } from "./dynamodb-streams.ts";
 import { type Emulators, startEmulators } from "./emulators.ts";
 import { LocalEventBus } from "./event-bridge.ts";
-import { DEFAULT_STAGE, type Gateway, listenLoopback, startGateway } from "./gateway.ts";
+import { DEFAULT_STAGE, type Gateway, listenLoopback, type StreamHandler, startGateway } from "./gateway.ts";
+import { installResponseStreaming } from "./lambda-response-streaming.ts";
 import { LambdaPool, LambdaThread } from "./lambda-thread.ts";
 import { localS3ClientConfig, provisionResources } from "./provision.ts";
 import { LocalStepFunctions } from "./step-functions.ts";
@@ -215,7 +216,9 @@ async function bootTwin(
     [LOCAL_NAMES.RUNS_TABLE]: [TABLES.runs.partitionKey.name, TABLES.runs.sortKey.name],
   });
 
-  const [planner, worker, solver, finalize, api, ws, authorizer, push, executionStatus, batch] =
+  // The stream function calls the runtime's `awslambda.streamifyResponse` as it loads: the global first.
+  installResponseStreaming();
+  const [planner, worker, solver, finalize, api, ws, authorizer, push, executionStatus, batch, stream] =
     await Promise.all([
       import("../../lambdas/planner/index.ts"),
       import("../../lambdas/worker/index.ts"),
@@ -227,6 +230,7 @@ async function bootTwin(
       import("../../lambdas/ws/stream.ts"),
       import("../../lambdas/finalize/execution-status.ts"),
       import("../../lambdas/batch/index.ts"),
+      import("../../lambdas/stream/index.ts"),
     ]);
   const warn = (message: string, extra: Record<string, unknown>) =>
     console.warn(`[rewoo twin] ${message} ${JSON.stringify(extra)}`);
@@ -305,7 +309,12 @@ async function bootTwin(
   );
   const gateway = await startGateway({
     server,
-    handlers: { api: api.handler, ws: ws.handler, authorizer: authorizer.handler },
+    handlers: {
+      api: api.handler,
+      stream: stream.handler as StreamHandler,
+      ws: ws.handler,
+      authorizer: authorizer.handler,
+    },
     stepFunctions: [stepFunctions, ...batchWorkflow.machines],
     stage: DEFAULT_STAGE,
     region: REGION,
