@@ -1,20 +1,40 @@
 // Amazon Bedrock through the Converse API (README: Configuration): one request shape for every model family,
 // and token usage reported by the service. The client is injected so a handler builds it once per
 // cold start and tests pass an aws-sdk-client-mock instance.
-import { type BedrockRuntimeClient, ConverseCommand } from "@aws-sdk/client-bedrock-runtime";
+import {
+  type BedrockRuntimeClient,
+  type BedrockRuntimeClientConfig,
+  ConverseCommand,
+  type ConverseCommandOutput,
+} from "@aws-sdk/client-bedrock-runtime";
+import { checkedCompletion, LlmEmptyOutputError } from "./outcome.ts";
 import { type Completion, type CompletionRequest, DEFAULT_TEMPERATURES, type LlmProvider } from "./types.ts";
 import { estimatedUsage } from "./usage.ts";
 
 export const DEFAULT_BEDROCK_MODEL = "anthropic.claude-3-5-haiku-20241022-v1:0";
 /** Room for a solver answer with citations for a few dozen conditions. */
 export const DEFAULT_BEDROCK_MAX_TOKENS = 4096;
+/**
+ * Attempts per Converse call, the SDK's standard retry mode (throttling and 5xx, with jittered
+ * backoff). After that a throttle surfaces as ThrottlingException, which the handlers turn into
+ * Rewoo.TransientError for the state machine's longer Retry (lambdas/runtime/transient.ts).
+ */
+export const BEDROCK_MAX_ATTEMPTS = 3;
+
+/** Stop reasons meaning the text is cut off: the output limit, or the model's context window. */
+const TRUNCATED_STOP_REASONS = new Set(["max_tokens", "model_context_window_exceeded"]);
+
+/** How every Bedrock Runtime client of the functions is built (lambdas/llm/index.ts); tests add an endpoint. */
+export function bedrockClientConfig(region?: string): BedrockRuntimeClientConfig {
+  return { ...(region ? { region } : {}), maxAttempts: BEDROCK_MAX_ATTEMPTS, retryMode: "standard" };
+}
 
 export interface BedrockProviderOptions {
   client: BedrockRuntimeClient;
   /** Used when a request names no model. */
   defaultModel?: string;
   maxTokens?: number;
-  /** One temperature for every purpose; by default the planner runs colder than the solver. */
+  /** One temperature for every purpose this provider serves; by default DEFAULT_TEMPERATURES per purpose. */
   temperature?: number;
 }
 
@@ -44,18 +64,16 @@ export class BedrockProvider implements LlmProvider {
         temperature: this.temperature ?? DEFAULT_TEMPERATURES[request.context.purpose],
       },
     });
-    // SDK errors (ThrottlingException, AccessDeniedException, ...) propagate unchanged: their names
-    // are what retry policies and operators match on.
-    const response = await this.client.send(command, { abortSignal: request.signal });
+    let response: ConverseCommandOutput;
+    try {
+      response = await this.client.send(command, { abortSignal: request.signal });
+    } catch (error) {
+      throw withProviderContext(error, modelId);
+    }
     const blocks = response.output?.message?.content ?? [];
     const texts = blocks
       .map((block) => block.text)
       .filter((text): text is string => typeof text === "string");
-    if (texts.length === 0) {
-      throw new Error(
-        `Bedrock Converse response for model ${modelId} had no text content (stopReason: ${response.stopReason ?? "none"})`,
-      );
-    }
     const text = texts.join("");
     const inputTokens = response.usage?.inputTokens;
     const outputTokens = response.usage?.outputTokens;
@@ -63,11 +81,45 @@ export class BedrockProvider implements LlmProvider {
       typeof inputTokens === "number" && typeof outputTokens === "number"
         ? { input_tokens: inputTokens, output_tokens: outputTokens, source: "provider" as const }
         : estimatedUsage(request.system, request.prompt, text);
-    return {
-      text,
-      model: modelId,
-      usage,
-      ...(response.stopReason ? { stop_reason: response.stopReason } : {}),
-    };
+    if (texts.length === 0 && request.context.purpose !== "review") {
+      // Content without a text block (a tool call, reasoning only, nothing): no answer to read.
+      throw new LlmEmptyOutputError(
+        `Bedrock Converse response for model ${modelId} had no text content (stopReason: ${response.stopReason ?? "none"})`,
+        usage,
+      );
+    }
+    return checkedCompletion(
+      {
+        text,
+        model: modelId,
+        usage,
+        ...(response.stopReason ? { stop_reason: response.stopReason } : {}),
+      },
+      {
+        provider: "Bedrock Converse",
+        purpose: request.context.purpose,
+        maxTokens: this.maxTokens,
+        truncated: TRUNCATED_STOP_REASONS.has(response.stopReason ?? ""),
+      },
+    );
   }
+}
+
+/**
+ * A service error (ThrottlingException, ValidationException, AccessDeniedException, ...) with the
+ * provider, the model, the HTTP status and the attempts made in its message. The error itself is
+ * kept, with its name, class and $metadata: retry policies and operators match on those
+ * (lambdas/runtime/transient.ts). Anything else (an abort) passes unchanged.
+ */
+function withProviderContext(error: unknown, modelId: string): unknown {
+  const failure = error as {
+    name?: string;
+    message?: string;
+    $metadata?: { httpStatusCode?: number; attempts?: number };
+  };
+  if (!(error instanceof Error) || failure.$metadata === undefined) return error;
+  const { httpStatusCode: status, attempts } = failure.$metadata;
+  const after = attempts && attempts > 1 ? ` after ${attempts} attempts` : "";
+  error.message = `Bedrock Converse request for model ${modelId} failed with ${status ? `HTTP ${status} ` : ""}${error.name}${after}: ${error.message}`;
+  return error;
 }

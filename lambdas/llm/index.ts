@@ -3,13 +3,25 @@
 // (or the reverse), and the choice should not need a code change. The reviewer judges plans, so it
 // takes the planner's model unless told otherwise.
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
-import { BedrockProvider, DEFAULT_BEDROCK_MODEL } from "./bedrock.ts";
+import { BedrockProvider, bedrockClientConfig, DEFAULT_BEDROCK_MODEL } from "./bedrock.ts";
 import { DEFAULT_OPENAI_MODEL, OpenAiCompatibleProvider } from "./openai.ts";
+import { openAiKeyFromSecret } from "./openai-key.ts";
+import type { LlmRole } from "./outcome.ts";
 import { RULE_BASED_MODEL, RuleBasedProvider } from "./rule-based.ts";
 import { SCRIPTED_MODEL, ScriptedProvider } from "./scripted.ts";
 import type { LlmProvider } from "./types.ts";
 
 export type LlmProviderName = "rule-based" | "bedrock" | "openai" | "scripted";
+
+/**
+ * A role's sampling settings (REWOO_<ROLE>_TEMPERATURE, REWOO_<ROLE>_MAX_TOKENS). Unset: the
+ * temperature of DEFAULT_TEMPERATURES for each purpose, and Bedrock's DEFAULT_BEDROCK_MAX_TOKENS or
+ * an OpenAI-compatible server's own default. The rule-based and scripted providers ignore them.
+ */
+export interface LlmRoleSettings {
+  temperature?: number | undefined;
+  maxTokens?: number | undefined;
+}
 
 /** The shape of `config.llm` (lambdas/runtime/config.ts); prompt overrides are read by the handlers. */
 export interface LlmOptions {
@@ -20,7 +32,11 @@ export interface LlmOptions {
   reviewerModel?: string;
   openaiBaseUrl?: string;
   openaiApiKey?: string;
+  /** In AWS: the Secrets Manager secret (name or ARN) holding the key; OPENAI_API_KEY wins when both are set. */
+  openaiApiKeySecretArn?: string;
   scriptedResponsesFile?: string;
+  /** Per role; the `tool` role serves the `llm` tool and Conditions AI's field lookups. */
+  roles?: Partial<Record<LlmRole, LlmRoleSettings>>;
 }
 
 export interface LlmDeps {
@@ -45,14 +61,14 @@ export interface LlmProviders {
 }
 
 export function createLlmProviders(options: LlmOptions, deps: LlmDeps = {}): LlmProviders {
-  const { provider, defaultModel } = buildProvider(options, deps);
+  const { providerFor, defaultModel } = buildProvider(options, deps);
   const plannerModel = options.plannerModel || defaultModel;
   const solverModel = options.solverModel || defaultModel;
   return {
-    planner: { provider, model: plannerModel },
-    solver: { provider, model: solverModel },
-    tool: { provider, model: options.toolModel || solverModel },
-    reviewer: { provider, model: options.reviewerModel || plannerModel },
+    planner: { provider: providerFor("planner"), model: plannerModel },
+    solver: { provider: providerFor("solver"), model: solverModel },
+    tool: { provider: providerFor("tool"), model: options.toolModel || solverModel },
+    reviewer: { provider: providerFor("reviewer"), model: options.reviewerModel || plannerModel },
   };
 }
 
@@ -66,7 +82,23 @@ export function createLlmProviders(options: LlmOptions, deps: LlmDeps = {}): Llm
  */
 export const BUNDLED_PROVIDER_VARIABLE = "REWOO_BUNDLED_LLM_PROVIDER";
 
-type Built = { provider: LlmProvider; defaultModel: string };
+/** A provider per role: the model-backed ones carry the role's temperature and token limit. */
+type Built = { providerFor: (role: LlmRole) => LlmProvider; defaultModel: string };
+
+/** One instance for every role (a provider without sampling settings). */
+const shared = (provider: LlmProvider, defaultModel: string): Built => ({
+  providerFor: () => provider,
+  defaultModel,
+});
+
+/** A role's settings as provider options, leaving out what is unset. */
+function sampling(options: LlmOptions, role: LlmRole): { temperature?: number; maxTokens?: number } {
+  const { temperature, maxTokens } = options.roles?.[role] ?? {};
+  return {
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+  };
+}
 
 function buildProvider(options: LlmOptions, deps: LlmDeps): Built {
   switch (options.provider) {
@@ -75,12 +107,12 @@ function buildProvider(options: LlmOptions, deps: LlmDeps): Built {
         !process.env.REWOO_BUNDLED_LLM_PROVIDER ||
         process.env.REWOO_BUNDLED_LLM_PROVIDER === "rule-based"
       ) {
-        return { provider: new RuleBasedProvider(), defaultModel: RULE_BASED_MODEL };
+        return shared(new RuleBasedProvider(), RULE_BASED_MODEL);
       }
       break;
     case "bedrock":
       if (!process.env.REWOO_BUNDLED_LLM_PROVIDER || process.env.REWOO_BUNDLED_LLM_PROVIDER === "bedrock") {
-        return bedrockProvider(deps);
+        return bedrockProvider(options, deps);
       }
       break;
     case "openai":
@@ -106,9 +138,13 @@ function buildProvider(options: LlmOptions, deps: LlmDeps): Built {
   );
 }
 
-function bedrockProvider(deps: LlmDeps): Built {
-  const client = deps.bedrockClient ?? new BedrockRuntimeClient(deps.region ? { region: deps.region } : {});
-  return { provider: new BedrockProvider({ client }), defaultModel: DEFAULT_BEDROCK_MODEL };
+function bedrockProvider(options: LlmOptions, deps: LlmDeps): Built {
+  // One client (one connection pool) for every role.
+  const client = deps.bedrockClient ?? new BedrockRuntimeClient(bedrockClientConfig(deps.region));
+  return {
+    providerFor: (role) => new BedrockProvider({ client, ...sampling(options, role) }),
+    defaultModel: DEFAULT_BEDROCK_MODEL,
+  };
 }
 
 function openAiProvider(options: LlmOptions, deps: LlmDeps): Built {
@@ -117,13 +153,22 @@ function openAiProvider(options: LlmOptions, deps: LlmDeps): Built {
       "Invalid configuration: REWOO_LLM_PROVIDER=openai needs OPENAI_BASE_URL (e.g. https://api.openai.com/v1, or http://127.0.0.1:11434/v1 for Ollama)",
     );
   }
-  const provider = new OpenAiCompatibleProvider({
-    baseUrl: options.openaiBaseUrl,
-    apiKey: options.openaiApiKey,
-    fetch: deps.fetch,
-    timeoutMs: deps.openaiTimeoutMs,
-  });
-  return { provider, defaultModel: DEFAULT_OPENAI_MODEL };
+  const baseUrl = options.openaiBaseUrl;
+  // The key itself (local), else the secret that holds it (AWS), read when a call needs it.
+  const apiKey =
+    options.openaiApiKey ||
+    (options.openaiApiKeySecretArn ? openAiKeyFromSecret(options.openaiApiKeySecretArn) : undefined);
+  return {
+    providerFor: (role) =>
+      new OpenAiCompatibleProvider({
+        baseUrl,
+        ...(apiKey ? { apiKey } : {}),
+        ...(deps.fetch ? { fetch: deps.fetch } : {}),
+        ...(deps.openaiTimeoutMs !== undefined ? { timeoutMs: deps.openaiTimeoutMs } : {}),
+        ...sampling(options, role),
+      }),
+    defaultModel: DEFAULT_OPENAI_MODEL,
+  };
 }
 
 function scriptedProvider(options: LlmOptions): Built {
@@ -132,11 +177,24 @@ function scriptedProvider(options: LlmOptions): Built {
       "Invalid configuration: REWOO_LLM_PROVIDER=scripted needs REWOO_SCRIPTED_RESPONSES (path to a JSON file of [{purpose?, match?, text}] responses)",
     );
   }
-  return { provider: ScriptedProvider.fromFile(options.scriptedResponsesFile), defaultModel: SCRIPTED_MODEL };
+  return shared(ScriptedProvider.fromFile(options.scriptedResponsesFile), SCRIPTED_MODEL);
 }
 
-export { BedrockProvider, DEFAULT_BEDROCK_MODEL } from "./bedrock.ts";
+export {
+  BEDROCK_MAX_ATTEMPTS,
+  BedrockProvider,
+  bedrockClientConfig,
+  DEFAULT_BEDROCK_MODEL,
+} from "./bedrock.ts";
 export { DEFAULT_OPENAI_MODEL, OpenAiCompatibleProvider, OpenAiHttpError } from "./openai.ts";
+export { OpenAiApiKeyUnavailableError } from "./openai-key.ts";
+export {
+  LlmEmptyOutputError,
+  LlmOutputTruncatedError,
+  type LlmRole,
+  maxTokensSetting,
+  ROLE_OF_PURPOSE,
+} from "./outcome.ts";
 export { RULE_BASED_MODEL, RuleBasedProvider } from "./rule-based.ts";
 export { SCRIPTED_MODEL, ScriptedProvider, type ScriptedResponse } from "./scripted.ts";
 export type * from "./types.ts";

@@ -87,4 +87,28 @@ describe("createLlmProviders", () => {
       "qwen2.5-7b",
     ]);
   });
+
+  it("reads each role's temperature and max tokens from the environment, unset or empty leaving today's defaults", () => {
+    const base = { RUNS_TABLE: "runs", DOCUMENTS_BUCKET: "documents", ARTIFACTS_BUCKET: "artifacts" };
+    const config = parseConfig({
+      ...base,
+      REWOO_PLANNER_TEMPERATURE: "0",
+      REWOO_PLANNER_MAX_TOKENS: "2048",
+      REWOO_SOLVER_TEMPERATURE: "",
+      REWOO_TOOL_MAX_TOKENS: "512",
+      REWOO_REVIEWER_TEMPERATURE: "0.5",
+    });
+
+    expect(config.llm.roles).toEqual({
+      planner: { temperature: 0, maxTokens: 2048 },
+      solver: { temperature: undefined, maxTokens: undefined },
+      tool: { temperature: undefined, maxTokens: 512 },
+      reviewer: { temperature: 0.5, maxTokens: undefined },
+    });
+    expect(() => parseConfig({ ...base, REWOO_SOLVER_TEMPERATURE: "2.5" })).toThrow(
+      /REWOO_SOLVER_TEMPERATURE/,
+    );
+    expect(() => parseConfig({ ...base, REWOO_PLANNER_MAX_TOKENS: "0" })).toThrow(/REWOO_PLANNER_MAX_TOKENS/);
+    expect(() => parseConfig({ ...base, REWOO_TOOL_MAX_TOKENS: "many" })).toThrow(/REWOO_TOOL_MAX_TOKENS/);
+  });
 });

@@ -107,7 +107,8 @@ describe("OpenAiCompatibleProvider", () => {
       status: 500,
       body: JSON.stringify({ error: { message: "model overloaded", type: "server_error" } }),
     };
-    const provider = new OpenAiCompatibleProvider({ baseUrl });
+    // One attempt: the retries of a 5xx are the wire tests' (wire-openai.test.ts).
+    const provider = new OpenAiCompatibleProvider({ baseUrl, maxAttempts: 1 });
 
     const error = await provider
       .complete({ system: "s", prompt: "p", model: "m1", context: { purpose: "tool" } })
@@ -122,7 +123,7 @@ describe("OpenAiCompatibleProvider", () => {
 
   it("reports a non-JSON error body as text", async () => {
     reply = { status: 502, body: "<html>Bad Gateway</html>" };
-    const provider = new OpenAiCompatibleProvider({ baseUrl });
+    const provider = new OpenAiCompatibleProvider({ baseUrl, maxAttempts: 1 });
 
     await expect(
       provider.complete({ system: "s", prompt: "p", context: { purpose: "tool" } }),
