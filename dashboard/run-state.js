@@ -339,6 +339,7 @@ export class RunState {
       replanEvents: replans,
       result,
       usage: record?.usage,
+      cost: record?.cost,
       planReview: record?.plan_review,
       resultReview: record?.result_review,
       waiting: this.waitingFor,

@@ -152,6 +152,17 @@ export function renderRunList(el, { runs, selectedId, listAvailable, error }) {
                 formatRelative(run.created_at),
               ),
               h("span", { class: "mono" }, shortRunId(run.run_id)),
+              run.cost
+                ? h(
+                    "span",
+                    {
+                      class: "run-item-cost",
+                      title: "Estimated cost of the run (LLM, Step Functions, Lambda)",
+                      dataset: { testid: `run-cost-${run.run_id}` },
+                    },
+                    `≈ ${formatUsd(run.cost.total)}`,
+                  )
+                : null,
             ),
           ),
         ),
@@ -292,7 +303,45 @@ export function renderRunHeader(el, view, { onCancel, cancelling }) {
         usage ? `${formatNumber(usage.input_tokens)} in · ${formatNumber(usage.output_tokens)} out` : "",
         "token-usage",
       ),
+      costKpi(view),
     ),
+  );
+}
+
+/** USD with three significant digits: a run costs fractions of a cent, which "$0.00" would hide. */
+export function formatUsd(amount) {
+  if (typeof amount !== "number" || !Number.isFinite(amount)) return "—";
+  if (amount === 0) return "$0";
+  return `$${amount.toLocaleString("en-US", amount >= 1 ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : { maximumSignificantDigits: 3 })}`;
+}
+
+/** The run's estimated cost, stored when it ended (docs/cost.md): the total, its parts, what they count. */
+function costKpi(view) {
+  const cost = view.cost;
+  if (!cost)
+    return kpi("Cost (estimate)", "—", view.terminal ? "not estimated" : "when the run ends", "kpi-cost");
+  const { llm, step_functions: sfn, lambda } = cost.breakdown ?? {};
+  const title = [
+    `Estimated, prices as of ${cost.prices_as_of ?? "?"}; API Gateway, DynamoDB, S3 and Textract not counted.`,
+    llm
+      ? `LLM ${formatUsd(cost.llm)}: ${formatNumber(llm.input_tokens)} in × $${llm.input_per_million}/M + ${formatNumber(llm.output_tokens)} out × $${llm.output_per_million}/M${llm.priced_as ? ` (${llm.priced_as})` : ""}`
+      : null,
+    llm?.unpriced_models?.length ? `No price for ${llm.unpriced_models.join(", ")}: counted as free.` : null,
+    sfn
+      ? `Step Functions ${formatUsd(cost.step_functions)}: ${formatNumber(sfn.transitions)} transitions`
+      : null,
+    lambda
+      ? `Lambda ${formatUsd(cost.lambda)}: ${formatNumber(lambda.requests)} requests, ${formatNumber(Number(lambda.gb_seconds.toFixed(3)))} GB-s`
+      : null,
+  ]
+    .filter(Boolean)
+    .join("\n");
+  return kpi(
+    "Cost (estimate)",
+    `≈ ${formatUsd(cost.total)}`,
+    `LLM ${formatUsd(cost.llm)} · Step Functions ${formatUsd(cost.step_functions)} · Lambda ${formatUsd(cost.lambda)}`,
+    "kpi-cost",
+    title,
   );
 }
 

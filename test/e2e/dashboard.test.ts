@@ -187,6 +187,17 @@ describe("the progress dashboard", () => {
     }
     expect(await page.innerText("[data-testid=result-summary]")).toContain("5 of 5");
     expect(await page.innerText("[data-testid=token-usage]")).toMatch(/\d/);
+    // The estimated cost, stored with the ending: the rule-based planner and solver cost nothing, the
+    // workflow's transitions and Lambda time do (a fraction of a cent). Also in the run list.
+    await expect
+      .poll(() => page.innerText("[data-testid=kpi-cost]"), { timeout: 10_000 })
+      .toMatch(/^cost \(estimate\)\s+≈ \$0\.0\d+\s+LLM \$0 · Step Functions \$0\.0\d+ · Lambda \$0\.0\d+$/i);
+    expect(await page.getAttribute("[data-testid=kpi-cost]", "title")).toMatch(
+      /Estimated.*\n.*\d+ transitions/s,
+    );
+    await expect
+      .poll(() => page.innerText(`[data-testid=run-cost-${runId}]`), { timeout: 10_000 })
+      .toMatch(/^≈ \$0\.0\d+$/);
     // Both reviews, approved with 10 by the offline reviewers.
     expect(await page.innerText("[data-testid=kpi-reviews]")).toMatch(/10 · 10\s+plan · result$/);
 
