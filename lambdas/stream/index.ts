@@ -6,18 +6,24 @@ import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import { serveRunEventStream } from "../api/event-stream.ts";
 import { createLogger } from "../runtime/logger.ts";
 import { baseServices } from "../runtime/services.ts";
+import { functionTracer, traceInvocation } from "../runtime/tracer.ts";
 
-const logger = createLogger("rewoo-stream");
+const SERVICE = "rewoo-stream";
+const logger = createLogger(SERVICE);
+const tracer = functionTracer(SERVICE);
 
 export const handler = awslambda.streamifyResponse(
   async (event: APIGatewayProxyEvent, responseStream: awslambda.HttpResponseStream, context: Context) => {
-    const runId = event.pathParameters?.run_id;
-    const ended = await serveRunEventStream(
-      event,
-      baseServices().runs,
-      (meta) => awslambda.HttpResponseStream.from(responseStream, { ...meta }),
-      { remainingMs: () => context.getRemainingTimeInMillis() },
-    );
-    logger.info("event stream ended", { run_id: runId, ended });
+    // Traced like the other entries (not counted on the run: a reader's stream is not the run's work).
+    await traceInvocation(tracer, SERVICE, async () => {
+      const runId = event.pathParameters?.run_id;
+      const ended = await serveRunEventStream(
+        event,
+        baseServices().runs,
+        (meta) => awslambda.HttpResponseStream.from(responseStream, { ...meta }),
+        { remainingMs: () => context.getRemainingTimeInMillis() },
+      );
+      logger.info("event stream ended", { run_id: runId, ended });
+    });
   },
 );
