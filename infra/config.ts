@@ -3,12 +3,24 @@
 // existing bucket or at the lender's services without editing code.
 import { RemovalPolicy } from "aws-cdk-lib";
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
-import { MAX_WAIT_SECONDS } from "../lambdas/contracts/environment.ts";
+import { ENV, MAX_WAIT_SECONDS } from "../lambdas/contracts/environment.ts";
 
 export const ENVIRONMENT_NAMES = ["dev", "staging", "prod"] as const;
 export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
 
 export type LlmProviderName = "rule-based" | "bedrock" | "openai";
+
+/** The model-calling roles whose sampling is configurable (the functions' REWOO_<ROLE>_TEMPERATURE / _MAX_TOKENS). */
+export const LLM_ROLES = ["planner", "solver", "tool", "reviewer"] as const;
+export type LlmRole = (typeof LLM_ROLES)[number];
+
+/** A role's sampling; unset values keep the functions' defaults (docs/configuration in README). */
+export interface LlmRoleSampling {
+  /** 0–2 (Bedrock's models accept 0–1). */
+  readonly temperature?: number;
+  /** The most tokens the role may write; an answer cut off there fails the step instead of being used. */
+  readonly maxTokens?: number;
+}
 
 /** What a deployed worker reads scanned pages with; tesseract runs offline only (see validateConfig). */
 export type DeployedOcrEngine = "textract" | "none";
@@ -55,6 +67,8 @@ export interface RewooConfig {
      * or JSON with "api_key"). The functions that call the model may read exactly this secret.
      */
     readonly openAiApiKeySecretArn?: string;
+    /** Per role; unset: planner 0.1, solver and `llm` tool 0.3, reviewer 0; Bedrock writes up to 4096 tokens. */
+    readonly roles?: Partial<Record<LlmRole, LlmRoleSampling>>;
   };
   /** The worker's OCR of PDF pages without a text layer (REWOO_OCR_ENGINE, REWOO_OCR_MIN_CONFIDENCE). */
   readonly ocr: {
@@ -176,6 +190,14 @@ export const CONTEXT_OVERRIDES = [
   "reviewerModel",
   "openAiBaseUrl",
   "openAiApiKeySecretArn",
+  "plannerTemperature",
+  "solverTemperature",
+  "toolTemperature",
+  "reviewerTemperature",
+  "plannerMaxTokens",
+  "solverMaxTokens",
+  "toolMaxTokens",
+  "reviewerMaxTokens",
   "workerConcurrency",
   "workflowType",
   "alarmTopicArn",
@@ -221,6 +243,7 @@ export function resolveConfig(context: Context): RewooConfig {
         reviewerModel: text("reviewerModel") ?? chosen.llm.reviewerModel,
         openAiBaseUrl: text("openAiBaseUrl") ?? chosen.llm.openAiBaseUrl,
         openAiApiKeySecretArn: text("openAiApiKeySecretArn") ?? chosen.llm.openAiApiKeySecretArn,
+        roles: roleSampling(chosen.llm.roles, text),
       }),
     },
     ocr: {
@@ -268,6 +291,13 @@ export function validateConfig(config: RewooConfig): void {
       problems.push(
         `openAiApiKeySecretArn "${openAiApiKeySecretArn ?? ""}": the openai provider needs the complete ARN of the Secrets Manager secret holding its key`,
       );
+  }
+  for (const [role, sampling] of Object.entries(config.llm.roles ?? {})) {
+    const { temperature, maxTokens } = sampling ?? {};
+    if (temperature !== undefined && !(Number.isFinite(temperature) && temperature >= 0 && temperature <= 2))
+      problems.push(`${role}Temperature ${temperature}: expected a number from 0 to 2`);
+    if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0))
+      problems.push(`${role}MaxTokens ${maxTokens}: expected a positive integer`);
   }
   if (config.llm.provider === "bedrock") {
     for (const key of ["plannerModel", "solverModel"] as const) {
@@ -350,4 +380,43 @@ export function validateConfig(config: RewooConfig): void {
 
 function definedOnly<T extends Record<string, unknown>>(record: T): Partial<T> {
   return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * The environment's per-role sampling with the context keys (`-c plannerTemperature=0`) over it; a
+ * value that is not a number stays NaN so validateConfig names it.
+ */
+function roleSampling(
+  chosen: RewooConfig["llm"]["roles"],
+  text: (key: (typeof CONTEXT_OVERRIDES)[number]) => string | undefined,
+): RewooConfig["llm"]["roles"] {
+  const roles: Partial<Record<LlmRole, LlmRoleSampling>> = {};
+  for (const role of LLM_ROLES) {
+    const temperature = text(`${role}Temperature`);
+    const maxTokens = text(`${role}MaxTokens`);
+    const sampling = definedOnly({
+      temperature: temperature === undefined ? chosen?.[role]?.temperature : Number(temperature),
+      maxTokens: maxTokens === undefined ? chosen?.[role]?.maxTokens : Number(maxTokens),
+    });
+    if (Object.keys(sampling).length > 0) roles[role] = sampling;
+  }
+  return Object.keys(roles).length > 0 ? roles : undefined;
+}
+
+/** REWOO_<ROLE>_TEMPERATURE / _MAX_TOKENS for the functions that call the model; unset roles set nothing. */
+export function llmRoleEnvironment(llm: RewooConfig["llm"]): Record<string, string> {
+  const names = {
+    planner: [ENV.REWOO_PLANNER_TEMPERATURE, ENV.REWOO_PLANNER_MAX_TOKENS],
+    solver: [ENV.REWOO_SOLVER_TEMPERATURE, ENV.REWOO_SOLVER_MAX_TOKENS],
+    tool: [ENV.REWOO_TOOL_TEMPERATURE, ENV.REWOO_TOOL_MAX_TOKENS],
+    reviewer: [ENV.REWOO_REVIEWER_TEMPERATURE, ENV.REWOO_REVIEWER_MAX_TOKENS],
+  } as const satisfies Record<LlmRole, readonly [string, string]>;
+  const env: Record<string, string> = {};
+  for (const role of LLM_ROLES) {
+    const { temperature, maxTokens } = llm.roles?.[role] ?? {};
+    const [temperatureName, maxTokensName] = names[role];
+    if (temperature !== undefined) env[temperatureName] = String(temperature);
+    if (maxTokens !== undefined) env[maxTokensName] = String(maxTokens);
+  }
+  return env;
 }

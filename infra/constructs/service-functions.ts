@@ -7,7 +7,7 @@ import type * as kms from "aws-cdk-lib/aws-kms";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
 import { ENV } from "../../lambdas/contracts/environment.ts";
-import type { RewooConfig } from "../config.ts";
+import { llmRoleEnvironment, type RewooConfig } from "../config.ts";
 import { RewooFunction, type RewooFunctionProps } from "./rewoo-function.ts";
 
 /** What every function of the Service stack is built with. */
@@ -91,6 +91,8 @@ export function serviceEnvironments(
     [ENV.REWOO_LLM_PROVIDER]: config.llm.provider,
     // The planner turns this into the RunSteps Map's MaxConcurrencyPath value.
     [ENV.REWOO_WORKER_CONCURRENCY]: String(config.workflow.workerConcurrency),
+    // Each role's temperature and output limit, when the environment sets them.
+    ...llmRoleEnvironment(config.llm),
     ...definedEnv({
       [ENV.REWOO_PLANNER_MODEL]: config.llm.plannerModel,
       [ENV.REWOO_SOLVER_MODEL]: config.llm.solverModel,

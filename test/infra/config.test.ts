@@ -1,7 +1,7 @@
 // Environment selection and the configuration checks that fail synth before anything is built.
 import { RemovalPolicy } from "aws-cdk-lib";
 import { describe, expect, it } from "vitest";
-import { resolveConfig } from "../../infra/config.ts";
+import { llmRoleEnvironment, resolveConfig } from "../../infra/config.ts";
 
 const OPENAI_SECRET = "arn:aws:secretsmanager:eu-west-1:111122223333:secret:rewoo/openai-key-AbCdEf";
 
@@ -109,6 +109,37 @@ describe("resolveConfig", () => {
     ).toThrow(/needs an https:\/\/ URL.*needs the complete ARN/);
     expect(() => resolveConfig(context({ llmProvider: "anthropic" }))).toThrow(
       /llmProvider "anthropic": expected rule-based, bedrock or openai/,
+    );
+  });
+
+  it("takes each role's temperature and max tokens from the context, leaving unset roles to the functions' defaults", () => {
+    expect(resolveConfig(context({})).llm.roles).toBeUndefined();
+    const config = resolveConfig(
+      context({
+        plannerTemperature: "0",
+        plannerMaxTokens: "2048",
+        reviewerTemperature: "0.2",
+        toolMaxTokens: "512",
+      }),
+    );
+    expect(config.llm.roles).toEqual({
+      planner: { temperature: 0, maxTokens: 2048 },
+      tool: { maxTokens: 512 },
+      reviewer: { temperature: 0.2 },
+    });
+    expect(llmRoleEnvironment(config.llm)).toEqual({
+      REWOO_PLANNER_TEMPERATURE: "0",
+      REWOO_PLANNER_MAX_TOKENS: "2048",
+      REWOO_TOOL_MAX_TOKENS: "512",
+      REWOO_REVIEWER_TEMPERATURE: "0.2",
+    });
+  });
+
+  it("refuses a temperature outside 0–2 and a max tokens that is not a positive integer", () => {
+    expect(() =>
+      resolveConfig(context({ solverTemperature: "2.5", plannerMaxTokens: "0", toolMaxTokens: "lots" })),
+    ).toThrow(
+      /plannerMaxTokens 0: expected a positive integer; solverTemperature 2\.5: expected a number from 0 to 2; toolMaxTokens NaN: expected a positive integer/,
     );
   });
 });

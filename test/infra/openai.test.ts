@@ -19,6 +19,7 @@ describe("openai provider (staging)", () => {
           solverModel: "gpt-4.1-mini",
           openAiBaseUrl: "https://api.openai.com/v1",
           openAiApiKeySecretArn: SECRET,
+          roles: { planner: { temperature: 0, maxTokens: 2048 }, solver: { maxTokens: 8192 } },
         },
       })),
     });
@@ -52,6 +53,21 @@ describe("openai provider (staging)", () => {
   it("grants no Bedrock access", () => {
     for (const service of SERVICES) {
       expect(functionAccess(s.serviceTemplate, service).allowing("bedrock:InvokeModel"), service).toEqual([]);
+    }
+  });
+
+  it("tells the model's callers each configured role's temperature and max tokens, and nothing for unset ones", () => {
+    for (const service of CALLERS) {
+      const { environment } = functionAccess(s.serviceTemplate, service);
+      expect(environment, service).toMatchObject({
+        REWOO_PLANNER_TEMPERATURE: "0",
+        REWOO_PLANNER_MAX_TOKENS: "2048",
+        REWOO_SOLVER_MAX_TOKENS: "8192",
+      });
+      expect(
+        Object.keys(environment).filter((name) => /_(TEMPERATURE|MAX_TOKENS)$/.test(name)),
+        service,
+      ).toHaveLength(3);
     }
   });
 });
