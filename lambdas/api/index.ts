@@ -1,5 +1,6 @@
 // The REST API's one Lambda function (API Gateway REST, proxy integration). Thin: build the context
 // once per cold start, route, answer. The logic lives in the modules next to this one.
+import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import packageJson from "../../package.json" with { type: "json" };
 import { loadTokenSecret } from "../auth/secret.ts";
@@ -20,10 +21,11 @@ let context: ApiContext | undefined;
 function apiContext(): ApiContext {
   if (!context) {
     const svc = catalogServices();
+    const secrets = tracer.captureAWSv3Client(new SecretsManagerClient({ region: svc.config.region }));
     context = {
       services: svc,
       workflow: createWorkflow(svc.config),
-      tokenSecret: () => loadTokenSecret(svc.config),
+      tokenSecret: () => loadTokenSecret(svc.config, secrets),
       logger,
       version: packageJson.version,
     };

@@ -4,7 +4,6 @@
 // read on first use and reused for an hour (lambdas/secrets/reader.ts), so it is never in the
 // function's environment or template.
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
-import { functionTracer } from "../runtime/tracer.ts";
 import { SecretUnavailableError, secretReader } from "../secrets/reader.ts";
 
 /** Same floor as REWOO_TOKEN_SECRET in config.ts: shorter HMAC keys are guessable. */
@@ -44,8 +43,8 @@ export function loadTokenSecret(config: TokenSecretConfig, client?: SecretsManag
         what: "the token secret",
         region: config.region,
         minLength: MIN_TOKEN_SECRET_LENGTH,
-        client:
-          client ?? functionTracer().captureAWSv3Client(new SecretsManagerClient({ region: config.region })),
+        // The handlers pass their traced client; built here only when none is given.
+        client: client ?? new SecretsManagerClient({ region: config.region }),
         unavailable: (message, init) => new TokenSecretUnavailableError(message, init),
       }),
     };

@@ -10,6 +10,7 @@ import { ocrEngineFor } from "../tools/ocr/select.ts";
 import { createLogger } from "./logger.ts";
 import type { BaseServices } from "./services.ts";
 import { remainingTimeBudgetMs } from "./time-budget.ts";
+import { functionTracer } from "./tracer.ts";
 
 export function workerToolRuntime(base: BaseServices, toolModel: () => ModelBinding): LoanToolRunners {
   const lender = createLenderCalls(base.config.lender, { now: base.now, region: base.config.region });
@@ -18,6 +19,7 @@ export function workerToolRuntime(base: BaseServices, toolModel: () => ModelBind
   const ocr = ocrEngineFor(base.config, {
     deadline: remainingTimeBudgetMs,
     onWarning: (message) => logger.warn("OCR read a document only in part", { detail: message }),
+    captureClient: (client) => functionTracer().captureAWSv3Client(client),
   });
   const services: LoanToolServices = {
     documents: new DocumentReader(base.blobs, base.documentPolicy, ocr ? { ocr } : {}),

@@ -2,13 +2,16 @@
 // only). Browsers cannot set headers on a WebSocket handshake, so the token travels in the query:
 // wss://…/{stage}?token=<subscribe or operator token>. A run token admits a client to one run, an
 // operator token to every run; anything else — missing, malformed, expired, forged — is denied.
+import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
 import { loadTokenSecret } from "../auth/secret.ts";
 import { InvalidTokenError, verifyToken } from "../auth/tokens.ts";
 import { parseConfig } from "../runtime/config.ts";
 import { createLogger } from "../runtime/logger.ts";
+import { functionTracer } from "../runtime/tracer.ts";
 
-const logger = createLogger("rewoo-ws-authorizer");
+const SERVICE = "rewoo-ws-authorizer";
+const logger = createLogger(SERVICE);
 
 export type ConnectDecision =
   | {
@@ -66,6 +69,7 @@ export function authorizeConnect(
 }
 
 let config: ReturnType<typeof parseConfig> | undefined;
+let secrets: SecretsManagerClient | undefined;
 
 export const handler = async (
   event: APIGatewayRequestAuthorizerEvent,
@@ -73,7 +77,8 @@ export const handler = async (
   config ??= parseConfig(process.env);
   // A missing secret is a deployment fault, not a bad client: it throws (API Gateway answers 500)
   // instead of quietly denying everyone.
-  const secret = await loadTokenSecret(config);
+  secrets ??= functionTracer(SERVICE).captureAWSv3Client(new SecretsManagerClient({ region: config.region }));
+  const secret = await loadTokenSecret(config, secrets);
   const decision = decideConnect(event.queryStringParameters?.token, secret);
   if (decision.effect === "Deny") logger.info("websocket connect denied", { reason: decision.reason });
   return toPolicy(decision, event.methodArn);

@@ -2,7 +2,6 @@
 // AWS, tesseract.js offline (the local twin), or none (pages without a text layer stay unread and the
 // verdicts say so).
 import { TextractClient } from "@aws-sdk/client-textract";
-import { functionTracer } from "../../runtime/tracer.ts";
 import type { OcrEngine, OcrEngineName } from "./engine.ts";
 
 /**
@@ -30,6 +29,11 @@ export interface OcrEngineDeps {
   onWarning?: (message: string) => void;
   /** Built from `region` and `ocr.textractEndpoint` when absent; pass one to share or mock it. */
   textractClient?: TextractClient;
+  /**
+   * Wraps the client this module builds (the function's Tracer captures it, so Textract calls are
+   * X-Ray subsegments). A hook, not an import: tools sit below the runtime that owns the Tracer.
+   */
+  captureClient?: <C extends object>(client: C) => C;
 }
 
 export function ocrEngineFor(config: OcrSelection, deps: OcrEngineDeps): OcrEngine | undefined {
@@ -40,7 +44,7 @@ export function ocrEngineFor(config: OcrSelection, deps: OcrEngineDeps): OcrEngi
       if (!process.env.REWOO_BUNDLED_OCR_ENGINE || process.env.REWOO_BUNDLED_OCR_ENGINE === "textract") {
         const client =
           deps.textractClient ??
-          functionTracer().captureAWSv3Client(
+          (deps.captureClient ?? ((built) => built))(
             new TextractClient({
               region: config.region,
               // Throttling and 5xx are retried by the SDK first; what still fails goes to the step's retry.
