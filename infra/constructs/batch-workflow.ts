@@ -25,7 +25,7 @@ import { REPO_ROOT } from "./defaults.ts";
 import { RewooFunction } from "./rewoo-function.ts";
 
 export const BATCH_ASL_FILE = join(REPO_ROOT, "statemachine/batch.asl.json");
-/** Where the API writes each batch's numbered manifest and the ResultWriter its results (lambdas/batch/model.ts). */
+/** Where the API writes each batch's numbered manifest and the ResultWriter its results (lambdas/core/batch.ts). */
 export const BATCHES_PREFIX = "batches/";
 /** A manifest is a JSON Lines object: the API may read objects with this suffix, and no other document. */
 export const MANIFEST_SUFFIX = ".jsonl";

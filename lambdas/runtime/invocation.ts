@@ -47,7 +47,7 @@ export interface HandlerInstrumentation<E> {
   metrics?: Metrics;
   /**
    * Memory (MB) when neither the Lambda context nor AWS_LAMBDA_FUNCTION_MEMORY_SIZE says: the
-   * function's setting in infra/stacks/service-stack.ts, so the twin measures what AWS would bill.
+   * function's setting in infra/constructs/workflow.ts, so the twin measures what AWS would bill.
    */
   memoryMb: number;
   /** Which run, if any, this invocation is counted on. */

@@ -145,7 +145,7 @@ describe("rule-based planner", () => {
   });
 });
 
-// Seed 000's tax-return case: five predicted conditions, one unreadable document.
+// The loan-agent plan's tax-return case (docs/architecture.md, 'Where this project comes from'): five predicted conditions, one unreadable document.
 const taxPlan: Plan = planOf(
   [
     { id: "E1", tool: "call_preconditions_api", args: { metadata: TAX_METADATA } },
