@@ -16,6 +16,7 @@ import {
 } from "./api-client.ts";
 import { type BatchInput, type BatchLine, lineLabel } from "./batch-input.ts";
 import { type BatchProgressView, colourStatus, countsText, createBatchView } from "./batch-view.ts";
+import { pause } from "./follow.ts";
 import {
   type CommandOutput,
   commandOutput,
@@ -444,18 +445,4 @@ function reportRefusal(error: ApiRequestError, what: string, label: string, out:
   out.stderr(`${pc.red(`cannot ${what}`)}: ${error.message}\n`);
   const unreachable = error.status === undefined || error.status >= 500 || error.code === "bad_response";
   return unreachable ? EXIT_RUN_FAILED : EXIT_INVALID_INPUT;
-}
-
-/** Sleeps `ms`, or less when `signal` aborts. */
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

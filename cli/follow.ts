@@ -84,7 +84,7 @@ async function viaPolling(options: FollowOptions, order: Order): Promise<FollowO
 }
 
 /** Waits `ms`, or less when `signal` aborts meanwhile. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {

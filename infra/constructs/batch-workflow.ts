@@ -8,20 +8,17 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ArnFormat, Duration, type RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
-import * as events from "aws-cdk-lib/aws-events";
-import * as targets from "aws-cdk-lib/aws-events-targets";
 import * as iam from "aws-cdk-lib/aws-iam";
 import type * as kms from "aws-cdk-lib/aws-kms";
-import { SqsDestination } from "aws-cdk-lib/aws-lambda-destinations";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { flattenCfnReference } from "cdk-nag/lib/utils/flatten-cfn-reference.js";
 import { Construct } from "constructs";
 import { ENV } from "../../lambdas/contracts/environment.ts";
-import { EXECUTION_ENDED_PATTERN } from "../../lambdas/contracts/event-patterns.ts";
 import { DeadLetterQueue } from "./dead-letter-queue.ts";
 import { REPO_ROOT } from "./defaults.ts";
+import { executionEndedRule } from "./execution-ended-rule.ts";
 import { RewooFunction } from "./rewoo-function.ts";
 
 export const BATCH_ASL_FILE = join(REPO_ROOT, "statemachine/batch.asl.json");
@@ -167,28 +164,11 @@ export class BatchWorkflow extends Construct {
       deadLettersOf: "the batch-ended rule's batch function target and its asynchronous invocations",
       removalPolicy: props.removalPolicy,
     });
-    new events.Rule(stack, "BatchEndedRule", {
+    executionEndedRule(stack, "BatchEndedRule", {
       description: "Records the ending of a batch execution that no state of the batch workflow recorded",
-      eventPattern: {
-        source: [...EXECUTION_ENDED_PATTERN.source],
-        detailType: [...EXECUTION_ENDED_PATTERN["detail-type"]],
-        detail: {
-          stateMachineArn: [this.stateMachine.stateMachineArn],
-          status: [...EXECUTION_ENDED_PATTERN.detail.status],
-        },
-      },
-      targets: [
-        new targets.LambdaFunction(this.function, {
-          retryAttempts: 20,
-          maxEventAge: Duration.hours(2),
-          deadLetterQueue: this.deadLetters,
-        }),
-      ],
-    });
-    this.function.configureAsyncInvoke({
-      retryAttempts: 2,
-      maxEventAge: Duration.hours(2),
-      onFailure: new SqsDestination(this.deadLetters),
+      stateMachine: this.stateMachine,
+      target: this.function,
+      deadLetters: this.deadLetters,
     });
   }
 

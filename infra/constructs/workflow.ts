@@ -5,20 +5,17 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Duration, Validations } from "aws-cdk-lib";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
-import * as events from "aws-cdk-lib/aws-events";
-import * as targets from "aws-cdk-lib/aws-events-targets";
 import * as iam from "aws-cdk-lib/aws-iam";
-import { SqsDestination } from "aws-cdk-lib/aws-lambda-destinations";
 import * as logs from "aws-cdk-lib/aws-logs";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Construct } from "constructs";
 import { ENV } from "../../lambdas/contracts/environment.ts";
-import { EXECUTION_ENDED_PATTERN } from "../../lambdas/contracts/event-patterns.ts";
 import { RUNS_BY_PROFILE_INDEX } from "../../lambdas/contracts/tables.ts";
 import { DeadLetterQueue } from "./dead-letter-queue.ts";
 import { REPO_ROOT } from "./defaults.ts";
+import { executionEndedRule } from "./execution-ended-rule.ts";
 import type { RewooFunction } from "./rewoo-function.ts";
 import {
   definedList,
@@ -214,33 +211,11 @@ export class Workflow extends Construct {
         removalPolicy: config.removalPolicy,
       });
       this.finalizeDeadLetters = finalizeDeadLetters;
-      new events.Rule(this, "UnhandledExecutionEndRule", {
+      executionEndedRule(this, "UnhandledExecutionEndRule", {
         description: "Closes the run of a ReWOO execution that ended outside the workflow's failure handler",
-        // The same pattern the local twin's event bus applies, narrowed to this state machine.
-        eventPattern: {
-          source: [...EXECUTION_ENDED_PATTERN.source],
-          detailType: [...EXECUTION_ENDED_PATTERN["detail-type"]],
-          detail: {
-            stateMachineArn: [this.stateMachine.stateMachineArn],
-            status: [...EXECUTION_ENDED_PATTERN.detail.status],
-          },
-        },
-        targets: [
-          new targets.LambdaFunction(finalize, {
-            // EventBridge retries delivery (throttling, a service error) with backoff; an event
-            // still undelivered after two hours waits in the queue, whose alarm calls a person.
-            retryAttempts: 20,
-            maxEventAge: Duration.hours(2),
-            deadLetterQueue: finalizeDeadLetters,
-          }),
-        ],
-      });
-      // EventBridge invokes asynchronously: a delivered event whose finalize invocation fails
-      // (after Lambda's own two retries) lands in the same queue instead of vanishing.
-      finalize.configureAsyncInvoke({
-        retryAttempts: 2,
-        maxEventAge: Duration.hours(2),
-        onFailure: new SqsDestination(finalizeDeadLetters),
+        stateMachine: this.stateMachine,
+        target: finalize,
+        deadLetters: finalizeDeadLetters,
       });
     }
   }

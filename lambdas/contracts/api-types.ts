@@ -3,11 +3,20 @@
 // lambdas/core: nothing here exists at run time, so the CDK app may import this module like the
 // rest of lambdas/contracts.
 import type { SessionState } from "../core/sessions.ts";
-import type { Approval, Clarification, Plan, ProgressEvent, Review, RunStatus } from "../core/types.ts";
+import type {
+  Approval,
+  Clarification,
+  Plan,
+  ProgressEvent,
+  Review,
+  RunCost,
+  RunStatus,
+} from "../core/types.ts";
 
 /**
- * How a run is planned: "rewoo" asks the planner LLM; "legacy" (POST /v1/evaluate-loan-conditions)
- * runs the fixed PreConditions → Conditions AI plan without it.
+ * How a run is planned: "rewoo" asks the planner LLM; "legacy" (POST /v1/evaluate-loan-conditions, the
+ * legacy endpoint: docs/architecture.md, "Where this project comes from") runs the fixed PreConditions →
+ * Conditions AI plan without it.
  */
 export type RunMode = "rewoo" | "legacy";
 
@@ -45,6 +54,8 @@ export interface RunSummary {
   created_at: string;
   updated_at: string;
   request: { metadata: Record<string, unknown> };
+  /** The run's estimated cost (total only), once it ended. */
+  cost?: Pick<RunCost, "currency" | "total" | "estimated">;
 }
 
 /** GET /v1/runs. */

@@ -13,6 +13,7 @@ import {
   ScanCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import type { RunMode, RunSummary } from "../contracts/api-types.ts";
 import { RUNS_BY_DAY, RUNS_BY_PROFILE, TTL_ATTRIBUTE } from "../contracts/tables.ts";
 import type {
   Approval,
@@ -37,12 +38,8 @@ import { dayKey, eventKey, itemKey, META, profileKey, runKey, stepKey } from "./
 /** Finished runs stay queryable (history tool, GET /runs) for 90 days, then DynamoDB TTL removes them. */
 export const RETENTION_SECONDS = 90 * 24 * 3600;
 
-/**
- * How a run is planned: "rewoo" asks the planner LLM; "legacy" (POST /v1/evaluate-loan-conditions, the
- * legacy endpoint: docs/architecture.md, "Where this project comes from") runs the fixed PreConditions →
- * Conditions AI plan without it.
- */
-export type RunMode = "rewoo" | "legacy";
+// The run's planning mode and its summary in GET /v1/runs are API contracts: declared once there.
+export type { RunMode, RunSummary } from "../contracts/api-types.ts";
 
 /** Maps an Idempotency-Key (hashed: the key itself is the client's and may be sensitive) to the run it started. */
 export interface IdempotencyRecord {
@@ -262,11 +259,9 @@ export class RunStore {
       set(RUNS_BY_PROFILE.sortKey.name, meta.created_at);
       set(TTL_ATTRIBUTE, Math.floor(this.now().getTime() / 1000) + RETENTION_SECONDS);
     }
-    const terminal = TERMINAL_STATUSES.map((status, index) => {
-      values[`:t${index}`] = status;
-      return `:t${index}`;
-    });
-    const conditions = ["attribute_exists(pk)", `NOT (#status IN (${terminal.join(", ")}))`];
+    const terminal = terminalStatusValues();
+    Object.assign(values, terminal.values);
+    const conditions = ["attribute_exists(pk)", `NOT (#status IN (${terminal.placeholders}))`];
     if (expect.statuses) {
       const allowed = expect.statuses.map((status, index) => {
         values[`:e${index}`] = status;
@@ -319,15 +314,15 @@ export class RunStore {
    * already did (the count moved past `replansBefore`) or the run ended. False in those cases.
    */
   async replacePlan(runId: string, plan: Plan, replansBefore: number): Promise<boolean> {
-    const terminal = Object.fromEntries(TERMINAL_STATUSES.map((status, index) => [`:t${index}`, status]));
-    try {
-      await this.ddb.send(
+    const terminal = terminalStatusValues();
+    return conditionalWrite(
+      this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: runKey(runId), sk: META },
           UpdateExpression: "SET #plan = :plan, #replans = :after, #updated_at = :now",
           ConditionExpression:
-            `attribute_exists(pk) AND NOT (#status IN (${Object.keys(terminal).join(", ")})) AND ` +
+            `attribute_exists(pk) AND NOT (#status IN (${terminal.placeholders})) AND ` +
             (replansBefore === 0
               ? "(attribute_not_exists(#replans) OR #replans = :before)"
               : "#replans = :before"),
@@ -342,15 +337,11 @@ export class RunStore {
             ":after": replansBefore + 1,
             ":before": replansBefore,
             ":now": this.now().toISOString(),
-            ...terminal,
+            ...terminal.values,
           },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   /**
@@ -465,23 +456,19 @@ export class RunStore {
    * cost come from different functions). False when the run has not ended or has its cost already.
    */
   async recordCost(runId: string, cost: RunCost): Promise<boolean> {
-    const terminal = Object.fromEntries(TERMINAL_STATUSES.map((status, index) => [`:t${index}`, status]));
-    try {
-      await this.ddb.send(
+    const terminal = terminalStatusValues();
+    return conditionalWrite(
+      this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: runKey(runId), sk: META },
           UpdateExpression: "SET #cost = :cost",
-          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(#cost) AND #status IN (${Object.keys(terminal).join(", ")})`,
+          ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(#cost) AND #status IN (${terminal.placeholders})`,
           ExpressionAttributeNames: { "#cost": "cost", "#status": "status" },
-          ExpressionAttributeValues: { ":cost": cost, ...terminal },
+          ExpressionAttributeValues: { ":cost": cost, ...terminal.values },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async getEvidence(runId: string, stepIds: string[]): Promise<Map<string, Evidence>> {
@@ -774,15 +761,10 @@ export class RunStore {
   }
 }
 
-export interface RunSummary {
-  run_id: string;
-  status: RunStatus;
-  mode: RunMode;
-  created_at: string;
-  updated_at: string;
-  request: { metadata: Record<string, unknown> };
-  /** The run's estimated cost (total only), once it ended. */
-  cost?: Pick<RunCost, "currency" | "total" | "estimated">;
+/** The terminal statuses as expression values (`:t0`…) and the placeholder list for `#status IN (…)`. */
+function terminalStatusValues(): { values: Record<string, RunStatus>; placeholders: string } {
+  const values = Object.fromEntries(TERMINAL_STATUSES.map((status, index) => [`:t${index}`, status]));
+  return { values, placeholders: Object.keys(values).join(", ") };
 }
 
 function pick(value: unknown, keys: string[]): Record<string, unknown> {
