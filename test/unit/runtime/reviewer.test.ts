@@ -254,7 +254,10 @@ describe("the reviewer binding", () => {
       openaiBaseUrl: "http://127.0.0.1:1/v1",
       plannerModel: "big",
     });
-    expect(planner.reviewer).toEqual({ provider: planner.planner.provider, model: "big" });
+    // Each role gets its own provider instance (its own temperature and token limit), of the same kind.
+    expect(planner.reviewer.model).toBe("big");
+    expect(planner.reviewer.provider.name).toBe(planner.planner.provider.name);
+    expect(planner.reviewer.provider.constructor).toBe(planner.planner.provider.constructor);
     const own = createLlmProviders({
       provider: "openai",
       openaiBaseUrl: "http://127.0.0.1:1/v1",
