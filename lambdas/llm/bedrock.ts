@@ -8,7 +8,13 @@ import {
   type ConverseCommandOutput,
 } from "@aws-sdk/client-bedrock-runtime";
 import { checkedCompletion, LlmEmptyOutputError } from "./outcome.ts";
-import { type Completion, type CompletionRequest, DEFAULT_TEMPERATURES, type LlmProvider } from "./types.ts";
+import {
+  type Completion,
+  type CompletionRequest,
+  DEFAULT_TEMPERATURES,
+  isCutOff,
+  type LlmProvider,
+} from "./types.ts";
 import { estimatedUsage } from "./usage.ts";
 
 export const DEFAULT_BEDROCK_MODEL = "anthropic.claude-3-5-haiku-20241022-v1:0";
@@ -20,9 +26,6 @@ export const DEFAULT_BEDROCK_MAX_TOKENS = 4096;
  * Rewoo.TransientError for the state machine's longer Retry (lambdas/runtime/transient.ts).
  */
 export const BEDROCK_MAX_ATTEMPTS = 3;
-
-/** Stop reasons meaning the text is cut off: the output limit, or the model's context window. */
-const TRUNCATED_STOP_REASONS = new Set(["max_tokens", "model_context_window_exceeded"]);
 
 /** How every Bedrock Runtime client of the functions is built (lambdas/llm/index.ts); tests add an endpoint. */
 export function bedrockClientConfig(region?: string): BedrockRuntimeClientConfig {
@@ -99,7 +102,7 @@ export class BedrockProvider implements LlmProvider {
         provider: "Bedrock Converse",
         purpose: request.context.purpose,
         maxTokens: this.maxTokens,
-        truncated: TRUNCATED_STOP_REASONS.has(response.stopReason ?? ""),
+        truncated: isCutOff(response.stopReason),
       },
     );
   }

@@ -2,7 +2,13 @@
 // or LM Studio all work with a base URL and an optional key, and no SDK is bundled into the Lambda.
 import { scrubSensitiveText } from "../core/redaction.ts";
 import { checkedCompletion, LlmEmptyOutputError } from "./outcome.ts";
-import { type Completion, type CompletionRequest, DEFAULT_TEMPERATURES, type LlmProvider } from "./types.ts";
+import {
+  type Completion,
+  type CompletionRequest,
+  DEFAULT_TEMPERATURES,
+  isCutOff,
+  type LlmProvider,
+} from "./types.ts";
 import { countedUsage } from "./usage.ts";
 
 export const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
@@ -216,7 +222,7 @@ export class OpenAiCompatibleProvider implements LlmProvider {
         provider: "OpenAI-compatible",
         purpose: request.context.purpose,
         maxTokens: this.maxTokens,
-        truncated: finishReason === "length",
+        truncated: isCutOff(finishReason),
       },
     );
   }

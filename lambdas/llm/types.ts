@@ -88,6 +88,21 @@ export interface Completion {
   stop_reason?: string;
 }
 
+/**
+ * Stop reasons meaning the text is cut off: Bedrock's output limit ("max_tokens") or context window
+ * ("model_context_window_exceeded"), OpenAI's "length". One list for the providers and the reviewer.
+ */
+const CUT_OFF_STOP_REASONS: ReadonlySet<string> = new Set([
+  "max_tokens",
+  "length",
+  "model_context_window_exceeded",
+]);
+
+/** True when a completion's stop reason says its text was cut off. */
+export function isCutOff(stopReason: string | undefined): boolean {
+  return stopReason !== undefined && CUT_OFF_STOP_REASONS.has(stopReason);
+}
+
 export interface LlmProvider {
   readonly name: string;
   complete(request: CompletionRequest): Promise<Completion>;

@@ -14,6 +14,7 @@ import {
 } from "../core/model-review.ts";
 import { type PlanReviewInput, type ResultReviewInput, reviewPlan, reviewResult } from "../core/review.ts";
 import type { EvaluationRequest, Review } from "../core/types.ts";
+import { isCutOff } from "../llm/types.ts";
 import type { Services } from "./services.ts";
 
 export interface ReviewerRun {
@@ -83,7 +84,7 @@ async function withModel(
   await services.runs.addUsage(runId, { llm_calls: 1, ...completion.usage });
   const parsed = parseModelReview(completion.text);
   if (!parsed.ok) {
-    const cutOff = completion.stop_reason === "max_tokens" || completion.stop_reason === "length";
+    const cutOff = isCutOff(completion.stop_reason);
     const problems = cutOff
       ? [`the answer was cut off (${completion.stop_reason})`, ...parsed.problems]
       : parsed.problems;

@@ -193,21 +193,24 @@ describe("reviewPlanWithModel", () => {
     );
   });
 
-  it("says the answer was cut off when the model ran out of tokens", async () => {
-    const cutOff: LlmProvider = {
-      name: "bedrock",
-      complete: async () => ({
-        text: '{"criteria": {"relevance": 9, "completeness"',
-        model: "m",
-        usage: { input_tokens: 10, output_tokens: 4096, source: "provider" },
-        stop_reason: "max_tokens",
-      }),
-    };
-    const verdict = await reviewPlanWithModel(PLAN_INPUT, 5, harness(cutOff).run);
-    expect(verdict.issues[0]?.message).toMatch(
-      /stands: the answer was cut off \(max_tokens\); no JSON object/,
-    );
-  });
+  it.each(["max_tokens", "length", "model_context_window_exceeded"])(
+    "says the answer was cut off when the model stopped with %s",
+    async (stopReason) => {
+      const cutOff: LlmProvider = {
+        name: "bedrock",
+        complete: async () => ({
+          text: '{"criteria": {"relevance": 9, "completeness"',
+          model: "m",
+          usage: { input_tokens: 10, output_tokens: 4096, source: "provider" },
+          stop_reason: stopReason,
+        }),
+      };
+      const verdict = await reviewPlanWithModel(PLAN_INPUT, 5, harness(cutOff).run);
+      expect(verdict.issues[0]?.message).toContain(
+        `stands: the answer was cut off (${stopReason}); no JSON object`,
+      );
+    },
+  );
 
   it("lets the rules alone judge a plan no model wrote", async () => {
     const provider = scripted([{ purpose: "review", text: review(ALL(1)) }]);
