@@ -229,6 +229,9 @@ function topInputs(inputs: Record<string, number>, limit = 6): Array<{ name: str
  */
 async function importTimes(file: string, samples: number): Promise<{ wall: number; cpu: number }> {
   const script =
+    // The Node.js runtime of Lambda defines the global `awslambda` (response streaming) before it
+    // loads a handler; the stream function's bundle calls it at import.
+    "globalThis.awslambda ??= { streamifyResponse: (h) => h, HttpResponseStream: { from: (s) => s } }; " +
     "const c = process.cpuUsage(); const t = performance.now(); await import(process.env.BENCH_BUNDLE); const w = performance.now() - t; const u = process.cpuUsage(c); process.stdout.write(JSON.stringify([w, (u.user + u.system) / 1000]));";
   const walls: number[] = [];
   const cpus: number[] = [];

@@ -69,7 +69,7 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
     "- History lookups (`query_database`) return real run ids and timestamps from this benchmark's own store, so token counts can differ by a few tokens between runs; scenarios always run in the same order on a fresh store, after one unmeasured warm-up run under another loan program.",
     "- **Latency:** each tool gets an injected latency of 50–500 ms, fixed per (scenario, tool) (`REWOO_TOOL_LATENCY_MS` semantics). The scripted model answers instantly, so wall times are orchestration + tools; a modelled LLM latency is added separately and labelled as a model.",
     `- **Lower bound** = planner + Σ over dependency levels of the slowest tool call of the level + solver + finalize (Task durations from the executor's event log, tool durations from the evidence timestamps). **Capped bound**: the same with each level's steps scheduled on the Map state's MaxConcurrency (${m.worker_concurrency}) slots. **Critical path** = planner + the longest chain of dependent tool calls + solver + finalize.`,
-    "- **Cost per run** = Step Functions Standard transitions (every state entered, from the executor's event log, Map iterations included) × $0.025 / 1,000, and Lambda (arm64, $0.20 / 1M requests + $0.0000133334 / GB-s, memory sizes from `infra/stacks/service-stack.ts`: " +
+    "- **Cost per run** = Step Functions Standard transitions (every state entered, from the executor's event log, Map iterations included) × $0.025 / 1,000, and Lambda (arm64, $0.20 / 1M requests + $0.0000133334 / GB-s, memory sizes from `infra/constructs/workflow.ts`: " +
       Object.entries(m.lambda_memory_mb)
         .map(([fn, mb]) => `${fn} ${mb} MB`)
         .join(", ") +

@@ -2,20 +2,19 @@
 // dynalite and s3rver; in AWS they are unset and the SDK resolves the regional endpoints.
 // Every client is captured by the function's Tracer (lambdas/runtime/tracer.ts): in Lambda each call
 // is an X-Ray subsegment; elsewhere tracing is off and the clients are left as they are.
-import type { Tracer } from "@aws-lambda-powertools/tracer";
 import { ApiGatewayManagementApiClient } from "@aws-sdk/client-apigatewaymanagementapi";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { S3Client } from "@aws-sdk/client-s3";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Config } from "./config.ts";
-import { functionTracer } from "./tracer.ts";
+import { type FunctionTracer, functionTracer } from "./tracer.ts";
 
 export interface AwsClients {
   ddb: DynamoDBDocumentClient;
   s3: S3Client;
 }
 
-export function createAwsClients(config: Config, tracer: Tracer = functionTracer()): AwsClients {
+export function createAwsClients(config: Config, tracer: FunctionTracer = functionTracer()): AwsClients {
   const local = { accessKeyId: "local", secretAccessKey: "local" };
   // The SDK's standard retry mode retries throttling, 5xx and timeouts with backoff; a few more
   // attempts than the default 3 ride out a burst, and what still fails is a Rewoo.TransientError
@@ -63,7 +62,7 @@ export function createAwsClients(config: Config, tracer: Tracer = functionTracer
  */
 export function createManagementApiClient(
   config: Config,
-  tracer: Tracer = functionTracer(),
+  tracer: FunctionTracer = functionTracer(),
 ): ApiGatewayManagementApiClient | undefined {
   const endpoint = config.api.websocketEndpoint;
   if (!endpoint) return undefined;

@@ -7,11 +7,10 @@
 // whether it succeeded or threw (a failed attempt is billed too).
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { Metrics } from "@aws-lambda-powertools/metrics";
-import type { Tracer } from "@aws-lambda-powertools/tracer";
 import { transitionsOf, type WorkflowTask } from "../core/state-transitions.ts";
 import type { RunStore } from "../store/runs.ts";
 import { flushMetrics } from "./metrics.ts";
-import { traceInvocation } from "./tracer.ts";
+import { type FunctionTracer, traceInvocation } from "./tracer.ts";
 
 export interface InvocationUsage {
   requests: number;
@@ -42,7 +41,7 @@ export interface MemoryContext {
 export interface HandlerInstrumentation<E> {
   /** The handler's name in its trace subsegment. */
   name: string;
-  tracer: Tracer;
+  tracer: FunctionTracer;
   /** Flushed once at the end of every invocation. */
   metrics?: Metrics;
   /**

@@ -3,22 +3,56 @@
 // subsegment, and each handler invocation gets a `## <handler>` subsegment with the cold-start and
 // service annotations (traceInvocation; what Powertools' middy middleware does, without middy).
 //
-// Off outside Lambda: Powertools enables itself only where AWS_EXECUTION_ENV is set (not in the local
-// twin, the CLI or tests), and POWERTOOLS_TRACE_ENABLED=false turns it off in Lambda too. Disabled, it
-// leaves clients untouched and prints nothing.
-import { Tracer } from "@aws-lambda-powertools/tracer";
+// Loaded only where it traces. Powertools enables itself only in Lambda (AWS_EXECUTION_ENV set, not
+// SAM local or Amplify's mock) unless POWERTOOLS_TRACE_ENABLED=false; elsewhere (the local twin, the
+// CLI, tests) and in a function deployed without tracing, the Tracer and the X-Ray SDK under it would
+// only cost their import on every cold start (BENCHMARKS.md, bundle sizes), so they are not imported
+// at all and a disabled tracer leaves clients as they are and prints nothing.
+import type { Tracer } from "@aws-lambda-powertools/tracer";
 import { scrubSensitiveText } from "../core/redaction.ts";
 import { serviceNameFor } from "./logger.ts";
 
-let tracer: Tracer | undefined;
+/** What the functions use of Powertools' Tracer (the disabled one below has the same shape). */
+export type FunctionTracer = Pick<
+  Tracer,
+  | "captureAWSv3Client"
+  | "isTracingEnabled"
+  | "getSegment"
+  | "setSegment"
+  | "annotateColdStart"
+  | "addServiceNameAnnotation"
+  | "addErrorAsMetadata"
+>;
+
+/** Whether Powertools would trace in this environment (its own rule, read before importing it). */
+export function tracingWanted(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.POWERTOOLS_TRACE_ENABLED?.toLowerCase() === "false") return false;
+  const executionEnv = env.AWS_EXECUTION_ENV ?? "";
+  return executionEnv !== "" && executionEnv !== "AWS_Lambda_amplify-mock" && !env.AWS_SAM_LOCAL;
+}
+
+// Top-level await: the import happens during the function's init, where Lambda expects it.
+const PowertoolsTracer = tracingWanted() ? (await import("@aws-lambda-powertools/tracer")).Tracer : undefined;
+
+const DISABLED: FunctionTracer = {
+  captureAWSv3Client: (client) => client,
+  isTracingEnabled: () => false,
+  getSegment: () => undefined,
+  setSegment: () => undefined,
+  annotateColdStart: () => undefined,
+  addServiceNameAnnotation: () => undefined,
+  addErrorAsMetadata: () => undefined,
+};
+
+let tracer: FunctionTracer | undefined;
 
 /**
  * The function's Tracer, made on first use. Each handler entry asks first, with its own name, at
  * import; the clients, built later, get the same one. (In the twin every handler shares a process and
- * the first name wins, but tracing is off there.)
+ * tracing is off there.)
  */
-export function functionTracer(serviceName = "rewoo"): Tracer {
-  tracer ??= new Tracer({ serviceName: serviceNameFor(serviceName) });
+export function functionTracer(serviceName = "rewoo"): FunctionTracer {
+  tracer ??= PowertoolsTracer ? new PowertoolsTracer({ serviceName: serviceNameFor(serviceName) }) : DISABLED;
   return tracer;
 }
 
@@ -26,7 +60,11 @@ export function functionTracer(serviceName = "rewoo"): Tracer {
  * Runs one invocation in a `## name` subsegment; errors are marked on it with their message scrubbed.
  * Responses are not recorded: they carry borrowers' data, and traces are not redacted like logs.
  */
-export async function traceInvocation<T>(tracer: Tracer, name: string, run: () => Promise<T>): Promise<T> {
+export async function traceInvocation<T>(
+  tracer: FunctionTracer,
+  name: string,
+  run: () => Promise<T>,
+): Promise<T> {
   if (!tracer.isTracingEnabled()) return run();
   const segment = tracer.getSegment();
   const subsegment = segment?.addNewSubsegment(`## ${name}`);

@@ -4,7 +4,7 @@ import { Tracer } from "@aws-lambda-powertools/tracer";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createAwsClients, createManagementApiClient } from "../../../lambdas/runtime/clients.ts";
 import { parseConfig } from "../../../lambdas/runtime/config.ts";
-import { traceInvocation } from "../../../lambdas/runtime/tracer.ts";
+import { functionTracer, traceInvocation, tracingWanted } from "../../../lambdas/runtime/tracer.ts";
 
 const XRAY_MIDDLEWARE = "XRaySDKInstrumentation - build";
 
@@ -59,6 +59,43 @@ describe("the SDK clients", () => {
     vi.stubEnv("POWERTOOLS_TRACE_ENABLED", "false");
     const tracer = new Tracer({ serviceName: "rewoo-test", captureHTTPsRequests: false });
     expect(middlewareOf(createAwsClients(config, tracer).s3)).not.toContain(XRAY_MIDDLEWARE);
+  });
+});
+
+describe("the function's tracer", () => {
+  it("is wanted exactly where Powertools would trace: in Lambda, unless turned off, SAM local or Amplify's mock", () => {
+    expect(tracingWanted({})).toBe(false);
+    expect(tracingWanted({ AWS_EXECUTION_ENV: "AWS_Lambda_nodejs22.x" })).toBe(true);
+    expect(
+      tracingWanted({ AWS_EXECUTION_ENV: "AWS_Lambda_nodejs22.x", POWERTOOLS_TRACE_ENABLED: "FALSE" }),
+    ).toBe(false);
+    expect(
+      tracingWanted({ AWS_EXECUTION_ENV: "AWS_Lambda_nodejs22.x", POWERTOOLS_TRACE_ENABLED: "true" }),
+    ).toBe(true);
+    expect(tracingWanted({ AWS_EXECUTION_ENV: "AWS_Lambda_nodejs22.x", AWS_SAM_LOCAL: "true" })).toBe(false);
+    expect(tracingWanted({ AWS_EXECUTION_ENV: "AWS_Lambda_amplify-mock" })).toBe(false);
+    // Each disagreement with Powertools' own decision would trace nothing, or load it for nothing.
+    for (const env of [
+      { AWS_EXECUTION_ENV: "AWS_Lambda_nodejs22.x" },
+      { AWS_EXECUTION_ENV: "AWS_Lambda_nodejs22.x", POWERTOOLS_TRACE_ENABLED: "false" },
+      { AWS_EXECUTION_ENV: "AWS_Lambda_nodejs22.x", AWS_SAM_LOCAL: "true" },
+      {},
+    ]) {
+      vi.stubEnv("AWS_EXECUTION_ENV", env.AWS_EXECUTION_ENV);
+      vi.stubEnv("POWERTOOLS_TRACE_ENABLED", env.POWERTOOLS_TRACE_ENABLED);
+      vi.stubEnv("AWS_SAM_LOCAL", env.AWS_SAM_LOCAL);
+      const powertools = new Tracer({ serviceName: "rewoo-test", captureHTTPsRequests: false });
+      expect(tracingWanted(process.env), JSON.stringify(env)).toBe(powertools.isTracingEnabled());
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it("outside Lambda is a disabled one that leaves clients as they are (Powertools is not even loaded)", () => {
+    const tracer = functionTracer("rewoo-test");
+    expect(tracer.isTracingEnabled()).toBe(false);
+    expect(tracer).not.toBeInstanceOf(Tracer);
+    const clients = createAwsClients(config, tracer);
+    expect(middlewareOf(clients.s3)).not.toContain(XRAY_MIDDLEWARE);
   });
 });
 
