@@ -56,11 +56,82 @@ export interface RunSummary {
   request: { metadata: Record<string, unknown> };
   /** The run's estimated cost (total only), once it ended. */
   cost?: Pick<RunCost, "currency" | "total" | "estimated">;
+  /** metadata.loan_number, when the request had one (what GET /v1/runs?q= finds). */
+  loan_number?: string;
+  /** True for a run POST /v1/runs/{run_id}/resume would take up again (FAILED, INTERRUPTED). */
+  resumable?: boolean;
 }
 
-/** GET /v1/runs. */
+/**
+ * GET /v1/runs?status=&loan_program=&classification=&from=&to=&q=&limit=&cursor= : runs newest first,
+ * filtered; `next_cursor` (absent on the last page) is passed back as `cursor` for the next page.
+ */
 export interface RunList {
   runs: RunSummary[];
+  next_cursor?: string;
+}
+
+/** The body of POST /v1/documents: what the browser is about to upload. */
+export interface DocumentUploadRequest {
+  /** The file's name on the officer's disk; kept (made S3-safe) as the key's last part. */
+  filename: string;
+  /** Only "application/pdf". */
+  content_type: string;
+  /** The exact size in bytes; S3 refuses an upload of another size. */
+  size_bytes: number;
+  /** SHA-256 of the file, 64 hex digits: the key is derived from it, and S3 checks the upload against it. */
+  sha256: string;
+}
+
+/** 201 of POST /v1/documents: where and how to PUT the file, and the path to use in s3_pdf_paths. */
+export interface DocumentUpload {
+  /** The document path for s3_pdf_paths (a key in the documents bucket). */
+  s3_pdf_path: string;
+  bucket: string;
+  key: string;
+  upload: {
+    method: "PUT";
+    url: string;
+    /** Send exactly these headers with the PUT (they are signed). */
+    headers: Record<string, string>;
+  };
+  /** ISO time after which the URL no longer works. */
+  expires_at: string;
+  max_bytes: number;
+}
+
+/** GET /v1/runs/{run_id}/documents: each document of the run with a presigned GET URL. */
+export interface RunDocuments {
+  run_id: string;
+  documents: {
+    /** As in the request's s3_pdf_paths. */
+    path: string;
+    bucket: string;
+    key: string;
+    url: string;
+    expires_at: string;
+  }[];
+}
+
+/** GET /v1/catalog: what a new-evaluation form offers and asks. */
+export interface CatalogView {
+  version: string;
+  /** Loan programs seen in the catalog and examples, as suggestions (any program name is accepted). */
+  loan_programs: string[];
+  classifications: {
+    name: string;
+    description: string;
+    aliases: string[];
+    conditions: { id: string; title: string; compartment: string; priority: string }[];
+    /** Metadata fields the classification's conditions read (dotted paths), with how to fill each. */
+    inputs: {
+      field: string;
+      question: string;
+      expected: string;
+      /** The conditions that cannot be verified without it. */
+      conditions: string[];
+    }[];
+  }[];
 }
 
 /** 202 of POST /v1/runs/{run_id}/resume: the attempt that continues the run. */

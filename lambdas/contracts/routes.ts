@@ -58,6 +58,14 @@ export const REST_ROUTES = {
   "/v1/runs": {
     GET: { operation: "listRuns", auth: "iam", summary: "Recent runs, newest first" },
   },
+  "/v1/runs/{run_id}/documents": {
+    GET: {
+      operation: "getRunDocuments",
+      auth: "iam",
+      summary:
+        "The run's documents, each with a short-lived presigned GET URL (for reading a cited page in a browser)",
+    },
+  },
   "/v1/runs/{run_id}": {
     GET: { operation: "getRun", auth: "iam", summary: "The run record" },
   },
@@ -99,6 +107,22 @@ export const REST_ROUTES = {
       operation: "decideApproval",
       auth: "iam",
       summary: "Approve, edit or reject the plan of a run waiting in AWAITING_APPROVAL",
+    },
+  },
+  "/v1/documents": {
+    POST: {
+      operation: "createDocumentUpload",
+      auth: "iam",
+      summary:
+        "A presigned S3 PUT for one PDF under the documents bucket's upload prefix (content-addressed key chosen by the service); the key then goes in s3_pdf_paths",
+    },
+  },
+  "/v1/catalog": {
+    GET: {
+      operation: "getCatalog",
+      auth: "iam",
+      summary:
+        "The condition catalog as a form needs it: classifications, their conditions (compartment, priority) and the metadata fields those conditions read",
     },
   },
   "/v1/sessions/{session_id}": {
