@@ -110,6 +110,16 @@ export interface RewooConfig {
      */
     readonly createAccountLogRole: boolean;
   };
+  readonly dashboard: {
+    /** Deploy the dashboard as a static site: a private S3 bucket behind CloudFront (OAC, HTTPS only). */
+    readonly site: boolean;
+    /**
+     * Origins a browser may call the REST API and upload documents to the documents bucket from (CORS).
+     * The site's own CloudFront domain is known only after it is deployed, so the default allows
+     * CloudFront's domains (S3 CORS takes one `*` per origin); list a custom domain here.
+     */
+    readonly allowedOrigins: readonly string[];
+  };
   readonly alarms: {
     /** Existing SNS topic for alarms; unset: an encrypted topic is created. */
     readonly topicArn?: string;
@@ -158,6 +168,7 @@ const base: Omit<RewooConfig, "name"> = {
     throttle: { rateLimit: 20, burstLimit: 40 },
     createAccountLogRole: true,
   },
+  dashboard: { site: true, allowedOrigins: ["https://*.cloudfront.net"] },
   alarms: {},
   reservedConcurrency: { worker: 50, api: 20 },
 };
