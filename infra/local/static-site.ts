@@ -1,7 +1,7 @@
 // The dashboard's static files, as a bucket behind a CDN would serve them in AWS: GET and HEAD only,
 // content types by extension, nothing outside the folder (no `..`, no dotfiles, no symlink leading out),
 // plus the few library files the dashboard loads from node_modules (the twin is offline, no CDN).
-import { createReadStream } from "node:fs";
+import { createReadStream, readFileSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
@@ -10,20 +10,35 @@ import { HttpError } from "./http-common.ts";
 
 const require = createRequire(import.meta.url);
 
-/** The dashboard draws the plan with dagre, served from node_modules rather than a CDN (the twin is offline). */
+/** What dashboard/vendor.json lists: a URL path under the site, and the package file that answers it. */
+export interface VendorFile {
+  path: string;
+  package: string;
+  file: string;
+}
+
+/** dashboard/vendor.json: the one list of library files the page loads, read by the twin and the CDK site. */
+export function vendorFileList(dashboardDir = resolve(import.meta.dirname, "../../dashboard")): VendorFile[] {
+  return (JSON.parse(readFileSync(join(dashboardDir, "vendor.json"), "utf8")) as { files: VendorFile[] })
+    .files;
+}
+
+/**
+ * The library files the dashboard loads (dagre draws the plan), served from node_modules rather than
+ * a CDN: the twin is offline. A package that is not installed is left out (the page falls back).
+ */
 export function defaultVendorFiles(): Record<string, string> {
-  let dist: string;
-  try {
-    dist = join(dirname(require.resolve("@dagrejs/dagre/package.json")), "dist");
-  } catch {
-    return {};
+  const files: Record<string, string> = {};
+  for (const entry of vendorFileList()) {
+    let root: string;
+    try {
+      root = dirname(require.resolve(`${entry.package}/package.json`));
+    } catch {
+      continue;
+    }
+    files[`/${entry.path}`] = join(root, entry.file);
   }
-  return {
-    "/vendor/dagre.js": join(dist, "dagre.min.js"),
-    "/vendor/dagre.min.js.map": join(dist, "dagre.min.js.map"),
-    "/vendor/dagre.esm.js": join(dist, "dagre.esm.js"),
-    "/vendor/dagre.esm.js.map": join(dist, "dagre.esm.js.map"),
-  };
+  return files;
 }
 
 export const CONTENT_TYPES: Record<string, string> = {
