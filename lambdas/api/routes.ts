@@ -14,6 +14,7 @@ import {
 } from "../contracts/routes.ts";
 import { RunNotFoundError } from "../store/runs.ts";
 import { createBatch, getBatch, getBatchResults } from "./batches.ts";
+import { getCatalog } from "./catalog.ts";
 import { chat } from "./chat.ts";
 import type { ApiContext } from "./context.ts";
 import { errorResult, HttpError, json, requireJsonBody } from "./http.ts";
@@ -55,7 +56,7 @@ export const OPERATION_HANDLERS: { readonly [Operation in BufferedOperationName]
   // Built by issue 17's work in progress; each answers 501 until its handler lands.
   createDocumentUpload: async () => notBuiltYet("POST /v1/documents"),
   getRunDocuments: async () => notBuiltYet("GET /v1/runs/{run_id}/documents"),
-  getCatalog: async () => notBuiltYet("GET /v1/catalog"),
+  getCatalog: () => getCatalog(),
   health: async (_event, _params, ctx) => json(200, { status: "ok", version: ctx.version }),
 };
 
