@@ -1,6 +1,7 @@
 // The JSON-over-HTTP conventions of the REST API: every answer is JSON, every error has the shape
 // {error: {code, message, fields?}} so a loan system handles all of them with one parser.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import { originAllowed } from "../contracts/cors.ts";
 import type { RequestProblem } from "../core/request.ts";
 
 export interface ErrorBody {
@@ -134,4 +135,35 @@ export function jsonBody(event: APIGatewayProxyEvent, maxBytes: number, expected
     const message = `malformed JSON: ${(error as Error).message}`;
     throw new HttpError(400, "invalid_json", message, [{ field: "(body)", message }]);
   }
+}
+
+/**
+ * The CORS headers of an answer to `event`: a browser page on an allowed origin (or pattern, see
+ * lambdas/contracts/cors.ts) may read it. API Gateway answers the preflights; the function marks
+ * every answer, errors included, or the page could not even read why it was refused. `Vary: Origin`
+ * always: the same URL answers differently by origin, so a cache must not share one origin's answer.
+ */
+export function corsHeaders(
+  event: Pick<APIGatewayProxyEvent, "headers">,
+  allowedOrigins: readonly string[],
+): Record<string, string> {
+  if (allowedOrigins.length === 0) return {};
+  const origin = header(event, "origin");
+  return originAllowed(origin, allowedOrigins)
+    ? { "access-control-allow-origin": origin, vary: "Origin" }
+    : { vary: "Origin" };
+}
+
+/** `result` with the CORS headers of `event` (replacing any the handler set under another case). */
+export function withCors(
+  result: APIGatewayProxyResult,
+  event: Pick<APIGatewayProxyEvent, "headers">,
+  allowedOrigins: readonly string[],
+): APIGatewayProxyResult {
+  const cors = corsHeaders(event, allowedOrigins);
+  if (Object.keys(cors).length === 0) return result;
+  const headers = Object.fromEntries(
+    Object.entries(result.headers ?? {}).filter(([name]) => !(name.toLowerCase() in cors)),
+  );
+  return { ...result, headers: { ...headers, ...cors } };
 }

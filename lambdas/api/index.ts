@@ -4,11 +4,14 @@ import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import packageJson from "../../package.json" with { type: "json" };
 import { loadTokenSecret } from "../auth/secret.ts";
+import { originPatternProblem } from "../contracts/cors.ts";
+import { ENV } from "../contracts/environment.ts";
 import { instrumentHandler } from "../runtime/invocation.ts";
 import { createLogger } from "../runtime/logger.ts";
 import { catalogServices } from "../runtime/services.ts";
 import { functionTracer } from "../runtime/tracer.ts";
 import type { ApiContext } from "./context.ts";
+import { withCors } from "./http.ts";
 import { routeRequest } from "./routes.ts";
 import { createWorkflow } from "./sfn.ts";
 
@@ -44,12 +47,23 @@ export const handler = instrumentHandler(
     } catch (error) {
       // Invalid configuration: every request would fail the same way; say so instead of a bare 502.
       logger.error("cold start failed", error as Error);
-      return {
+      const answer = {
         statusCode: 500,
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ error: { code: "server_misconfigured", message: (error as Error).message } }),
       };
+      return withCors(answer, event, validOriginsOf(process.env[ENV.REWOO_ALLOWED_ORIGINS]));
     }
-    return routeRequest(event, ctx);
+    // Every answer, errors included, carries the CORS headers: the dashboard runs on another origin.
+    return withCors(await routeRequest(event, ctx), event, ctx.services.config.api.allowedOrigins);
   },
 );
+
+/**
+ * The well-formed origins of the setting, when the configuration as a whole failed to parse: the page
+ * can then at least read the server_misconfigured answer.
+ */
+function validOriginsOf(setting: string | undefined): string[] {
+  const patterns = (setting ?? "").split(",").map((part) => part.trim());
+  return patterns.filter((pattern) => pattern && !originPatternProblem(pattern));
+}

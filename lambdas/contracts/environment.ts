@@ -66,6 +66,8 @@ export const RUNTIME_VARIABLES = {
   WEBSOCKET_ENDPOINT: "API Gateway management endpoint for PostToConnection (https://…/{stage})",
   WEBSOCKET_URL: "What dashboards connect to (wss://…/{stage}), returned with a new run",
   PUBLIC_API_URL: "Base URL of the REST API as clients see it (status_url, events_url)",
+  REWOO_ALLOWED_ORIGINS:
+    "Comma-separated web origins (one * for a label or a port) whose pages may call the REST API (CORS)",
   REWOO_TOKEN_SECRET: "HMAC key for subscribe/operator tokens (local only; in AWS: the secret below)",
   REWOO_TOKEN_SECRET_ARN: "The Secrets Manager secret holding the token HMAC key",
   REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS: "How long a subscribe token returned with a new run stays valid",

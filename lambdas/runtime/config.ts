@@ -1,6 +1,7 @@
 // Configuration of every function, read once per cold start from the environment (Lambda) or set by
 // the local twin before it imports the handlers. Invalid configuration fails the cold start loudly.
 import * as z from "zod";
+import { originPatternProblem } from "../contracts/cors.ts";
 import { ENV, MAX_WAIT_SECONDS, type RuntimeVariable } from "../contracts/environment.ts";
 import { type PriceTable, PriceTableOverrideSchema, withPriceOverrides } from "../core/cost.ts";
 import { parseFaults } from "./faults.ts";
@@ -160,6 +161,16 @@ const EnvShape = {
   [ENV.WEBSOCKET_URL]: z.string().optional(),
   /** Base URL of the REST API as clients see it, for status_url / events_url. */
   [ENV.PUBLIC_API_URL]: z.string().optional(),
+  /**
+   * Origins (or patterns with one `*`) whose pages may call the REST API from a browser: the API
+   * function echoes a matching Origin in Access-Control-Allow-Origin. Empty: no cross-origin caller.
+   */
+  [ENV.REWOO_ALLOWED_ORIGINS]: csv.superRefine((patterns, ctx) => {
+    for (const pattern of patterns) {
+      const problem = originPatternProblem(pattern);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }
+  }),
   /** HMAC secret for subscribe/operator tokens; in AWS REWOO_TOKEN_SECRET_ARN names a Secrets Manager secret instead. */
   [ENV.REWOO_TOKEN_SECRET]: z
     .string()
@@ -254,6 +265,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
       websocketEndpoint: e.WEBSOCKET_ENDPOINT,
       websocketUrl: e.WEBSOCKET_URL,
       publicApiUrl: e.PUBLIC_API_URL,
+      allowedOrigins: e.REWOO_ALLOWED_ORIGINS,
       tokenSecret: e.REWOO_TOKEN_SECRET,
       tokenSecretArn: e.REWOO_TOKEN_SECRET_ARN,
       subscribeTokenTtlSeconds: e.REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS,
