@@ -6,12 +6,24 @@
 // the stream function with the same event, its response streamed as API Gateway's response transfer
 // mode STREAM does (lambda-response-streaming.ts); every other one to the API function. IAM
 // authorization is not emulated (the server is loopback only), so the identity is the socket's.
+// CORS as the Service stack deploys it: OPTIONS preflights are answered by the gateway (a mock
+// integration in AWS) for the origins of REWOO_ALLOWED_ORIGINS, the same setting the API function
+// reads to mark its own answers, and the gateway's own errors echo the Origin (its gateway responses).
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from "aws-lambda";
 import {
+  CORS_ALLOWED_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+  LOCAL_ALLOWED_ORIGINS,
+  originAllowed,
+  originPatternProblem,
+} from "../../lambdas/contracts/cors.ts";
+import { ENV } from "../../lambdas/contracts/environment.ts";
+import {
   matchResourcePath,
   methodRoute,
+  methodsOf,
   REST_RESOURCES,
   type RestMethodRoute,
   type RestResource,
@@ -146,6 +158,53 @@ function headerValue(rawHeaders: readonly string[], name: string): string | unde
   return undefined;
 }
 
+/**
+ * The origins whose pages may call the twin's REST API: REWOO_ALLOWED_ORIGINS as the handlers read it
+ * (the twin sets it before they load, by default LOCAL_ALLOWED_ORIGINS), read per request so the
+ * gateway and the API function never disagree. A malformed pattern is left out here; the API
+ * function's cold start refuses it loudly.
+ */
+export function twinAllowedOrigins(env: NodeJS.ProcessEnv = process.env): string[] {
+  const setting = env[ENV.REWOO_ALLOWED_ORIGINS];
+  if (setting === undefined) return [...LOCAL_ALLOWED_ORIGINS];
+  return setting
+    .split(",")
+    .map((part) => part.trim())
+    .filter((pattern) => pattern && !originPatternProblem(pattern));
+}
+
+/**
+ * API Gateway's answer to a CORS preflight on `path` (the Service stack's OPTIONS mock methods): 204
+ * with the resource's methods and the allowed headers, and the Origin echoed when it is allowed (a
+ * browser refuses the actual request otherwise). Undefined when the API has no such resource.
+ */
+export function preflightHeaders(
+  path: string,
+  origin: string | undefined,
+  allowedOrigins: readonly string[],
+): Record<string, string> | undefined {
+  const matched = matchResourcePath(path);
+  if (!matched) return undefined;
+  return {
+    "access-control-allow-methods": [...methodsOf(matched.resource), "OPTIONS"].join(","),
+    "access-control-allow-headers": CORS_ALLOWED_HEADERS.join(","),
+    "access-control-max-age": String(CORS_MAX_AGE_SECONDS),
+    vary: "Origin",
+    ...(originAllowed(origin, allowedOrigins) ? { "access-control-allow-origin": origin } : {}),
+  };
+}
+
+/**
+ * An answer the gateway makes itself (403 for a missing resource, 413, 502): like the Service stack's
+ * gateway responses it echoes the Origin, so a page can read why it was turned away. It carries no data.
+ */
+function markGatewayAnswer(req: IncomingMessage, res: ServerResponse): void {
+  const origin = req.headers.origin;
+  if (!origin || res.headersSent) return;
+  res.setHeader("access-control-allow-origin", origin);
+  res.setHeader("vary", "Origin");
+}
+
 export class RestApi {
   constructor(
     private readonly context: SurfaceContext,
@@ -155,6 +214,29 @@ export class RestApi {
   ) {}
 
   async handle(req: IncomingMessage, res: ServerResponse, method: string, path: string, query: string) {
+    try {
+      await this.answer(req, res, method, path, query);
+    } catch (error) {
+      // The gateway (gateway.ts) writes the error; its CORS headers are set first.
+      markGatewayAnswer(req, res);
+      throw error;
+    }
+  }
+
+  private async answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    method: string,
+    path: string,
+    query: string,
+  ): Promise<void> {
+    if (method === "OPTIONS") {
+      const headers = preflightHeaders(path, req.headers.origin, twinAllowedOrigins());
+      if (!headers) throw missingAuthenticationToken();
+      res.writeHead(204, { ...headers, "x-amzn-RequestId": randomUUID() });
+      res.end();
+      return;
+    }
     const match = matchRestRequest(method, path);
     if (!match) throw missingAuthenticationToken();
     const body = await readBody(req, MAX_REST_BODY_BYTES);
@@ -186,12 +268,14 @@ export class RestApi {
     } catch (error) {
       // Like API Gateway: a failed integration is a 502 for the client and a log line for the operator.
       this.context.log(`gateway: API handler failed on ${method} ${path}: ${describeError(error)}`);
+      markGatewayAnswer(req, res);
       sendJson(res, 502, { message: "Internal server error" }, undefined, requestId);
       return;
     }
     const problem = writeProxyResult(res, result, requestId);
     if (problem) {
       this.context.log(`gateway: malformed Lambda proxy response to ${method} ${path}: ${problem}`);
+      markGatewayAnswer(req, res);
       sendJson(res, 502, { message: "Internal server error" }, undefined, requestId);
     }
   }

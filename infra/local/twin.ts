@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
 import { mintToken } from "../../lambdas/auth/tokens.ts";
+import { LOCAL_ALLOWED_ORIGINS } from "../../lambdas/contracts/cors.ts";
 import { ENV } from "../../lambdas/contracts/environment.ts";
 import { TABLES } from "../../lambdas/contracts/tables.ts";
 import { validateRequest } from "../../lambdas/core/request.ts";
@@ -187,6 +188,8 @@ async function bootTwin(
     [ENV.WEBSOCKET_ENDPOINT]: `${origin}/${DEFAULT_STAGE}`,
     [ENV.WEBSOCKET_URL]: `${origin.replace(/^http/, "ws")}/ws`,
     [ENV.PUBLIC_API_URL]: origin,
+    // A page served from another local port (a dev server, a static host) may call the REST API.
+    [ENV.REWOO_ALLOWED_ORIGINS]: process.env[ENV.REWOO_ALLOWED_ORIGINS] ?? LOCAL_ALLOWED_ORIGINS.join(","),
     [ENV.REWOO_TOKEN_SECRET]: tokenSecret,
     [ENV.POWERTOOLS_LOG_LEVEL]: process.env[ENV.POWERTOOLS_LOG_LEVEL] ?? "WARN",
     // Offline, scanned pages are read by tesseract.js (no AWS account, no download).
