@@ -4,6 +4,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, isAbsolute, resolve } from "node:path";
+import { DEFAULT_UPLOAD_PREFIX, uploadKey } from "../lambdas/core/documents.ts";
 import { InvalidRequestError, type RequestProblem } from "../lambdas/core/request.ts";
 
 export interface StagedDocument {
@@ -40,8 +41,8 @@ export function stageLocalDocuments(
       });
       return path;
     }
-    const digest = createHash("sha256").update(bytes).digest("hex").slice(0, 16);
-    const key = `uploads/${digest}/${basename(file)}`;
+    const digest = createHash("sha256").update(bytes).digest("hex");
+    const key = uploadKey(DEFAULT_UPLOAD_PREFIX, digest, basename(file));
     staged.push({ file, key, bytes });
     return key;
   });

@@ -7,6 +7,7 @@ export interface ApiContext {
   services: Pick<
     Services,
     | "config"
+    | "clients"
     | "runs"
     | "sessions"
     | "batches"

@@ -17,6 +17,7 @@ import { createBatch, getBatch, getBatchResults } from "./batches.ts";
 import { getCatalog } from "./catalog.ts";
 import { chat } from "./chat.ts";
 import type { ApiContext } from "./context.ts";
+import { createDocumentUpload, getRunDocuments } from "./documents.ts";
 import { errorResult, HttpError, json, requireJsonBody } from "./http.ts";
 import { cancelRun, getRun, listRecentRuns, listRunEvents, resumeRunRoute } from "./runs.ts";
 import { cancelSession, getSession, resetSession } from "./sessions.ts";
@@ -53,16 +54,11 @@ export const OPERATION_HANDLERS: { readonly [Operation in BufferedOperationName]
   createBatch: (event, _params, ctx) => createBatch(event, ctx),
   getBatch: (event, params, ctx) => getBatch(params.batch_id ?? "", event, ctx),
   getBatchResults: (_event, params, ctx) => getBatchResults(params.batch_id ?? "", ctx),
-  // Built by issue 17's work in progress; each answers 501 until its handler lands.
-  createDocumentUpload: async () => notBuiltYet("POST /v1/documents"),
-  getRunDocuments: async () => notBuiltYet("GET /v1/runs/{run_id}/documents"),
+  createDocumentUpload: (event, _params, ctx) => createDocumentUpload(event, ctx),
+  getRunDocuments: (_event, params, ctx) => getRunDocuments(runId(params), ctx),
   getCatalog: () => getCatalog(),
   health: async (_event, _params, ctx) => json(200, { status: "ok", version: ctx.version }),
 };
-
-function notBuiltYet(route: string): never {
-  throw new HttpError(501, "not_implemented", `${route} is not built yet`);
-}
 
 /** The resource and its path parameters, or undefined for a path this API does not have. */
 export function matchRoute(

@@ -13,6 +13,9 @@ export const RUNTIME_VARIABLES = {
     "Comma-separated `bucket` or `bucket/prefix` locations a request may name documents in",
   ALLOWED_RESULT_DESTINATIONS:
     "Comma-separated `bucket/prefix` locations an output_destination may point to, besides <artifacts>/results/",
+  REWOO_UPLOAD_PREFIX:
+    "Key prefix in the documents bucket under which POST /v1/documents issues uploads (default uploads/)",
+  REWOO_UPLOAD_MAX_BYTES: "Largest PDF POST /v1/documents accepts, in bytes (default 50 MiB)",
   DYNAMODB_ENDPOINT: "DynamoDB endpoint override (the twin's dynalite)",
   S3_ENDPOINT: "S3 endpoint override (the twin's S3 emulator)",
   REWOO_LLM_PROVIDER: "rule-based | bedrock | openai | scripted: who plans, solves and reviews",

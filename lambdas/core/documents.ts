@@ -114,3 +114,38 @@ export function resolveDocumentPath(path: string, policy: DocumentPolicy): Docum
 export function describePath(path: string): string {
   return JSON.stringify(path.length > 120 ? `${path.slice(0, 117)}...` : path);
 }
+
+/** The upload prefix used when none is configured (REWOO_UPLOAD_PREFIX). */
+export const DEFAULT_UPLOAD_PREFIX = "uploads/";
+
+/** How many hex digits of the SHA-256 name an upload's folder: enough to tell files apart, short to read. */
+const DIGEST_DIGITS = 16;
+
+/**
+ * A file name S3, URLs and shells take as it is: the last path part, characters outside
+ * `A-Za-z0-9._-` as `_` (spaces, slashes, quotes, control characters, non-ASCII), no leading dots,
+ * at most 200 characters (the extension kept). Ordinary names such as `tax-return_2024.pdf` are unchanged.
+ */
+export function safeFileName(name: string): string {
+  const last = name.split(/[\\/]/).pop() ?? "";
+  let safe = last.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "");
+  if (safe.length > 200) {
+    const dot = safe.lastIndexOf(".");
+    const extension = dot > 0 && safe.length - dot <= 10 ? safe.slice(dot) : "";
+    safe = safe.slice(0, 200 - extension.length) + extension;
+  }
+  return safe === "" ? "document.pdf" : safe;
+}
+
+/**
+ * The content-addressed key of an uploaded document: `<prefix><first 16 hex of sha256>/<safe name>`.
+ * The same file always lands on the same key (uploading twice is harmless), and two files of one name
+ * never overwrite each other. Shared by POST /v1/documents and the CLI's local uploads.
+ */
+export function uploadKey(prefix: string, sha256Hex: string, fileName: string): string {
+  if (!/^[0-9a-f]{64}$/i.test(sha256Hex)) {
+    throw new DocumentPathError("sha256 must be 64 hexadecimal digits");
+  }
+  const folder = prefix === "" || prefix.endsWith("/") ? prefix : `${prefix}/`;
+  return `${folder}${sha256Hex.slice(0, DIGEST_DIGITS).toLowerCase()}/${safeFileName(fileName)}`;
+}

@@ -4,6 +4,7 @@ import * as z from "zod";
 import { originPatternProblem } from "../contracts/cors.ts";
 import { ENV, MAX_WAIT_SECONDS, type RuntimeVariable } from "../contracts/environment.ts";
 import { type PriceTable, PriceTableOverrideSchema, withPriceOverrides } from "../core/cost.ts";
+import { DEFAULT_UPLOAD_PREFIX } from "../core/documents.ts";
 import { parseFaults } from "./faults.ts";
 
 const csv = z
@@ -55,6 +56,19 @@ const EnvShape = {
   [ENV.ARTIFACTS_BUCKET]: z.string().min(1, `${ENV.ARTIFACTS_BUCKET} must name the artifacts/results bucket`),
   /** `bucket` or `bucket/prefix` entries; empty means "the documents bucket, any key". */
   [ENV.ALLOWED_DOCUMENT_PREFIXES]: csv,
+  /**
+   * Where POST /v1/documents puts uploads, a key prefix in the documents bucket ending in `/`: the
+   * API function may write there and nowhere else in the bucket (infra grants PutObject on it only).
+   */
+  [ENV.REWOO_UPLOAD_PREFIX]: z
+    .string()
+    .default(DEFAULT_UPLOAD_PREFIX)
+    .refine(
+      (value) => /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/$/.test(value),
+      `${ENV.REWOO_UPLOAD_PREFIX} must be a key prefix such as uploads/ (plain path parts, ending in /)`,
+    ),
+  /** The PDF size limit of an upload; S3 refuses a PUT of another size than the one signed. */
+  [ENV.REWOO_UPLOAD_MAX_BYTES]: positiveInt(50 * 1024 * 1024),
   /**
    * `bucket/prefix` (or `bucket`) entries where `output_destination` may point, besides
    * `<ARTIFACTS_BUCKET>/results/`, which is always allowed. Never inside a document location.
@@ -217,6 +231,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     allowedResultDestinations: [
       ...new Set([`${e.ARTIFACTS_BUCKET}/results/`, ...e.ALLOWED_RESULT_DESTINATIONS]),
     ],
+    uploads: { prefix: e.REWOO_UPLOAD_PREFIX, maxBytes: e.REWOO_UPLOAD_MAX_BYTES },
     endpoints: { dynamodb: e.DYNAMODB_ENDPOINT, s3: e.S3_ENDPOINT },
     llm: {
       provider: e.REWOO_LLM_PROVIDER,

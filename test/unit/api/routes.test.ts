@@ -21,6 +21,7 @@ function fakeContext(overrides: Partial<ApiContext> = {}): ApiContext {
   return {
     services: {
       config: {} as ApiContext["services"]["config"],
+      clients: untouchable as ApiContext["services"]["clients"],
       runs: untouchable as ApiContext["services"]["runs"],
       sessions: untouchable as ApiContext["services"]["sessions"],
       batches: untouchable as ApiContext["services"]["batches"],
