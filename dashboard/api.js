@@ -50,6 +50,29 @@ export class ApiClient {
     }
   }
 
+  /**
+   * GET /v1/runs filtered and paged (RunList `{runs, next_cursor}`): `query` in the API's names
+   * (status, loan_program, classification, from, to, q, limit, cursor); see run-finder.js.
+   */
+  findRuns(query) {
+    return this.#request("GET", `/v1/runs?${new URLSearchParams(query)}`);
+  }
+
+  /** GET /v1/catalog (CatalogView), or `null` while the API has none (404, 501): the finder falls back to text inputs. */
+  async catalogIfBuilt() {
+    try {
+      return await this.#request("GET", "/v1/catalog");
+    } catch (error) {
+      if (error instanceof ApiError && [404, 405, 501].includes(error.status)) return null;
+      throw error;
+    }
+  }
+
+  /** POST /v1/runs/{run_id}/resume: a FAILED or INTERRUPTED run continues (409 when it cannot). */
+  resume(runId) {
+    return this.#request("POST", `/v1/runs/${encodeURIComponent(runId)}/resume`);
+  }
+
   evaluate(request) {
     return this.#request("POST", "/v1/evaluate-conditions", request);
   }

@@ -8,6 +8,7 @@ import { loadConfig } from "./config.js";
 import { DagView } from "./dag.js";
 import { h } from "./dom.js";
 import { EventPoller, LiveConnection } from "./live.js";
+import { finderFiltersFrom, NeedsYou, RunFinder } from "./run-finder.js";
 import { RunState } from "./run-state.js";
 import {
   renderDetails,
@@ -69,6 +70,15 @@ const chatPage = new ChatPage($("chat-view"), {
   customerToken: customerTokenFrom(window.location.search),
 });
 const conversationPanel = new ConversationPanel($("conversation"), { apiBase: config.api });
+// Find runs and Needs you: both say what they found through the page's announcer.
+const sayPolitely = (text) => {
+  $("announcer").textContent = text;
+};
+const runFinder = new RunFinder($("finder-view"), { api, announce: sayPolitely });
+const needsYou = new NeedsYou(
+  { link: $("needs-you-link"), summary: $("needs-you-summary"), root: $("needs-you-view") },
+  { api, announce: sayPolitely, openRun: navigateTo },
+);
 
 // For debugging in the browser console and for the end-to-end test.
 window.rewooDashboard = {
@@ -171,14 +181,31 @@ function route() {
   const batchId = batchRouteFromHash();
   const onBatches = batchId !== undefined;
   const onChat = window.location.hash === "#/chat";
+  const finderFilters = finderFiltersFrom(window.location.hash);
+  const onNeedsYou = window.location.hash === "#/needs-you";
   for (const [link, selected] of [
     [$("batches-link"), onBatches],
     [$("chat-link"), onChat],
+    [$("find-link"), finderFilters !== undefined],
+    [$("needs-you-link"), onNeedsYou],
   ]) {
     link.classList.toggle("selected", selected);
     if (selected) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
+  if (finderFilters || onNeedsYou) {
+    openRun(null);
+    batchesView.hide();
+    chatPage.hide();
+    $("empty-state").hidden = true;
+    if (finderFilters) runFinder.show(finderFilters);
+    else runFinder.hide();
+    if (onNeedsYou) needsYou.showPage();
+    else needsYou.hidePage();
+    return;
+  }
+  runFinder.hide();
+  needsYou.hidePage();
   if (onChat) {
     openRun(null);
     batchesView.hide();
@@ -358,6 +385,7 @@ async function postToWaitingRun(post) {
     // Accepted, or refused with 409 because the run no longer waits (answered elsewhere, timed out,
     // cancelled): either way the record says what the run does now.
     scheduleRecordFetch(0);
+    needsYou.refresh();
   }
 }
 
@@ -447,4 +475,5 @@ setInterval(() => {
 }, ACTIVE_RECORD_REFRESH_MS);
 
 refreshRuns();
+needsYou.start();
 route();

@@ -143,6 +143,13 @@ export function renderRunList(el, { runs, selectedId, listAvailable, error }) {
               { class: "run-item-class" },
               bankingIntentOf(run.request) ?? run.request?.metadata?.classification ?? "",
             ),
+            loanNumberOf(run)
+              ? h(
+                  "span",
+                  { class: "run-item-loan mono", dataset: { testid: `run-loan-${run.run_id}` } },
+                  `Loan ${loanNumberOf(run)}`,
+                )
+              : null,
             h(
               "span",
               { class: "run-item-meta" },
@@ -170,6 +177,12 @@ export function renderRunList(el, { runs, selectedId, listAvailable, error }) {
     );
   }
   return replace(el, note, waitingNote, body);
+}
+
+/** The loan number the list shows: the API's `loan_number`, or the request's metadata for runs listed locally. */
+function loanNumberOf(run) {
+  const value = run.loan_number ?? run.request?.metadata?.loan_number;
+  return typeof value === "string" || typeof value === "number" ? String(value) : "";
 }
 
 function shortRunId(runId) {
