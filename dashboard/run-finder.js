@@ -129,11 +129,12 @@ export function describeFilters(filters) {
   if (filters.status?.length) parts.push(`status ${filters.status.map(runStatusLabel).join(" or ")}`);
   if (filters.program) parts.push(`program “${filters.program}”`);
   if (filters.classification) parts.push(`classification “${filters.classification}”`);
-  let when = "the recent runs";
-  if (filters.from && filters.to) when = `${filters.from} to ${filters.to}`;
-  else if (filters.from) when = `runs since ${filters.from}`;
-  else if (filters.to) when = `runs until ${filters.to}`;
-  return parts.length ? `No runs match ${parts.join(", ")} in ${when}.` : `No runs in ${when}.`;
+  let created = "";
+  if (filters.from && filters.to) created = `created ${filters.from} to ${filters.to}`;
+  else if (filters.from) created = `created since ${filters.from}`;
+  else if (filters.to) created = `created until ${filters.to}`;
+  if (parts.length === 0) return created ? `No runs ${created}.` : "No runs yet.";
+  return `No runs match ${parts.join(", ")} in ${created ? `the runs ${created}` : "the recent runs"}.`;
 }
 
 const loanNumberOf = (run) => run.loan_number ?? stringOrEmpty(run.request?.metadata?.loan_number);
