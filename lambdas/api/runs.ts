@@ -6,20 +6,155 @@ import { isTerminal, type RunStatus } from "../core/types.ts";
 import { ResumeRefusedError, resumeRun } from "../runs/resume-run.ts";
 import { RUN_ID_PATTERN } from "../runs/start-run.ts";
 import { contiguousAfter } from "../store/events.ts";
-import { executionNameOf, RunNotFoundError } from "../store/runs.ts";
+import { loanNumberOf, MAX_LOAN_NUMBER_LENGTH } from "../store/keys.ts";
+import { decodeCursor, encodeCursor, InvalidCursorError } from "../store/run-cursor.ts";
+import { executionNameOf, type RunListQuery, RunNotFoundError } from "../store/runs.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json } from "./http.ts";
 
 export const DEFAULT_EVENTS_LIMIT = 500;
 export const MAX_EVENTS_LIMIT = 1000;
 
+/** Every run status, for the `status` filter (typed so that a new status cannot be forgotten here). */
+const RUN_STATUSES = Object.keys({
+  PLANNING: true,
+  RUNNING: true,
+  SOLVING: true,
+  SUCCEEDED: true,
+  FAILED: true,
+  CANCELLED: true,
+  INTERRUPTED: true,
+  NEEDS_REVIEW: true,
+  AWAITING_INPUT: true,
+  AWAITING_APPROVAL: true,
+  REJECTED: true,
+} satisfies Record<RunStatus, true>) as RunStatus[];
+
+/** Days a list may span (a quarter): by_day is read one day after the other. */
+export const MAX_LIST_DAYS = 92;
+/** Days listed when `from` is not given: `to` and the 6 days before it. */
+export const DEFAULT_LIST_DAYS = 7;
+const MAX_FILTER_LENGTH = 200;
+
+/**
+ * GET /v1/runs: runs newest first, filtered by status, loan program, classification and creation
+ * days, or found by run id / loan number (`q`), a page at a time (`cursor` ← `next_cursor`).
+ */
 export async function listRecentRuns(
   event: APIGatewayProxyEvent,
   ctx: ApiContext,
 ): Promise<APIGatewayProxyResult> {
+  const query = runListQuery(event, ctx.services.now());
+  try {
+    const page = await ctx.services.runs.listRecentRuns(query);
+    const list: RunList = {
+      runs: page.runs,
+      ...(page.cursor ? { next_cursor: encodeCursor(page.cursor) } : {}),
+    };
+    return json(200, list);
+  } catch (error) {
+    if (error instanceof InvalidCursorError)
+      throw invalidQuery("cursor", `expected a next_cursor of this list (${error.message})`);
+    throw error;
+  }
+}
+
+/** The store query of GET /v1/runs's parameters; 400 naming the first parameter that is wrong. */
+export function runListQuery(event: APIGatewayProxyEvent, now: Date): RunListQuery {
+  const params = event.queryStringParameters ?? {};
+  const text = (name: string): string | undefined => {
+    const raw = params[name];
+    if (raw === undefined || raw === null) return undefined;
+    const value = raw.trim();
+    if (value.length === 0 || value.length > MAX_FILTER_LENGTH) {
+      throw invalidQuery(name, `expected a non-empty value of at most ${MAX_FILTER_LENGTH} characters`);
+    }
+    return value;
+  };
+
+  const statusText = text("status");
+  let statuses: RunStatus[] | undefined;
+  if (statusText !== undefined) {
+    statuses = statusText.split(",").map((part) => part.trim().toUpperCase()) as RunStatus[];
+    const unknown = statuses.filter((status) => !RUN_STATUSES.includes(status));
+    if (unknown.length > 0) {
+      throw invalidQuery(
+        "status",
+        `unknown status ${unknown.map((status) => `"${status}"`).join(", ")}: expected a comma-separated list of ${RUN_STATUSES.join(", ")}`,
+      );
+    }
+    statuses = [...new Set(statuses)];
+  }
+  const loanProgram = text("loan_program");
+  const classification = text("classification");
+  const q = text("q");
+
+  const toGiven = day(params.to, "to");
+  const fromGiven = day(params.from, "from");
+  const to = toGiven ?? now.toISOString().slice(0, 10);
+  // A search (q) without dates looks as far back as a list may: runs are kept 90 days.
+  const span = q !== undefined && fromGiven === undefined ? MAX_LIST_DAYS : DEFAULT_LIST_DAYS;
+  const from = fromGiven ?? addDays(to, -(span - 1));
+  if (from > to) throw invalidQuery("from", `expected a day on or before to (${to})`);
+  if (addDays(from, MAX_LIST_DAYS - 1) < to) {
+    throw invalidQuery("from", `expected at most ${MAX_LIST_DAYS} days from from to to`);
+  }
+
   const limit = integerParam(event, "limit", 20, 1, 100);
-  const list: RunList = { runs: await ctx.services.runs.listRecentRuns(limit) };
-  return json(200, list);
+  const cursorText = params.cursor;
+  let cursor: RunListQuery["cursor"];
+  if (cursorText !== undefined && cursorText !== null) {
+    try {
+      cursor = decodeCursor(cursorText);
+    } catch (error) {
+      if (!(error instanceof InvalidCursorError)) throw error;
+      throw invalidQuery("cursor", `expected a next_cursor of this list (${error.message})`);
+    }
+  }
+
+  let runId: string | undefined;
+  let loanNumber: string | undefined;
+  if (q !== undefined) {
+    if (RUN_ID_PATTERN.test(q)) runId = q;
+    loanNumber = loanNumberOf(q);
+    if (runId === undefined && loanNumber === undefined) {
+      throw invalidQuery(
+        "q",
+        `expected a run id or a loan number of at most ${MAX_LOAN_NUMBER_LENGTH} characters`,
+      );
+    }
+  }
+  return {
+    ...(statuses ? { statuses } : {}),
+    ...(loanProgram !== undefined ? { loanProgram } : {}),
+    ...(classification !== undefined ? { classification } : {}),
+    from,
+    to,
+    ...(runId !== undefined ? { runId } : {}),
+    ...(loanNumber !== undefined ? { loanNumber } : {}),
+    limit,
+    ...(cursor ? { cursor } : {}),
+  };
+}
+
+/** A `YYYY-MM-DD` parameter that names a real day. */
+function day(raw: string | null | undefined, name: string): string | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const value = raw.trim();
+  const valid =
+    /^\d{4}-\d{2}-\d{2}$/.test(value) &&
+    !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
+    new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) === value;
+  if (!valid) throw invalidQuery(name, "expected a day as YYYY-MM-DD (UTC)");
+  return value;
+}
+
+function addDays(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+function invalidQuery(name: string, message: string): HttpError {
+  return new HttpError(400, "invalid_query", `invalid ${name}`, [{ field: name, message }]);
 }
 
 export async function getRun(runId: string, ctx: ApiContext): Promise<APIGatewayProxyResult> {
@@ -139,9 +274,7 @@ function integerParam(
   if (raw === undefined || raw === null) return fallback;
   const value = Number(raw);
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(value) || value < min || value > max) {
-    throw new HttpError(400, "invalid_query", `invalid ${name}`, [
-      { field: name, message: `expected an integer from ${min} to ${max}` },
-    ]);
+    throw invalidQuery(name, `expected an integer from ${min} to ${max}`);
   }
   return value;
 }

@@ -55,6 +55,18 @@ export const RUNS_BY_DAY = {
   projection: "ALL",
 } as const satisfies IndexSchema;
 
+/**
+ * The runs table's GSI of runs by loan number (GET /v1/runs?q=<loan number>): partition
+ * `LOAN#<metadata.loan_number>`, sort key created_at + run id, newest last. Only runs whose request
+ * names a loan number carry the attributes, so the index holds nothing else (a sparse index).
+ */
+export const RUNS_BY_LOAN = {
+  name: "by_loan",
+  partitionKey: string("gsi3pk"),
+  sortKey: string("gsi3sk"),
+  projection: "ALL",
+} as const satisfies IndexSchema;
+
 /** The connections table's GSI: the connections subscribed to a run. */
 export const CONNECTIONS_BY_RUN = {
   name: "by_run",
@@ -64,6 +76,7 @@ export const CONNECTIONS_BY_RUN = {
 
 export const RUNS_BY_PROFILE_INDEX = RUNS_BY_PROFILE.name;
 export const RUNS_BY_DAY_INDEX = RUNS_BY_DAY.name;
+export const RUNS_BY_LOAN_INDEX = RUNS_BY_LOAN.name;
 export const CONNECTIONS_BY_RUN_INDEX = CONNECTIONS_BY_RUN.name;
 
 export const TABLES = {
@@ -75,7 +88,7 @@ export const TABLES = {
   runs: {
     partitionKey: string("pk"),
     sortKey: string("sk"),
-    indexes: [RUNS_BY_PROFILE, RUNS_BY_DAY],
+    indexes: [RUNS_BY_PROFILE, RUNS_BY_DAY, RUNS_BY_LOAN],
     ttlAttribute: TTL_ATTRIBUTE,
     stream: "NEW_IMAGE",
     billing: "PAY_PER_REQUEST",

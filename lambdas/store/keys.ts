@@ -21,6 +21,21 @@ export const profileKey = (loanProgram: unknown, classification: unknown) =>
   `PROFILE#${String(loanProgram ?? "-")}#${String(classification ?? "-")}`;
 /** Creation day (UTC) of a run, the partition of the by_day index. */
 export const dayKey = (isoTimestamp: string) => `DAY#${isoTimestamp.slice(0, 10)}`;
+/** Longest loan number the by_loan index takes: longer values are not loan numbers but free text. */
+export const MAX_LOAN_NUMBER_LENGTH = 64;
+/**
+ * The loan number a run is found by (GET /v1/runs?q=): metadata.loan_number as given, trimmed, when it
+ * is a non-empty string or a finite number of at most MAX_LOAN_NUMBER_LENGTH characters.
+ */
+export function loanNumberOf(value: unknown): string | undefined {
+  if (typeof value !== "string" && !(typeof value === "number" && Number.isFinite(value))) return undefined;
+  const loan = String(value).trim();
+  return loan.length > 0 && loan.length <= MAX_LOAN_NUMBER_LENGTH ? loan : undefined;
+}
+/** Partition of the by_loan index. */
+export const loanKey = (loanNumber: string) => `LOAN#${loanNumber}`;
+/** Sort key of the by_loan index: creation time first (newest first when read backwards), the run id breaks ties. */
+export const loanSortKey = (createdAt: string, runId: string) => `${createdAt}#${runId}`;
 /** A session's item collection: its META (context, runs) and its ENTRY#<seq> items. */
 export const sessionKey = (sessionId: string) => `SESSION#${sessionId}`;
 export const sessionEntryKey = (seq: number) => `ENTRY#${String(seq).padStart(9, "0")}`;

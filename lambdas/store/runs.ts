@@ -10,11 +10,12 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  type QueryCommandOutput,
   ScanCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import type { RunMode, RunSummary } from "../contracts/api-types.ts";
-import { RUNS_BY_DAY, RUNS_BY_PROFILE, TTL_ATTRIBUTE } from "../contracts/tables.ts";
+import { RUNS_BY_DAY, RUNS_BY_LOAN, RUNS_BY_PROFILE, TTL_ATTRIBUTE } from "../contracts/tables.ts";
 import type {
   Approval,
   Clarification,
@@ -31,9 +32,21 @@ import type {
   RunStatus,
   Usage,
 } from "../core/types.ts";
-import { LOAN_PROFILE, TERMINAL_STATUSES, UNFINISHED_STATUSES } from "../core/types.ts";
+import { LOAN_PROFILE, RESUMABLE_STATUSES, TERMINAL_STATUSES, UNFINISHED_STATUSES } from "../core/types.ts";
 import { conditionalWrite } from "./conditional.ts";
-import { dayKey, eventKey, itemKey, META, profileKey, runKey, stepKey } from "./keys.ts";
+import {
+  dayKey,
+  eventKey,
+  itemKey,
+  loanKey,
+  loanNumberOf,
+  loanSortKey,
+  META,
+  profileKey,
+  runKey,
+  stepKey,
+} from "./keys.ts";
+import { InvalidCursorError, type RunListCursor } from "./run-cursor.ts";
 
 /** Finished runs stay queryable (history tool, GET /runs) for 90 days, then DynamoDB TTL removes them. */
 export const RETENTION_SECONDS = 90 * 24 * 3600;
@@ -122,6 +135,8 @@ export class RunStore {
     private readonly ddb: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly now: () => Date = () => new Date(),
+    /** Overrides of DEFAULT_LIST_BOUNDS (tests page through a few runs with small bounds). */
+    private readonly listBounds: Partial<ListBounds> = {},
   ) {}
 
   /** Creates the run record; false when a run with this id already exists (idempotent start). */
@@ -153,6 +168,7 @@ export class RunStore {
             updated_at: at,
             [RUNS_BY_DAY.partitionKey.name]: dayKey(at),
             [RUNS_BY_DAY.sortKey.name]: at,
+            ...loanIndexAttributes({ run_id: runId, created_at: at, request }),
           },
           ConditionExpression: "attribute_not_exists(pk)",
         }),
@@ -662,39 +678,114 @@ export class RunStore {
   }
 
   /**
-   * The most recent runs, newest first, for dashboards. The by_day index is partitioned by creation
-   * day, so this walks back day by day until it has `limit` runs or has looked `days` days back.
+   * Runs newest first, filtered, one page at a time (GET /v1/runs). Without a loan number it walks the
+   * by_day index day by day from `to` back to `from`, one Query (with a FilterExpression) after the
+   * other, never a Scan; with one, that loan's partition of by_loan. One call reads at most
+   * `bounds.maxItemsRead` index items in at most `bounds.maxQueries` Queries: when the bound or the
+   * limit stops it, `cursor` says where the next page starts, even if this page has fewer than
+   * `limit` runs (filters that match little must not make one request read the whole table). The
+   * last page has no cursor.
    */
-  async listRecentRuns(limit: number, days = 7): Promise<RunSummary[]> {
+  async listRecentRuns(query: RunListQuery): Promise<RunListPage> {
+    // A cursor only ever continues a walk: a run id search is one page.
+    if (query.runId !== undefined && !query.cursor) return this.findRun(query.runId, query);
+    const bounds = { ...DEFAULT_LIST_BOUNDS, ...this.listBounds };
+    const filter = listFilter(query);
     const runs: RunSummary[] = [];
-    const today = this.now();
-    for (let back = 0; back < days && runs.length < limit; back++) {
-      const day = new Date(today.getTime() - back * 86_400_000).toISOString();
-      const { Items = [] } = await this.ddb.send(
+    let read = 0;
+    let queries = 0;
+
+    // One position in an index: the partition (a day of by_day, or the loan's), and where in it.
+    type Position =
+      | { day: string; key?: Record<string, unknown> }
+      | { loan: string; key?: Record<string, unknown> };
+    let position: Position | undefined;
+    if (query.cursor) position = query.cursor;
+    else if (query.loanNumber !== undefined) position = { loan: query.loanNumber };
+    else position = { day: query.to };
+    if ("day" in position && (position.day > query.to || position.day < query.from)) {
+      throw new InvalidCursorError("the cursor is outside the days asked for");
+    }
+    if (
+      ("loan" in position && position.loan !== query.loanNumber) ||
+      ("day" in position && query.loanNumber !== undefined)
+    ) {
+      throw new InvalidCursorError("the cursor belongs to another search");
+    }
+
+    while (position) {
+      if (read >= bounds.maxItemsRead || queries >= bounds.maxQueries) {
+        return { runs, cursor: cursorAt(position) };
+      }
+      const keyCondition: {
+        IndexName: string;
+        KeyConditionExpression: string;
+        names: Record<string, string>;
+        values: Record<string, unknown>;
+      } =
+        "day" in position
+          ? {
+              IndexName: RUNS_BY_DAY.name,
+              KeyConditionExpression: "#ipk = :ipk",
+              names: { "#ipk": RUNS_BY_DAY.partitionKey.name },
+              values: { ":ipk": dayKey(position.day) },
+            }
+          : {
+              IndexName: RUNS_BY_LOAN.name,
+              // The sort key starts with the creation time: the day range is a key condition here.
+              KeyConditionExpression: "#ipk = :ipk AND #isk BETWEEN :from AND :to",
+              names: { "#ipk": RUNS_BY_LOAN.partitionKey.name, "#isk": RUNS_BY_LOAN.sortKey.name },
+              values: { ":ipk": loanKey(position.loan), ":from": query.from, ":to": `${query.to}\uffff` },
+            };
+      const page: QueryCommandOutput = await this.ddb.send(
         new QueryCommand({
           TableName: this.table,
-          IndexName: RUNS_BY_DAY.name,
-          KeyConditionExpression: `${RUNS_BY_DAY.partitionKey.name} = :d`,
-          ExpressionAttributeValues: { ":d": dayKey(day) },
+          IndexName: keyCondition.IndexName,
+          KeyConditionExpression: keyCondition.KeyConditionExpression,
+          ...(filter.expression ? { FilterExpression: filter.expression } : {}),
+          ExpressionAttributeNames: { ...keyCondition.names, ...filter.names },
+          ExpressionAttributeValues: { ...keyCondition.values, ...filter.values },
           ScanIndexForward: false,
-          Limit: limit - runs.length,
+          Limit: Math.min(bounds.queryPageSize, bounds.maxItemsRead - read),
+          ...(position.key ? { ExclusiveStartKey: position.key } : {}),
         }),
       );
-      for (const meta of Items) {
-        runs.push({
-          run_id: meta.run_id,
-          status: meta.status,
-          mode: meta.mode ?? "rewoo",
-          created_at: meta.created_at,
-          updated_at: meta.updated_at,
-          request: { metadata: pick(meta.request?.metadata, ["loan_program", "classification"]) },
-          ...(meta.cost
-            ? { cost: { currency: meta.cost.currency, total: meta.cost.total, estimated: true } }
-            : {}),
-        });
+      queries += 1;
+      read += page.ScannedCount ?? page.Items?.length ?? 0;
+      const items = (page.Items ?? []) as MetaItem[];
+      const room = query.limit - runs.length;
+      if (items.length >= room) {
+        // The page is full: the next one starts right after the last run it shows (runs read after it
+        // in this Query are read again then, none skipped), or where this Query stopped.
+        const last = items[room - 1] as MetaItem & Record<string, unknown>;
+        runs.push(...items.slice(0, room).map(runSummary));
+        const rest = items.length > room || page.LastEvaluatedKey;
+        const next: Position | undefined = rest
+          ? { ...position, key: items.length > room ? indexKeyOf(last, position) : page.LastEvaluatedKey }
+          : nextPartition(position, query.from);
+        return next ? { runs, cursor: cursorAt(next) } : { runs };
       }
+      runs.push(...items.map(runSummary));
+      position = page.LastEvaluatedKey
+        ? { ...position, key: page.LastEvaluatedKey }
+        : nextPartition(position, query.from);
     }
-    return runs;
+    return { runs };
+  }
+
+  /**
+   * q= a run id: that run, if it exists and passes the other filters. A run id that names no run may
+   * still be a loan number (loan systems number loans freely): then that search.
+   */
+  private async findRun(runId: string, query: RunListQuery): Promise<RunListPage> {
+    const { Item } = await this.ddb.send(
+      new GetCommand({ TableName: this.table, Key: { pk: runKey(runId), sk: META } }),
+    );
+    const meta = Item as MetaItem | undefined;
+    if (!meta && query.loanNumber !== undefined) {
+      return this.listRecentRuns({ ...query, runId: undefined });
+    }
+    return { runs: meta && matches(meta, query) ? [runSummary(meta)] : [] };
   }
 
   /** Finished runs of one loan program + classification, most recent first (history tool). */
@@ -765,6 +856,143 @@ export class RunStore {
 function terminalStatusValues(): { values: Record<string, RunStatus>; placeholders: string } {
   const values = Object.fromEntries(TERMINAL_STATUSES.map((status, index) => [`:t${index}`, status]));
   return { values, placeholders: Object.keys(values).join(", ") };
+}
+
+/** What GET /v1/runs asks the store for; the API has checked every field. */
+export interface RunListQuery {
+  /** Only runs in one of these statuses; absent: any. */
+  statuses?: readonly RunStatus[];
+  loanProgram?: string;
+  classification?: string;
+  /** UTC creation days, `YYYY-MM-DD`, both included; from ≤ to. */
+  from: string;
+  to: string;
+  /** A run id: only that run (the other filters still apply); if no such run exists, loanNumber is searched. */
+  runId?: string;
+  /** A loan number (as loanNumberOf makes it): the runs whose metadata.loan_number it is, in by_loan. */
+  loanNumber?: string;
+  limit: number;
+  cursor?: RunListCursor;
+}
+
+export interface RunListPage {
+  runs: RunSummary[];
+  /** Where the next page starts; absent on the last page. */
+  cursor?: RunListCursor;
+}
+
+/** How much one listRecentRuns call may read: items of the index (before filters) and Queries. */
+export interface ListBounds {
+  maxItemsRead: number;
+  maxQueries: number;
+  /** Limit of each Query: DynamoDB pages at 1 MB too, so a Query may stop before it. */
+  queryPageSize: number;
+}
+
+export const DEFAULT_LIST_BOUNDS: ListBounds = { maxItemsRead: 1000, maxQueries: 40, queryPageSize: 200 };
+
+/** The FilterExpression of a run list's filters (the key condition picks the day or the loan). */
+function listFilter(query: RunListQuery): {
+  expression?: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+} {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const clauses: string[] = [];
+  if (query.statuses?.length) {
+    names["#status"] = "status";
+    const placeholders = query.statuses.map((status, index) => {
+      values[`:st${index}`] = status;
+      return `:st${index}`;
+    });
+    clauses.push(`#status IN (${placeholders.join(", ")})`);
+  }
+  const metadata = (field: string, value: string | undefined) => {
+    if (value === undefined) return;
+    Object.assign(names, { "#request": "request", "#metadata": "metadata", [`#${field}`]: field });
+    values[`:${field}`] = value;
+    clauses.push(`#request.#metadata.#${field} = :${field}`);
+  };
+  metadata("loan_program", query.loanProgram);
+  metadata("classification", query.classification);
+  return { ...(clauses.length ? { expression: clauses.join(" AND ") } : {}), names, values };
+}
+
+/** The filters of a run list, checked on one run (q= a run id). */
+function matches(meta: MetaItem, query: RunListQuery): boolean {
+  const metadata = (meta.request?.metadata ?? {}) as Record<string, unknown>;
+  const day = meta.created_at.slice(0, 10);
+  return (
+    (!query.statuses?.length || query.statuses.includes(meta.status)) &&
+    (query.loanProgram === undefined || metadata.loan_program === query.loanProgram) &&
+    (query.classification === undefined || metadata.classification === query.classification) &&
+    day >= query.from &&
+    day <= query.to
+  );
+}
+
+/** The index key (LastEvaluatedKey) of an item read from the index `position` walks. */
+function indexKeyOf(
+  item: Record<string, unknown>,
+  position: { day: string } | { loan: string },
+): Record<string, unknown> {
+  const index = "day" in position ? RUNS_BY_DAY : RUNS_BY_LOAN;
+  return {
+    pk: item.pk,
+    sk: item.sk,
+    [index.partitionKey.name]: item[index.partitionKey.name],
+    [index.sortKey.name]: item[index.sortKey.name],
+  };
+}
+
+/** The day before `position`'s, unless that is before `from`; a loan's runs are one partition. */
+function nextPartition(
+  position: { day: string } | { loan: string },
+  from: string,
+): { day: string } | undefined {
+  if (!("day" in position)) return undefined;
+  const previous = new Date(Date.parse(`${position.day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  return previous >= from ? { day: previous } : undefined;
+}
+
+function cursorAt(
+  position: { day: string; key?: Record<string, unknown> } | { loan: string; key?: Record<string, unknown> },
+): RunListCursor {
+  return { v: 1, ...position } as RunListCursor;
+}
+
+/** A run as GET /v1/runs shows it: its request's metadata cut to what identifies the loan. */
+function runSummary(meta: MetaItem): RunSummary {
+  const loan = loanNumberOf(meta.request?.metadata?.loan_number);
+  return {
+    run_id: meta.run_id,
+    status: meta.status,
+    mode: meta.mode ?? "rewoo",
+    created_at: meta.created_at,
+    updated_at: meta.updated_at,
+    request: { metadata: pick(meta.request?.metadata, ["loan_program", "classification", "loan_number"]) },
+    ...(meta.cost ? { cost: { currency: meta.cost.currency, total: meta.cost.total, estimated: true } } : {}),
+    ...(loan !== undefined ? { loan_number: loan } : {}),
+    resumable: RESUMABLE_STATUSES.includes(meta.status),
+  };
+}
+
+/**
+ * The by_loan index attributes of a run's META item: present only when its request names a usable
+ * loan number (a sparse index). Exported for the twin, which adds them to runs stored before the index.
+ */
+export function loanIndexAttributes(meta: {
+  run_id: string;
+  created_at: string;
+  request?: { metadata?: Record<string, unknown> };
+}): Record<string, string> {
+  const loan = loanNumberOf(meta.request?.metadata?.loan_number);
+  if (loan === undefined) return {};
+  return {
+    [RUNS_BY_LOAN.partitionKey.name]: loanKey(loan),
+    [RUNS_BY_LOAN.sortKey.name]: loanSortKey(meta.created_at, meta.run_id),
+  };
 }
 
 function pick(value: unknown, keys: string[]): Record<string, unknown> {

@@ -3,7 +3,8 @@
 // keys, attribute definitions, indexes, TTL and billing of the table the twin creates
 // (infra/local/provision.ts twinTables), and the stream of lambdas/contracts/tables.ts. The APIs: the
 // Service stack's REST resources, methods and authorization are REST_ROUTES, and its WebSocket routes
-// are WEBSOCKET_ROUTES (lambdas/contracts/routes.ts), which the twin's gateway serves.
+// are WEBSOCKET_ROUTES (lambdas/contracts/routes.ts), which the twin's gateway serves; every route
+// resource also answers CORS preflights (OPTIONS), as the twin's gateway does.
 import { beforeAll, describe, expect, it } from "vitest";
 import { type TwinTable, twinTables } from "../../infra/local/provision.ts";
 import {
@@ -76,6 +77,7 @@ describe("the Data stack's tables and the twin's", () => {
     // Not vacuous: the indexes the stores query exist on both sides.
     expect(indexes(deployed.get("runs")?.GlobalSecondaryIndexes).map((i) => i.IndexName)).toEqual([
       "by_day",
+      "by_loan",
       "by_profile",
     ]);
     expect(indexes(deployed.get("connections")?.GlobalSecondaryIndexes).map((i) => i.IndexName)).toEqual([
@@ -132,15 +134,41 @@ describe("the Service stack's APIs and the route contract", () => {
 
   it("deploys exactly the contract's REST methods, each with its authorization", () => {
     const { pathOf } = resourcePaths(dev);
-    const deployed = Object.values(resourcesOf(dev.serviceTemplate, "AWS::ApiGateway::Method")).map(
-      (method) =>
-        `${method.Properties?.HttpMethod} ${pathOf(method.Properties?.ResourceId)} ${method.Properties?.AuthorizationType}`,
-    );
+    // OPTIONS methods are CORS preflights (answered by API Gateway itself), not routes: checked below.
+    const deployed = Object.values(resourcesOf(dev.serviceTemplate, "AWS::ApiGateway::Method"))
+      .filter((method) => method.Properties?.HttpMethod !== "OPTIONS")
+      .map(
+        (method) =>
+          `${method.Properties?.HttpMethod} ${pathOf(method.Properties?.ResourceId)} ${method.Properties?.AuthorizationType}`,
+      );
     // Stage authorization is IAM (SigV4) in every environment but one configured for API keys.
     const expected = REST_METHODS.map(
       (route) => `${route.method} ${route.resource} ${route.auth === "none" ? "NONE" : "AWS_IAM"}`,
     );
     expect(deployed.sort()).toEqual(expected.sort());
+  });
+
+  it("answers a CORS preflight on every route resource and nowhere else, unauthenticated, with its methods", () => {
+    const { pathOf } = resourcePaths(dev);
+    const preflights = Object.values(resourcesOf(dev.serviceTemplate, "AWS::ApiGateway::Method")).filter(
+      (method) => method.Properties?.HttpMethod === "OPTIONS",
+    );
+    expect(preflights.map((method) => pathOf(method.Properties?.ResourceId)).sort()).toEqual(
+      [...REST_RESOURCES].sort(),
+    );
+    for (const method of preflights) {
+      const path = pathOf(method.Properties?.ResourceId);
+      expect(method.Properties?.AuthorizationType, path).toBe("NONE");
+      expect(method.Properties?.ApiKeyRequired, path).toBe(false);
+      expect(method.Properties?.Integration?.Type, path).toBe("MOCK");
+      const routes = REST_METHODS.filter((route) => route.resource === path).map((route) => route.method);
+      expect(
+        method.Properties?.Integration?.IntegrationResponses?.[0]?.ResponseParameters?.[
+          "method.response.header.Access-Control-Allow-Methods"
+        ],
+        path,
+      ).toBe(`'${[...routes, "OPTIONS"].join(",")}'`);
+    }
   });
 
   it("deploys exactly the contract's WebSocket routes, each with its authorization", () => {
