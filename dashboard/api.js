@@ -106,6 +106,11 @@ export class ApiClient {
     });
   }
 
+  /** GET /v1/runs/{run_id}/documents: each document of the run with a presigned GET URL (the PDF viewer). */
+  getRunDocuments(runId) {
+    return this.#request("GET", `/v1/runs/${encodeURIComponent(runId)}/documents`);
+  }
+
   async #request(method, path, body, { accept = "application/json" } = {}) {
     const init = { method, headers: { accept }, cache: "no-store" };
     if (body !== undefined) {

@@ -8,8 +8,10 @@ import { loadConfig } from "./config.js";
 import { DagView } from "./dag.js";
 import { h } from "./dom.js";
 import { EventPoller, LiveConnection } from "./live.js";
+import { loadPdfjs, PdfViewer } from "./pdf-viewer.js";
 import { finderFiltersFrom, NeedsYou, RunFinder } from "./run-finder.js";
 import { RunState } from "./run-state.js";
+import { renderSummary, summaryRunIdFromHash } from "./verdict-export.js";
 import {
   renderDetails,
   renderEventLog,
@@ -79,6 +81,20 @@ const needsYou = new NeedsYou(
   { link: $("needs-you-link"), summary: $("needs-you-summary"), root: $("needs-you-view") },
   { api, announce: sayPolitely, openRun: navigateTo },
 );
+
+// The cited page of a document (pdf.js from vendor/, loaded in the background): until it is there,
+// or when the site does not serve it, citations are plain text.
+const pdfViewer = new PdfViewer({
+  api,
+  announce: (text) => {
+    $("announcer").textContent = text;
+  },
+});
+let pdfjsReady = false;
+loadPdfjs().then((pdfjs) => {
+  pdfjsReady = pdfjs !== null;
+  if (pdfjsReady) render();
+});
 
 // For debugging in the browser console and for the end-to-end test.
 window.rewooDashboard = {
@@ -178,6 +194,8 @@ function batchRouteFromHash() {
 
 /** The view the address asks for: a batch (or the batches), else a run (or none). */
 function route() {
+  const summaryRunId = summaryRunIdFromHash(window.location.hash);
+  $("summary-view").hidden = summaryRunId === null;
   const batchId = batchRouteFromHash();
   const onBatches = batchId !== undefined;
   const onChat = window.location.hash === "#/chat";
@@ -221,10 +239,30 @@ function route() {
     return;
   }
   batchesView.hide();
+  if (summaryRunId !== null) {
+    openRun(null);
+    $("empty-state").hidden = true;
+    showSummary(summaryRunId);
+    return;
+  }
   const runId = runIdFromHash();
   // Back from a page that hid it, with no run to show.
   if (!runId) $("empty-state").hidden = false;
   openRun(runId);
+}
+
+/** The printable summary of a run (verdict-export.js), from its record. */
+async function showSummary(runId) {
+  const el = $("summary-view");
+  el.replaceChildren(h("p", { class: "muted" }, "Loading the run…"));
+  try {
+    const record = await api.getRun(runId);
+    if (summaryRunIdFromHash(window.location.hash) !== runId) return;
+    renderSummary(el, record);
+    $("announcer").textContent = `Summary of run ${runId} ready to print.`;
+  } catch (error) {
+    el.replaceChildren(h("p", { role: "alert" }, `Could not load run ${runId}: ${error.message}`));
+  }
 }
 
 /** localStorage, or null where the browser refuses it (private modes, sandboxed frames). */
@@ -403,7 +441,11 @@ function render() {
     conversationPanel.update(state.runId, state.record, view.status, view.lastSeq);
     dagView.update(view, app.selected);
     renderDetails($("details"), view, app.selected, { onSelect: selectStep });
-    renderResult($("result"), view);
+    renderResult($("result"), view, {
+      onOpenCitation: pdfjsReady
+        ? (citation, button) => pdfViewer.open({ runId: state.runId, citation, trigger: button })
+        : null,
+    });
     const events = state.orderedEvents();
     renderEventLog($("event-log"), events);
     $("event-count").textContent = events.length ? `${events.length} events` : "";

@@ -31,6 +31,7 @@ import {
   replanSummary,
   reviewSummary,
 } from "./findings.js";
+import { downloadVerdicts, summaryHash } from "./verdict-export.js";
 
 const RUN_STATUS_LABEL = {
   PENDING: "Pending",
@@ -710,7 +711,11 @@ function codeBlock(label, value, testid, open) {
 // ---------------------------------------------------------------------------------------------
 // Result
 
-export function renderResult(el, view) {
+/**
+ * The verdicts card. `onOpenCitation(citation, button)`: when given (pdf.js is available), each
+ * citation is a button opening its page; without it citations are plain text.
+ */
+export function renderResult(el, view, { onOpenCitation = null } = {}) {
   const result = view.result;
   if (!result) {
     const text = view.terminal
@@ -738,7 +743,7 @@ export function renderResult(el, view) {
       : null,
     h("p", { class: `summary ${tone}`, dataset: { testid: "result-summary" } }, result.summary),
     // A result that only lists the applicable conditions, or judged nothing, has no verdicts to tabulate.
-    judged.length ? verdictTable(judged) : null,
+    judged.length ? verdictTable(judged, onOpenCitation) : null,
     applicable === null ? null : applicableTable(applicable),
     h(
       "div",
@@ -751,11 +756,38 @@ export function renderResult(el, view) {
       ),
       listSection("Recommendations", result.recommendations, "recommendations", "No recommendations."),
     ),
+    // Last, after what they export: the JSON file and the page to print.
+    exportActions(view),
+  );
+}
+
+/** "Download JSON" and "Printable summary" (verdict-export.js) for a run with a result. */
+function exportActions(view) {
+  return h(
+    "div",
+    { class: "verdict-export", role: "group", "aria-label": "Export the verdicts" },
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn",
+        onClick: () => downloadVerdicts(view),
+        dataset: { testid: "download-json" },
+      },
+      h("span", { "aria-hidden": "true" }, "⤓ "),
+      "Download JSON",
+    ),
+    h(
+      "a",
+      { class: "btn", href: summaryHash(view.runId), dataset: { testid: "printable-summary" } },
+      h("span", { "aria-hidden": "true" }, "⎙ "),
+      "Printable summary",
+    ),
   );
 }
 
 /** One row group per compartment (most urgent first), each headed by its name and tally. */
-function verdictTable(findings) {
+function verdictTable(findings, onOpenCitation) {
   const { grouped, groups } = groupFindings(findings);
   return h(
     "div",
@@ -798,7 +830,7 @@ function verdictTable(findings) {
               conditionHeader(c),
               h("td", {}, h("span", { class: `badge verdict-${c.status}` }, verdictLabel(c.status))),
               h("td", { class: "reason" }, c.reason ?? ""),
-              h("td", { class: "citations" }, citationList(c.citations)),
+              h("td", { class: "citations" }, citationList(c.citations, onOpenCitation, c.id)),
             ),
           ),
         ),
@@ -906,18 +938,41 @@ function conditionHeader(c) {
   );
 }
 
-function citationList(citations) {
+/**
+ * A finding's citations. With `onOpen` (the PDF viewer), each one with a document is a button
+ * "Open page N of <document>"; its `data-citation-key` (condition and position) lets the viewer give
+ * focus back to the same citation after the view was drawn again.
+ */
+function citationList(citations, onOpen = null, conditionId = "") {
   if (!Array.isArray(citations) || citations.length === 0) return h("span", { class: "muted" }, "—");
   return h(
     "ul",
     {},
-    citations.map((cit) => {
+    citations.map((cit, index) => {
       const ocr = citationOcr(cit);
+      const where = [
+        h("span", { class: "mono cite-doc" }, cit.document),
+        cit.page !== undefined ? h("span", { class: "cite-page" }, ` p.${cit.page}`) : null,
+      ];
+      const openable = typeof onOpen === "function" && typeof cit?.document === "string" && cit.document;
+      const page = Number.isInteger(cit.page) ? cit.page : 1;
       return h(
         "li",
         { dataset: { source: ocr ? "ocr" : undefined } },
-        h("span", { class: "mono cite-doc" }, cit.document),
-        cit.page !== undefined ? h("span", { class: "cite-page" }, ` p.${cit.page}`) : null,
+        openable
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "cite-open",
+                "aria-haspopup": "dialog",
+                dataset: { testid: "citation-open", citationKey: `${conditionId}#${index}` },
+                onClick: (event) => onOpen(cit, event.currentTarget),
+              },
+              `Open page ${page} of `,
+              h("span", { class: "mono cite-doc" }, cit.document),
+            )
+          : where,
         ocr ? [" ", ocrBadge(cit.page, ocr.confidence)] : null,
         cit.excerpt ? [": ", h("q", {}, cit.excerpt)] : null,
       );

@@ -181,7 +181,10 @@ describe("the progress dashboard", () => {
     for (const id of TAX_RETURN_CONDITIONS) {
       const row = page.locator(`[data-testid=verdict-${id}]`);
       expect(await row.getAttribute("data-status"), id).toBe("fulfilled");
-      expect(await row.locator(".citations").innerText()).toMatch(/1120-signed\.pdf p\.\d+: /);
+      // A button opening the cited page in the PDF viewer (pdf.js, loaded in the background).
+      await expect
+        .poll(() => row.locator(".citations").innerText())
+        .toMatch(/Open page \d+ of rm-conditions\/1120-signed\.pdf: /);
       // The sample is a text PDF: no citation of it is marked as read by OCR.
       expect(await row.locator("[data-testid=ocr-badge]").count(), id).toBe(0);
     }
@@ -550,7 +553,9 @@ describe("scanned documents read by OCR", () => {
       },
     });
     const page = await openPage(withToken(`#/runs/${runId}`));
-    await page.waitForSelector("[data-testid=verdict-TR_SIGNED] .citations li", { timeout: 30_000 });
+    await page.waitForSelector("[data-testid=verdict-TR_SIGNED] .citations li [data-testid=citation-open]", {
+      timeout: 30_000,
+    });
 
     // The OCR page's citation: a badge with the confidence, and a title that says what it means.
     const signed = page.locator("[data-testid=verdict-TR_SIGNED] .citations li");
@@ -561,10 +566,10 @@ describe("scanned documents read by OCR", () => {
     expect(await badge.getAttribute("title")).toBe(
       "Page 3 was read by OCR (a scan or photo, no text layer) at 93% confidence",
     );
-    expect(await signed.nth(0).innerText()).toBe(`${scan} p.3 OCR 93%: ${hostile}`);
+    expect(await signed.nth(0).innerText()).toBe(`Open page 3 of ${scan} OCR 93%: ${hostile}`);
     // The text page's citation beside it is shown as always, unmarked.
     expect(await signed.nth(1).getAttribute("data-source")).toBeNull();
-    expect(await signed.nth(1).innerText()).toBe("rm-conditions/1120-signed.pdf p.2: Sign Here");
+    expect(await signed.nth(1).innerText()).toBe("Open page 2 of rm-conditions/1120-signed.pdf: Sign Here");
     // Without a confidence it is still marked as an OCR read.
     expect(await page.innerText("[data-testid=verdict-TR_COMPLETE] [data-testid=ocr-badge]")).toBe("OCR");
     expect(await page.locator("img[src=x]").count()).toBe(0);
