@@ -10,6 +10,7 @@ import S3rver from "s3rver";
 import s3rverAccounts from "s3rver/lib/models/account.js";
 import { releaseDynaliteIterators } from "./dynalite-iterators.ts";
 import { attachDynamoDbTransactions } from "./dynamodb-transactions.ts";
+import { presignedRequestChecks } from "./s3-presigned.ts";
 
 export interface EmulatorOptions {
   /** Root of the persisted state: `<dataDir>/dynamodb` (LevelDB) and `<dataDir>/s3` (s3rver files). */
@@ -92,12 +93,20 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
       cleanups.push(() => rm(dir, { recursive: true, force: true }));
     }
     // s3rver rejects every access key but its hard-coded "S3RVER" with InvalidAccessKeyId (it does not
-    // verify SigV4 signatures, only the key id), so the twin's dummy key must be registered.
+    // verify SigV4 signatures, only the key id), so the twin's dummy key must be registered; the
+    // signatures of presigned URLs are verified by the middleware added below.
     s3rverAccounts.DUMMY_ACCOUNT.createKeyPair(
       LOCAL_CREDENTIALS.accessKeyId,
       LOCAL_CREDENTIALS.secretAccessKey,
     );
     const s3 = new S3rver({ address: host, port: 0, silent: true, directory: s3Dir });
+    // First in s3rver's Koa chain: presigned URLs' signatures, expiry and SHA-256 checksums are
+    // checked as S3 checks them (s3rver itself checks only the key id), so a browser upload of
+    // another size or content is refused here as in AWS.
+    // (s3rver is a Koa application; its type declarations leave Koa's middleware list out.)
+    (s3 as unknown as { middleware: unknown[] }).middleware.unshift(
+      presignedRequestChecks(LOCAL_CREDENTIALS),
+    );
     const s3Address = await s3.run();
     const s3Server = s3.httpServer;
     cleanups.push(() =>

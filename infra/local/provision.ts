@@ -10,14 +10,16 @@ import {
   UpdateTimeToLiveCommand,
   type UpdateTimeToLiveCommandInput,
 } from "@aws-sdk/client-dynamodb";
-import { CreateBucketCommand, S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
+import { CreateBucketCommand, PutBucketCorsCommand, S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
 import {
   attributeDefinitions,
   type KeyAttribute,
   TABLES,
   type TableSchema,
 } from "../../lambdas/contracts/tables.ts";
+import { DOCUMENTS_BUCKET_CORS } from "../../lambdas/core/documents.ts";
 import { LOCAL_CREDENTIALS } from "./emulators.ts";
+import { addMissingIndexes, recoverInterruptedRebuild } from "./table-indexes.ts";
 
 export { LOCAL_CREDENTIALS };
 
@@ -56,6 +58,12 @@ export interface ProvisionOptions {
   /** The banking assistant's core-banking table (CORE_BANKING_TABLE); absent: not provisioned. */
   coreBankingTable?: string;
   buckets: string[];
+  /**
+   * Buckets a browser page reads and writes through presigned URLs (the documents bucket), and the
+   * origins it may be served from: each gets DOCUMENTS_BUCKET_CORS, set again at every start, so a
+   * persisted data folder from before gains it too.
+   */
+  browserAccess?: { buckets: string[]; origins: readonly string[] };
 }
 
 export interface ProvisionReport {
@@ -152,6 +160,24 @@ export async function provisionResources(options: ProvisionOptions): Promise<Pro
         report.bucketsExisting.push(bucket);
       }
     }
+    for (const bucket of options.browserAccess?.buckets ?? []) {
+      await s3.send(
+        new PutBucketCorsCommand({
+          Bucket: bucket,
+          CORSConfiguration: {
+            CORSRules: [
+              {
+                AllowedOrigins: [...(options.browserAccess?.origins ?? [])],
+                AllowedMethods: [...DOCUMENTS_BUCKET_CORS.methods],
+                AllowedHeaders: [...DOCUMENTS_BUCKET_CORS.allowedHeaders],
+                ExposeHeaders: [...DOCUMENTS_BUCKET_CORS.exposedHeaders],
+                MaxAgeSeconds: DOCUMENTS_BUCKET_CORS.maxAgeSeconds,
+              },
+            ],
+          },
+        }),
+      );
+    }
     return report;
   } finally {
     dynamo.destroy();
@@ -162,6 +188,7 @@ export async function provisionResources(options: ProvisionOptions): Promise<Pro
 /** Returns true when the table was created, false when it already existed with the expected keys. */
 async function ensureTable(client: DynamoDBClient, definition: CreateTableCommandInput): Promise<boolean> {
   const tableName = definition.TableName as string;
+  await recoverInterruptedRebuild(client, definition);
   let created = true;
   try {
     await client.send(new CreateTableCommand(definition));
@@ -171,13 +198,14 @@ async function ensureTable(client: DynamoDBClient, definition: CreateTableComman
     }
     created = false;
   }
-  const table = await waitForActive(client, tableName);
+  let table = await waitForActive(client, tableName);
   if (!created) {
+    // A persisted data folder from before an index was added to the contract: add it, items kept.
+    if (await addMissingIndexes(client, definition)) table = await waitForActive(client, tableName);
     const drift = schemaDrift(definition, table);
     if (drift) {
       // A persisted data folder from an older layout: the repositories would fail later with
-      // confusing ValidationExceptions, so refuse now. (dynalite cannot add an index to an existing
-      // table: it ignores UpdateTable's GlobalSecondaryIndexUpdates.Create.)
+      // confusing ValidationExceptions, so refuse now.
       throw new Error(
         `Table ${tableName} exists with a different schema (${drift}); delete the local data folder or the table and start again`,
       );

@@ -207,6 +207,11 @@ async function bootTwin(
     connectionsTable: LOCAL_NAMES.CONNECTIONS_TABLE,
     coreBankingTable: LOCAL_NAMES.CORE_BANKING_TABLE,
     buckets: [LOCAL_NAMES.DOCUMENTS_BUCKET, LOCAL_NAMES.ARTIFACTS_BUCKET],
+    // The dashboard uploads and reads documents with presigned URLs from the API's allowed origins.
+    browserAccess: {
+      buckets: [LOCAL_NAMES.DOCUMENTS_BUCKET],
+      origins: (process.env[ENV.REWOO_ALLOWED_ORIGINS] ?? LOCAL_ALLOWED_ORIGINS.join(",")).split(","),
+    },
   });
   await seedDemoBank({
     dynamodbEndpoint: emulators.dynamodbEndpoint,

@@ -149,3 +149,15 @@ export function uploadKey(prefix: string, sha256Hex: string, fileName: string): 
   const folder = prefix === "" || prefix.endsWith("/") ? prefix : `${prefix}/`;
   return `${folder}${sha256Hex.slice(0, DIGEST_DIGITS).toLowerCase()}/${safeFileName(fileName)}`;
 }
+
+/**
+ * The documents bucket's CORS rule for a browser that uploads and reads through presigned URLs, shared
+ * by the CDK app and the twin so both buckets answer a page the same way (origins are the deployment's).
+ * PUT with the headers POST /v1/documents signs; GET and HEAD with Range, as pdf.js reads a PDF in parts.
+ */
+export const DOCUMENTS_BUCKET_CORS = {
+  methods: ["GET", "HEAD", "PUT"],
+  allowedHeaders: ["content-type", "x-amz-checksum-sha256", "range"],
+  exposedHeaders: ["ETag", "Content-Length", "Content-Range", "Accept-Ranges"],
+  maxAgeSeconds: 600,
+} as const;
