@@ -77,6 +77,19 @@ export class ApiClient {
     return this.#request("POST", "/v1/evaluate-conditions", request);
   }
 
+  /** GET /v1/catalog (CatalogView): classifications, their conditions and the metadata fields they read. */
+  getCatalog() {
+    return this.#request("GET", "/v1/catalog");
+  }
+
+  /**
+   * POST /v1/documents (DocumentUploadRequest → DocumentUpload): where to PUT one PDF and the headers to
+   * send; the PUT itself is uploads.js's.
+   */
+  createDocumentUpload(request) {
+    return this.#request("POST", "/v1/documents", request);
+  }
+
   cancel(runId) {
     return this.#request("POST", `/v1/runs/${encodeURIComponent(runId)}/cancel`);
   }

@@ -8,6 +8,7 @@ import { loadConfig } from "./config.js";
 import { DagView } from "./dag.js";
 import { h } from "./dom.js";
 import { EventPoller, LiveConnection } from "./live.js";
+import { NewEvaluation } from "./new-evaluation.js";
 import { loadPdfjs, PdfViewer } from "./pdf-viewer.js";
 import { finderFiltersFrom, NeedsYou, RunFinder } from "./run-finder.js";
 import { RunState } from "./run-state.js";
@@ -72,6 +73,14 @@ const chatPage = new ChatPage($("chat-view"), {
   customerToken: customerTokenFrom(window.location.search),
 });
 const conversationPanel = new ConversationPanel($("conversation"), { apiBase: config.api });
+// New evaluation (#/new): a run it starts is shown like one Run sample started.
+const newEvaluation = new NewEvaluation($("new-evaluation-view"), {
+  api,
+  onStarted: (started, request) => showStartedRun(started, request),
+  announce: (text) => {
+    $("announcer").textContent = text;
+  },
+});
 // Find runs and Needs you: both say what they found through the page's announcer.
 const sayPolitely = (text) => {
   $("announcer").textContent = text;
@@ -171,6 +180,22 @@ async function runSample() {
   }
 }
 
+/** A run this page started: keep its subscribe token (live without an operator token), list it, open it. */
+function showStartedRun(started, request) {
+  if (started.subscribe_token) app.runTokens.set(started.run_id, started.subscribe_token);
+  app.runs = [
+    {
+      run_id: started.run_id,
+      status: started.status ?? "PLANNING",
+      created_at: new Date().toISOString(),
+      request: { metadata: request.metadata },
+      local: true,
+    },
+    ...app.runs.filter((r) => r.run_id !== started.run_id),
+  ];
+  navigateTo(started.run_id);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Run view
 
@@ -199,11 +224,14 @@ function route() {
   const batchId = batchRouteFromHash();
   const onBatches = batchId !== undefined;
   const onChat = window.location.hash === "#/chat";
+  const onNew = window.location.hash === "#/new";
+  if (!onNew) newEvaluation.hide();
   const finderFilters = finderFiltersFrom(window.location.hash);
   const onNeedsYou = window.location.hash === "#/needs-you";
   for (const [link, selected] of [
     [$("batches-link"), onBatches],
     [$("chat-link"), onChat],
+    [$("new-evaluation-link"), onNew],
     [$("find-link"), finderFilters !== undefined],
     [$("needs-you-link"), onNeedsYou],
   ]) {
@@ -224,6 +252,14 @@ function route() {
   }
   runFinder.hide();
   needsYou.hidePage();
+  if (onNew) {
+    openRun(null);
+    chatPage.hide();
+    batchesView.hide();
+    $("empty-state").hidden = true;
+    newEvaluation.show();
+    return;
+  }
   if (onChat) {
     openRun(null);
     batchesView.hide();

@@ -181,7 +181,7 @@ export function errorTarget(field, controls) {
 // ---------------------------------------------------------------------------------------------
 // The page
 
-const idFor = (field) => `ne-${String(field).replace(/[^A-Za-z0-9]+/g, "-")}`;
+const idFor = (field) => `ne-${String(field).replace(/[^A-Za-z0-9_]+/g, "-")}`;
 
 export class NewEvaluation {
   /**
