@@ -115,7 +115,8 @@ export function validateFilters(filters) {
     DATE.test(filters.to) &&
     filters.from > filters.to
   )
-    errors.push({ field: "to", message: `must not be before the "from" date (${filters.from})` });
+    // Named like the API names it: the day the range starts from is the one to move.
+    errors.push({ field: "from", message: `must be on or before the "to" date (${filters.to})` });
   for (const status of filters.status ?? []) {
     if (!KNOWN_STATUSES.has(status)) errors.push({ field: "status", message: `unknown status ${status}` });
   }
@@ -498,11 +499,21 @@ export class RunFinder {
         : `${runs.length} ${runs.length === 1 ? "run" : "runs"} on page ${page}${this.nextCursor ? ", more on the next" : ""}.`;
     this.status.textContent = said;
     this.announce(said);
+    // Without dates the API looks at its recent days only (a search by q further back).
+    const hint =
+      runs.length === 0 && !this.filters.from
+        ? h(
+            "p",
+            { class: "small muted" },
+            "Without a “Created from” date only the last few days are searched; set one to look further back.",
+          )
+        : null;
     replace(
       this.results,
       runs.length === 0
         ? h("p", { class: "finder-empty", dataset: { testid: "finder-empty" } }, said)
         : this.#table(runs),
+      hint,
     );
     this.#pager(page);
   }

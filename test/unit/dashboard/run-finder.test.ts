@@ -85,7 +85,7 @@ describe("the finder's checks and words", () => {
   it("names the field of each refused filter like the API does", () => {
     expect(finder.validateFilters(none)).toEqual([]);
     expect(finder.validateFilters({ ...none, from: "2026-11-20", to: "2026-11-01" })).toEqual([
-      { field: "to", message: 'must not be before the "from" date (2026-11-20)' },
+      { field: "from", message: 'must be on or before the "to" date (2026-11-01)' },
     ]);
     expect(finder.validateFilters({ ...none, from: "11/20/2026", status: ["DONE"] })).toEqual([
       { field: "from", message: "expected a date, YYYY-MM-DD" },
