@@ -58,10 +58,10 @@ export class ApiClient {
     return this.#request("GET", `/v1/runs?${new URLSearchParams(query)}`);
   }
 
-  /** GET /v1/catalog (CatalogView), or `null` while the API has none (404, 501): the finder falls back to text inputs. */
+  /** getCatalog, or `null` where the API has none (404, 501): the finder falls back to text inputs. */
   async catalogIfBuilt() {
     try {
-      return await this.#request("GET", "/v1/catalog");
+      return await this.getCatalog();
     } catch (error) {
       if (error instanceof ApiError && [404, 405, 501].includes(error.status)) return null;
       throw error;
