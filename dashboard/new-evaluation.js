@@ -572,9 +572,10 @@ export class NewEvaluation {
       return;
     }
     const conditions = entry.conditions.map((condition) => condition.title).join("; ");
+    const description = entry.description.trim();
     replace(
       el.classificationInfo,
-      entry.description,
+      description && !/[.!?]$/.test(description) ? `${description}.` : description,
       entry.conditions.length ? ` Conditions: ${conditions}.` : "",
     );
     const inputs = entry.inputs.filter((input) => !FIXED_FIELDS.includes(input.field));
