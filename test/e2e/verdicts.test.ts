@@ -137,12 +137,17 @@ afterAll(async () => {
   await twin?.stop();
 });
 
-async function openPage(hash: string): Promise<Page> {
+/** `before`: set up the page before it loads; `missing`: paths whose 404 the test provokes. */
+async function openPage(
+  hash: string,
+  { before, missing = [] }: { before?: (page: Page) => Promise<unknown>; missing?: string[] } = {},
+): Promise<Page> {
   const page = await context.newPage();
+  await before?.(page);
   page.on("pageerror", (error) => pageErrors.push(`pageerror: ${error.message}`));
   page.on("response", (response) => {
     const url = new URL(response.url());
-    const optional = url.pathname === "/config.json";
+    const optional = url.pathname === "/config.json" || missing.includes(url.pathname);
     if (response.status() >= 400 && !(optional && response.status() === 404)) {
       pageErrors.push(`${response.status()} ${response.url()}`);
     }
@@ -275,6 +280,22 @@ describe("verdicts an officer reads", () => {
       `document.activeElement?.closest("[data-testid=verdict-TR_EIN_MATCH]") !== null && document.activeElement?.dataset.testid`,
     );
     expect(focused).toBe("citation-open");
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("shows citations as plain text when the site does not serve pdf.js", async () => {
+    const page = await openPage(`#/runs/${runId}`, {
+      missing: ["/vendor/pdf.min.mjs"],
+      before: (p) => p.route("**/vendor/pdf.min.mjs", (route) => route.fulfill({ status: 404, body: "" })),
+    });
+    await page.waitForSelector("[data-testid=verdict-TR_EIN_MATCH] .citations li", { timeout: 30_000 });
+    // The module's import has failed by the time the page has drawn the run from its record.
+    await page.waitForSelector("[data-testid=download-json]");
+    expect(await page.locator("[data-testid=citation-open]").count()).toBe(0);
+    expect(await page.innerText("[data-testid=verdict-TR_EIN_MATCH] .citations")).toMatch(
+      /1120-signed\.pdf p\.\d+: /,
+    );
     await page.close();
     expect(pageErrors).toEqual([]);
   });
