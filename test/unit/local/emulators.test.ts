@@ -69,7 +69,11 @@ describe("local emulators (in memory)", () => {
       { AttributeName: "pk", KeyType: "HASH" },
       { AttributeName: "sk", KeyType: "RANGE" },
     ]);
-    expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName)).toEqual(["by_profile", "by_day"]);
+    expect(Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName)).toEqual([
+      "by_profile",
+      "by_day",
+      "by_loan",
+    ]);
     const connections = await dynamo.send(new DescribeTableCommand({ TableName: "rewoo-connections" }));
     expect(connections.Table?.GlobalSecondaryIndexes?.[0]?.KeySchema).toEqual([
       { AttributeName: "run_id", KeyType: "HASH" },
