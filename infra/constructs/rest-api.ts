@@ -2,7 +2,7 @@
 // (REST_METHODS), each with IAM (or api-key) authorization, request validation and the API function
 // behind it; a method whose contract says `transfer: "stream"` is served instead by the stream
 // function with API Gateway's response streaming (Server-Sent Events, up to 15 minutes).
-import { Aws, Duration, Validations } from "aws-cdk-lib";
+import { Aws, Duration, Token, Validations } from "aws-cdk-lib";
 import * as apigateway from "aws-cdk-lib/aws-apigateway";
 import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as logs from "aws-cdk-lib/aws-logs";
@@ -10,8 +10,20 @@ import type * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import * as wafv2 from "aws-cdk-lib/aws-wafv2";
 import { Construct } from "constructs";
+import {
+  CORS_ALLOWED_HEADERS,
+  CORS_MAX_AGE_SECONDS,
+  originPatternProblem,
+  originPatternSource,
+} from "../../lambdas/contracts/cors.ts";
 import { ENV } from "../../lambdas/contracts/environment.ts";
-import { type BodyContract, pathParametersOf, REST_METHODS } from "../../lambdas/contracts/routes.ts";
+import {
+  type BodyContract,
+  methodsOf,
+  pathParametersOf,
+  REST_METHODS,
+  REST_RESOURCES,
+} from "../../lambdas/contracts/routes.ts";
 import { RUNS_BY_DAY_INDEX } from "../../lambdas/contracts/tables.ts";
 import { API_INTEGRATION_TIMEOUT, restStageDefaults } from "./defaults.ts";
 import type { RewooFunction } from "./rewoo-function.ts";
@@ -42,6 +54,8 @@ export class RewooRestApi extends Construct {
   /** The stream function: every method whose contract says `transfer: "stream"`. */
   readonly streamHandler: RewooFunction;
   readonly api: apigateway.RestApi;
+  /** The gateway's answer to a body that is not even a request (its CORS headers come later). */
+  private invalidBody?: apigateway.GatewayResponse;
 
   constructor(scope: Construct, id: string, props: RestApiProps) {
     super(scope, id);
@@ -154,7 +168,7 @@ export class RewooRestApi extends Construct {
         },
       },
     });
-    api.addGatewayResponse("InvalidBody", {
+    this.invalidBody = api.addGatewayResponse("InvalidBody", {
       type: apigateway.ResponseType.BAD_REQUEST_BODY,
       templates: {
         "application/json":
@@ -226,5 +240,101 @@ export class RewooRestApi extends Construct {
       });
     }
     return api;
+  }
+
+  /**
+   * Lets pages on `allowedOrigins` call the API from a browser (CORS). API Gateway answers every
+   * resource's OPTIONS preflight itself (a mock integration, unauthenticated as preflights must be:
+   * a browser sends them without credentials) with the resource's methods and the allowed headers,
+   * echoing the Origin when it is allowed; the API function marks its own answers the same way
+   * (REWOO_ALLOWED_ORIGINS, lambdas/api/http.ts withCors); the gateway's own errors echo the Origin.
+   * An origin is exact (it may be a token, e.g. the distribution's domain) or a pattern with one `*`.
+   */
+  allowBrowserOrigins(allowedOrigins: readonly string[]): void {
+    if (allowedOrigins.length === 0) return;
+    const exact = allowedOrigins.filter((origin) => Token.isUnresolved(origin) || !origin.includes("*"));
+    const patterns = allowedOrigins.filter((origin) => !exact.includes(origin));
+    for (const origin of allowedOrigins) {
+      const problem = Token.isUnresolved(origin) ? undefined : originPatternProblem(origin);
+      if (problem) throw new Error(`dashboard.allowedOrigins: ${problem}`);
+    }
+    // VTL of the mock integration: the Origin header (either case), compared with the exact origins
+    // and matched (Java's String.matches, the whole string) against the patterns.
+    const conditions = [
+      ...exact.map((origin) => `$origin == "${origin}"`),
+      ...(patterns.length
+        ? [`$origin.matches("(${patterns.map((pattern) => originPatternSource(pattern)).join("|")})")`]
+        : []),
+    ];
+    const template = [
+      '#set($origin = $input.params().header.get("Origin"))',
+      '#if("$!origin" == "")',
+      '  #set($origin = $input.params().header.get("origin"))',
+      "#end",
+      `#if("$!origin" != "" && (${conditions.join(" || ")}))`,
+      "  #set($context.responseOverride.header.Access-Control-Allow-Origin = $origin)",
+      "#end",
+    ].join("\n");
+    for (const path of REST_RESOURCES) {
+      const resource = this.api.root.resourceForPath(path);
+      const headers: Record<string, string> = {
+        "Access-Control-Allow-Methods": `'${[...methodsOf(path), "OPTIONS"].join(",")}'`,
+        "Access-Control-Allow-Headers": `'${CORS_ALLOWED_HEADERS.join(",")}'`,
+        "Access-Control-Max-Age": `'${CORS_MAX_AGE_SECONDS}'`,
+        Vary: "'Origin'",
+      };
+      // cdk-nag recognises a CORS preflight (OPTIONS with CORS headers) and does not ask it for authorization.
+      resource.addMethod(
+        "OPTIONS",
+        new apigateway.MockIntegration({
+          requestTemplates: { "application/json": '{"statusCode": 204}' },
+          integrationResponses: [
+            {
+              statusCode: "204",
+              responseParameters: Object.fromEntries(
+                Object.entries(headers).map(([name, value]) => [`method.response.header.${name}`, value]),
+              ),
+              responseTemplates: { "application/json": template },
+            },
+          ],
+        }),
+        {
+          authorizationType: apigateway.AuthorizationType.NONE,
+          apiKeyRequired: false,
+          methodResponses: [
+            {
+              statusCode: "204",
+              responseParameters: Object.fromEntries(
+                [...Object.keys(headers), "Access-Control-Allow-Origin"].map((name) => [
+                  `method.response.header.${name}`,
+                  true,
+                ]),
+              ),
+            },
+          ],
+        },
+      );
+    }
+
+    // Errors API Gateway makes before the function runs (a body that is not a request, a refused
+    // signature, throttling): the page can read why. They carry no data, so the Origin is echoed as is.
+    const corsEcho = {
+      "Access-Control-Allow-Origin": "method.request.header.Origin",
+      Vary: "'Origin'",
+    };
+    this.api.addGatewayResponse("Default4xx", {
+      type: apigateway.ResponseType.DEFAULT_4XX,
+      responseHeaders: corsEcho,
+    });
+    this.api.addGatewayResponse("Default5xx", {
+      type: apigateway.ResponseType.DEFAULT_5XX,
+      responseHeaders: corsEcho,
+    });
+    const invalidBody = this.invalidBody?.node.defaultChild as apigateway.CfnGatewayResponse | undefined;
+    for (const [name, value] of Object.entries(corsEcho)) {
+      invalidBody?.addPropertyOverride(`ResponseParameters.gatewayresponse\\.header\\.${name}`, value);
+    }
+
+    this.handler.addEnvironment(ENV.REWOO_ALLOWED_ORIGINS, allowedOrigins.join(","));
   }
 }

@@ -1,9 +1,10 @@
 // Everything stateless, composed from one construct per concern: the workflow (its functions, the
 // state machine of statemachine/rewoo.asl.json and the rule that closes runs the workflow could not
 // close itself), portfolio batches, the WebSocket API for dashboards with its stream-fed live
-// delivery, the REST API for loan systems (with its SSE stream method) and the alarms. Every
-// function starts with no access and is bound to exactly what its handler touches.
-import { type CfnElement, CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
+// delivery, the REST API for loan systems (with its SSE stream method), the dashboard's static site
+// and the alarms. Every function starts with no access and is bound to exactly what its handler
+// touches.
+import { Aws, type CfnElement, CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
 import type * as apigateway from "aws-cdk-lib/aws-apigateway";
 import type * as apigwv2 from "aws-cdk-lib/aws-apigatewayv2";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
@@ -12,6 +13,7 @@ import { ENV } from "../../lambdas/contracts/environment.ts";
 import type { RewooConfig } from "../config.ts";
 import { ApiGatewayAccountLogging } from "../constructs/api-gateway-account-logging.ts";
 import { BatchWorkflow } from "../constructs/batch-workflow.ts";
+import { DashboardSite } from "../constructs/dashboard-site.ts";
 import { RewooRestApi } from "../constructs/rest-api.ts";
 import type { RewooFunction } from "../constructs/rewoo-function.ts";
 import { ServiceAlarms } from "../constructs/service-alarms.ts";
@@ -58,6 +60,8 @@ export class ServiceStack extends Stack {
   readonly webSocket: RewooWebSocketApi;
   readonly webSocketApi: apigwv2.WebSocketApi;
   readonly webSocketStage: apigwv2.WebSocketStage;
+  /** The dashboard's static site (config.dashboard.site). */
+  readonly dashboard?: DashboardSite;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -122,6 +126,26 @@ export class ServiceStack extends Stack {
       additional: config.documents.additionalLocations,
     });
 
+    // ---- The dashboard as a static site, calling both APIs cross-origin --------------------------
+    // Origins, not stage URLs, in the page's CSP: the stage depends on the methods, and the preflight
+    // methods name the distribution's domain.
+    const apiHost = (id: string) => `${id}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`;
+    if (config.dashboard.site) {
+      this.dashboard = new DashboardSite(this, "Dashboard", {
+        endpoints: {
+          api: `https://${apiHost(this.restApi.restApiId)}`,
+          ws: `wss://${apiHost(this.webSocketApi.apiId)}`,
+          documents: `https://${documentsBucket.bucketRegionalDomainName}`,
+        },
+        config: { api: this.restApi.url, ws: this.webSocket.url },
+        removalPolicy: config.removalPolicy,
+      });
+    }
+    this.rest.allowBrowserOrigins([
+      ...(this.dashboard ? [this.dashboard.origin] : []),
+      ...config.dashboard.allowedOrigins,
+    ]);
+
     if (config.api.createAccountLogRole) {
       const accountLogging = new ApiGatewayAccountLogging(this, "ApiGatewayAccountLogging");
       this.restApi.deploymentStage.node.addDependency(accountLogging.account);
@@ -163,6 +187,12 @@ export class ServiceStack extends Stack {
       value: this.webSocket.url,
       description: "WebSocket URL (?token=…)",
     });
+    if (this.dashboard) {
+      new CfnOutput(this, "DashboardUrl", {
+        value: this.dashboard.url,
+        description: "The dashboard (static site on CloudFront; config.json points it at both APIs)",
+      });
+    }
     new CfnOutput(this, "StateMachineArn", { value: this.stateMachine.stateMachineArn });
     new CfnOutput(this, "BatchStateMachineArn", { value: this.batches.stateMachine.stateMachineArn });
     new CfnOutput(this, "DocumentsBucketName", { value: documentsBucket.bucketName });

@@ -13,7 +13,10 @@ function deployedRoutes(s: Synthesized): Map<string, Cfn> {
     if (!resource) return "";
     return `${pathOf(resource.Properties?.ParentId)}/${resource.Properties?.PathPart}`;
   };
-  const methods = Object.values(resourcesOf(s.serviceTemplate, "AWS::ApiGateway::Method"));
+  // OPTIONS methods are CORS preflights, not routes (test/infra/dashboard-site.test.ts).
+  const methods = Object.values(resourcesOf(s.serviceTemplate, "AWS::ApiGateway::Method")).filter(
+    (m) => m.Properties?.HttpMethod !== "OPTIONS",
+  );
   return new Map(
     methods.map((m) => [
       `${m.Properties?.HttpMethod} ${pathOf(m.Properties?.ResourceId)}`,

@@ -25,9 +25,10 @@ describe("functions (dev)", () => {
   });
 
   it("builds every function: the four workflow steps, the REST API and its event stream, the WebSocket routes, the authorizer, live delivery and batches", () => {
-    const names = Object.values(resourcesOf(dev.serviceTemplate, "AWS::Lambda::Function")).map(
-      (fn) => fn.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME,
-    );
+    // Besides CDK's own function that copies the dashboard's files into its bucket at deploy time.
+    const names = Object.entries(resourcesOf(dev.serviceTemplate, "AWS::Lambda::Function"))
+      .filter(([id]) => !id.startsWith("CustomCDKBucketDeployment"))
+      .map(([, fn]) => fn.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME);
     expect(names.sort()).toEqual([...SERVICES].sort());
   });
 
