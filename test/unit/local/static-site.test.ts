@@ -66,12 +66,14 @@ describe("resolveFile", () => {
   });
 });
 
-it("knows where dagre's files are in node_modules", () => {
+it("knows where dagre's and pdf.js's files are in node_modules", () => {
   expect(Object.keys(defaultVendorFiles())).toEqual([
     "/vendor/dagre.js",
     "/vendor/dagre.min.js.map",
     "/vendor/dagre.esm.js",
     "/vendor/dagre.esm.js.map",
+    "/vendor/pdf.min.mjs",
+    "/vendor/pdf.worker.min.mjs",
   ]);
 });
 
