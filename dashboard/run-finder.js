@@ -499,9 +499,9 @@ export class RunFinder {
         : `${runs.length} ${runs.length === 1 ? "run" : "runs"} on page ${page}${this.nextCursor ? ", more on the next" : ""}.`;
     this.status.textContent = said;
     this.announce(said);
-    // Without dates the API looks at its recent days only (a search by q further back).
+    // Without dates the API looks at its recent days only (a search by run id or loan number further back).
     const hint =
-      runs.length === 0 && !this.filters.from
+      runs.length === 0 && !this.filters.from && !this.filters.q
         ? h(
             "p",
             { class: "small muted" },
