@@ -14,6 +14,21 @@ import type {
 import type { RequestProblem } from "../lambdas/core/request.ts";
 import type { RunRecord } from "../lambdas/core/types.ts";
 
+/** GET /v1/runs's query parameters (docs/api.openapi.yaml), all optional. */
+export interface RunListParams {
+  /** Comma-separated run statuses. */
+  status?: string;
+  loan_program?: string;
+  classification?: string;
+  /** UTC creation days, YYYY-MM-DD. */
+  from?: string;
+  to?: string;
+  /** A run id or a loan number. */
+  q?: string;
+  limit?: number;
+  cursor?: string;
+}
+
 /** An operator's decision on a plan that waits for approval (POST /v1/runs/{run_id}/approval). */
 export type PlanDecision =
   | { decision: "approve"; reason?: string }
@@ -146,9 +161,14 @@ export class ApiClient {
     });
   }
 
-  /** GET /v1/runs: the most recent runs, newest first. */
-  listRuns(limit: number): Promise<RunList> {
-    return this.call("GET", `/v1/runs?limit=${limit}`);
+  /** GET /v1/runs: runs newest first, filtered, one page (next_cursor → `cursor` for the next). */
+  listRuns(params: RunListParams = {}): Promise<RunList> {
+    const query = new URLSearchParams();
+    for (const [name, value] of Object.entries(params)) {
+      if (value !== undefined) query.set(name, String(value));
+    }
+    const text = query.toString();
+    return this.call("GET", `/v1/runs${text ? `?${text}` : ""}`);
   }
 
   /**

@@ -26,6 +26,7 @@ import {
   runApiResume,
   runApiShow,
 } from "./remote.ts";
+import { NEEDS_YOU_DAYS, type RunListOptions } from "./run-list.ts";
 import { AnswerArgumentError, parseAnswerArguments, type RunAddress } from "./wait-commands.ts";
 
 const program = new Command()
@@ -366,7 +367,9 @@ async function readStdin(): Promise<string> {
 withTarget(
   runs
     .command("list")
-    .description("the most recent runs (last 7 days), newest first, with their status")
+    .description(
+      "runs newest first (the last 7 days unless --from/--to say otherwise) with their status, filtered; one page, with the --cursor of the next when there is one",
+    )
     .addOption(
       new Option("--limit <n>", "how many (1-100)").default(20).argParser((value) => {
         const n = Number(value);
@@ -374,13 +377,30 @@ withTarget(
           throw new InvalidArgumentError("expected an integer 1-100");
         return n;
       }),
+    )
+    .option("--status <statuses>", "only runs in these statuses, comma-separated (e.g. FAILED,INTERRUPTED)")
+    .option("--program <loan_program>", "only runs of this loan program (metadata.loan_program, exact)")
+    .option("--classification <name>", "only runs of this classification (metadata.classification, exact)")
+    .option("--from <YYYY-MM-DD>", "first creation day (UTC); default: 6 days before --to")
+    .option("--to <YYYY-MM-DD>", "last creation day (UTC); default: today")
+    .option(
+      "--search <run id or loan number>",
+      "that run, or the runs of that loan number (metadata.loan_number), over the last 92 days unless --from says otherwise",
+    )
+    .option(
+      "--cursor <cursor>",
+      "the next page of a list: the cursor the previous page printed (same options)",
+    )
+    .option(
+      "--needs-you",
+      `the runs that need a person over the last ${NEEDS_YOU_DAYS} days: waiting for an answer or an approval, or FAILED/INTERRUPTED and resumable`,
     ),
-).action(async (options: TargetOptions & { limit: number }) => {
+).action(async (options: TargetOptions & RunListOptions) => {
   process.exitCode = await onTarget("rewoo runs list", options, undefined, (target) =>
     runApiList({
+      ...options,
       api: target.api,
       json: options.json ?? false,
-      limit: options.limit,
       ...(target.address ? { address: target.address } : {}),
     }),
   );

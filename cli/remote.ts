@@ -5,9 +5,16 @@
 // (resume, answer, approve, reject, edit the plan, list, show) and follow it to its end; with
 // --local they run against the twin's API the same way.
 import pc from "picocolors";
+import type { RunList } from "../lambdas/contracts/api-types.ts";
 import type { ProgressEvent, RunRecord } from "../lambdas/core/types.ts";
 import { WAITING_STATUSES } from "../lambdas/core/types.ts";
-import { ApiClient, type ApiClientOptions, ApiRequestError, type PlanDecision } from "./api-client.ts";
+import {
+  ApiClient,
+  type ApiClientOptions,
+  ApiRequestError,
+  type PlanDecision,
+  type RunListParams,
+} from "./api-client.ts";
 import { type FollowOutcome, followRun } from "./follow.ts";
 import {
   type CommandOutput,
@@ -20,6 +27,7 @@ import {
 } from "./output.ts";
 import { formatRunRecord, stepCount } from "./progress.ts";
 import { QuestionResponder } from "./question-responder.ts";
+import { filtered, RunListOptionError, type RunListOptions, runListParams } from "./run-list.ts";
 import { createProgressView, type ProgressView } from "./view.ts";
 import { type RunAddress, rewooCommand } from "./wait-commands.ts";
 
@@ -308,29 +316,47 @@ function reportRefusal(error: ApiRequestError, what: string, label: string, out:
   return error.status === undefined || error.status >= 500 ? EXIT_RUN_FAILED : EXIT_INVALID_INPUT;
 }
 
-/** `rewoo runs list`: the most recent runs, newest first, with their status. */
+/** `rewoo runs list`: runs newest first, filtered as the options say, with their status; one page. */
 export async function runApiList(
-  options: Omit<RemoteOptions, "label" | "token" | "interactive"> & { limit: number },
+  options: Omit<RemoteOptions, "label" | "token" | "interactive"> & RunListOptions,
 ): Promise<number> {
   const out = commandOutput(options);
-  let runs: Awaited<ReturnType<ApiClient["listRuns"]>>["runs"];
+  let params: RunListParams;
   try {
-    runs = (await new ApiClient(options.api, options.client).listRuns(options.limit)).runs;
+    params = runListParams(options);
+  } catch (error) {
+    if (!(error instanceof RunListOptionError)) throw error;
+    out.stderr(`${pc.red("cannot list the runs")}: ${error.message}\n`);
+    return EXIT_INVALID_INPUT;
+  }
+  let list: RunList;
+  try {
+    list = await new ApiClient(options.api, options.client).listRuns(params);
   } catch (error) {
     if (!(error instanceof ApiRequestError)) throw error;
     return reportRefusal(error, "list the runs", options.api, out);
   }
+  const { runs } = list;
   if (options.json) {
-    out.stdout(`${JSON.stringify({ runs }, null, 2)}\n`);
+    out.stdout(`${JSON.stringify(list, null, 2)}\n`);
     return EXIT_SUCCEEDED;
   }
   if (runs.length === 0) {
-    out.say("no runs in the last 7 days");
-    return EXIT_SUCCEEDED;
+    out.say(
+      list.next_cursor
+        ? "no runs on this page (the API stops after reading a bounded number of runs)"
+        : filtered(options)
+          ? "no runs match"
+          : "no runs in the last 7 days",
+    );
   }
-  const width = Math.max(...runs.map((run) => run.run_id.length));
+  const width = Math.max(0, ...runs.map((run) => run.run_id.length));
   for (const run of runs) {
-    const loan = [run.request.metadata.loan_program, run.request.metadata.classification]
+    const loan = [
+      run.request.metadata.loan_program,
+      run.request.metadata.classification,
+      ...(run.loan_number !== undefined ? [`loan ${run.loan_number}`] : []),
+    ]
       .filter((part) => typeof part === "string")
       .join(" · ");
     out.say(
@@ -345,6 +371,16 @@ export async function runApiList(
       ),
     );
   }
+  const resumable = runs.filter((run) => run.resumable).length;
+  if (resumable > 0 && options.needsYou) {
+    out.say(
+      pc.yellow(
+        `${resumable} ${resumable === 1 ? "run" : "runs"} can be resumed from where ${resumable === 1 ? "it" : "they"} stopped: ${rewooCommand(out.address, ["runs", "resume", { placeholder: "<run_id>" }])}`,
+      ),
+    );
+  }
+  if (list.next_cursor)
+    out.say(`more runs: add --cursor ${list.next_cursor} (same options) for the next page`);
   return EXIT_SUCCEEDED;
 }
 
