@@ -310,9 +310,11 @@ export class PdfViewer {
   /** Marks the spans holding the excerpt, on the cited page only, and says what happened in words. */
   highlight(spans, hasText) {
     const cited = this.citation;
-    if (!cited.excerpt || this.pageNumber !== cited.page) {
+    // A citation without a page: look for its excerpt on whichever page is shown.
+    const citedPage = Number.isInteger(cited.page) ? cited.page : this.pageNumber;
+    if (!cited.excerpt || this.pageNumber !== citedPage) {
       this.note.textContent =
-        this.pageNumber === cited.page || !cited.excerpt ? "" : `The excerpt is on page ${cited.page}.`;
+        this.pageNumber === citedPage || !cited.excerpt ? "" : `The excerpt is on page ${citedPage}.`;
       return;
     }
     if (this.ocr) {
@@ -331,7 +333,7 @@ export class PdfViewer {
       cited.excerpt,
     );
     if (!hits) {
-      this.note.textContent = "The excerpt was not found on this page (excerpt not found on this page).";
+      this.note.textContent = "Excerpt not found on this page: the page is shown without a mark.";
       this.note.dataset.outcome = "not-found";
       return;
     }

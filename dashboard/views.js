@@ -955,7 +955,7 @@ function citationList(citations, onOpen = null, conditionId = "") {
         cit.page !== undefined ? h("span", { class: "cite-page" }, ` p.${cit.page}`) : null,
       ];
       const openable = typeof onOpen === "function" && typeof cit?.document === "string" && cit.document;
-      const page = Number.isInteger(cit.page) ? cit.page : 1;
+      const page = Number.isInteger(cit.page) ? `page ${cit.page} of ` : "";
       return h(
         "li",
         { dataset: { source: ocr ? "ocr" : undefined } },
@@ -969,7 +969,7 @@ function citationList(citations, onOpen = null, conditionId = "") {
                 dataset: { testid: "citation-open", citationKey: `${conditionId}#${index}` },
                 onClick: (event) => onOpen(cit, event.currentTarget),
               },
-              `Open page ${page} of `,
+              `Open ${page}`,
               h("span", { class: "mono cite-doc" }, cit.document),
             )
           : where,

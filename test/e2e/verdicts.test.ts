@@ -284,6 +284,48 @@ describe("verdicts an officer reads", () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it("says when the excerpt is not on the page, and that a page read by OCR cannot be highlighted", async () => {
+    // The same run, with the EIN finding's citation twice: an excerpt the page does not hold, and the
+    // citation marked as read by OCR (as a scanned page's would be).
+    const page = await openPage(`#/runs/${runId}`, {
+      before: (p) =>
+        p.route(`**/v1/runs/${runId}`, async (route) => {
+          const response = await route.fetch();
+          const body = (await response.json()) as RunRecord;
+          for (const finding of body.result?.fulfilled_conditions ?? []) {
+            const first = finding.citations?.[0];
+            if (finding.id !== "TR_EIN_MATCH" || !first) continue;
+            finding.citations = [
+              { ...first, excerpt: "Nothing like this is printed on the form" },
+              { ...first, source: "ocr", confidence: 90 },
+            ];
+          }
+          await route.fulfill({ response, json: body });
+        }),
+    });
+    const buttons = page.locator("[data-testid=verdict-TR_EIN_MATCH] [data-testid=citation-open]");
+    await expect.poll(() => buttons.count(), { timeout: 30_000 }).toBe(2);
+    const drawn = "[data-testid=pdf-viewer] .pdf-page[data-rendered=true]";
+
+    await buttons.nth(0).click();
+    await page.waitForSelector(drawn, { timeout: 30_000 });
+    expect(await page.innerText("[data-testid=pdf-highlight-note]")).toBe(
+      "Excerpt not found on this page: the page is shown without a mark.",
+    );
+    expect(await page.locator("[data-testid=pdf-highlight]").count()).toBe(0);
+    await page.click("[data-testid=pdf-close]");
+    await page.locator("[data-testid=pdf-viewer]").waitFor({ state: "hidden" });
+
+    await buttons.nth(1).click();
+    await page.waitForSelector(drawn, { timeout: 30_000 });
+    expect(await page.innerText("[data-testid=pdf-highlight-note]")).toBe(
+      "This page was read by OCR: it has no text layer, so the excerpt cannot be highlighted.",
+    );
+    expect(await page.locator("[data-testid=pdf-highlight]").count()).toBe(0);
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  });
+
   it("shows citations as plain text when the site does not serve pdf.js", async () => {
     const page = await openPage(`#/runs/${runId}`, {
       missing: ["/vendor/pdf.min.mjs"],
