@@ -4,7 +4,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, isAbsolute, resolve } from "node:path";
-import { DEFAULT_UPLOAD_PREFIX, uploadKey } from "../lambdas/core/documents.ts";
+import { DEFAULT_UPLOAD_PREFIX } from "../lambdas/contracts/documents.ts";
+import { uploadKey } from "../lambdas/core/documents.ts";
 import { InvalidRequestError, type RequestProblem } from "../lambdas/core/request.ts";
 
 export interface StagedDocument {

@@ -6,9 +6,46 @@ import type * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import type * as kms from "aws-cdk-lib/aws-kms";
 import type * as s3 from "aws-cdk-lib/aws-s3";
 import type { Construct } from "constructs";
+import { DEFAULT_UPLOAD_MAX_BYTES, DEFAULT_UPLOAD_PREFIX } from "../../lambdas/contracts/documents.ts";
 import { ENV } from "../../lambdas/contracts/environment.ts";
 import { llmRoleEnvironment, type RewooConfig } from "../config.ts";
 import { RewooFunction, type RewooFunctionProps } from "./rewoo-function.ts";
+
+/** Where POST /v1/documents puts uploads in the documents bucket (REWOO_UPLOAD_PREFIX). */
+export const UPLOAD_PREFIX = DEFAULT_UPLOAD_PREFIX;
+/** The largest PDF an upload may be (REWOO_UPLOAD_MAX_BYTES). */
+export const UPLOAD_MAX_BYTES = DEFAULT_UPLOAD_MAX_BYTES;
+
+/**
+ * The key prefixes of the documents bucket a run may name documents under, `[""]` for the whole
+ * bucket. When the environment limits them, the upload prefix is one of them: an uploaded document
+ * is meant for s3_pdf_paths.
+ */
+export function documentReadPrefixes(config: RewooConfig): string[] {
+  const prefixes = config.documents.allowedPrefixes;
+  if (prefixes.length === 0) return [""];
+  return prefixes.some((prefix) => UPLOAD_PREFIX.startsWith(prefix))
+    ? [...prefixes]
+    : [...prefixes, UPLOAD_PREFIX];
+}
+
+/**
+ * The API function's document grants: s3:PutObject under the upload prefix only (a presigned PUT acts
+ * with its signer's permissions, so the upload URL can write nowhere else), and s3:GetObject where
+ * runs' documents may be (the presigned GETs of GET /v1/runs/{run_id}/documents), with the settings.
+ */
+export function bindDocumentAccess(
+  api: RewooFunction,
+  config: RewooConfig,
+  documentsBucket: s3.IBucket,
+): RewooFunction {
+  api
+    .bindObjects(documentsBucket, { read: documentReadPrefixes(config), write: [UPLOAD_PREFIX] })
+    .bindObjectLocations(config.documents.additionalLocations, "read");
+  api.addEnvironment(ENV.REWOO_UPLOAD_PREFIX, UPLOAD_PREFIX);
+  api.addEnvironment(ENV.REWOO_UPLOAD_MAX_BYTES, String(UPLOAD_MAX_BYTES));
+  return api;
+}
 
 /** What every function of the Service stack is built with. */
 export interface ServiceFunctionContext {
@@ -60,7 +97,7 @@ export function serviceEnvironments(
 ): ServiceEnvironments {
   const { runsTable, documentsBucket, artifactsBucket } = resources;
   const documentLocations = config.documents.allowedPrefixes.length
-    ? config.documents.allowedPrefixes.map((prefix) => `${documentsBucket.bucketName}/${prefix}`)
+    ? documentReadPrefixes(config).map((prefix) => `${documentsBucket.bucketName}/${prefix}`)
     : [documentsBucket.bucketName];
   const base = {
     [ENV.RUNS_TABLE]: runsTable.tableName,

@@ -19,6 +19,7 @@ import { executionEndedRule } from "./execution-ended-rule.ts";
 import type { RewooFunction } from "./rewoo-function.ts";
 import {
   definedList,
+  documentReadPrefixes,
   type ServiceEnvironments,
   type ServiceFunctionContext,
   serviceFunction,
@@ -117,9 +118,7 @@ export class Workflow extends Construct {
         envName: ENV.RUNS_TABLE,
         indexes: [RUNS_BY_PROFILE_INDEX],
       })
-      .bindObjects(documentsBucket, {
-        read: config.documents.allowedPrefixes.length ? config.documents.allowedPrefixes : [""],
-      })
+      .bindObjects(documentsBucket, { read: documentReadPrefixes(config) })
       .bindObjectLocations(config.documents.additionalLocations, "read")
       .bindObjects(artifactsBucket, { read: [prefixes.evidence], write: [prefixes.evidence] })
       // The banking tools run in the worker alone: no other function can read or move money.

@@ -11,13 +11,13 @@ import {
   type UpdateTimeToLiveCommandInput,
 } from "@aws-sdk/client-dynamodb";
 import { CreateBucketCommand, PutBucketCorsCommand, S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
+import { DOCUMENTS_BUCKET_CORS } from "../../lambdas/contracts/documents.ts";
 import {
   attributeDefinitions,
   type KeyAttribute,
   TABLES,
   type TableSchema,
 } from "../../lambdas/contracts/tables.ts";
-import { DOCUMENTS_BUCKET_CORS } from "../../lambdas/core/documents.ts";
 import { LOCAL_CREDENTIALS } from "./emulators.ts";
 import { addMissingIndexes, recoverInterruptedRebuild } from "./table-indexes.ts";
 

@@ -9,6 +9,7 @@ import * as kms from "aws-cdk-lib/aws-kms";
 import * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct } from "constructs";
+import { DOCUMENTS_BUCKET_CORS } from "../../lambdas/contracts/documents.ts";
 import { type KeyAttribute, TABLES, type TableSchema } from "../../lambdas/contracts/tables.ts";
 import type { RewooConfig } from "../config.ts";
 import { bucketDefaults, tableDefaults } from "../constructs/defaults.ts";
@@ -67,6 +68,17 @@ export class DataStack extends Stack {
           ...bucketDefaults,
           serverAccessLogsBucket: accessLogs,
           serverAccessLogsPrefix: "documents/",
+          // The dashboard uploads (presigned PUT, POST /v1/documents) and reads (presigned GET, for a
+          // cited page) from the browser. An imported bucket's CORS is its owner's to set.
+          cors: [
+            {
+              allowedOrigins: [...config.dashboard.allowedOrigins],
+              allowedMethods: DOCUMENTS_BUCKET_CORS.methods.map((method) => s3.HttpMethods[method]),
+              allowedHeaders: [...DOCUMENTS_BUCKET_CORS.allowedHeaders],
+              exposedHeaders: [...DOCUMENTS_BUCKET_CORS.exposedHeaders],
+              maxAge: DOCUMENTS_BUCKET_CORS.maxAgeSeconds,
+            },
+          ],
           lifecycleRules: [
             {
               noncurrentVersionExpiration: Duration.days(90),

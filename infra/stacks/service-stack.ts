@@ -17,7 +17,7 @@ import { DashboardSite } from "../constructs/dashboard-site.ts";
 import { RewooRestApi } from "../constructs/rest-api.ts";
 import type { RewooFunction } from "../constructs/rewoo-function.ts";
 import { ServiceAlarms } from "../constructs/service-alarms.ts";
-import { serviceEnvironments } from "../constructs/service-functions.ts";
+import { bindDocumentAccess, serviceEnvironments } from "../constructs/service-functions.ts";
 import { RewooWebSocketApi } from "../constructs/websocket-api.ts";
 import { Workflow } from "../constructs/workflow.ts";
 import { type DataStack, EVIDENCE_PREFIX, RESULTS_PREFIX } from "./data-stack.ts";
@@ -119,6 +119,8 @@ export class ServiceStack extends Stack {
       apiEnvironment: { ...environments.resultDestinations, [ENV.WEBSOCKET_URL]: this.webSocket.url },
     });
     this.restApi = this.rest.api;
+    // POST /v1/documents signs uploads under the upload prefix; GET /v1/runs/{run_id}/documents signs reads.
+    bindDocumentAccess(this.rest.handler, config, documentsBucket);
     // POST /v1/batches reads a manifest where documents may be, and writes the batch's numbered copy.
     this.batches.grantCreateBatches(this.rest.handler, {
       documentsBucket,

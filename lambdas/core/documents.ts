@@ -115,9 +115,6 @@ export function describePath(path: string): string {
   return JSON.stringify(path.length > 120 ? `${path.slice(0, 117)}...` : path);
 }
 
-/** The upload prefix used when none is configured (REWOO_UPLOAD_PREFIX). */
-export const DEFAULT_UPLOAD_PREFIX = "uploads/";
-
 /** How many hex digits of the SHA-256 name an upload's folder: enough to tell files apart, short to read. */
 const DIGEST_DIGITS = 16;
 
@@ -149,15 +146,3 @@ export function uploadKey(prefix: string, sha256Hex: string, fileName: string): 
   const folder = prefix === "" || prefix.endsWith("/") ? prefix : `${prefix}/`;
   return `${folder}${sha256Hex.slice(0, DIGEST_DIGITS).toLowerCase()}/${safeFileName(fileName)}`;
 }
-
-/**
- * The documents bucket's CORS rule for a browser that uploads and reads through presigned URLs, shared
- * by the CDK app and the twin so both buckets answer a page the same way (origins are the deployment's).
- * PUT with the headers POST /v1/documents signs; GET and HEAD with Range, as pdf.js reads a PDF in parts.
- */
-export const DOCUMENTS_BUCKET_CORS = {
-  methods: ["GET", "HEAD", "PUT"],
-  allowedHeaders: ["content-type", "x-amz-checksum-sha256", "range"],
-  exposedHeaders: ["ETag", "Content-Length", "Content-Range", "Accept-Ranges"],
-  maxAgeSeconds: 600,
-} as const;

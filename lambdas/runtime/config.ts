@@ -2,9 +2,9 @@
 // the local twin before it imports the handlers. Invalid configuration fails the cold start loudly.
 import * as z from "zod";
 import { originPatternProblem } from "../contracts/cors.ts";
+import { DEFAULT_UPLOAD_MAX_BYTES, DEFAULT_UPLOAD_PREFIX } from "../contracts/documents.ts";
 import { ENV, MAX_WAIT_SECONDS, type RuntimeVariable } from "../contracts/environment.ts";
 import { type PriceTable, PriceTableOverrideSchema, withPriceOverrides } from "../core/cost.ts";
-import { DEFAULT_UPLOAD_PREFIX } from "../core/documents.ts";
 import { parseFaults } from "./faults.ts";
 
 const csv = z
@@ -68,7 +68,7 @@ const EnvShape = {
       `${ENV.REWOO_UPLOAD_PREFIX} must be a key prefix such as uploads/ (plain path parts, ending in /)`,
     ),
   /** The PDF size limit of an upload; S3 refuses a PUT of another size than the one signed. */
-  [ENV.REWOO_UPLOAD_MAX_BYTES]: positiveInt(50 * 1024 * 1024),
+  [ENV.REWOO_UPLOAD_MAX_BYTES]: positiveInt(DEFAULT_UPLOAD_MAX_BYTES),
   /**
    * `bucket/prefix` (or `bucket`) entries where `output_destination` may point, besides
    * `<ARTIFACTS_BUCKET>/results/`, which is always allowed. Never inside a document location.

@@ -130,14 +130,17 @@ describe("functions (dev)", () => {
     }
   });
 
-  it("lets only the worker read documents (the API reads batch manifests, .jsonl objects, only)", () => {
+  it("lets only the worker and the API read documents (the API: batch manifests and presigned reads of run documents)", () => {
     for (const service of SERVICES) {
       const readsDocuments = access(service)
         .allowing("s3:GetObject")
         .filter((resource) => resource.startsWith("Rewoo-dev-Data-DocumentsBucketArn/"));
       if (service === "rewoo-worker") expect(readsDocuments).toEqual(["Rewoo-dev-Data-DocumentsBucketArn/*"]);
       else if (service === "rewoo-api")
-        expect(readsDocuments).toEqual(["Rewoo-dev-Data-DocumentsBucketArn/*.jsonl"]);
+        expect(readsDocuments.sort()).toEqual([
+          "Rewoo-dev-Data-DocumentsBucketArn/*",
+          "Rewoo-dev-Data-DocumentsBucketArn/*.jsonl",
+        ]);
       else expect(readsDocuments, service).toEqual([]);
     }
   });
@@ -146,7 +149,11 @@ describe("functions (dev)", () => {
     const puts = (service: string) => access(service).allowing("s3:PutObject");
     expect(puts("rewoo-worker")).toEqual(["Rewoo-dev-Data-ArtifactsBucketArn/runs/*"]);
     expect(puts("rewoo-finalize")).toEqual(["Rewoo-dev-Data-ArtifactsBucketArn/results/*"]);
-    expect(puts("rewoo-api")).toEqual(["Rewoo-dev-Data-ArtifactsBucketArn/batches/*/manifest.jsonl"]);
+    // Presigned uploads (POST /v1/documents) write under the upload prefix of the documents bucket only.
+    expect(puts("rewoo-api")).toEqual([
+      "Rewoo-dev-Data-DocumentsBucketArn/uploads/*",
+      "Rewoo-dev-Data-ArtifactsBucketArn/batches/*/manifest.jsonl",
+    ]);
     for (const service of [
       "rewoo-planner",
       "rewoo-solver",
@@ -355,10 +362,12 @@ describe("functions with Bedrock, the lender's services and extra locations", ()
     expect(access("rewoo-worker").allowing("s3:GetObject").sort()).toEqual([
       "Rewoo-staging-Data-ArtifactsBucketArn/runs/*",
       "Rewoo-staging-Data-DocumentsBucketArn/rm-conditions/*",
+      // Uploads are meant for s3_pdf_paths: the upload prefix joins the configured ones.
+      "Rewoo-staging-Data-DocumentsBucketArn/uploads/*",
       "arn:<AWS::Partition>:s3:::lender-archive/returns/*",
     ]);
     expect(JSON.stringify(access("rewoo-api").environment.ALLOWED_DOCUMENT_PREFIXES)).toContain(
-      '"/rm-conditions/,lender-archive/returns/"',
+      '"/uploads/,lender-archive/returns/"',
     );
   });
 
