@@ -28,7 +28,8 @@ const PDF = "application/pdf";
 
 /** The upload request's schema; `maxBytes` is the deployment's limit (REWOO_UPLOAD_MAX_BYTES). */
 export function documentUploadSchema(maxBytes: number) {
-  return z.object({
+  // Strict: a misspelt field is refused by name rather than ignored.
+  return z.strictObject({
     filename: z
       .string({ error: "required: the file's name, e.g. tax-return-2024.pdf" })
       .trim()
@@ -65,6 +66,15 @@ export function validateDocumentUpload(body: unknown, maxBytes: number): Documen
   // One problem per field, the first found (an empty name is not also told to end with .pdf).
   const problems: RequestProblem[] = [];
   for (const issue of parsed.error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) {
+        problems.push({
+          field: key,
+          message: "unknown field: expected filename, content_type, size_bytes and sha256",
+        });
+      }
+      continue;
+    }
     const field = issue.path.map(String).join(".") || "(body)";
     if (!problems.some((problem) => problem.field === field))
       problems.push({ field, message: issue.message });

@@ -77,6 +77,7 @@ describe("validateDocumentUpload", () => {
     expect(problemsOf({ ...good, filename: "  " }).filename).toMatch(/must not be empty/);
     expect(problemsOf({ ...good, filename: `${"a".repeat(300)}.pdf` }).filename).toMatch(/at most 255/);
     expect(problemsOf([good])).toHaveProperty("(body)");
+    expect(problemsOf({ ...good, sha_256: SHA }).sha_256).toMatch(/unknown field/);
   });
 });
 
