@@ -3,7 +3,17 @@
 // page where the REST and WebSocket APIs are. The page then calls both cross-origin (CORS on the REST
 // API: RewooRestApi.allowBrowserOrigins). Read at synth time with fs: dashboard/vendor.json names the
 // library files the page loads from vendor/, resolved in node_modules like the twin's static site.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, extname, join } from "node:path";
@@ -49,9 +59,9 @@ export function vendorFiles(dashboardDir = DASHBOARD_DIR): Record<string, string
 }
 
 /**
- * The folder deployed as the site: the dashboard's own files and the vendor files under vendor/.
- * Staged once per synth in a temporary folder; the asset is hashed by content, so an unchanged
- * dashboard is not uploaded again.
+ * The folder deployed as the site: the dashboard's own files and the vendor files under vendor/, in
+ * a new temporary folder the caller owns. The asset is hashed by content, so an unchanged dashboard
+ * is not uploaded again.
  */
 export function stageSiteFiles(dashboardDir = DASHBOARD_DIR): string {
   const staged = mkdtempSync(join(tmpdir(), "rewoo-dashboard-site-"));
@@ -62,6 +72,33 @@ export function stageSiteFiles(dashboardDir = DASHBOARD_DIR): string {
   mkdirSync(join(staged, "vendor"));
   for (const [path, file] of Object.entries(vendorFiles(dashboardDir))) cpSync(file, join(staged, path));
   return staged;
+}
+
+/**
+ * The staged folder the deployment uploads, named by a hash of what goes in it: every synth of the
+ * same dashboard (a test synthesizes many stacks, in many processes) reuses one folder instead of
+ * leaving a new one behind. Staged aside and renamed into place, so concurrent synths never see a
+ * half-written folder. CDK copies it into the cloud assembly; the name only saves the copying.
+ */
+function stagedSite(dashboardDir = DASHBOARD_DIR): string {
+  const hash = createHash("sha256");
+  const sources = [
+    ...readdirSync(dashboardDir)
+      .filter((name) => !name.endsWith(".d.ts") && SITE_EXTENSIONS.has(extname(name)))
+      .map((name) => [name, join(dashboardDir, name)] as const),
+    ...Object.entries(vendorFiles(dashboardDir)),
+  ].sort(([a], [b]) => a.localeCompare(b));
+  for (const [path, file] of sources) hash.update(path).update("\0").update(readFileSync(file)).update("\0");
+  const target = join(tmpdir(), `rewoo-dashboard-site-${hash.digest("hex").slice(0, 16)}`);
+  if (existsSync(target)) return target;
+  const staged = stageSiteFiles(dashboardDir);
+  try {
+    renameSync(staged, target);
+  } catch {
+    // Another synth put the same folder in place first.
+    rmSync(staged, { recursive: true, force: true });
+  }
+  return target;
 }
 
 export interface SiteEndpoints {
@@ -205,7 +242,7 @@ export class DashboardSite extends Construct {
 
     const deployment = new s3deploy.BucketDeployment(this, "Files", {
       sources: [
-        s3deploy.Source.asset(stageSiteFiles(props.dashboardDir)),
+        s3deploy.Source.asset(stagedSite(props.dashboardDir)),
         // Tokens (the API URLs) are substituted by the deployment when it runs.
         s3deploy.Source.jsonData("config.json", props.config),
       ],
