@@ -4,6 +4,8 @@ import { randomUUID } from "node:crypto";
 import * as z from "zod";
 import type {
   BatchStarted,
+  DocumentUpload,
+  DocumentUploadRequest,
   EventsPage,
   InputAccepted,
   PlanDecided,
@@ -204,6 +206,14 @@ export class ApiClient {
         }
         return checked(BatchLineAnswer, parsed, `GET ${path}: line ${index + 1}`);
       });
+  }
+
+  /** POST /v1/documents: where and how to PUT one PDF (a presigned URL), and its s3_pdf_path. */
+  createDocumentUpload(request: DocumentUploadRequest): Promise<DocumentUpload> {
+    return this.call("POST", "/v1/documents", {
+      body: JSON.stringify(request),
+      headers: { "content-type": "application/json" },
+    });
   }
 
   getRun(runId: string): Promise<RunRecord> {

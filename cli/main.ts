@@ -27,6 +27,7 @@ import {
   runApiShow,
 } from "./remote.ts";
 import { NEEDS_YOU_DAYS, type RunListOptions } from "./run-list.ts";
+import { uploadFiles } from "./upload.ts";
 import { AnswerArgumentError, parseAnswerArguments, type RunAddress } from "./wait-commands.ts";
 
 const program = new Command()
@@ -510,6 +511,19 @@ program
           : await runLocalBatch(input, common);
     },
   );
+
+withTarget(
+  program
+    .command("upload")
+    .description(
+      "upload PDFs to the documents bucket through the API (POST /v1/documents, then a presigned PUT) and print each one's s3_pdf_path, for a request's s3_pdf_paths",
+    )
+    .argument("<files...>", "PDF files"),
+).action(async (files: string[], options: TargetOptions) => {
+  process.exitCode = await onTarget("rewoo upload", options, undefined, (target) =>
+    uploadFiles(target.api, files, { json: options.json ?? false }),
+  );
+});
 
 const batches = program.command("batches").description("work with existing batches");
 withTarget(

@@ -119,13 +119,17 @@ export function describePath(path: string): string {
 const DIGEST_DIGITS = 16;
 
 /**
- * A file name S3, URLs and shells take as it is: the last path part, characters outside
- * `A-Za-z0-9._-` as `_` (spaces, slashes, quotes, control characters, non-ASCII), no leading dots,
- * at most 200 characters (the extension kept). Ordinary names such as `tax-return_2024.pdf` are unchanged.
+ * A file name S3 and URLs take as it is: the last path part, characters outside `A-Za-z0-9 ._()-` as `_`
+ * (slashes, quotes, control characters, non-ASCII), no leading dots or spaces, at most 200 characters
+ * (the extension kept). Ordinary names such as `acme 1120 (signed).pdf` are unchanged, as in the keys
+ * the CLI's local uploads have always made.
  */
 export function safeFileName(name: string): string {
   const last = name.split(/[\\/]/).pop() ?? "";
-  let safe = last.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "");
+  let safe = last
+    .replace(/[^A-Za-z0-9 ._()-]/g, "_")
+    .replace(/^[. ]+/, "")
+    .trimEnd();
   if (safe.length > 200) {
     const dot = safe.lastIndexOf(".");
     const extension = dot > 0 && safe.length - dot <= 10 ? safe.slice(dot) : "";

@@ -2,8 +2,11 @@
 // bytes to the presigned URL with exactly the headers it names, evaluate with the returned path, then
 // read the run's documents back through presigned GETs. The twin's S3 checks what S3 checks.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { uploadFiles } from "../../cli/upload.ts";
 import { buildForm1120 } from "../../examples/samples.ts";
 import type { Twin } from "../../infra/local/twin.ts";
 import type { DocumentUpload, RunDocuments } from "../../lambdas/contracts/api-types.ts";
@@ -56,7 +59,7 @@ describe("POST /v1/documents and the presigned PUT", () => {
   });
 
   it("answers a content-addressed key under uploads/ and the headers to send", () => {
-    expect(upload.key).toBe(`uploads/${sha256(pdf).slice(0, 16)}/Form_1120__signed_.pdf`);
+    expect(upload.key).toBe(`uploads/${sha256(pdf).slice(0, 16)}/Form 1120 (signed).pdf`);
     expect(upload.s3_pdf_path).toBe(upload.key);
     expect(upload.bucket).toBe(twin.services.config.documentsBucket);
     expect(upload.upload.method).toBe("PUT");
@@ -203,5 +206,41 @@ describe("an evaluation of an uploaded document, and its documents read back", (
     const bad = await fetch(new URL("/v1/runs/not%20a%20run/documents", twin.urls.api));
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("invalid_run_id");
+  });
+});
+
+describe("rewoo upload", () => {
+  it("uploads each PDF through the API and prints its s3_pdf_path; a file that is not a PDF stops it before anything is sent", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rewoo-upload-"));
+    try {
+      const unsigned = await buildForm1120({ signed: false });
+      writeFileSync(join(dir, "return 2024.pdf"), unsigned);
+      writeFileSync(join(dir, "notes.pdf"), "not a pdf");
+      const out: string[] = [];
+      const err: string[] = [];
+      const io = {
+        json: false,
+        stdout: (text: string) => out.push(text),
+        stderr: (text: string) => err.push(text),
+      };
+
+      expect(await uploadFiles(twin.urls.api, [join(dir, "return 2024.pdf")], io)).toBe(0);
+      const key = `uploads/${sha256(unsigned).slice(0, 16)}/return 2024.pdf`;
+      expect(out.join("")).toBe(`${key}\n`);
+      const stored = await twin.services.blobs.getBytes({
+        bucket: twin.services.config.documentsBucket,
+        key,
+      });
+      expect(sha256(stored)).toBe(sha256(unsigned));
+
+      out.length = 0;
+      expect(
+        await uploadFiles(twin.urls.api, [join(dir, "return 2024.pdf"), join(dir, "notes.pdf")], io),
+      ).toBe(2);
+      expect(out).toEqual([]);
+      expect(err.join("")).toMatch(/files\[1\]: .*notes\.pdf is not a PDF/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

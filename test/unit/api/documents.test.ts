@@ -35,9 +35,11 @@ describe("uploadKey", () => {
   });
 
   it("makes the name S3-safe: last path part, odd characters as _, no leading dots", () => {
-    expect(safeFileName("../../etc/pass wd?.pdf")).toBe("pass_wd_.pdf");
+    expect(safeFileName("../../etc/pass wd?.pdf")).toBe("pass wd_.pdf");
     expect(safeFileName("C:\\Users\\Ann\\Résumé.pdf")).toBe("R_sum_.pdf");
     expect(safeFileName("..hidden.pdf")).toBe("hidden.pdf");
+    expect(safeFileName(" acme 1120 (signed).pdf")).toBe("acme 1120 (signed).pdf");
+    expect(safeFileName('say "hi"\t.pdf')).toBe("say _hi__.pdf");
     expect(safeFileName("")).toBe("document.pdf");
     const long = safeFileName(`${"x".repeat(300)}.pdf`);
     expect(long).toHaveLength(200);
@@ -97,7 +99,7 @@ describe("presignUpload", () => {
       maxBytes: 50 * MiB,
       now,
     });
-    expect(upload.key).toBe("uploads/9f86d081884c7d65/Tax_Return_2024.PDF");
+    expect(upload.key).toBe("uploads/9f86d081884c7d65/Tax Return 2024.PDF");
     expect(upload.s3_pdf_path).toBe(upload.key);
     expect(upload.upload.headers).toEqual({
       "Content-Type": "application/pdf",
@@ -105,7 +107,7 @@ describe("presignUpload", () => {
       "x-amz-checksum-sha256": Buffer.from(SHA, "hex").toString("base64"),
     });
     const url = new URL(upload.upload.url);
-    expect(url.pathname).toBe("/docs/uploads/9f86d081884c7d65/Tax_Return_2024.PDF");
+    expect(url.pathname).toBe("/docs/uploads/9f86d081884c7d65/Tax%20Return%202024.PDF");
     expect(url.searchParams.get("X-Amz-SignedHeaders")?.split(";")).toEqual([
       "content-length",
       "content-type",
