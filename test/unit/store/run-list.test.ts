@@ -263,7 +263,12 @@ describe("the run list cursor", () => {
     const cursor = {
       v: 1 as const,
       day: "2025-05-10",
-      key: { pk: "RUN#run-a", sk: "META" as const, gsi2pk: "DAY#2025-05-10", gsi2sk: "2025-05-10T01:00:00.000Z" },
+      key: {
+        pk: "RUN#run-a",
+        sk: "META" as const,
+        gsi2pk: "DAY#2025-05-10",
+        gsi2sk: "2025-05-10T01:00:00.000Z",
+      },
     };
     expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
     const edited = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
