@@ -159,19 +159,7 @@ async function runSample() {
     const request = await (
       await fetch(new URL("sample-request.json", window.location.href), { cache: "no-store" })
     ).json();
-    const started = await api.evaluate(request);
-    if (started.subscribe_token) app.runTokens.set(started.run_id, started.subscribe_token);
-    app.runs = [
-      {
-        run_id: started.run_id,
-        status: started.status ?? "PLANNING",
-        created_at: new Date().toISOString(),
-        request: { metadata: request.metadata },
-        local: true,
-      },
-      ...app.runs.filter((r) => r.run_id !== started.run_id),
-    ];
-    navigateTo(started.run_id);
+    showStartedRun(await api.evaluate(request), request);
   } catch (error) {
     notify(`Could not start the sample: ${error.message}`, "error");
   } finally {

@@ -6,12 +6,12 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSampleDocuments } from "../../examples/samples.ts";
 import { startTwin, type Twin } from "../../infra/local/twin.ts";
+import { launchChromium } from "./browser.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = "test-results";
 const sample = (name: string) => JSON.parse(readFileSync(`examples/${name}.json`, "utf8"));
 const TAX_RETURN = sample("sample-tax-return");
@@ -28,16 +28,7 @@ beforeAll(async () => {
     await twin.services.blobs.putBytes({ bucket, key: document.key }, document.bytes, "application/pdf");
   }
   userDataDir = mkdtempSync(join(tmpdir(), "rewoo-e2e-chromium-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-    ],
+  context = await launchChromium(userDataDir, {
     viewport: { width: 1440, height: 900 },
   });
 });

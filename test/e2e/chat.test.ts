@@ -5,14 +5,14 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTwin, type Twin } from "../../infra/local/twin.ts";
 import { mintToken } from "../../lambdas/auth/tokens.ts";
 import type { RunRecord } from "../../lambdas/core/types.ts";
 import { CoreBankingStore } from "../../lambdas/store/core-banking.ts";
+import { launchChromium } from "./browser.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = "test-results";
 const SECRET = "chat-e2e-test-secret-0123456789abcdef";
 
@@ -24,19 +24,7 @@ const pageErrors: string[] = [];
 beforeAll(async () => {
   twin = await startTwin({ persist: false, port: 0, env: { REWOO_TOKEN_SECRET: SECRET } });
   userDataDir = mkdtempSync(join(tmpdir(), "rewoo-e2e-chat-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+  context = await launchChromium(userDataDir, {
     viewport: { width: 1280, height: 900 },
   });
 });

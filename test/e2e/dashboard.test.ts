@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSampleDocuments } from "../../examples/samples.ts";
 import { startTwin, type Twin } from "../../infra/local/twin.ts";
@@ -21,8 +21,8 @@ import type {
 import { newRunId } from "../../lambdas/runs/start-run.ts";
 import { bankRequestWithoutIncome } from "../integration/twin-fixture.ts";
 import { plan as firstPlan, replannedRunEvents } from "../unit/cli/stub-api.ts";
+import { launchChromium } from "./browser.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = "test-results";
 const SCREENSHOT = join(ARTIFACTS, "dashboard.png");
 const SAMPLE = JSON.parse(readFileSync("examples/sample-tax-return.json", "utf8"));
@@ -44,19 +44,7 @@ beforeAll(async () => {
   }
   // A fresh profile per run: no cache or service worker from an earlier run can answer for the twin.
   userDataDir = mkdtempSync(join(tmpdir(), "rewoo-e2e-chromium-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+  context = await launchChromium(userDataDir, {
     viewport: { width: 1440, height: 900 },
   });
 });

@@ -7,13 +7,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSampleDocuments } from "../../examples/samples.ts";
 import { startTwin, type Twin } from "../../infra/local/twin.ts";
 import type { RunRecord } from "../../lambdas/core/types.ts";
+import { launchChromium } from "./browser.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = "test-results";
 const TAX = "1120 Corporate Tax Return";
 const TAX_RETURN_CONDITIONS = ["TR_SIGNED", "TR_TAX_YEAR", "TR_EIN_MATCH", "TR_NAME_MATCH", "TR_COMPLETE"];
@@ -33,19 +33,7 @@ beforeAll(async () => {
   // The officer's file on disk: the browser uploads it, nothing is put in the bucket beforehand.
   signedReturn = join(workDir, "1120-signed.pdf");
   writeFileSync(signedReturn, sample.bytes);
-  context = await chromium.launchPersistentContext(join(workDir, "profile"), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+  context = await launchChromium(join(workDir, "profile"), {
     viewport: { width: 1440, height: 1000 },
   });
 });

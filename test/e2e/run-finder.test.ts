@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSampleDocuments } from "../../examples/samples.ts";
 import { startTwin, type Twin } from "../../infra/local/twin.ts";
@@ -16,8 +16,8 @@ import {
   taxReturnRequest,
   untilStatus,
 } from "../integration/twin-fixture.ts";
+import { launchChromium } from "./browser.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = "test-results";
 const BANK_STATEMENTS = JSON.parse(readFileSync("examples/sample-bank-statements.json", "utf8"));
 
@@ -64,19 +64,7 @@ beforeAll(async () => {
   await untilStatus(twin, runs.waiting, "AWAITING_INPUT");
 
   userDataDir = mkdtempSync(join(tmpdir(), "rewoo-e2e-chromium-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+  context = await launchChromium(userDataDir, {
     viewport: { width: 1440, height: 900 },
   });
 });

@@ -9,15 +9,15 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { extname, join, normalize } from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSampleDocuments } from "../../examples/samples.ts";
 import { contentSecurityPolicy, stageSiteFiles } from "../../infra/constructs/dashboard-site.ts";
 import { startTwin, type Twin } from "../../infra/local/twin.ts";
 import type { RunRecord } from "../../lambdas/core/types.ts";
 import { taxReturnRequest } from "../integration/twin-fixture.ts";
+import { launchChromium } from "./browser.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const TAX_RETURN_CONDITIONS = ["TR_SIGNED", "TR_TAX_YEAR", "TR_EIN_MATCH", "TR_NAME_MATCH", "TR_COMPLETE"];
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -80,16 +80,7 @@ beforeAll(async () => {
   });
   siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   userDataDir = mkdtempSync(join(tmpdir(), "rewoo-e2e-static-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-    ],
+  context = await launchChromium(userDataDir, {
     viewport: { width: 1440, height: 900 },
   });
 }, 120_000);

@@ -8,15 +8,14 @@ import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GetBucketCorsCommand, PutBucketCorsCommand } from "@aws-sdk/client-s3";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSampleDocuments } from "../../examples/samples.ts";
 import { startTwin, type Twin } from "../../infra/local/twin.ts";
 import type { DocumentUpload, RunDocuments } from "../../lambdas/contracts/api-types.ts";
 import type { RunRecord } from "../../lambdas/core/types.ts";
+import { launchChromium } from "./browser.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ARTIFACTS = "test-results";
 const SAMPLE = JSON.parse(readFileSync("examples/sample-tax-return.json", "utf8"));
 const SIGNED_1120 = "rm-conditions/1120-signed.pdf";
@@ -62,39 +61,8 @@ async function uploadSigned1120(): Promise<string> {
   return upload.s3_pdf_path;
 }
 
-/**
- * The browser reads the PDF straight from the bucket (presigned GET), cross-origin: the bucket needs a
- * CORS rule for the dashboard's origin, as the deployed documents bucket has for dashboard.allowedOrigins.
- * When the twin's bucket has none (yet), this gives it one, so the test checks the page, not the twin.
- */
-async function ensureBucketCors(): Promise<void> {
-  const s3 = twin.services.clients.s3;
-  const bucket = twin.services.config.documentsBucket;
-  const has = await s3.send(new GetBucketCorsCommand({ Bucket: bucket })).then(
-    (answer) => (answer.CORSRules ?? []).length > 0,
-    () => false,
-  );
-  if (has) return;
-  await s3.send(
-    new PutBucketCorsCommand({
-      Bucket: bucket,
-      CORSConfiguration: {
-        CORSRules: [
-          {
-            AllowedOrigins: [new URL(twin.urls.dashboard).origin],
-            AllowedMethods: ["GET", "HEAD", "PUT"],
-            AllowedHeaders: ["*"],
-            ExposeHeaders: ["Content-Length", "Content-Range", "Accept-Ranges", "ETag"],
-          },
-        ],
-      },
-    }),
-  );
-}
-
 beforeAll(async () => {
   twin = await startTwin({ persist: false, port: 0 });
-  await ensureBucketCors();
   documentPath = await uploadSigned1120();
   const started = await api("/v1/evaluate-conditions", {
     method: "POST",
@@ -113,19 +81,7 @@ beforeAll(async () => {
   record = (await (await api(`/v1/runs/${runId}`)).json()) as RunRecord;
 
   userDataDir = mkdtempSync(join(tmpdir(), "rewoo-e2e-chromium-"));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+  context = await launchChromium(userDataDir, {
     viewport: { width: 1440, height: 900 },
     acceptDownloads: true,
   });
