@@ -114,6 +114,12 @@ export interface RewooConfig {
     /** Deploy the dashboard as a static site: a private S3 bucket behind CloudFront (OAC, HTTPS only). */
     readonly site: boolean;
     /**
+     * With the site: officers sign in through a Cognito user pool's hosted UI and the page signs its
+     * REST calls with the temporary credentials of an identity pool role (the API stays IAM-authorized).
+     * Default (unset): true.
+     */
+    readonly signIn?: boolean;
+    /**
      * Origins a browser may call the REST API and upload documents to the documents bucket from (CORS).
      * The site's own CloudFront domain is known only after it is deployed, so the default allows
      * CloudFront's domains (S3 CORS takes one `*` per origin); list a custom domain here.
@@ -168,7 +174,7 @@ const base: Omit<RewooConfig, "name"> = {
     throttle: { rateLimit: 20, burstLimit: 40 },
     createAccountLogRole: true,
   },
-  dashboard: { site: true, allowedOrigins: ["https://*.cloudfront.net"] },
+  dashboard: { site: true, signIn: true, allowedOrigins: ["https://*.cloudfront.net"] },
   alarms: {},
   reservedConcurrency: { worker: 50, api: 20 },
 };

@@ -29,6 +29,7 @@ import { flattenCfnReference } from "cdk-nag/lib/utils/flatten-cfn-reference.js"
 import { Construct } from "constructs";
 import * as z from "zod";
 import { bucketDefaults } from "./defaults.ts";
+import type { OfficerAuthConfig } from "./officer-sign-in.ts";
 
 export const DASHBOARD_DIR = fileURLToPath(new URL("../../dashboard/", import.meta.url));
 
@@ -108,6 +109,8 @@ export interface SiteEndpoints {
   readonly ws: string;
   /** The documents bucket's S3 endpoint (`https://{bucket}.s3.{region}.{suffix}`): presigned uploads and reads. */
   readonly documents: string;
+  /** Officer sign-in (OfficerSignIn.connectSources): Cognito Identity and the hosted UI's token endpoint. */
+  readonly signIn?: readonly string[];
 }
 
 /**
@@ -124,7 +127,13 @@ export function contentSecurityPolicy(endpoints: SiteEndpoints): string {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
-    `connect-src 'self' ${endpoints.api} ${endpoints.ws} ${endpoints.documents}`,
+    [
+      "connect-src 'self'",
+      endpoints.api,
+      endpoints.ws,
+      endpoints.documents,
+      ...(endpoints.signIn ?? []),
+    ].join(" "),
     "worker-src 'self' blob:",
     "object-src 'none'",
     "base-uri 'self'",
@@ -137,7 +146,12 @@ export interface DashboardSiteProps {
   /** Where the page's own connections go (the Content-Security-Policy's connect-src). */
   readonly endpoints: SiteEndpoints;
   /** config.json: the REST API's stage URL and the WebSocket stage URL (tokens are resolved at deploy). */
-  readonly config: { readonly api: string; readonly ws: string };
+  readonly config: {
+    readonly api: string;
+    readonly ws: string;
+    /** Officer sign-in (OfficerSignIn.authConfig): the page signs in and signs its REST calls. */
+    readonly auth?: OfficerAuthConfig;
+  };
   readonly removalPolicy: RemovalPolicy;
   /**
    * A custom domain with its ACM certificate (us-east-1). Only then does the minimum TLS version

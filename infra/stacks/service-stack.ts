@@ -4,7 +4,7 @@
 // delivery, the REST API for loan systems (with its SSE stream method), the dashboard's static site
 // and the alarms. Every function starts with no access and is bound to exactly what its handler
 // touches.
-import { Aws, type CfnElement, CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
+import { Aws, type CfnElement, CfnOutput, Lazy, Stack, type StackProps } from "aws-cdk-lib";
 import type * as apigateway from "aws-cdk-lib/aws-apigateway";
 import type * as apigwv2 from "aws-cdk-lib/aws-apigatewayv2";
 import type * as sfn from "aws-cdk-lib/aws-stepfunctions";
@@ -14,6 +14,7 @@ import type { RewooConfig } from "../config.ts";
 import { ApiGatewayAccountLogging } from "../constructs/api-gateway-account-logging.ts";
 import { BatchWorkflow } from "../constructs/batch-workflow.ts";
 import { DashboardSite } from "../constructs/dashboard-site.ts";
+import { OfficerSignIn } from "../constructs/officer-sign-in.ts";
 import { RewooRestApi } from "../constructs/rest-api.ts";
 import type { RewooFunction } from "../constructs/rewoo-function.ts";
 import { ServiceAlarms } from "../constructs/service-alarms.ts";
@@ -62,6 +63,8 @@ export class ServiceStack extends Stack {
   readonly webSocketStage: apigwv2.WebSocketStage;
   /** The dashboard's static site (config.dashboard.site). */
   readonly dashboard?: DashboardSite;
+  /** Officers' sign-in to the site (config.dashboard.signIn, with the site). */
+  readonly officerSignIn?: OfficerSignIn;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -133,13 +136,30 @@ export class ServiceStack extends Stack {
     // methods name the distribution's domain.
     const apiHost = (id: string) => `${id}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}`;
     if (config.dashboard.site) {
+      // Built before the site, whose CSP names its endpoints; the callback URL is the site's, read
+      // once the site exists.
+      const signIn =
+        config.dashboard.signIn !== false
+          ? new OfficerSignIn(this, "OfficerSignIn", {
+              restApi: this.restApi,
+              siteUrl: Lazy.string({ produce: () => this.dashboard?.url }),
+              environment: config.name,
+              removalPolicy: config.removalPolicy,
+            })
+          : undefined;
+      this.officerSignIn = signIn;
       this.dashboard = new DashboardSite(this, "Dashboard", {
         endpoints: {
           api: `https://${apiHost(this.restApi.restApiId)}`,
           ws: `wss://${apiHost(this.webSocketApi.apiId)}`,
           documents: `https://${documentsBucket.bucketRegionalDomainName}`,
+          ...(signIn ? { signIn: signIn.connectSources } : {}),
         },
-        config: { api: this.restApi.url, ws: this.webSocket.url },
+        config: {
+          api: this.restApi.url,
+          ws: this.webSocket.url,
+          ...(signIn ? { auth: signIn.authConfig } : {}),
+        },
         removalPolicy: config.removalPolicy,
       });
     }
@@ -193,6 +213,16 @@ export class ServiceStack extends Stack {
       new CfnOutput(this, "DashboardUrl", {
         value: this.dashboard.url,
         description: "The dashboard (static site on CloudFront; config.json points it at both APIs)",
+      });
+    }
+    if (this.officerSignIn) {
+      new CfnOutput(this, "OfficerUserPoolId", {
+        value: this.officerSignIn.userPool.userPoolId,
+        description: "Loan officers' user pool (aws cognito-idp admin-create-user --user-pool-id …)",
+      });
+      new CfnOutput(this, "OfficerSignInUrl", {
+        value: this.officerSignIn.authConfig.domain,
+        description: "The hosted sign-in page's domain (the dashboard sends officers there)",
       });
     }
     new CfnOutput(this, "StateMachineArn", { value: this.stateMachine.stateMachineArn });

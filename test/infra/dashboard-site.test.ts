@@ -195,7 +195,8 @@ describe("the deployment of the page", () => {
       string,
       string
     >;
-    expect(Object.keys(config).sort()).toEqual(["api", "ws"]);
+    // auth: officer sign-in (test/infra/officer-sign-in.test.ts asserts its block).
+    expect(Object.keys(config).sort()).toEqual(["api", "auth", "ws"]);
     // Markers the deployment replaces with the resolved values when it runs.
     const markers = (deployment.SourceMarkers as Array<Record<string, unknown>>).find(
       (map) => Object.keys(map).length > 0,
