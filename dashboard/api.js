@@ -1,6 +1,7 @@
 // REST client for docs/api.openapi.yaml: the run record, its stored events, starting and cancelling runs,
 // answering a run's question and deciding on its plan, the list of recent runs (optional: older
 // API versions answer 404 and the page degrades), and a portfolio batch with its lines' results.
+import { apiFetch } from "./auth.js";
 
 export class ApiError extends Error {
   constructor(status, body, message) {
@@ -132,7 +133,8 @@ export class ApiClient {
     }
     let response;
     try {
-      response = await fetch(`${this.baseUrl}${path}`, init);
+      // apiFetch: signed with the officer's credentials on the deployed site (auth.js), plain otherwise.
+      response = await apiFetch(`${this.baseUrl}${path}`, init);
     } catch (error) {
       // fetch rejects only when the server is unreachable (e.g. restarting): status 0.
       throw new ApiError(0, null, `cannot reach the API (${error.message})`);

@@ -2,6 +2,7 @@
 // truth; progress events (WebSocket, or REST polling without a token) make the view live between
 // fetches and tell when to fetch again.
 import { ApiClient, ApiError } from "./api.js";
+import { OfficerSession, useOfficerSession } from "./auth.js";
 import { BatchesView } from "./batches.js";
 import { ChatPage, ConversationPanel, customerTokenFrom } from "./chat.js";
 import { loadConfig } from "./config.js";
@@ -28,6 +29,9 @@ const ACTIVE_RECORD_REFRESH_MS = 5000;
 const $ = (id) => document.getElementById(id);
 
 const config = await loadConfig();
+// Officer sign-in on the deployed site (config.json's auth block; never in the twin): nothing below
+// may call the API before it.
+if (config.auth) await officerSignIn(config.auth);
 const api = new ApiClient(config.api);
 // dagre is served next to the page (vendor/); without it the DAG falls back to a column layout.
 const dagre = await import("./vendor/dagre.esm.js").then((m) => m.default ?? m).catch(() => null);
@@ -543,3 +547,28 @@ setInterval(() => {
 refreshRuns();
 needsYou.start();
 route();
+
+// ---------------------------------------------------------------------------------------------
+// Officer sign-in (auth.js)
+
+/**
+ * Completes a sign-in coming back from the hosted UI, then either shows the officer and Sign out
+ * in the top bar and signs every REST call from here on, or shows the Sign in button alone.
+ */
+async function officerSignIn(auth) {
+  const session = new OfficerSession(auth);
+  const problem = await session.completeSignIn();
+  if (!session.signedIn) {
+    $("signed-out-message").textContent = problem;
+    $("signed-out").hidden = false;
+    $("layout").hidden = true;
+    $("sign-in").addEventListener("click", () => session.signIn());
+    $("sign-in").focus();
+    // The page stops here: without credentials every view would only show the API's refusals.
+    await new Promise(() => {});
+  }
+  useOfficerSession(session);
+  $("officer-email").textContent = session.email;
+  $("officer").hidden = false;
+  $("sign-out").addEventListener("click", () => session.signOut());
+}

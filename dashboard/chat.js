@@ -3,6 +3,7 @@
 // banking run's view (the session's messages, GET /v1/sessions/{id}, with the run's review scores).
 // The plain functions come first and touch no DOM (tested without a browser).
 import { ApiError } from "./api.js";
+import { apiFetch } from "./auth.js";
 import { h, replace } from "./dom.js";
 import { errorLines } from "./waiting.js";
 
@@ -141,7 +142,8 @@ const shortRunId = (runId) => {
 async function request(url, init) {
   let response;
   try {
-    response = await fetch(url, { cache: "no-store", ...init });
+    // Signed like every REST call of the page when an officer is signed in (auth.js).
+    response = await apiFetch(url, { cache: "no-store", ...init });
   } catch (error) {
     throw new ApiError(0, null, `cannot reach the API (${error.message})`);
   }

@@ -14,7 +14,9 @@ export async function loadConfig(location = window.location, fetchJson = fetchCo
   // (each POST returns a subscribe token for its run) and polls REST for the others. Never read from
   // config.json: a static file on a CDN is public, a token in it would be everyone's.
   const token = params.get("token") || "";
-  return { api, ws, token };
+  // Officer sign-in (auth.js): the deployed site's config.json has it, the twin's has none.
+  const auth = file.auth ?? null;
+  return { api, ws, token, auth };
 }
 
 export function defaultWebSocketUrl(location) {

@@ -16,7 +16,7 @@ import {
 } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, extname, join } from "node:path";
+import { extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Duration, type RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import type * as acm from "aws-cdk-lib/aws-certificatemanager";
@@ -53,10 +53,22 @@ export function vendorFiles(dashboardDir = DASHBOARD_DIR): Record<string, string
   const require = createRequire(join(dashboardDir, "index.html"));
   return Object.fromEntries(
     list.files.map((entry) => {
-      const manifest = require.resolve(`${entry.package}/package.json`);
-      return [entry.path, join(dirname(manifest), entry.file)];
+      return [entry.path, join(packageRoot(require, entry.package), entry.file)];
     }),
   );
+}
+
+/**
+ * A package's folder as Node would find it from `require`'s module, read from the node_modules
+ * folders themselves: `require.resolve("<package>/package.json")` fails for packages whose
+ * `exports` do not list it (aws4fetch).
+ */
+export function packageRoot(require: NodeJS.Require, name: string): string {
+  for (const folder of require.resolve.paths(name) ?? []) {
+    const root = join(folder, name);
+    if (existsSync(join(root, "package.json"))) return root;
+  }
+  throw new Error(`dashboard/vendor.json: package ${name} is not installed`);
 }
 
 /**

@@ -1,11 +1,11 @@
 // The dashboard's static files, as a bucket behind a CDN would serve them in AWS: GET and HEAD only,
 // content types by extension, nothing outside the folder (no `..`, no dotfiles, no symlink leading out),
 // plus the few library files the dashboard loads from node_modules (the twin is offline, no CDN).
-import { createReadStream, readFileSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createRequire } from "node:module";
-import { dirname, extname, join, resolve, sep } from "node:path";
+import { extname, join, resolve, sep } from "node:path";
 import { HttpError } from "./http-common.ts";
 
 const require = createRequire(import.meta.url);
@@ -30,12 +30,12 @@ export function vendorFileList(dashboardDir = resolve(import.meta.dirname, "../.
 export function defaultVendorFiles(): Record<string, string> {
   const files: Record<string, string> = {};
   for (const entry of vendorFileList()) {
-    let root: string;
-    try {
-      root = dirname(require.resolve(`${entry.package}/package.json`));
-    } catch {
-      continue;
-    }
+    // Found in the node_modules folders themselves: a package whose `exports` do not list its
+    // package.json (aws4fetch) cannot be resolved as `<package>/package.json`.
+    const root = (require.resolve.paths(entry.package) ?? [])
+      .map((folder) => join(folder, entry.package))
+      .find((folder) => existsSync(join(folder, "package.json")));
+    if (root === undefined) continue;
     files[`/${entry.path}`] = join(root, entry.file);
   }
   return files;
