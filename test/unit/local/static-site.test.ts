@@ -66,7 +66,7 @@ describe("resolveFile", () => {
   });
 });
 
-it("knows where dagre's and pdf.js's files are in node_modules", () => {
+it("knows where dagre's, pdf.js's and aws4fetch's files are in node_modules", () => {
   expect(Object.keys(defaultVendorFiles())).toEqual([
     "/vendor/dagre.js",
     "/vendor/dagre.min.js.map",
@@ -74,6 +74,8 @@ it("knows where dagre's and pdf.js's files are in node_modules", () => {
     "/vendor/dagre.esm.js.map",
     "/vendor/pdf.min.mjs",
     "/vendor/pdf.worker.min.mjs",
+    // A package whose `exports` do not list its package.json is found all the same.
+    "/vendor/aws4fetch.esm.js",
   ]);
 });
 
