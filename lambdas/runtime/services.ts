@@ -8,7 +8,7 @@
 //                        questions, solver views
 //   services()         + the models                                  planner, solver, worker, twin
 // What the tools do when they run (the reference engines, document reading with its PDF library, the
-// lender's clients) only the worker's entry links (linkToolRuntime), so no other bundle contains it.
+// lender's clients, the core-banking store) only the worker's entry links (linkToolRuntime), so no other bundle contains it.
 // The layers share one cache: in the twin, where every handler runs in one process, the API, the
 // planner and the worker see the same stores, the same registry and the same models.
 import type { Logger } from "@aws-lambda-powertools/logger";
@@ -18,12 +18,11 @@ import { createLiveDelivery } from "../live/delivery.ts";
 import { createLlmProviders, type LlmProviders, type ModelBinding } from "../llm/index.ts";
 import { BatchStore } from "../store/batches.ts";
 import { BlobStore } from "../store/blobs.ts";
-import { CoreBankingStore } from "../store/core-banking.ts";
 import { EventPublisher, type EventSink } from "../store/events.ts";
 import { EvidenceStore } from "../store/evidence.ts";
 import { RunStore } from "../store/runs.ts";
 import { SessionStore } from "../store/sessions.ts";
-import { describeBankingTools } from "../tools/banking-tools.ts";
+import { type BankingToolRunners, describeBankingToolCatalog } from "../tools/banking-tool-catalog.ts";
 import { describeLoanTools, type LoanToolRunners } from "../tools/loan-tool-catalog.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { createAwsClients, createManagementApiClient } from "./clients.ts";
@@ -40,11 +39,17 @@ export type BaseServices = ReturnType<typeof buildBaseServices>;
 export type CatalogServices = BaseServices & { tools: ToolRegistry; catalog: ToolCatalog };
 export type Services = CatalogServices & { llm: LlmProviders };
 
+/** What the tools do when they run: the loan tools' and the banking tools' runners. */
+export interface ToolRunners {
+  loan: LoanToolRunners;
+  banking: BankingToolRunners;
+}
+
 /**
  * What the tools do when they run, built from the stores and the `llm` tool's model (read when a tool
  * calls it): lambdas/runtime/tool-runtime.ts.
  */
-export type ToolRuntime = (base: BaseServices, toolModel: () => ModelBinding) => LoanToolRunners;
+export type ToolRuntime = (base: BaseServices, toolModel: () => ModelBinding) => ToolRunners;
 
 export function buildBaseServices(config: Config, options: ServiceOptions = {}) {
   const clients = createAwsClients(config);
@@ -92,17 +97,13 @@ export function buildBaseServices(config: Config, options: ServiceOptions = {}) 
  * registry describes, validates and asks before (and without) the runners; a tool run without them
  * is refused with what is missing.
  */
-export function withTools(base: BaseServices, runners: () => LoanToolRunners): CatalogServices {
-  let banking: CoreBankingStore | undefined;
-  const tools = new ToolRegistry(describeLoanTools(runners, base.now), {
-    banking_assistant: describeBankingTools(() => {
-      // Only the worker is given the table (and the grant): elsewhere a banking tool cannot run.
-      const table = base.config.coreBankingTable;
-      if (!table) throw new Error("banking tools need the core-banking table: CORE_BANKING_TABLE is not set");
-      banking ??= new CoreBankingStore(base.clients.ddb, table, base.now);
-      return banking;
-    }),
-  });
+export function withTools(base: BaseServices, runners: () => ToolRunners): CatalogServices {
+  const tools = new ToolRegistry(
+    describeLoanTools(() => runners().loan, base.now),
+    {
+      banking_assistant: describeBankingToolCatalog(() => runners().banking),
+    },
+  );
   return { ...base, tools, catalog: tools.catalog() };
 }
 
@@ -113,7 +114,7 @@ export function buildServices(
 ): Services {
   const base = buildBaseServices(config, options);
   const llm = createLlmProviders(config.llm);
-  let runners: LoanToolRunners | undefined;
+  let runners: ToolRunners | undefined;
   const withRegistry = withTools(base, () => {
     if (!options.runtime) throw new ToolRuntimeMissingError();
     runners ??= options.runtime(base, () => llm.tool);
@@ -138,7 +139,7 @@ let catalog: CatalogServices | undefined;
 let full: Services | undefined;
 let llm: LlmProviders | undefined;
 let runtime: ToolRuntime | undefined;
-let runners: LoanToolRunners | undefined;
+let runners: ToolRunners | undefined;
 
 /**
  * Links what the tools do into this process: called by the worker's entry, the one function that

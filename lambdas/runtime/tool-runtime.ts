@@ -1,18 +1,19 @@
 // What the tools do when they run: the reference engines, document reading (PDF text extraction,
-// whose library is most of a bundle) and the lender's services. Only the worker runs tools, and only
+// whose library is most of a bundle), the lender's services and the banking tools' core-banking store. Only the worker runs tools, and only
 // its entry imports this module (lambdas/worker/index.ts links it with linkToolRuntime).
 import type { ModelBinding } from "../llm/index.ts";
+import { CoreBankingStore } from "../store/core-banking.ts";
+import { bankingToolRunners } from "../tools/banking-tools.ts";
 import { DocumentReader } from "../tools/document-reader.ts";
 import { createLenderCalls } from "../tools/lender-client.ts";
-import type { LoanToolRunners } from "../tools/loan-tool-catalog.ts";
 import { type LoanToolServices, loanToolRunners } from "../tools/loan-tools.ts";
 import { ocrEngineFor } from "../tools/ocr/select.ts";
 import { createLogger } from "./logger.ts";
-import type { BaseServices } from "./services.ts";
+import type { BaseServices, ToolRunners } from "./services.ts";
 import { remainingTimeBudgetMs } from "./time-budget.ts";
 import { functionTracer } from "./tracer.ts";
 
-export function workerToolRuntime(base: BaseServices, toolModel: () => ModelBinding): LoanToolRunners {
+export function workerToolRuntime(base: BaseServices, toolModel: () => ModelBinding): ToolRunners {
   const lender = createLenderCalls(base.config.lender, { now: base.now, region: base.config.region });
   // Pages without a text layer: Textract in AWS, tesseract offline, or left unread (REWOO_OCR_ENGINE).
   const logger = createLogger("rewoo-ocr");
@@ -33,5 +34,15 @@ export function workerToolRuntime(base: BaseServices, toolModel: () => ModelBind
       return toolModel();
     },
   };
-  return loanToolRunners(() => services);
+  let banking: CoreBankingStore | undefined;
+  return {
+    loan: loanToolRunners(() => services),
+    banking: bankingToolRunners(() => {
+      // Only the worker is given the table (and the grant).
+      const table = base.config.coreBankingTable;
+      if (!table) throw new Error("banking tools need the core-banking table: CORE_BANKING_TABLE is not set");
+      banking ??= new CoreBankingStore(base.clients.ddb, table, base.now);
+      return banking;
+    }),
+  };
 }

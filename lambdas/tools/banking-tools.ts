@@ -4,61 +4,14 @@
 // never an argument: a plan cannot point a tool at someone else's money. Every write is
 // idempotent per step, so a retried worker never blocks, opens or sends twice.
 import { createHash } from "node:crypto";
-import * as z from "zod";
-import { BANKING_TOOLS } from "../core/banking/profile.ts";
+import type * as z from "zod";
 import type { Account, Card, CoreBankingStore, Payee } from "../store/core-banking.ts";
-import { defineTool, type ToolContext, type ToolDefinition } from "./registry.ts";
-
-const Reference = z
-  .object({
-    kind: z.string().min(1).optional().describe('"checking", "savings", "debit" or "credit"'),
-    last4: z
-      .string()
-      .regex(/^\d{4}$/, "expected the last four digits")
-      .optional(),
-  })
-  .strict();
-
-/** Null until the customer says: the run asks before any tool runs. */
-const Pending = <T extends z.ZodType>(schema: T) => schema.nullable();
-
-const FindCardArgs = z.object({ card: Pending(Reference) }).strict();
-const BlockCardArgs = z
-  .object({ card_id: z.string().min(1), reason: z.enum(["lost", "stolen", "fraud"]) })
-  .strict();
-const OpenFraudCaseArgs = z
-  .object({
-    description: Pending(z.string().min(1).max(2_000)),
-    card_id: z.string().min(1).optional(),
-    account_id: z.string().min(1).optional(),
-  })
-  .strict();
-const OpenAccountArgs = z
-  .object({
-    account_type: Pending(z.enum(["checking", "savings"])),
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/, "expected an ISO 4217 code such as USD")
-      .default("USD"),
-  })
-  .strict();
-const FindAccountArgs = z.object({ account: Pending(Reference) }).strict();
-const GetBalanceArgs = z.object({ account_id: z.string().min(1) }).strict();
-const FindPayeeArgs = z.object({ name: Pending(z.string().min(1).max(200)) }).strict();
-const TransferArgs = z
-  .object({
-    from_account_id: z.string().min(1),
-    payee_id: z.string().min(1).optional(),
-    to_account_id: z.string().min(1).optional(),
-    amount_minor: Pending(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).describe(
-      "integer minor units (cents)",
-    ),
-    currency: Pending(z.string().regex(/^[A-Z]{3}$/, "expected an ISO 4217 code such as USD")),
-  })
-  .strict()
-  .refine((args) => (args.payee_id === undefined) !== (args.to_account_id === undefined), {
-    message: "expected exactly one of payee_id and to_account_id",
-  });
+import {
+  type BankingToolRunners,
+  describeBankingToolCatalog,
+  type Reference,
+} from "./banking-tool-catalog.ts";
+import type { ToolContext, ToolDefinition } from "./registry.ts";
 
 /** A lookup that matched nothing the customer has (told to the customer as is). */
 export class NoMatchError extends Error {
@@ -69,163 +22,114 @@ export class AmbiguousError extends Error {
   override name = "Ambiguous";
 }
 
-/** The tools over the store, built when a tool first runs (only the worker has the table). */
+/** What the banking tools do, over the customer's holdings in the core-banking store. */
+export function bankingToolRunners(store: () => CoreBankingStore): BankingToolRunners {
+  return {
+    async findCard({ card }, context) {
+      const { cards } = await store().holdings(customerOf(context));
+      const found = pick(cards, required(card, "card"), "card", describeCard);
+      return { card_id: found.card_id, kind: found.kind, last4: found.last4, status: found.status };
+    },
+    async blockCard({ card_id, reason }, context) {
+      const { card, changed } = await store().blockCard(customerOf(context), card_id, reason);
+      return {
+        card_id: card.card_id,
+        kind: card.kind,
+        last4: card.last4,
+        status: card.status,
+        changed,
+        ...(card.blocked_at ? { blocked_at: card.blocked_at } : {}),
+      };
+    },
+    async openFraudCase({ description, card_id, account_id }, context) {
+      const { fraudCase, created } = await store().openFraudCase(customerOf(context), {
+        case_id: stepScopedId("fc", context),
+        description: required(description, "description"),
+        ...(card_id ? { card_id } : {}),
+        ...(account_id ? { account_id } : {}),
+      });
+      return { ...fraudCase, created };
+    },
+    async openAccount({ account_type, currency }, context) {
+      const type = required(account_type, "account_type");
+      const { account, created } = await store().openAccount(customerOf(context), {
+        account_id: stepScopedId("acc", context),
+        type,
+        currency,
+        name: type === "checking" ? "Checking" : "Savings",
+      });
+      return { ...publicAccount(account), balance_minor: account.balance_minor, created };
+    },
+    async findAccount({ account }, context) {
+      const { accounts } = await store().holdings(customerOf(context));
+      const open = accounts.filter((candidate) => candidate.status === "open");
+      return publicAccount(pick(open, required(account, "account"), "account", describeAccount));
+    },
+    async getBalance({ account_id }, context) {
+      const account = await store().account(customerOf(context), account_id);
+      return { ...publicAccount(account), balance_minor: account.balance_minor };
+    },
+    async findPayee({ name }, context) {
+      const { payees } = await store().holdings(customerOf(context));
+      const wanted = normalizeName(required(name, "to"));
+      const matches = payees.filter((payee) =>
+        [payee.name, ...payee.aliases].some((known) => {
+          const candidate = normalizeName(known);
+          return candidate === wanted || candidate.split(" ")[0] === wanted;
+        }),
+      );
+      const payee = only(matches, `payee named "${name}"`, (match: Payee) => match.name);
+      return { payee_id: payee.payee_id, name: payee.name };
+    },
+    async transferFunds({ from_account_id, payee_id, to_account_id, amount_minor, currency }, context) {
+      const customer = customerOf(context);
+      const banking = store();
+      const amount = required(amount_minor, "amount");
+      const unit = required(currency, "currency");
+      let target: { to_customer_id: string; to_account_id: string; payee_id?: string; name: string };
+      if (payee_id) {
+        const { payees } = await banking.holdings(customer);
+        const payee = payees.find((candidate) => candidate.payee_id === payee_id);
+        if (!payee) throw new NoMatchError(`payee ${payee_id} is not one of your payees`);
+        target = {
+          to_customer_id: payee.to_customer_id,
+          to_account_id: payee.to_account_id,
+          payee_id,
+          name: payee.name,
+        };
+      } else {
+        const own = await banking.account(customer, to_account_id as string);
+        target = {
+          to_customer_id: customer,
+          to_account_id: own.account_id,
+          name: `your ${own.name} ending ${own.last4}`,
+        };
+      }
+      const { transfer, created, from } = await banking.transfer(customer, {
+        transfer_id: stepScopedId("tr", context),
+        from_account_id,
+        to_customer_id: target.to_customer_id,
+        to_account_id: target.to_account_id,
+        ...(target.payee_id ? { payee_id: target.payee_id } : {}),
+        amount_minor: amount,
+        currency: unit,
+      });
+      return {
+        transfer_id: transfer.transfer_id,
+        amount_minor: transfer.amount_minor,
+        currency: transfer.currency,
+        to_name: target.name,
+        created,
+        from: { ...publicAccount(from), balance_minor: from.balance_minor },
+      };
+    },
+  };
+}
+
+/** The banking tools with what they do, over `store` (the worker's tool runtime, tests). */
 export function describeBankingTools(store: () => CoreBankingStore): ToolDefinition[] {
-  return [
-    defineTool({
-      name: BANKING_TOOLS.findCard,
-      description:
-        "Finds one of the customer's cards from how they named it ({kind: debit|credit, last4}); output {card_id, kind, last4, status}.",
-      args: FindCardArgs,
-      timeout_ms: 10_000,
-      run: async ({ card }, context) => {
-        const { cards } = await store().holdings(customerOf(context));
-        const found = pick(cards, required(card, "card"), "card", describeCard);
-        return { card_id: found.card_id, kind: found.kind, last4: found.last4, status: found.status };
-      },
-    }),
-    defineTool({
-      name: BANKING_TOOLS.blockCard,
-      description:
-        "Blocks one of the customer's cards (lost, stolen or fraud); blocking a blocked card changes nothing. Output {card_id, kind, last4, status, changed}.",
-      args: BlockCardArgs,
-      timeout_ms: 10_000,
-      run: async ({ card_id, reason }, context) => {
-        const { card, changed } = await store().blockCard(customerOf(context), card_id, reason);
-        return {
-          card_id: card.card_id,
-          kind: card.kind,
-          last4: card.last4,
-          status: card.status,
-          changed,
-          ...(card.blocked_at ? { blocked_at: card.blocked_at } : {}),
-        };
-      },
-    }),
-    defineTool({
-      name: BANKING_TOOLS.openFraudCase,
-      description:
-        "Opens a fraud case for the customer with their description, optionally about one of their cards or accounts. Output {case_id, status, card_id?, created}.",
-      args: OpenFraudCaseArgs,
-      timeout_ms: 10_000,
-      run: async ({ description, card_id, account_id }, context) => {
-        const { fraudCase, created } = await store().openFraudCase(customerOf(context), {
-          case_id: stepScopedId("fc", context),
-          description: required(description, "description"),
-          ...(card_id ? { card_id } : {}),
-          ...(account_id ? { account_id } : {}),
-        });
-        return { ...fraudCase, created };
-      },
-    }),
-    defineTool({
-      name: BANKING_TOOLS.openAccount,
-      description:
-        "Opens a new checking or savings account for the customer, with a zero balance. Output {account_id, type, last4, currency, balance_minor, created}.",
-      args: OpenAccountArgs,
-      timeout_ms: 10_000,
-      run: async ({ account_type, currency }, context) => {
-        const type = required(account_type, "account_type");
-        const { account, created } = await store().openAccount(customerOf(context), {
-          account_id: stepScopedId("acc", context),
-          type,
-          currency,
-          name: type === "checking" ? "Checking" : "Savings",
-        });
-        return { ...publicAccount(account), balance_minor: account.balance_minor, created };
-      },
-    }),
-    defineTool({
-      name: BANKING_TOOLS.findAccount,
-      description:
-        "Finds one of the customer's accounts from how they named it ({kind: checking|savings, last4}); output {account_id, type, name, last4, currency}.",
-      args: FindAccountArgs,
-      timeout_ms: 10_000,
-      run: async ({ account }, context) => {
-        const { accounts } = await store().holdings(customerOf(context));
-        const open = accounts.filter((candidate) => candidate.status === "open");
-        return publicAccount(pick(open, required(account, "account"), "account", describeAccount));
-      },
-    }),
-    defineTool({
-      name: BANKING_TOOLS.getBalance,
-      description:
-        "Reads the balance of one of the customer's accounts; output {account_id, name, last4, currency, balance_minor}.",
-      args: GetBalanceArgs,
-      timeout_ms: 10_000,
-      run: async ({ account_id }, context) => {
-        const account = await store().account(customerOf(context), account_id);
-        return { ...publicAccount(account), balance_minor: account.balance_minor };
-      },
-    }),
-    defineTool({
-      name: BANKING_TOOLS.findPayee,
-      description: "Finds one of the customer's payees by name or alias; output {payee_id, name}.",
-      args: FindPayeeArgs,
-      timeout_ms: 10_000,
-      run: async ({ name }, context) => {
-        const { payees } = await store().holdings(customerOf(context));
-        const wanted = normalizeName(required(name, "to"));
-        const matches = payees.filter((payee) =>
-          [payee.name, ...payee.aliases].some((known) => {
-            const candidate = normalizeName(known);
-            return candidate === wanted || candidate.split(" ")[0] === wanted;
-          }),
-        );
-        const payee = only(matches, `payee named "${name}"`, (match: Payee) => match.name);
-        return { payee_id: payee.payee_id, name: payee.name };
-      },
-    }),
-    defineTool({
-      name: BANKING_TOOLS.transferFunds,
-      description:
-        "Moves money from one of the customer's accounts to a payee (payee_id) or to another of their accounts (to_account_id), in one transaction that refuses an overdraft; retried, it never sends twice. Amount in integer minor units. Output {transfer_id, amount_minor, currency, to_name, created, from: the account after}.",
-      args: TransferArgs as unknown as z.ZodType<z.infer<typeof TransferArgs>>,
-      timeout_ms: 20_000,
-      run: async ({ from_account_id, payee_id, to_account_id, amount_minor, currency }, context) => {
-        const customer = customerOf(context);
-        const banking = store();
-        const amount = required(amount_minor, "amount");
-        const unit = required(currency, "currency");
-        let target: { to_customer_id: string; to_account_id: string; payee_id?: string; name: string };
-        if (payee_id) {
-          const { payees } = await banking.holdings(customer);
-          const payee = payees.find((candidate) => candidate.payee_id === payee_id);
-          if (!payee) throw new NoMatchError(`payee ${payee_id} is not one of your payees`);
-          target = {
-            to_customer_id: payee.to_customer_id,
-            to_account_id: payee.to_account_id,
-            payee_id,
-            name: payee.name,
-          };
-        } else {
-          const own = await banking.account(customer, to_account_id as string);
-          target = {
-            to_customer_id: customer,
-            to_account_id: own.account_id,
-            name: `your ${own.name} ending ${own.last4}`,
-          };
-        }
-        const { transfer, created, from } = await banking.transfer(customer, {
-          transfer_id: stepScopedId("tr", context),
-          from_account_id,
-          to_customer_id: target.to_customer_id,
-          to_account_id: target.to_account_id,
-          ...(target.payee_id ? { payee_id: target.payee_id } : {}),
-          amount_minor: amount,
-          currency: unit,
-        });
-        return {
-          transfer_id: transfer.transfer_id,
-          amount_minor: transfer.amount_minor,
-          currency: transfer.currency,
-          to_name: target.name,
-          created,
-          from: { ...publicAccount(from), balance_minor: from.balance_minor },
-        };
-      },
-    }),
-  ];
+  const runners = bankingToolRunners(store);
+  return describeBankingToolCatalog(() => runners);
 }
 
 function customerOf(context: ToolContext): string {

@@ -9,6 +9,7 @@ import {
   ToolRuntimeMissingError,
   withTools,
 } from "../../../lambdas/runtime/services.ts";
+import { bankingToolRunners } from "../../../lambdas/tools/banking-tools.ts";
 import type { DocumentReader } from "../../../lambdas/tools/document-reader.ts";
 import { loanToolRunners } from "../../../lambdas/tools/loan-tools.ts";
 
@@ -88,7 +89,12 @@ describe("service layers", () => {
     } as unknown as DocumentReader;
     const runtime: ToolRuntime = (base, toolModel) => {
       built.push(base.blobs);
-      return loanToolRunners(() => ({ documents, runs: base.runs, now: base.now, llm: toolModel() }));
+      return {
+        loan: loanToolRunners(() => ({ documents, runs: base.runs, now: base.now, llm: toolModel() })),
+        banking: bankingToolRunners(() => {
+          throw new Error("no banking tool runs here");
+        }),
+      };
     };
     const svc = buildServices(config, { runtime });
     expect(built).toHaveLength(0);
