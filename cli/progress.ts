@@ -346,6 +346,15 @@ function printable(text: string): string {
 function formatWaits(run: RunRecord, context: FormatContext): string[] {
   const lines: string[] = [];
   const { clarification, approval } = run;
+  if (run.customer_id && (run.status === "AWAITING_INPUT" || run.status === "AWAITING_APPROVAL")) {
+    // A customer's chat request: the operator routes refuse it, so no command is offered.
+    const what = run.status === "AWAITING_INPUT" ? "an answer" : "the customer's confirmation";
+    lines.push(
+      "",
+      `${pc.bold(run.status === "AWAITING_INPUT" ? "QUESTION" : "APPROVAL")} ${pc.yellow(`waits for ${what} in the chat; only that customer can give it`)}`,
+    );
+    return lines;
+  }
   if (clarification) {
     if (run.status === "AWAITING_INPUT" && clarification.status === "asked") {
       lines.push(

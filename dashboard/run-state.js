@@ -343,6 +343,8 @@ export class RunState {
       planReview: record?.plan_review,
       resultReview: record?.result_review,
       waiting: this.waitingFor,
+      /** A customer's chat request: only that customer answers or confirms it, in the chat. */
+      customerRun: Boolean(record?.customer_id),
       clarification: this.clarification(),
       approval: this.approval(),
       error: record?.error ?? (this.completeEvent?.error ? { error: this.completeEvent.error } : undefined),

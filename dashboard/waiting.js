@@ -119,6 +119,7 @@ export class WaitingPanel {
     let key = null;
     if (view.waiting === "input") key = `${view.runId}|input|${questions.map((q) => q.field).join(",")}`;
     else if (view.waiting === "approval") key = `${view.runId}|approval`;
+    if (key !== null && view.customerRun) key = `${key}|customer`;
     if (key !== this.key) {
       this.key = key;
       this.busy = false;
@@ -126,6 +127,12 @@ export class WaitingPanel {
       if (key === null) {
         replace(this.el);
         this.el.hidden = true;
+        return;
+      }
+      if (view.customerRun) {
+        // The operator routes refuse a customer's chat request: nothing to offer but what it waits for.
+        this.#buildCustomerWait(view);
+        this.el.hidden = false;
         return;
       }
       if (view.waiting === "input") this.#buildInput(questions);
@@ -255,6 +262,31 @@ export class WaitingPanel {
     } finally {
       if (this.key === key) this.#busy(false, [submit, ...inputs], submit, "Submit answer");
     }
+  }
+
+  // ----------------------------------------------------------------------------- a customer's request
+
+  #buildCustomerWait(view) {
+    const input = view.waiting === "input";
+    const deadline = h("span", {});
+    replace(
+      this.el,
+      panelHead(
+        input ? "Waits for the customer" : "Waits for the customer's confirmation",
+        input ? "Waiting for input" : "Waiting for approval",
+        input ? "run-awaiting_input" : "run-awaiting_approval",
+        "waiting-customer",
+      ),
+      h(
+        "p",
+        { class: "waiting-intro", dataset: { testid: "customer-wait" } },
+        input
+          ? "This is a customer's chat request: only that customer answers its question, in the chat. "
+          : "This is a customer's chat request: only that customer confirms it, by answering yes in the chat. ",
+        deadline,
+      ),
+    );
+    this.live = { deadline };
   }
 
   // ----------------------------------------------------------------------------- approval

@@ -9,7 +9,14 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import * as z from "zod";
 import { InvalidTokenError, mintToken, verifyToken } from "../auth/tokens.ts";
 import type { ChatReply } from "../contracts/api-types.ts";
-import { type BankingIntent, detectCommand, detectIntent, understand } from "../core/banking/nlu.ts";
+import {
+  type BankingIntent,
+  detectCommand,
+  detectIntent,
+  mergeSlots,
+  type Slots,
+  understand,
+} from "../core/banking/nlu.ts";
 import {
   BANKING_PROFILE,
   bankingMetadata,
@@ -70,7 +77,7 @@ export async function chat(event: APIGatewayProxyEvent, ctx: ApiContext): Promis
 }
 
 /** The customer of a chat request: the verified customer token's, or 401. */
-async function customerOf(event: APIGatewayProxyEvent, ctx: ApiContext): Promise<string> {
+export async function customerOf(event: APIGatewayProxyEvent, ctx: ApiContext): Promise<string> {
   const header = Object.entries(event.headers ?? {}).find(
     ([name]) => name.toLowerCase() === CUSTOMER_TOKEN_HEADER.toLowerCase(),
   )?.[1];
@@ -118,6 +125,19 @@ async function converse(
   const command = detectCommand(message);
   const intent = detectIntent(message);
 
+  if ((command === "cancel" || command === "reset") && open && !stoppable(open)) {
+    // Its tools are running: a transfer may be committing. Stopping the run would not stop that, and
+    // "cancelled" would be a guess; the customer is told what really happened instead.
+    const outcome = await replyFor(open.run_id, sessionId, ctx);
+    const what = bankingMetadata(open.request).intent === "transfer" ? "the transfer" : "your request";
+    return {
+      ...outcome,
+      reply: isTerminalState(outcome.state)
+        ? `I couldn't cancel ${what}: it was already being carried out. ${outcome.reply}`
+        : `I can't cancel ${what}: it is already being carried out. I'll tell you how it went in a moment.`,
+    };
+  }
+
   if (command === "cancel" || command === "reset") {
     if (open) await cancel(open, sessionId, `the customer said "${message}"`, ctx);
     if (command === "reset") await ctx.services.sessions.reset(sessionId, session.run_ids.length);
@@ -125,13 +145,23 @@ async function converse(
       command === "reset"
         ? "Let's start over. What can I do for you?"
         : open
-          ? "OK, I've cancelled that request. Nothing else was changed. Anything else?"
+          ? `OK, I've cancelled that request before anything was done${bankingMetadata(open.request).intent === "transfer" ? "; nothing was sent" : ""}. Anything else?`
           : "There's nothing in progress to cancel. What can I do for you?";
     return { session_id: sessionId, reply, state: "idle" };
   }
 
   if (open?.status === "AWAITING_APPROVAL") {
-    const decision = confirmationAnswer(message);
+    const pending = bankingMetadata(open.request);
+    const correction =
+      intent === null || intent === pending.intent ? understand(message, pending.intent).slots : {};
+    // Only a message that is an answer and nothing else decides: one that also makes a request, a
+    // command or a change of details ("ok wait, make it 20 dollars") is acted on as that instead.
+    const decision =
+      (intent === null || intent === pending.intent) &&
+      command === null &&
+      Object.keys(correction).length === 0
+        ? confirmationAnswer(message)
+        : undefined;
     if (decision) {
       await submitDecision(
         open.run_id,
@@ -142,10 +172,24 @@ async function converse(
       );
       return replyFor(open.run_id, sessionId, ctx);
     }
-    if (!intent && command !== "new_request") {
+    if (command !== "new_request" && Object.keys(correction).length > 0) {
+      // "make it 20 dollars instead", "from savings": the same request with other details, which the
+      // customer has not confirmed. It replaces the pending one and is confirmed on its own.
+      await cancel(open, sessionId, "changed by the customer before confirming", ctx);
+      const runId = await startBankingRun(
+        pending.intent,
+        message,
+        sessionId,
+        customerId,
+        ctx,
+        mergeSlots(correction, pending.slots),
+      );
+      return replyFor(runId, sessionId, ctx);
+    }
+    if ((!intent || intent === pending.intent) && command !== "new_request") {
       return {
         ...(await replyFor(open.run_id, sessionId, ctx, 0)),
-        reply: `Please answer "yes" or "no". ${confirmationPrompt(open.request)}`,
+        reply: `Please answer "yes" or "no": nothing is sent without your yes. ${confirmationPrompt(open.request)}`,
       };
     }
   }
@@ -203,11 +247,11 @@ async function startBankingRun(
   sessionId: string,
   customerId: string,
   ctx: ApiContext,
+  slots: Slots = understand(message, intent).slots,
 ): Promise<string> {
   const { runs, sessions, publisher, config, now } = ctx.services;
   if (!config.stateMachineArn) throw new HttpError(500, "server_misconfigured", "no workflow configured");
-  const understood = understand(message, intent);
-  const request = bankingRequest({ intent, slots: understood.slots }, message, sessionId);
+  const request = bankingRequest({ intent, slots }, message, sessionId);
   const runId = newRunId(now());
   await runs.createRun(runId, request, { sessionId, profile: BANKING_PROFILE, customerId });
   try {
@@ -216,8 +260,20 @@ async function startBankingRun(
     if (error instanceof StartExecutionError) throw startFailure(error);
     throw error;
   }
-  await sessions.recordRequest(sessionId, runId, request as unknown as Record<string, unknown>);
+  await sessions.recordRequest(sessionId, runId, request as unknown as Record<string, unknown>, customerId);
   return runId;
+}
+
+/**
+ * Whether stopping the run stops everything it would do: before its tools run (planning, or waiting
+ * for the customer), nothing has been done yet. Once they run, an act may be committing.
+ */
+function stoppable(run: MetaItem): boolean {
+  return run.status === "PLANNING" || WAITING_STATUSES.includes(run.status);
+}
+
+function isTerminalState(state: ChatReply["state"]): boolean {
+  return state === "completed" || state === "idle";
 }
 
 async function cancel(run: MetaItem, sessionId: string, why: string, ctx: ApiContext): Promise<void> {
@@ -225,7 +281,7 @@ async function cancel(run: MetaItem, sessionId: string, why: string, ctx: ApiCon
     await stopRun(run.run_id, why, ctx);
   } catch (error) {
     // It ended meanwhile: nothing left to cancel.
-    if (!(error instanceof HttpError && error.status === 409)) throw error;
+    if (!(error instanceof HttpError && error.code === "run_finished")) throw error;
   }
   await ctx.services.sessions.recordCancel(sessionId, run.run_id, why);
 }
@@ -293,12 +349,19 @@ function replyText(meta: MetaItem): string {
     case "NEEDS_REVIEW":
       return `${meta.result?.summary ? `${meta.result.summary} ` : ""}A colleague will double-check this request before anything else happens, and will contact you.`;
     case "REJECTED":
-      return "OK, I won't do that. Nothing was sent. Anything else?";
+      return meta.approval?.status === "rejected" || meta.approval?.status === "timed_out"
+        ? "OK, I won't do that. Nothing was sent. Anything else?"
+        : (meta.result?.summary ?? "I can't do that. Nothing was sent. Anything else?");
     case "CANCELLED":
       return "That request was cancelled. Anything else?";
     case "FAILED":
     case "INTERRUPTED":
-      return `Sorry, I couldn't finish that request because something went wrong on our side (reference ${meta.run_id}). Please try again in a moment.`;
+      // The store could not tell what an act did: say so rather than guess either way.
+      return meta.profile &&
+        bankingMetadata(meta.request).intent === "transfer" &&
+        meta.approval?.status === "approved"
+        ? `Sorry, something went wrong on our side while sending the transfer and I can't tell yet whether it went through (reference ${meta.run_id}). Please check your balance before trying again; a colleague will look into it.`
+        : `Sorry, I couldn't finish that request because something went wrong on our side (reference ${meta.run_id}). Please try again in a moment.`;
     default:
       return "I'm working on it; this is taking a little longer than usual.";
   }

@@ -203,6 +203,12 @@ export async function stopRun(runId: string, why: string, ctx: ApiContext): Prom
   const { runs, publisher } = ctx.services;
   const meta = await runs.getMeta(runId);
   if (isTerminal(meta.status)) throw runFinished(runId, meta.status);
+  if (meta.customer_id && (meta.status === "RUNNING" || meta.status === "SOLVING")) {
+    // A customer's request whose tools run may be moving money: a stop would not stop the act, only
+    // make the run's ending lie about it. It ends by itself, and says what it did.
+    const message = `run ${runId} is carrying out a customer's request (${meta.status}); it cannot be cancelled once its tools run, and will end by itself`;
+    throw new HttpError(409, "acting_in_progress", message, [{ field: "run_id", message }]);
+  }
 
   // Stop first: once the run reads CANCELLED nothing may start another step. No execution (a run whose
   // start crashed) is nothing to stop; the run is still cancelled.

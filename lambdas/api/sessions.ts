@@ -11,6 +11,7 @@ import {
 } from "../core/sessions.ts";
 import { isTerminal, type RunStatus, WAITING_STATUSES } from "../core/types.ts";
 import { newSessionId, type SessionItem } from "../store/sessions.ts";
+import { CUSTOMER_TOKEN_HEADER, customerOf } from "./chat.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json } from "./http.ts";
 import { stopRun } from "./runs.ts";
@@ -30,6 +31,11 @@ export async function sessionRequest(body: unknown, ctx: ApiContext): Promise<Se
   const given = (body as { session_id?: unknown } | null)?.session_id;
   if (typeof given === "string" && SESSION_ID_PATTERN.test(given)) {
     const session = await ctx.services.sessions.get(given);
+    if (session?.customer_id) {
+      // A customer's conversation: a loan run there would be approved by the customer's next "yes".
+      const message = `session "${given}" is a customer's banking chat; a loan evaluation cannot join it (use another session_id or none)`;
+      throw new HttpError(409, "session_not_loan", message, [{ field: "session_id", message }]);
+    }
     return {
       session_id: given,
       body: withSessionContext(body, session?.context),
@@ -78,7 +84,7 @@ export async function getSession(
   ctx: ApiContext,
 ): Promise<APIGatewayProxyResult> {
   const { sessions, runs } = ctx.services;
-  const session = await requireSession(sessionId, ctx);
+  const session = await requireSession(sessionId, event, "read", ctx);
   const format = event.queryStringParameters?.format ?? "json";
   if (format !== "json" && format !== "jsonl") {
     throw new HttpError(400, "invalid_format", `format: expected "json" or "jsonl", got "${format}"`, [
@@ -132,8 +138,12 @@ export async function getSession(
 }
 
 /** Cancels the session's latest run if it has not ended (the session goes back to idle). */
-export async function cancelSession(sessionId: string, ctx: ApiContext): Promise<APIGatewayProxyResult> {
-  const session = await requireSession(sessionId, ctx);
+export async function cancelSession(
+  sessionId: string,
+  event: APIGatewayProxyEvent,
+  ctx: ApiContext,
+): Promise<APIGatewayProxyResult> {
+  const session = await requireSession(sessionId, event, "change", ctx);
   const latest = latestRun(session);
   const status = latest ? (await ctx.services.runs.getMeta(latest)).status : undefined;
   if (!latest || !status || isTerminal(status)) {
@@ -148,8 +158,12 @@ export async function cancelSession(sessionId: string, ctx: ApiContext): Promise
  * Forgets what follow-ups inherit (metadata, documents) and cancels a run still in progress: the
  * next request starts from scratch. The transcript keeps everything.
  */
-export async function resetSession(sessionId: string, ctx: ApiContext): Promise<APIGatewayProxyResult> {
-  const session = await requireSession(sessionId, ctx);
+export async function resetSession(
+  sessionId: string,
+  event: APIGatewayProxyEvent,
+  ctx: ApiContext,
+): Promise<APIGatewayProxyResult> {
+  const session = await requireSession(sessionId, event, "change", ctx);
   const latest = latestRun(session);
   if (latest && !isTerminal((await ctx.services.runs.getMeta(latest)).status)) {
     await stopRun(latest, "cancelled by a reset of its session", ctx);
@@ -159,7 +173,18 @@ export async function resetSession(sessionId: string, ctx: ApiContext): Promise<
   return json(200, { session_id: sessionId, state: "idle", context: null as SessionContext | null });
 }
 
-async function requireSession(sessionId: string, ctx: ApiContext): Promise<SessionItem> {
+/**
+ * The session, if the caller may `access` it. A loan session is the operators' (the REST API's
+ * callers). A customer's chat session is that customer's: read or changed with their token
+ * (X-Customer-Token); an operator may read its transcript only where REWOO_CHAT_TRANSCRIPTS is
+ * "officers", and never cancels or resets it (the customer says "cancel" in the chat).
+ */
+async function requireSession(
+  sessionId: string,
+  event: APIGatewayProxyEvent,
+  access: "read" | "change",
+  ctx: ApiContext,
+): Promise<SessionItem> {
   if (!SESSION_ID_PATTERN.test(sessionId)) {
     throw new HttpError(400, "invalid_session_id", "invalid session id", [
       { field: "session_id", message: "expected letters, digits, _ or - (at most 64)" },
@@ -167,5 +192,22 @@ async function requireSession(sessionId: string, ctx: ApiContext): Promise<Sessi
   }
   const session = await ctx.services.sessions.get(sessionId);
   if (!session) throw new HttpError(404, "session_not_found", `session "${sessionId}" does not exist`);
-  return session;
+  if (!session.customer_id) return session;
+  if (hasHeader(event, CUSTOMER_TOKEN_HEADER)) {
+    // Another customer's session is, to this caller, one that does not exist (as in the chat).
+    if ((await customerOf(event, ctx)) !== session.customer_id) {
+      throw new HttpError(404, "session_not_found", `session "${sessionId}" does not exist`);
+    }
+    return session;
+  }
+  if (access === "read" && ctx.services.config.api.officersReadChats) return session;
+  const message =
+    access === "read"
+      ? `session "${sessionId}" is a customer's banking chat: only that customer may read it (with ${CUSTOMER_TOKEN_HEADER}), unless REWOO_CHAT_TRANSCRIPTS=officers`
+      : `session "${sessionId}" is a customer's banking chat: only that customer may cancel or reset it (with ${CUSTOMER_TOKEN_HEADER}, or by saying so in the chat)`;
+  throw new HttpError(403, "customer_session", message, [{ field: "session_id", message }]);
+}
+
+function hasHeader(event: APIGatewayProxyEvent, name: string): boolean {
+  return Object.keys(event.headers ?? {}).some((header) => header.toLowerCase() === name.toLowerCase());
 }

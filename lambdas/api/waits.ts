@@ -24,6 +24,7 @@ export async function answerRun(
 ): Promise<APIGatewayProxyResult> {
   checkRunId(runId);
   const body = jsonBody(event, ctx.services.config.api.maxBodyBytes, 'a JSON object {"answers": {...}}');
+  await refuseCustomerRun(runId, "answered", ctx);
   const clarification = await submitAnswers(runId, body, ctx);
   return json(202, { run_id: runId, status: "RUNNING", clarification });
 }
@@ -132,6 +133,7 @@ export async function decideApproval(
 ): Promise<APIGatewayProxyResult> {
   checkRunId(runId);
   const body = jsonBody(event, ctx.services.config.api.maxBodyBytes, 'a JSON object {"decision": "approve"}');
+  await refuseCustomerRun(runId, "decided", ctx);
   return json(202, await submitDecision(runId, body, ctx));
 }
 
@@ -193,6 +195,18 @@ export async function submitDecision(
     approval: decided,
     ...(edited ? { plan: edited.plan, plan_review: edited.review } : {}),
   };
+}
+
+/**
+ * A run that acts on a customer's money or cards waits for that customer alone: only their "yes" in
+ * the chat confirms it and only their words answer it. The operator routes refuse it (409), whoever
+ * the caller is: an officer allowed on the REST API is not the customer.
+ */
+async function refuseCustomerRun(runId: string, what: "answered" | "decided", ctx: ApiContext): Promise<void> {
+  const meta = await ctx.services.runs.getMeta(runId);
+  if (!meta.customer_id) return;
+  const message = `run ${runId} is a customer's chat request: it can only be ${what} by that customer in the chat (POST /v1/chat), not through this route`;
+  throw new HttpError(409, "customer_decision_required", message, [{ field: "run_id", message }]);
 }
 
 function reasonOf(body: { reason?: string }): { reason?: string } {

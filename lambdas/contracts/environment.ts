@@ -89,6 +89,8 @@ export const RUNTIME_VARIABLES = {
   REWOO_WORKER_CONCURRENCY: true,
   /** Evidence above this many bytes of JSON goes to S3 instead of the item */
   REWOO_EVIDENCE_INLINE_LIMIT: true,
+  /** "tool=ms,…": per-tool timeouts overriding the catalog's */
+  REWOO_TOOL_TIMEOUT_MS: true,
   /** Extra latency per tool (`tool=ms,…`), for benchmarks emulating remote services */
   REWOO_TOOL_LATENCY_MS: true,
   /** Injected faults (`tool=probability:kind,…`) for chaos tests and benchmarks */
@@ -137,6 +139,8 @@ export const RUNTIME_VARIABLES = {
   REWOO_MAX_BODY_BYTES: true,
   /** How long POST /v1/chat waits for its run before answering that it is working */
   REWOO_CHAT_WAIT_SECONDS: true,
+  /** customer_only (default) | officers: who may read a banking chat's transcript besides its customer */
+  REWOO_CHAT_TRANSCRIPTS: true,
   /** JSON overriding the prices a run's estimated cost uses (docs/cost.md) */
   REWOO_PRICE_TABLE: true,
 } as const;

@@ -3,6 +3,7 @@
 // must be asked before tools run, how an answer changes the plan, who writes the result); the
 // workflow, the worker, the stores and the API are the same for all. Pure.
 import {
+  BANKING_ACTING_TOOLS,
   BANKING_PROFILE,
   type BankingResult,
   bankingMetadata,
@@ -46,6 +47,12 @@ export interface AgentProfileModule {
   planFromText(text: string, input: PlanningInput): Plan;
   /** Tools whose failure is worth planning again for. */
   requiredTools(plan: Plan, request: EvaluationRequest): ReadonlySet<string>;
+  /**
+   * Tools that change something for someone (move money, block a card, open an account). Once one
+   * has run, whatever its outcome, the run is never planned again on its own: a new plan could act a
+   * second time. A new plan that contains one is reviewed and confirmed again before it runs.
+   */
+  actingTools?: ReadonlySet<string>;
   /**
    * The rules' review of a plan, for profiles that review by their own rules alone; absent: the
    * engine's plan reviewer (rules and, with a hosted model, the model).
@@ -118,6 +125,7 @@ const bankingAssistant: AgentProfileModule = {
   name: BANKING_PROFILE,
   planFromText: bankingPlanFromText,
   requiredTools: (_plan, request) => new Set(requiredBankingTools(request)),
+  actingTools: BANKING_ACTING_TOOLS,
   reviewPlan: reviewBankingPlan,
   questions: bankingQuestions,
   answer: (request, plan, evidence) => bankingResult(bankingMetadata(request), plan, evidence),

@@ -21,6 +21,8 @@ export interface PlanOutput {
   step_count: number;
   /** Replan only: true when the levels are a new plan's (or unfinished steps of the current one) to run. */
   replanned?: boolean;
+  /** Replan only: the new plan acts, so it goes through the plan review (and its approval) before it runs. */
+  review_again?: boolean;
 }
 
 export const LEGACY_PLAN_NOTE =
@@ -181,7 +183,16 @@ export async function replanRun(runId: string, services: Services, log: Logger):
   if (plan.steps.some((step) => !byStep.has(step.id))) return { ...output, replanned: true };
 
   const replans = meta.replans ?? 0;
-  const required = profileModule(meta.profile).requiredTools(plan, meta.request);
+  const profile = profileModule(meta.profile);
+  const acted = evidence.filter((item) => profile.actingTools?.has(item.tool));
+  if (acted.length > 0) {
+    // What an acting step did (or was fenced off from doing) is told as it is; a new plan could act twice.
+    log.warn("a step that acts has run; not planning again", {
+      steps: acted.map((item) => `${item.step_id} ${item.tool} ${item.status}`),
+    });
+    return { ...output, replanned: false };
+  }
+  const required = profile.requiredTools(plan, meta.request);
   const failedRequired = plan.steps.filter(
     (step) => required.has(step.tool) && byStep.get(step.id)?.status === "error",
   );
@@ -207,7 +218,9 @@ export async function replanRun(runId: string, services: Services, log: Logger):
   );
   const finished = new Set(evidence.filter((item) => item.status === "ok").map((item) => item.step_id));
   const { plan: next, reused } = reconcilePlan(plan, finished, written);
-  if (!(await runs.replacePlan(runId, next, replans))) {
+  // A new plan that would act is reviewed, and confirmed by whoever confirmed the old one, again.
+  const reviewAgain = next.steps.some((step) => profile.actingTools?.has(step.tool));
+  if (!(await runs.replacePlan(runId, next, replans, { reviewAgain }))) {
     // Another invocation replanned first (a duplicate delivery), or the run ended meanwhile.
     const now = await runs.getMeta(runId);
     if (isTerminal(now.status))
@@ -222,7 +235,7 @@ export async function replanRun(runId: string, services: Services, log: Logger):
     failed_steps: failedRequired.map((step) => step.id),
   });
   await publisher.publish(runId, { stage: "plan", plan: next });
-  return { ...planOutput(next, meta.request, config), replanned: true };
+  return { ...planOutput(next, meta.request, config), replanned: true, ...(reviewAgain ? { review_again: true } : {}) };
 }
 
 /**

@@ -139,6 +139,8 @@ const EnvShape = {
   [ENV.REWOO_EVIDENCE_INLINE_LIMIT]: positiveInt(64 * 1024),
   /** Extra latency per tool (`tool=ms,tool=ms` or `*=ms`), used by benchmarks to emulate remote services. */
   [ENV.REWOO_TOOL_LATENCY_MS]: z.string().optional(),
+  /** "tool=ms,…": a tool's timeout instead of its catalog's (e.g. a slow lender service). */
+  [ENV.REWOO_TOOL_TIMEOUT_MS]: z.string().optional(),
   /** Injected faults for chaos tests and benchmarks (`tool=probability:kind,…`, see lambdas/runtime/faults.ts). */
   [ENV.REWOO_FAULTS]: z.string().optional(),
   [ENV.REWOO_FAULTS_SEED]: z.coerce.number().int().optional(),
@@ -205,6 +207,11 @@ const EnvShape = {
     .min(0)
     .max(25, `${ENV.REWOO_CHAT_WAIT_SECONDS} must be at most 25 (API Gateway ends a request at 29 s)`)
     .default(20),
+  /**
+   * Whether operators (callers of the REST API without the customer's token) may read banking chat
+   * transcripts: the customer's own words, which officers have no need to see by default.
+   */
+  [ENV.REWOO_CHAT_TRANSCRIPTS]: z.enum(["customer_only", "officers"]).default("customer_only"),
   /** Parsed by parsePriceTable (lambdas/core/cost.ts PriceTable; docs/cost.md). */
   [ENV.REWOO_PRICE_TABLE]: z.string().optional(),
 } satisfies Record<RuntimeVariable, z.ZodType>;
@@ -265,7 +272,8 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     clarificationByDefault: e.REWOO_CLARIFICATION === "ask",
     workerConcurrency: e.REWOO_WORKER_CONCURRENCY,
     evidenceInlineLimit: e.REWOO_EVIDENCE_INLINE_LIMIT,
-    toolLatencyMs: parseLatencies(e.REWOO_TOOL_LATENCY_MS),
+    toolLatencyMs: parseLatencies(e.REWOO_TOOL_LATENCY_MS, ENV.REWOO_TOOL_LATENCY_MS),
+    toolTimeoutMs: positiveTimeouts(parseLatencies(e.REWOO_TOOL_TIMEOUT_MS, ENV.REWOO_TOOL_TIMEOUT_MS)),
     faults: { spec: e.REWOO_FAULTS, seed: e.REWOO_FAULTS_SEED, rules: parseFaults(e.REWOO_FAULTS) },
     connectionsTable: e.CONNECTIONS_TABLE,
     coreBankingTable: e.CORE_BANKING_TABLE,
@@ -286,6 +294,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
       subscribeTokenTtlSeconds: e.REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS,
       maxBodyBytes: e.REWOO_MAX_BODY_BYTES,
       chatWaitSeconds: e.REWOO_CHAT_WAIT_SECONDS,
+      officersReadChats: e.REWOO_CHAT_TRANSCRIPTS === "officers",
     },
     lender: {
       preconditionsUrl: e.PRECONDITIONS_API_URL,
@@ -319,14 +328,26 @@ export function parsePriceTable(json: string | undefined): PriceTable {
   return withPriceOverrides(parsed.data);
 }
 
-function parseLatencies(spec: string | undefined): Record<string, number> {
+/** Per-tool timeouts: each a whole, positive number of milliseconds. */
+function positiveTimeouts(timeouts: Record<string, number>): Record<string, number> {
+  for (const [tool, ms] of Object.entries(timeouts)) {
+    if (!Number.isInteger(ms) || ms <= 0) {
+      throw new Error(
+        `Invalid configuration: ${ENV.REWOO_TOOL_TIMEOUT_MS} entry "${tool}=${ms}": expected a whole number of milliseconds above 0`,
+      );
+    }
+  }
+  return timeouts;
+}
+
+function parseLatencies(spec: string | undefined, variable: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const part of (spec ?? "").split(",").filter(Boolean)) {
     const [tool, ms] = part.split("=");
     const value = Number(ms);
     if (!tool || !Number.isFinite(value) || value < 0) {
       throw new Error(
-        `Invalid configuration: ${ENV.REWOO_TOOL_LATENCY_MS} entry "${part}" is not "tool=milliseconds"`,
+        `Invalid configuration: ${variable} entry "${part}" is not "tool=milliseconds"`,
       );
     }
     out[tool.trim()] = value;

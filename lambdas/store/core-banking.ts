@@ -70,8 +70,13 @@ export interface Transfer {
   payee_id?: string;
   amount_minor: number;
   currency: string;
-  status: "completed";
+  /**
+   * completed: the money moved. void: a transfer whose outcome was unknown (its call timed out or
+   * failed in flight) was fenced off under its id before it could commit: it never moves money.
+   */
+  status: "completed" | "void";
   created_at: string;
+  void_reason?: string;
 }
 
 export interface FraudCase {
@@ -126,6 +131,17 @@ export type TransferRefusal =
   | "destination_not_found"
   | "destination_closed"
   | "destination_currency_mismatch";
+
+/** A transfer that was fenced off (void) before it committed: nothing moved, and nothing ever will under its id. */
+export class TransferNotMadeError extends Error {
+  override name = "TransferNotMade";
+  constructor(
+    readonly transferId: string,
+    readonly reason: string,
+  ) {
+    super(`the transfer was not made (${reason}); nothing was sent`);
+  }
+}
 
 /** A transfer the bank will not make as asked; `reason` says why, the message in words. */
 export class TransferRefusedError extends Error {
@@ -367,6 +383,7 @@ export class CoreBankingStore {
       amount_minor: number;
       currency: string;
     },
+    options: { signal?: AbortSignal } = {},
   ): Promise<{ transfer: Transfer; created: boolean; from: Account }> {
     const customer = parsed(Id, customerId, "customer_id");
     const input = parsed(TransferInput, t, "transfer");
@@ -439,6 +456,8 @@ export class CoreBankingStore {
             },
           ],
         }),
+        // An abort stops waiting for the answer, not the transaction: settleTransfer decides its fate.
+        options.signal ? { abortSignal: options.signal } : {},
       );
 
     try {
@@ -462,9 +481,44 @@ export class CoreBankingStore {
     return { transfer, created: true, from: await this.account(customer, input.from_account_id) };
   }
 
+  /**
+   * The fate of a transfer whose call ended without an answer (aborted, timed out, a network error):
+   * a void record is written under its id unless the transfer is there already. Written, it fences
+   * the transfer off (its transaction's conditional put can no longer succeed, even if it is still on
+   * its way); found, the transfer happened. Either way the answer is what the store holds.
+   */
+  async settleTransfer(customerId: string, transferId: string, reason: string): Promise<Transfer> {
+    const customer = parsed(Id, customerId, "customer_id");
+    const id = parsed(Id, transferId, "transfer_id");
+    const fence = {
+      customer_id: customer,
+      transfer_id: id,
+      status: "void",
+      void_reason: reason,
+      created_at: this.now().toISOString(),
+    };
+    const written = await conditionalWrite(
+      this.ddb.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { pk: customerKey(customer), sk: transferKey(id), ...fence },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      ),
+    );
+    if (written) return fence as unknown as Transfer;
+    const stored = await this.item(customer, transferKey(id));
+    if (!stored)
+      throw new Error(`transfer ${id}: neither written nor found (the store answered inconsistently)`);
+    return entityOf<Transfer>(stored);
+  }
+
   async transfers(customerId: string): Promise<Transfer[]> {
     const items = await this.partition(parsed(Id, customerId, "customer_id"), "TRANSFER#");
-    return items.map((item) => entityOf<Transfer>(item));
+    // Money that moved: a void record only fences a transfer off.
+    return items
+      .map((item) => entityOf<Transfer>(item))
+      .filter((transfer) => transfer.status === "completed");
   }
 
   async fraudCases(customerId: string): Promise<FraudCase[]> {
@@ -554,6 +608,9 @@ export class CoreBankingStore {
     stored: Record<string, unknown>,
   ): Promise<{ transfer: Transfer; created: boolean; from: Account }> {
     const transfer = entityOf<Transfer>(stored);
+    if (transfer.status === "void") {
+      throw new TransferNotMadeError(transfer.transfer_id, transfer.void_reason ?? "it was cancelled");
+    }
     return { transfer, created: false, from: await this.account(customer, transfer.from_account_id) };
   }
 

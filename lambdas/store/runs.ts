@@ -329,14 +329,25 @@ export class RunStore {
    * Replaces the plan of a run that is still going, counting the replan, unless another invocation
    * already did (the count moved past `replansBefore`) or the run ended. False in those cases.
    */
-  async replacePlan(runId: string, plan: Plan, replansBefore: number): Promise<boolean> {
+  /**
+   * `reviewAgain`: the plan's review and approval are dropped with the old plan, so the new plan is
+   * reviewed and waits for its own approval before it runs.
+   */
+  async replacePlan(
+    runId: string,
+    plan: Plan,
+    replansBefore: number,
+    options: { reviewAgain?: boolean } = {},
+  ): Promise<boolean> {
     const terminal = terminalStatusValues();
     return conditionalWrite(
       this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: runKey(runId), sk: META },
-          UpdateExpression: "SET #plan = :plan, #replans = :after, #updated_at = :now",
+          UpdateExpression:
+            "SET #plan = :plan, #replans = :after, #updated_at = :now" +
+            (options.reviewAgain ? " REMOVE plan_review, approval" : ""),
           ConditionExpression:
             `attribute_exists(pk) AND NOT (#status IN (${terminal.placeholders})) AND ` +
             (replansBefore === 0

@@ -51,8 +51,17 @@ export class SessionStore {
     return Item as SessionItem | undefined;
   }
 
-  /** A run started in the session: it becomes the session's latest, and its request the context. */
-  async recordRequest(sessionId: string, runId: string, request: Record<string, unknown>): Promise<void> {
+  /**
+   * A run started in the session: it becomes the session's latest, and its request the context.
+   * `customerId`: the chat's customer, whose session it must be; without it the session must be no
+   * customer's (a loan run never joins a customer's conversation, even racing its first message).
+   */
+  async recordRequest(
+    sessionId: string,
+    runId: string,
+    request: Record<string, unknown>,
+    customerId?: string,
+  ): Promise<void> {
     const at = this.now().toISOString();
     const context: SessionContext = {
       metadata: request.metadata as Record<string, unknown>,
@@ -65,8 +74,10 @@ export class SessionStore {
         UpdateExpression:
           "SET session_id = :id, #context = :context, run_ids = list_append(if_not_exists(run_ids, :none), :run), " +
           `created_at = if_not_exists(created_at, :at), updated_at = :at, ${TTL_ATTRIBUTE} = :expires ADD entry_seq :one`,
+        ConditionExpression: customerId ? "customer_id = :customer" : "attribute_not_exists(customer_id)",
         ExpressionAttributeNames: { "#context": "context" },
         ExpressionAttributeValues: {
+          ...(customerId ? { ":customer": customerId } : {}),
           ":id": sessionId,
           ":context": context,
           ":none": [],

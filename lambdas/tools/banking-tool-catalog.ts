@@ -85,6 +85,7 @@ export function describeBankingToolCatalog(runners: () => BankingToolRunners): T
         "Blocks one of the customer's cards (lost, stolen or fraud); blocking a blocked card changes nothing. Output {card_id, kind, last4, status, changed}.",
       args: BlockCardArgs,
       timeout_ms: 10_000,
+      settles_on_abort: true,
       run: (args, context) => runners().blockCard(args, context),
     }),
     defineTool({
@@ -93,6 +94,7 @@ export function describeBankingToolCatalog(runners: () => BankingToolRunners): T
         "Opens a fraud case for the customer with their description, optionally about one of their cards or accounts. Output {case_id, status, card_id?, created}.",
       args: OpenFraudCaseArgs,
       timeout_ms: 10_000,
+      settles_on_abort: true,
       run: (args, context) => runners().openFraudCase(args, context),
     }),
     defineTool({
@@ -101,6 +103,7 @@ export function describeBankingToolCatalog(runners: () => BankingToolRunners): T
         "Opens a new checking or savings account for the customer, with a zero balance. Output {account_id, type, last4, currency, balance_minor, created}.",
       args: OpenAccountArgs,
       timeout_ms: 10_000,
+      settles_on_abort: true,
       run: (args, context) => runners().openAccount(args, context),
     }),
     defineTool({
@@ -132,6 +135,7 @@ export function describeBankingToolCatalog(runners: () => BankingToolRunners): T
         "Moves money from one of the customer's accounts to a payee (payee_id) or to another of their accounts (to_account_id), in one transaction that refuses an overdraft; retried, it never sends twice. Amount in integer minor units. Output {transfer_id, amount_minor, currency, to_name, created, from: the account after}.",
       args: TransferArgs as unknown as z.ZodType<z.infer<typeof TransferArgs>>,
       timeout_ms: 20_000,
+      settles_on_abort: true,
       run: (args, context) => runners().transferFunds(args, context),
     }),
   ];

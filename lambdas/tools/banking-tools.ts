@@ -5,7 +5,15 @@
 // idempotent per step, so a retried worker never blocks, opens or sends twice.
 import { createHash } from "node:crypto";
 import type * as z from "zod";
-import type { Account, Card, CoreBankingStore, Payee } from "../store/core-banking.ts";
+import { TransientInfrastructureError } from "../runtime/transient.ts";
+import {
+  type Account,
+  type Card,
+  type CoreBankingStore,
+  type Payee,
+  type Transfer,
+  TransferNotMadeError,
+} from "../store/core-banking.ts";
 import {
   type BankingToolRunners,
   describeBankingToolCatalog,
@@ -105,15 +113,21 @@ export function bankingToolRunners(store: () => CoreBankingStore): BankingToolRu
           name: `your ${own.name} ending ${own.last4}`,
         };
       }
-      const { transfer, created, from } = await banking.transfer(customer, {
-        transfer_id: stepScopedId("tr", context),
+      const details = {
         from_account_id,
         to_customer_id: target.to_customer_id,
         to_account_id: target.to_account_id,
-        ...(target.payee_id ? { payee_id: target.payee_id } : {}),
         amount_minor: amount,
         currency: unit,
-      });
+      };
+      const transferId = confirmedTransferId(context.run_id, details);
+      const { transfer, created, from } = await banking
+        .transfer(
+          customer,
+          { transfer_id: transferId, ...details, ...(target.payee_id ? { payee_id: target.payee_id } : {}) },
+          { signal: context.signal },
+        )
+        .catch((error: unknown) => settled(banking, customer, transferId, error));
       return {
         transfer_id: transfer.transfer_id,
         amount_minor: transfer.amount_minor,
@@ -137,6 +151,72 @@ function customerOf(context: ToolContext): string {
     throw new Error("banking tools act only for an authenticated customer; this run has none");
   }
   return context.customer_id;
+}
+
+/**
+ * A transfer's identity is the request the customer confirmed (the run, the accounts, the amount and
+ * its currency), not the plan step that carries it: a retried, resumed or replanned step of the same
+ * run finds the same transfer and never makes a second one.
+ */
+export function confirmedTransferId(
+  runId: string,
+  details: {
+    from_account_id: string;
+    to_customer_id: string;
+    to_account_id: string;
+    amount_minor: number;
+    currency: string;
+  },
+): string {
+  const digest = createHash("sha256")
+    .update(
+      [
+        runId,
+        details.from_account_id,
+        details.to_customer_id,
+        details.to_account_id,
+        details.amount_minor,
+        details.currency,
+      ].join("\n"),
+    )
+    .digest("hex");
+  return `tr_${digest.slice(0, 24)}`;
+}
+
+/** The bank's own answers about a transfer: it did not move money, and says why. */
+const BANK_ANSWERS = new Set([
+  "InsufficientFunds",
+  "TransferRefused",
+  "NotFoundForCustomer",
+  "TransferNotMade",
+]);
+
+/**
+ * A transfer call that ended without the bank's answer (aborted at the tool's timeout, a network
+ * error, a conflict that outlived its retries) may still commit: it is settled in the store (fenced
+ * off, or found done), so what the customer is told is what the store holds. A store that cannot be
+ * read leaves the outcome unknown: a transient fault, retried by the workflow, never a failure.
+ */
+async function settled(
+  banking: CoreBankingStore,
+  customer: string,
+  transferId: string,
+  error: unknown,
+): Promise<{ transfer: Transfer; created: boolean; from: Account }> {
+  if (error instanceof Error && BANK_ANSWERS.has(error.name)) throw error;
+  const why = error instanceof Error ? error.message : String(error);
+  let transfer: Transfer;
+  try {
+    transfer = await banking.settleTransfer(
+      customer,
+      transferId,
+      `the bank did not confirm it in time: ${why}`,
+    );
+  } catch (settleError) {
+    throw new TransientInfrastructureError(settleError);
+  }
+  if (transfer.status === "void") throw new TransferNotMadeError(transferId, transfer.void_reason ?? why);
+  return { transfer, created: true, from: await banking.account(customer, transfer.from_account_id) };
 }
 
 /**

@@ -35,6 +35,12 @@ export interface ToolDefinition<Args extends Record<string, unknown> = Record<st
   extends ToolSpec {
   args: z.ZodType<Args>;
   timeout_ms: number;
+  /**
+   * The tool acts (moves money, opens an account): on its timeout the worker aborts it and waits for
+   * it to settle (to say what it did, fencing off what it had not done) instead of recording the
+   * timeout, which could not tell whether the act happened.
+   */
+  settles_on_abort?: boolean;
   run(args: Args, context: ToolContext): Promise<unknown>;
   /**
    * What of this tool's output the solver reads, when less than all of it: the full output stays in

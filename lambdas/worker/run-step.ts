@@ -157,21 +157,27 @@ async function execute(
     }
 
     const controller = new AbortController();
+    const timeoutMs = config.toolTimeoutMs[step.tool] ?? tool.timeout_ms;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        controller.abort();
-        reject(new Error(`${step.tool} timed out after ${tool.timeout_ms} ms`));
-      }, tool.timeout_ms);
+        const error = new Error(`${step.tool} timed out after ${timeoutMs} ms`);
+        controller.abort(error);
+        reject(error);
+      }, timeoutMs);
     });
     try {
       const latency = config.toolLatencyMs[step.tool] ?? config.toolLatencyMs["*"] ?? 0;
       const call = (async () => {
-        if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+        if (latency > 0) await abortableDelay(latency, controller.signal);
+        // Timed out before it began: the tool is never called late, after its step has been told.
+        if (controller.signal.aborted) {
+          throw new Error(`${step.tool} timed out after ${timeoutMs} ms, before it started`);
+        }
         if (fault === "error") throw new Error(`injected fault: ${step.tool} failed (REWOO_FAULTS)`);
         if (fault === "timeout") await new Promise(() => undefined); // the tool's timeout ends it
         // Work that can stop early and be retried (OCR) stops before the tool's timeout.
-        const toolDeadline = Date.now() + tool.timeout_ms;
+        const toolDeadline = Date.now() + timeoutMs;
         return withTimeBudget(
           () => toolDeadline - Date.now(),
           () =>
@@ -190,7 +196,9 @@ async function execute(
             }),
         );
       })();
-      const output = await Promise.race([call, timeout]);
+      const output = tool.settles_on_abort
+        ? await settledAfterTimeout(step.tool, call, timeout, controller.signal)
+        : await Promise.race([call, timeout]);
       return { output: output ?? null, upstreamErrors, args, llmUsage };
     } finally {
       clearTimeout(timer);
@@ -199,6 +207,58 @@ async function execute(
     if (isStepRetryable(error)) throw error;
     return { error: describeError(error), upstreamErrors, ...(args ? { args } : {}), llmUsage };
   }
+}
+
+/**
+ * How long the worker waits, after a timeout, for a tool that acts (moves money, opens an account)
+ * to settle: the abort reached it, and it now says what really happened (done, or fenced off and not
+ * done). The timeout alone cannot tell, so it never becomes the evidence of such a tool.
+ */
+export const SETTLE_AFTER_TIMEOUT_MS = 10_000;
+
+async function settledAfterTimeout(
+  toolName: string,
+  call: Promise<unknown>,
+  timeout: Promise<never>,
+  timedOut: AbortSignal,
+): Promise<unknown> {
+  try {
+    return await Promise.race([call, timeout]);
+  } catch (error) {
+    // The tool's own answer (a refusal, or "not made" after its fence) is the evidence.
+    if (!timedOut.aborted || error !== timedOut.reason) throw error;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const unsettled = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new TransientInfrastructureError(
+            new Error(
+              `${toolName} timed out and did not say within ${SETTLE_AFTER_TIMEOUT_MS} ms what it did`,
+            ),
+          ),
+        ),
+      SETTLE_AFTER_TIMEOUT_MS,
+    );
+  });
+  try {
+    return await Promise.race([call, unsettled]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+  });
 }
 
 /** The name of OcrPendingError (lambdas/tools/ocr/engine.ts), which the Work state's Retry matches. */
@@ -210,7 +270,12 @@ export const OCR_PENDING_ERROR_NAME = "OcrPending";
  * later, and the retry finds the same job.
  */
 export function isStepRetryable(error: unknown): error is Error {
-  return error instanceof Error && error.name === OCR_PENDING_ERROR_NAME;
+  // A tool whose outcome is unknown (its store unreachable while it settled) is retried, never
+  // recorded as failed: the retry finds what it did.
+  return (
+    error instanceof Error &&
+    (error.name === OCR_PENDING_ERROR_NAME || error instanceof TransientInfrastructureError)
+  );
 }
 
 function describeError(error: unknown): string {

@@ -453,6 +453,9 @@ const ACTING_TOOLS: Record<string, BankingIntent[]> = {
   [BANKING_TOOLS.transferFunds]: ["transfer"],
 };
 
+/** The banking tools that change something (a card's state, a case, an account, a balance). */
+export const BANKING_ACTING_TOOLS: ReadonlySet<string> = new Set(Object.keys(ACTING_TOOLS));
+
 export function requiredBankingTools(request: EvaluationRequest): string[] {
   return REQUIRED_TOOLS[bankingMetadata(request).intent];
 }
