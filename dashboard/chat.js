@@ -173,10 +173,17 @@ export function sendChatMessage(apiBase, customerToken, message, sessionId) {
   });
 }
 
-export function getSession(apiBase, sessionId) {
+/**
+ * A session with its transcript. A customer's chat session is read with that customer's token; an
+ * officer (no token) reads one only where the API allows officers to read chats.
+ */
+export function getSession(apiBase, sessionId, customerToken) {
   return request(`${apiBase}/v1/sessions/${encodeURIComponent(sessionId)}`, {
     method: "GET",
-    headers: { accept: "application/json" },
+    headers: {
+      accept: "application/json",
+      ...(customerToken ? { "x-customer-token": customerToken } : {}),
+    },
   });
 }
 
@@ -569,7 +576,7 @@ export class ChatPage {
     const saved = this.claims.customerId ? this.storage?.getItem(this.#storageKey) : null;
     if (!saved) return;
     try {
-      const session = await getSession(this.apiBase, saved);
+      const session = await getSession(this.apiBase, saved, this.token);
       if (this.sessionId || this.messages.length) return; // the person wrote meanwhile
       this.sessionId = saved;
       this.messages = conversationMessages(session);

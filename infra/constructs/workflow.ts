@@ -111,7 +111,10 @@ export class Workflow extends Construct {
     this.solver = solver;
     this.finalize = finalize;
 
-    planner.bindTable(runsTable, { access: "readWrite", envName: ENV.RUNS_TABLE });
+    planner
+      .bindTable(runsTable, { access: "readWrite", envName: ENV.RUNS_TABLE })
+      // Reads only: a transfer is checked against the customer's accounts and payees before it is confirmed.
+      .bindTable(props.coreBankingTable, { access: "read", envName: ENV.CORE_BANKING_TABLE });
     worker
       .bindTable(runsTable, {
         access: "readWrite",
@@ -121,7 +124,7 @@ export class Workflow extends Construct {
       .bindObjects(documentsBucket, { read: documentReadPrefixes(config) })
       .bindObjectLocations(config.documents.additionalLocations, "read")
       .bindObjects(artifactsBucket, { read: [prefixes.evidence], write: [prefixes.evidence] })
-      // The banking tools run in the worker alone: no other function can read or move money.
+      // The banking tools run in the worker alone: no other function can move money.
       .bindTable(props.coreBankingTable, { access: "readWrite", envName: ENV.CORE_BANKING_TABLE });
     solver
       .bindTable(runsTable, { access: "readWrite", envName: ENV.RUNS_TABLE })

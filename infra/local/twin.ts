@@ -191,6 +191,9 @@ async function bootTwin(
     // A page served from another local port (a dev server, a static host) may call the REST API.
     [ENV.REWOO_ALLOWED_ORIGINS]: process.env[ENV.REWOO_ALLOWED_ORIGINS] ?? LOCAL_ALLOWED_ORIGINS.join(","),
     [ENV.REWOO_TOKEN_SECRET]: tokenSecret,
+    // The twin's operator is the person at this machine, chatting as its demo customers: the run view
+    // shows their conversations. A deployed API keeps chats to their customers unless configured.
+    [ENV.REWOO_CHAT_TRANSCRIPTS]: process.env[ENV.REWOO_CHAT_TRANSCRIPTS] ?? "officers",
     [ENV.POWERTOOLS_LOG_LEVEL]: process.env[ENV.POWERTOOLS_LOG_LEVEL] ?? "WARN",
     // Offline, scanned pages are read by tesseract.js (no AWS account, no download).
     [ENV.REWOO_OCR_ENGINE]: process.env[ENV.REWOO_OCR_ENGINE] ?? "tesseract",

@@ -16,6 +16,8 @@ import {
   slotsFromAnswers,
   withModelReading,
 } from "./banking/profile.ts";
+import type { Slots } from "./banking/nlu.ts";
+import { checkTransfer, type Holdings } from "./banking/preflight.ts";
 import { bankingResult } from "./banking/responder.ts";
 import type { InstructionScope } from "./instructions.ts";
 import { planWithAnswers, withAnswers } from "./interaction.ts";
@@ -67,6 +69,16 @@ export interface AgentProfileModule {
     answers: Record<string, unknown>,
     input: Omit<PlanningInput, "request">,
   ): { request: EvaluationRequest; plan: Plan };
+  /**
+   * The request checked against what the customer holds, before anything is confirmed: details
+   * settled (filled or removed, with questions naming the choices), or a refusal told to the customer.
+   * Absent: nothing to check. `plan` is the plan written again when the details changed.
+   */
+  check?(
+    request: EvaluationRequest,
+    holdings: Holdings,
+    input: Omit<PlanningInput, "request">,
+  ): { request: EvaluationRequest; plan?: Plan; refusal?: string };
   /** The result from the evidence, for profiles that answer by their own rules; absent: the solver model writes it. */
   answer?(request: EvaluationRequest, plan: Plan, evidence: Evidence[]): RunResult;
   /** The review of a result by the profile's own rules; absent: the engine's result reviewer. */
@@ -135,9 +147,26 @@ const bankingAssistant: AgentProfileModule = {
   answered: (request, _plan, answers, input) => {
     const { intent, slots } = bankingMetadata(request);
     const read = slotsFromAnswers(intent, answers);
-    const merged = { ...request, metadata: { ...request.metadata, slots: { ...slots, ...read } } };
+    const merged = withSlots(request, { ...slots, ...read } as Slots);
     const steps = bankingPlanSteps(bankingMetadata(merged));
     return { request: merged, plan: normalizePlan(steps, { ...input, request: merged }) };
+  },
+  check: (request, holdings, input) => {
+    const metadata = bankingMetadata(request);
+    if (metadata.intent !== "transfer") return { request };
+    const checked = checkTransfer(metadata.slots, holdings);
+    const asked = Object.fromEntries(
+      checked.questions.map((question) => [question.field.replace(/^slots\./, ""), question]),
+    );
+    const same =
+      JSON.stringify(checked.slots) === JSON.stringify(metadata.slots) &&
+      JSON.stringify(asked) === JSON.stringify(metadata.asked ?? {});
+    if (checked.refusal)
+      return { request, refusal: `I can't make that transfer: ${checked.refusal} Nothing was sent.` };
+    if (same) return { request };
+    const next = withSlots(request, checked.slots, asked);
+    const plan = normalizePlan(bankingPlanSteps(bankingMetadata(next)), { ...input, request: next });
+    return { request: next, plan };
   },
   readRequest: (text, request) => {
     const { understanding, problems } = readPlannerEnvelope(text);
@@ -145,6 +174,19 @@ const bankingAssistant: AgentProfileModule = {
   },
   plannerPrompt: { system: BANKING_PLANNER_SYSTEM, template: BANKING_PLANNER_TEMPLATE },
 };
+
+/** The request with these details (and the questions the check asks about them, if any). */
+function withSlots(
+  request: EvaluationRequest,
+  slots: Slots,
+  asked?: Record<string, InputQuestion>,
+): EvaluationRequest {
+  const { asked: _previous, ...metadata } = request.metadata as Record<string, unknown>;
+  return {
+    ...request,
+    metadata: { ...metadata, slots, ...(asked && Object.keys(asked).length ? { asked } : {}) },
+  };
+}
 
 const PROFILES: Readonly<Record<ProfileName, AgentProfileModule>> = {
   loan_evaluation: loanEvaluation,

@@ -230,3 +230,14 @@ export function rejectedAnswer(approval: Approval): RunResult {
     ],
   };
 }
+
+/** The answer of a run refused before anything was asked or run (a transfer the balance cannot cover). */
+export function refusedAnswer(refusal: string): RunResult {
+  return {
+    summary: refusal,
+    fulfilled_conditions: [],
+    unfulfilled_conditions: [],
+    missing_information: [],
+    recommendations: [],
+  };
+}

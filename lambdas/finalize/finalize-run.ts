@@ -5,7 +5,7 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { Metrics } from "@aws-lambda-powertools/metrics";
 import { resultObjectLocation } from "../core/destinations.ts";
-import { rejectedAnswer } from "../core/interaction.ts";
+import { refusedAnswer, rejectedAnswer } from "../core/interaction.ts";
 import { needsReviewAnswer } from "../core/review.ts";
 import { transitionsOf } from "../core/state-transitions.ts";
 import type { Evidence, RunCost, TerminalStatus } from "../core/types.ts";
@@ -70,6 +70,15 @@ export async function finalizeRun(
     return true;
   };
   if (event.mode === "success") {
+    if (meta.refusal) {
+      // Refused before anything was confirmed or run: the refusal is the whole answer.
+      const result = refusedAnswer(meta.refusal);
+      if (await end("REJECTED", { result })) {
+        await publisher.publish(event.run_id, { stage: "complete", status: "REJECTED", error: meta.refusal });
+      }
+      log.info("request refused before confirmation", { refusal: meta.refusal });
+      return { status: "REJECTED" };
+    }
     if (meta.approval?.status === "rejected" || meta.approval?.status === "timed_out") {
       const result = rejectedAnswer(meta.approval);
       if (await end("REJECTED", { result })) {

@@ -5,7 +5,7 @@ import type { Logger } from "@aws-lambda-powertools/logger";
 import { profileModule, runQuestions } from "../core/agent-profiles.ts";
 import { approvalRequired, mayAsk, nextWait, type WaitDecision } from "../core/interaction.ts";
 import { maxStepsFor } from "../core/profiles.ts";
-import { loanPlanReviewInput } from "../core/review.ts";
+import { loanPlanReviewInput, scoreReview } from "../core/review.ts";
 import { isTerminal, type Plan, type Review } from "../core/types.ts";
 import { PlanValidationError } from "../core/validate.ts";
 import { reviewPlanWithModel } from "../runtime/reviewer.ts";
@@ -47,16 +47,68 @@ export function reviewedOutput(
   return { ...planOutput(plan, meta.request, config), needs_review: !review.approved, ...wait };
 }
 
+/** The verdict a refused request reports: no plan was found wanting; the request cannot work. */
+const refusedVerdict: Review = scoreReview([]);
+
+/**
+ * The request checked against what its customer holds (the profile's check), after every wait: an
+ * answer may name an account that is not theirs either. A detail the holdings refute is asked again
+ * (its question names the choices), one they settle is filled in, and a request that cannot work is
+ * refused before anyone is asked to confirm it.
+ */
+async function checkedRun(meta: MetaItem, services: Services, log: Logger): Promise<MetaItem> {
+  const profile = profileModule(meta.profile);
+  if (!profile.check || !meta.customer_id || !meta.plan || meta.refusal) return meta;
+  if (!services.holdings)
+    throw new Error("this function cannot read customers' holdings: CORE_BANKING_TABLE is not set");
+  const checked = profile.check(meta.request, await services.holdings(meta.customer_id), {
+    tools: services.tools.catalog(profile.name),
+    maxSteps: maxStepsFor(meta.request, services.config.maxSteps),
+    scope: meta.plan.scope,
+  });
+  if (checked.refusal) {
+    log.info("the request cannot be carried out; refused before confirmation", { refusal: checked.refusal });
+    if (!(await services.runs.updateRun(meta.run_id, { refusal: checked.refusal }))) {
+      throw new Error(`run ${meta.run_id} ended while it was being checked`);
+    }
+    return { ...meta, refusal: checked.refusal };
+  }
+  if (!checked.plan) return meta;
+  // An answered question whose answer the holdings refute is asked again: the next wait asks anew.
+  const askAgain =
+    meta.clarification?.status === "answered" &&
+    runQuestions({ request: checked.request, profile: meta.profile }, checked.plan, services.tools).length >
+      0;
+  const next = { ...meta, request: checked.request, plan: checked.plan };
+  if (
+    !(await services.runs.updateRun(meta.run_id, {
+      request: checked.request,
+      plan: checked.plan,
+      ...(askAgain ? { clarification: null } : {}),
+    }))
+  ) {
+    throw new Error(`run ${meta.run_id} ended while it was being checked`);
+  }
+  await services.publisher.publish(meta.run_id, { stage: "plan", plan: checked.plan });
+  if (askAgain) delete next.clarification;
+  return next;
+}
+
 export async function reviewPlanRun(
   runId: string,
   services: Services,
   log: Logger,
 ): Promise<PlanReviewOutput> {
   const { runs, publisher, config, catalog } = services;
-  const meta = await runs.getMeta(runId);
-  if (isTerminal(meta.status)) throw new Error(`run ${runId} is already ${meta.status}; not reviewing it`);
-  const plan = meta.plan;
-  if (!plan) throw new Error(`run ${runId} has no plan to review`);
+  const read = await runs.getMeta(runId);
+  if (isTerminal(read.status)) throw new Error(`run ${runId} is already ${read.status}; not reviewing it`);
+  if (!read.plan) throw new Error(`run ${runId} has no plan to review`);
+  const meta = await checkedRun(read, services, log);
+  const plan = meta.plan as Plan;
+  if (meta.refusal) {
+    // Nothing to confirm: the request cannot work. Finalize ends the run with the refusal.
+    return { ...reviewedOutput(meta, plan, meta.plan_review ?? refusedVerdict, services), rejected: true };
+  }
   if (meta.plan_review) {
     // A retried review: the verdict stands (and was announced).
     return reviewedOutput(meta, plan, meta.plan_review, services);

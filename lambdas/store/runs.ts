@@ -110,6 +110,8 @@ export interface MetaItem {
   result_review?: Review;
   clarification?: Clarification;
   approval?: Approval;
+  /** Why the request cannot be carried out, found before anything was asked or run (told to the caller). */
+  refusal?: string;
   /** The session the run belongs to. */
   session_id?: string;
   /**
@@ -232,8 +234,10 @@ export class RunStore {
       error?: { error: string; cause: string };
       plan_review?: Review;
       result_review?: Review;
-      clarification?: Clarification;
+      /** null: the question was answered and another must be asked (the next wait asks anew). */
+      clarification?: Clarification | null;
       approval?: Approval;
+      refusal?: string;
       /** A wait state's token to store, or null to remove it. */
       task_token?: string | null;
       indexForHistory?: boolean;
@@ -260,7 +264,12 @@ export class RunStore {
     if (patch.clarification) set("clarification", patch.clarification);
     if (patch.approval) set("approval", patch.approval);
     if (patch.cost) set("cost", patch.cost);
+    if (patch.refusal) set("refusal", patch.refusal);
     const removes: string[] = [];
+    if (patch.clarification === null) {
+      names["#clarification"] = "clarification";
+      removes.push("#clarification");
+    }
     if (patch.task_token) set("task_token", patch.task_token);
     if (patch.task_token === null) {
       names["#task_token"] = "task_token";

@@ -171,9 +171,7 @@ async function execute(
       const call = (async () => {
         if (latency > 0) await abortableDelay(latency, controller.signal);
         // Timed out before it began: the tool is never called late, after its step has been told.
-        if (controller.signal.aborted) {
-          throw new Error(`${step.tool} timed out after ${timeoutMs} ms, before it started`);
-        }
+        if (controller.signal.aborted) throw new ToolNotStartedError(step.tool, timeoutMs);
         if (fault === "error") throw new Error(`injected fault: ${step.tool} failed (REWOO_FAULTS)`);
         if (fault === "timeout") await new Promise(() => undefined); // the tool's timeout ends it
         // Work that can stop early and be retried (OCR) stops before the tool's timeout.
@@ -259,6 +257,14 @@ function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
       resolve();
     }
   });
+}
+
+/** The tool's time ran out before it was called: it did nothing at all. */
+export class ToolNotStartedError extends Error {
+  override name = "NotStarted";
+  constructor(tool: string, timeoutMs: number) {
+    super(`${tool} timed out after ${timeoutMs} ms, before it started; it did nothing`);
+  }
 }
 
 /** The name of OcrPendingError (lambdas/tools/ocr/engine.ts), which the Work state's Retry matches. */

@@ -256,13 +256,25 @@ describe("functions (dev)", () => {
       expect(access(service).allowing("bedrock:InvokeModel"), service).toEqual([]);
   });
 
-  it("lets only the worker's role touch the core-banking table, and tells only the worker its name", () => {
+  it("lets only the worker write the core-banking table and the planner read it (to check a transfer before it is confirmed), and tells only them its name", () => {
     const worker = access("rewoo-worker");
-    const workerRole = (worker.properties.Role as { "Fn::GetAtt": [string] })["Fn::GetAtt"][0];
+    const planner = access("rewoo-planner");
+    const roleOf = (fn: typeof worker) => (fn.properties.Role as { "Fn::GetAtt": [string] })["Fn::GetAtt"][0];
     const touching = Object.values(resourcesOf(dev.serviceTemplate, "AWS::IAM::Policy")).filter((policy) =>
       JSON.stringify(policy.Properties?.PolicyDocument).includes("CoreBankingTable"),
     );
-    expect(touching.flatMap((policy) => policy.Properties?.Roles)).toEqual([{ Ref: workerRole }]);
+    expect(touching.flatMap((policy) => policy.Properties?.Roles)).toEqual(
+      expect.arrayContaining([{ Ref: roleOf(worker) }, { Ref: roleOf(planner) }]),
+    );
+    expect(touching.flatMap((policy) => policy.Properties?.Roles)).toHaveLength(2);
+    for (const action of ["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"]) {
+      expect(planner.allowing(action), action).not.toContainEqual(
+        expect.stringMatching(/CoreBankingTable\w*Arn/),
+      );
+    }
+    expect(planner.allowing("dynamodb:Query")).toContainEqual(
+      expect.stringMatching(/CoreBankingTable\w*Arn/),
+    );
     // A transfer is one TransactWriteItems: Put, Update and ConditionCheck on the table itself.
     for (const action of [
       "dynamodb:GetItem",
@@ -275,7 +287,7 @@ describe("functions (dev)", () => {
     }
     for (const service of SERVICES) {
       const table = access(service).environment.CORE_BANKING_TABLE;
-      if (service === "rewoo-worker")
+      if (service === "rewoo-worker" || service === "rewoo-planner")
         expect(table).toEqual({
           "Fn::ImportValue": expect.stringMatching(/^Rewoo-dev-Data:ExportsOutputRefCoreBankingTable/),
         });
@@ -291,7 +303,7 @@ describe("functions (dev)", () => {
         // The worker's alone (it reads the documents): test/infra/ocr.test.ts.
         REWOO_OCR_ENGINE: _ocrEngine,
         REWOO_OCR_MIN_CONFIDENCE: _ocrConfidence,
-        // The worker's alone too (it runs the banking tools): the test below.
+        // The worker's (it runs the banking tools) and the planner's (it checks transfers): the test above.
         CORE_BANKING_TABLE: _coreBanking,
         ...rest
       } = access(service).environment;

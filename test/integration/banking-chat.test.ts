@@ -200,9 +200,11 @@ describe("the banking assistant", () => {
 
   it("keeps the conversation as an ordered transcript", async () => {
     const first = await say("what is my checking balance");
-    const response = await fetch(
-      new URL(`/v1/sessions/${first.body.session_id}?format=jsonl`, twin.urls.api),
-    );
+    const url = new URL(`/v1/sessions/${first.body.session_id}?format=jsonl`, twin.urls.api);
+    // The customer reads their own conversation with their token; another customer's token finds nothing.
+    expect((await fetch(url, { headers: { "x-customer-token": tokenOf("cust_bob") } })).status).toBe(404);
+    const response = await fetch(url, { headers: { "x-customer-token": tokenOf("cust_alice") } });
+    expect(response.status).toBe(200);
     const lines = (await response.text())
       .trim()
       .split("\n")

@@ -50,6 +50,8 @@ export const TRANSFER_REVIEW_LIMIT_MINOR = 1_000_000;
 export interface BankingRequestMetadata {
   intent: BankingIntent;
   slots: Slots;
+  /** Questions the check against the customer's holdings asks instead of the plain ones (which account, which payee). */
+  asked?: Partial<Record<SlotName, InputQuestion>>;
   /** The message that made the request, as the customer wrote it. */
   message: string;
 }
@@ -89,6 +91,7 @@ export function bankingMetadata(request: EvaluationRequest): BankingRequestMetad
   return {
     intent: metadata.intent as BankingIntent,
     slots: metadata.slots,
+    ...(metadata.asked && typeof metadata.asked === "object" ? { asked: metadata.asked } : {}),
     message: typeof metadata.message === "string" ? metadata.message : "",
   };
 }
@@ -330,14 +333,17 @@ const QUESTIONS: Record<SlotName, { question: string; expected: string }> = {
 
 /** The details a banking request still needs, as the run's questions (fields under `slots.`). */
 export function bankingQuestions(request: EvaluationRequest): InputQuestion[] {
-  const { intent, slots } = bankingMetadata(request);
-  return missingSlots(intent, slots).map((slot) => ({
-    field: `slots.${slot}`,
-    question: QUESTIONS[slot].question,
-    why: `needed to ${INTENT_VERBS[intent]}`,
-    expected: QUESTIONS[slot].expected,
-    conditions: [],
-  }));
+  const { intent, slots, asked } = bankingMetadata(request);
+  return missingSlots(intent, slots).map(
+    (slot): InputQuestion =>
+      asked?.[slot] ?? {
+        field: `slots.${slot}`,
+        question: QUESTIONS[slot].question,
+        why: `needed to ${INTENT_VERBS[intent]}`,
+        expected: QUESTIONS[slot].expected,
+        conditions: [],
+      },
+  );
 }
 
 const INTENT_VERBS: Record<BankingIntent, string> = {
@@ -575,10 +581,16 @@ export function reviewBankingResult(result: BankingResult, evidence: Evidence[],
     }
     const failed = evidence.filter((item) => item.status === "error");
     if (failed.length > 0) {
+      // A read that failed after the act (the balance afterwards) leaves the act done; anything else does not.
+      const onlyReadsAfterAct =
+        failed.every((item) => !ACTING_TOOLS[item.tool]) &&
+        evidence.some((item) => item.status === "ok" && ACTING_TOOLS[item.tool]);
       issues.push({
         criterion: "quality",
-        severity: "critical",
-        message: `the request is reported done although ${failed.map((item) => item.step_id).join(", ")} failed`,
+        severity: onlyReadsAfterAct ? "minor" : "critical",
+        message: onlyReadsAfterAct
+          ? `${failed.map((item) => `${item.step_id} ${item.tool}`).join(", ")} failed after the request was carried out`
+          : `the request is reported done although ${failed.map((item) => item.step_id).join(", ")} failed`,
       });
     }
   } else if (!reply.trim()) {

@@ -4,6 +4,7 @@
 import type { Evidence, Plan } from "../types.ts";
 import type { BankingIntent } from "./nlu.ts";
 import {
+  BANKING_ACTING_TOOLS,
   BANKING_TOOLS,
   type BankingOutcome,
   type BankingRequestMetadata,
@@ -22,8 +23,12 @@ export function bankingResult(
   const byTool = new Map<string, Evidence[]>();
   for (const item of evidence) byTool.set(item.tool, [...(byTool.get(item.tool) ?? []), item]);
   const last = (tool: string): Evidence | undefined => byTool.get(tool)?.at(-1);
-  const failure = firstFailure(plan, evidence);
-  const banking = failure ? failed(metadata.intent, failure) : done(metadata.intent, last);
+  // Once an act succeeded it is reported done (with what it returned), whatever a later read did.
+  const acted = evidence.some((item) => item.status === "ok" && BANKING_ACTING_TOOLS.has(item.tool));
+  const failure = acted ? undefined : firstFailure(plan, evidence);
+  const banking = failure
+    ? failed(metadata.intent, failure, BANKING_ACTING_TOOLS.has(failure.tool))
+    : done(metadata.intent, last);
   return {
     summary: banking.reply,
     fulfilled_conditions: [],
@@ -46,18 +51,27 @@ function firstFailure(plan: Plan, evidence: Evidence[]): Evidence | undefined {
 
 /** Refusals are the bank's answer about the customer's own request, told as they are. */
 const REFUSALS = /^(InsufficientFunds|TransferRefused|NotFoundForCustomer|NoMatch|Ambiguous)\b/;
+/**
+ * Failures the store itself confirms changed nothing: the tool never started, or its act was fenced
+ * off before it could commit. Any other failure of a step that acts is not told as "nothing changed".
+ */
+const NOTHING_DONE = /^(NotStarted|TransferNotMade)\b/;
 
-function failed(intent: BankingIntent, item: Evidence): BankingOutcome {
+function failed(intent: BankingIntent, item: Evidence, acting: boolean): BankingOutcome {
   const error = item.error ?? "unknown error";
   const refused = REFUSALS.test(error);
   const reason = error.replace(/^\w+: /, "");
   const what = FAILURE_LEADS[intent];
+  const unchanged = intent === "transfer" ? "Nothing was sent." : "Nothing was changed.";
+  const told = refused
+    ? `I couldn't ${what}: ${reason}${intent === "transfer" ? " Nothing was sent." : ""}`
+    : NOTHING_DONE.test(error) || !acting
+      ? `I couldn't ${what} because our systems did not answer in time (${item.tool}). ${unchanged} Please try again in a moment.`
+      : `I couldn't ${what} because something went wrong on our side (${item.tool}). A colleague will check whether anything changed and contact you.`;
   return {
     intent,
     outcome: refused ? "refused" : "failed",
-    reply: refused
-      ? `I couldn't ${what}: ${reason}${intent === "transfer" ? " Nothing was sent." : ""}`
-      : `I couldn't ${what} because something went wrong on our side (${item.tool}). Nothing was changed; please try again in a moment.`,
+    reply: told,
     facts: { failed_step: item.step_id, error },
   };
 }
