@@ -88,7 +88,10 @@ describe("the banking assistant", () => {
 
     const second = await say("from my checking", { session: first.body.session_id });
     expect(second.body.state).toBe("awaiting_approval");
-    expect(second.body.reply).toMatch(/confirm: send 50\.00 USD from your checking account to Sam/i);
+    // The confirmation names what will move: the account and payee the holdings resolved.
+    expect(second.body.reply).toMatch(
+      /confirm: send 50\.00 USD from your checking account ending 1234 to Sam Lee/i,
+    );
     // Nothing moved before the "yes".
     expect(await balance("cust_alice", "acc_alice_chk")).toBe(aliceBefore);
 
@@ -115,19 +118,17 @@ describe("the banking assistant", () => {
   it("refuses a transfer that would overdraw, and nothing moves", async () => {
     const before = await balance("cust_bob", "acc_bob_chk");
     const first = await say("send $500 from checking to Alice", { customer: "cust_bob" });
-    // Bob has no payee called Alice: that is told, and nothing moves either way.
-    expect(first.body.state).toBe("awaiting_approval");
-    const done = await say("yes", { session: first.body.session_id, customer: "cust_bob" });
-    expect(done.body.state).toBe("completed");
-    expect(done.body.reply).toMatch(/couldn't make the transfer/i);
+    // Bob's checking holds 40.00: refused at once, before any payee is asked for, and nothing moves.
+    expect(first.body.state).toBe("completed");
+    expect(first.body.reply).toMatch(/can't make that transfer: .*40\.00 USD available/);
     expect(await balance("cust_bob", "acc_bob_chk")).toBe(before);
 
+    // An overdraft is refused before the customer is asked to confirm it, saying what is available.
     const aliceBefore = await balance("cust_alice", "acc_alice_chk");
     const big = await say("send $9,000 from checking to Sam");
-    await say("yes", { session: big.body.session_id }).then(({ body }) => {
-      expect(body.reply).toMatch(/couldn't make the transfer: .*available/i);
-      expect(body.reply).toMatch(/nothing was sent/i);
-    });
+    expect(big.body.state).toBe("completed");
+    expect(big.body.reply).toMatch(/can't make that transfer: .*2,500\.00 USD available/i);
+    expect(big.body.reply).toMatch(/nothing was sent/i);
     expect(await balance("cust_alice", "acc_alice_chk")).toBe(aliceBefore);
   });
 
