@@ -5,6 +5,7 @@
 import {
   BANKING_ACTING_TOOLS,
   BANKING_PROFILE,
+  type BankingRequestMetadata,
   type BankingResult,
   bankingMetadata,
   bankingPlanSteps,
@@ -158,13 +159,16 @@ const bankingAssistant: AgentProfileModule = {
     const asked = Object.fromEntries(
       checked.questions.map((question) => [question.field.replace(/^slots\./, ""), question]),
     );
-    const same =
-      JSON.stringify(checked.slots) === JSON.stringify(metadata.slots) &&
-      JSON.stringify(asked) === JSON.stringify(metadata.asked ?? {});
     if (checked.refusal)
       return { request, refusal: `I can't make that transfer: ${checked.refusal} Nothing was sent.` };
-    if (same) return { request };
-    const next = withSlots(request, checked.slots, asked);
+    const sameSlots =
+      JSON.stringify(checked.slots) === JSON.stringify(metadata.slots) &&
+      JSON.stringify(asked) === JSON.stringify(metadata.asked ?? {});
+    const sameConfirm = JSON.stringify(checked.confirm ?? null) === JSON.stringify(metadata.confirm ?? null);
+    if (sameSlots && sameConfirm) return { request };
+    const next = withSlots(request, checked.slots, asked, checked.confirm);
+    // Only changed details rewrite the plan; naming what it moves does not.
+    if (sameSlots) return { request: next };
     const plan = normalizePlan(bankingPlanSteps(bankingMetadata(next)), { ...input, request: next });
     return { request: next, plan };
   },
@@ -180,11 +184,17 @@ function withSlots(
   request: EvaluationRequest,
   slots: Slots,
   asked?: Record<string, InputQuestion>,
+  confirm?: BankingRequestMetadata["confirm"],
 ): EvaluationRequest {
-  const { asked: _previous, ...metadata } = request.metadata as Record<string, unknown>;
+  const { asked: _asked, confirm: _confirm, ...metadata } = request.metadata as Record<string, unknown>;
   return {
     ...request,
-    metadata: { ...metadata, slots, ...(asked && Object.keys(asked).length ? { asked } : {}) },
+    metadata: {
+      ...metadata,
+      slots,
+      ...(asked && Object.keys(asked).length ? { asked } : {}),
+      ...(confirm ? { confirm } : {}),
+    },
   };
 }
 

@@ -73,7 +73,14 @@ async function checkedRun(meta: MetaItem, services: Services, log: Logger): Prom
     }
     return { ...meta, refusal: checked.refusal };
   }
-  if (!checked.plan) return meta;
+  if (checked.request === meta.request) return meta;
+  if (!checked.plan) {
+    // Only what the customer will confirm is named (the account and payee as their holdings have them).
+    if (!(await services.runs.updateRun(meta.run_id, { request: checked.request }))) {
+      throw new Error(`run ${meta.run_id} ended while it was being checked`);
+    }
+    return { ...meta, request: checked.request };
+  }
   // An answered question whose answer the holdings refute is asked again: the next wait asks anew.
   const askAgain =
     meta.clarification?.status === "answered" &&

@@ -104,7 +104,8 @@ describe("the banking assistant with a hosted planner", () => {
     const first = await say("send fifty bucks to sam from checking");
     // The patterns read no amount; the model did, so nothing is asked and the transfer waits for "yes".
     expect(first.state).toBe("awaiting_approval");
-    expect(first.reply).toMatch(/send 50\.00 USD from your checking account to Sam/);
+    // The confirmation names what will move, as the customer's holdings name it.
+    expect(first.reply).toMatch(/send 50\.00 USD from your checking account ending 1234 to Sam Lee/);
     const run = await twin.services.runs.getMeta(first.run_id as string);
     expect(run.request.metadata).toMatchObject({
       intent: "transfer",

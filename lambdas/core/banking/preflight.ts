@@ -31,6 +31,8 @@ export interface Holdings {
 export interface TransferCheck {
   /** The details with what the holdings settle filled in (the currency), and what they refute removed. */
   slots: Slots;
+  /** What the customer confirms, as the holdings name it: the account the money leaves, who receives it. */
+  confirm?: { from: string; to?: string };
   /** Questions for the details removed: which account, which payee (each names the choices). */
   questions: InputQuestion[];
   /** Why the bank will not make this transfer at all, told to the customer; nothing is asked then. */
@@ -59,11 +61,11 @@ export function checkTransfer(slots: Slots, holdings: Holdings): TransferCheck {
   }
 
   // What the customer confirms names exactly what will move: the account resolved, the payee's own name.
-  if (from?.kind === "one") checked.from_account = { kind: from.account.type, last4: from.account.last4 };
+  let toName: string | undefined;
   let toAccount: HeldAccount | undefined;
   if (typeof slots.to === "string") {
     const matches = payeesNamed(slots.to, holdings.payees);
-    if (matches.length === 1) checked.to = (matches[0] as HeldPayee).name;
+    if (matches.length === 1) toName = (matches[0] as HeldPayee).name;
     else {
       const names = (matches.length > 1 ? matches : holdings.payees).map((payee) => payee.name);
       ask(
@@ -78,7 +80,7 @@ export function checkTransfer(slots: Slots, holdings: Holdings): TransferCheck {
     const to = resolveAccount(slots.to, open);
     if (to.kind === "one") {
       toAccount = to.account;
-      checked.to = { kind: to.account.type, last4: to.account.last4 };
+      toName = `your ${to.account.type} account ending ${to.account.last4}`;
     } else {
       ask(
         "to",
@@ -91,6 +93,7 @@ export function checkTransfer(slots: Slots, holdings: Holdings): TransferCheck {
   if (from?.kind !== "one") return { slots: checked, questions };
   const account = from.account;
   const named = `${account.type} account ending ${account.last4}`;
+  const confirm = { from: named, ...(toName ? { to: toName } : {}) };
   if (checked.currency === undefined) checked.currency = account.currency;
   if (checked.currency !== account.currency) {
     return {
@@ -116,7 +119,7 @@ export function checkTransfer(slots: Slots, holdings: Holdings): TransferCheck {
       refusal: `your ${named} has ${formatMoney(account.balance_minor, account.currency)} available, less than the ${formatMoney(checked.amount, account.currency)} you asked to send.`,
     };
   }
-  return { slots: checked, questions };
+  return { slots: checked, questions, confirm };
 }
 
 type Resolved =

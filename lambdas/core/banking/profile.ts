@@ -52,6 +52,8 @@ export interface BankingRequestMetadata {
   slots: Slots;
   /** Questions the check against the customer's holdings asks instead of the plain ones (which account, which payee). */
   asked?: Partial<Record<SlotName, InputQuestion>>;
+  /** What the customer confirms, as their holdings name it (set by the check before confirmation). */
+  confirm?: { from: string; to?: string };
   /** The message that made the request, as the customer wrote it. */
   message: string;
 }
@@ -92,6 +94,7 @@ export function bankingMetadata(request: EvaluationRequest): BankingRequestMetad
     intent: metadata.intent as BankingIntent,
     slots: metadata.slots,
     ...(metadata.asked && typeof metadata.asked === "object" ? { asked: metadata.asked } : {}),
+    ...(metadata.confirm && typeof metadata.confirm === "object" ? { confirm: metadata.confirm } : {}),
     message: typeof metadata.message === "string" ? metadata.message : "",
   };
 }
@@ -406,15 +409,17 @@ function currencyCode(text: string): string | undefined {
 
 /** What the customer is asked to confirm before money moves, from the details they gave. */
 export function confirmationPrompt(request: EvaluationRequest): string {
-  const { slots } = bankingMetadata(request);
+  const { slots, confirm } = bankingMetadata(request);
   const amount = slots.amount !== undefined ? formatMoney(slots.amount, slots.currency ?? "") : "the amount";
-  const from = slots.from_account ? describeReference(slots.from_account, "account") : "your account";
+  const from =
+    confirm?.from ?? (slots.from_account ? describeReference(slots.from_account, "account") : "your account");
   const to =
-    typeof slots.to === "string"
+    confirm?.to ??
+    (typeof slots.to === "string"
       ? slots.to
       : slots.to
         ? `your ${describeReference(slots.to, "account")}`
-        : "the payee";
+        : "the payee");
   return `Please confirm: send ${amount} from your ${from} to ${to}. Reply "yes" to send it or "no" to cancel.`;
 }
 
@@ -534,14 +539,58 @@ export function reviewBankingPlan(plan: Plan, request: EvaluationRequest, thresh
       message: `${slot} is not known yet; the customer will be asked`,
     });
   }
+  if (intent === "transfer") issues.push(...confirmedTransferIssues(plan, slots));
   if (intent === "transfer" && slots.amount !== undefined && slots.amount > TRANSFER_REVIEW_LIMIT_MINOR) {
     issues.push({
       criterion: "safety",
-      severity: "major",
+      severity: "critical",
       message: `the transfer of ${formatMoney(slots.amount, slots.currency ?? "")} is above the ${formatMoney(TRANSFER_REVIEW_LIMIT_MINOR, "")} a chat may send unreviewed`,
     });
   }
   return scoreReview(issues, threshold);
+}
+
+/**
+ * A transfer plan does exactly what the customer is asked to confirm: one transfer, from the account
+ * they named (a find_account of that reference) to the payee or account they named, of their amount
+ * in their currency. Anything else is a safety issue, whoever wrote the plan.
+ */
+function confirmedTransferIssues(plan: Plan, slots: Slots): ReviewIssue[] {
+  const issues: ReviewIssue[] = [];
+  const transfers = plan.steps.filter((planned) => planned.tool === BANKING_TOOLS.transferFunds);
+  const critical = (message: string, ref?: string): ReviewIssue => ({
+    criterion: "safety",
+    severity: "critical",
+    message,
+    ...(ref ? { ref } : {}),
+  });
+  if (transfers.length > 1) {
+    issues.push(critical(`the plan makes ${transfers.length} transfers; the customer confirms one`));
+  }
+  const byId = new Map(plan.steps.map((planned) => [planned.id, planned]));
+  const source = (value: unknown): RawStep | undefined => {
+    const ref = typeof value === "string" ? /^\{\{\s*(E\d+)\.\w+\s*\}\}$/.exec(value)?.[1] : undefined;
+    return ref ? byId.get(ref) : undefined;
+  };
+  const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+  for (const transfer of transfers) {
+    const from = source(transfer.args.from_account_id);
+    if (from?.tool !== BANKING_TOOLS.findAccount || !same(from.args.account, slots.from_account)) {
+      issues.push(critical(`${transfer.id} does not send from the account the customer named`, transfer.id));
+    }
+    const payee = source(transfer.args.payee_id);
+    const toAccount = source(transfer.args.to_account_id);
+    const toNamed =
+      typeof slots.to === "object"
+        ? toAccount?.tool === BANKING_TOOLS.findAccount && same(toAccount.args.account, slots.to)
+        : payee?.tool === BANKING_TOOLS.findPayee && same(payee.args.name, slots.to);
+    if (!toNamed) {
+      issues.push(
+        critical(`${transfer.id} does not send to the payee or account the customer named`, transfer.id),
+      );
+    }
+  }
+  return issues;
 }
 
 /** What a banking run did, for its answer and its reviewer. */

@@ -178,10 +178,41 @@ describe("banking reviewers", () => {
     expect(review.issues[0]?.message).toMatch(/E3 would move 500000 USD .*not the 5000 USD/);
   });
 
-  it("flags a large transfer as a safety issue", () => {
+  it("refuses a transfer above the review limit", () => {
     const request = requestOf("send $25,000 from savings to Bob");
     const review = reviewBankingPlan(planOf(request), request);
-    expect(review.criteria.safety).toBe(6);
+    expect(review.approved).toBe(false);
+    expect(review.issues).toContainEqual(
+      expect.objectContaining({
+        criterion: "safety",
+        severity: "critical",
+        message: expect.stringMatching(/above the 10,000\.00/),
+      }),
+    );
+  });
+
+  it("refuses a plan that does not do exactly what the customer confirms", () => {
+    const request = requestOf("send $50 from checking to Sam");
+    const plan = planOf(request);
+    const twice = {
+      ...plan,
+      steps: [...plan.steps, { ...(plan.steps[2] as (typeof plan.steps)[number]), id: "E9" }],
+    };
+    expect(reviewBankingPlan(twice, request).issues.map((issue) => issue.message)).toContainEqual(
+      expect.stringMatching(/makes 2 transfers/),
+    );
+    const otherPayee = {
+      ...plan,
+      steps: plan.steps.map((step) =>
+        step.tool === "find_payee" ? { ...step, args: { name: "Bob" } } : step,
+      ),
+    };
+    const review = reviewBankingPlan(otherPayee, request);
+    expect(review.approved).toBe(false);
+    expect(review.issues.map((issue) => issue.message)).toContainEqual(
+      expect.stringMatching(/does not send to the payee or account the customer named/),
+    );
+    expect(reviewBankingPlan(plan, request).approved).toBe(true);
   });
 
   it("answers from the evidence, and its reviewer checks the facts the answer rests on", () => {
