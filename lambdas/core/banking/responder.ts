@@ -2,13 +2,13 @@
 // to the customer in a sentence or two, with the facts it rests on kept beside it for the
 // execution reviewer. Deterministic: the reply states only what the evidence holds.
 import type { Evidence, Plan } from "../types.ts";
+import { formatMoney } from "./money.ts";
 import type { BankingIntent } from "./nlu.ts";
 import {
   BANKING_TOOLS,
   type BankingOutcome,
   type BankingRequestMetadata,
   type BankingResult,
-  formatMoney,
 } from "./profile.ts";
 
 type Output = Record<string, unknown>;
@@ -49,17 +49,31 @@ const REFUSALS = /^(InsufficientFunds|TransferRefused|NotFoundForCustomer|NoMatc
 
 function failed(intent: BankingIntent, item: Evidence): BankingOutcome {
   const error = item.error ?? "unknown error";
-  const refused = REFUSALS.test(error);
-  const reason = error.replace(/^\w+: /, "");
+  const refusal = REFUSALS.exec(error)?.[1];
   const what = FAILURE_LEADS[intent];
   return {
     intent,
-    outcome: refused ? "refused" : "failed",
-    reply: refused
-      ? `I couldn't ${what}: ${reason}${intent === "transfer" ? " Nothing was sent." : ""}`
-      : `I couldn't ${what} because something went wrong on our side (${item.tool}). Nothing was changed; please try again in a moment.`,
+    outcome: refusal ? "refused" : "failed",
+    reply: refusal
+      ? `I couldn't ${what}: ${customerReason(refusal, error.replace(/^\w+: /, ""))}${intent === "transfer" ? " Nothing was sent." : ""}`
+      : `I couldn't ${what} because something went wrong on our side. Nothing was changed; please try again in a moment.`,
     facts: { failed_step: item.step_id, error },
   };
+}
+
+// The bank's internal ids ("acc_alice_chk", "payee_alice_sam", "card_…"): never shown to a customer.
+const INTERNAL_ID = /\b(?:acc|card|payee|cust|customer|tr|fc)_[A-Za-z0-9_]+\b/;
+const GENERIC_REASONS: Record<string, string> = {
+  InsufficientFunds: "there isn't enough money in the account.",
+  TransferRefused: "the bank can't make this transfer as asked.",
+  NotFoundForCustomer: "that isn't one of your accounts or cards.",
+  NoMatch: "I couldn't find what you named among your accounts, cards and payees.",
+  Ambiguous: "more than one of yours matches; please say which one.",
+};
+
+/** The refusal as the tool told it, unless it names an internal id: then the refusal in general words. */
+function customerReason(refusal: string, reason: string): string {
+  return INTERNAL_ID.test(reason) ? (GENERIC_REASONS[refusal] ?? "the bank refused it.") : reason;
 }
 
 const FAILURE_LEADS: Record<BankingIntent, string> = {
