@@ -82,26 +82,26 @@ export type ChatCommand = "cancel" | "reset" | "new_request";
 
 // Typos tolerated where customers make them: one letter dropped, doubled or swapped.
 const CARD_WORDS = `card|cards|crad|cadr|debit|credit|visa|mastercard|amex|wallet|purse|handbag|bag`;
-const LOSS_WORDS = `lost|lsot|loast|lose|losing|misplaced|stolen|stole|stolne|steal|took|taken|swiped|nicked|pinched|pickpocketed|robbed|mugged|can'?t find|cannot find|can not find|couldn'?t find|cant find|missing|block|blcok|stop|freeze|frozen|deactivate|disable|cancel|ate|eaten|swallowed|kept`;
+const LOSS_WORDS = `lost|lsot|loast|lose|losing|misplaced|stolen|stole|stolne|steal|took|taken|swiped|nicked|pinched|snatched|grabbed|pickpocketed|robbed|mugged|dropped|can'?t find|cannot find|can not find|couldn'?t find|cant find|missing|block|blcok|stop|freeze|frozen|deactivate|disable|cancel|ate|eaten|swallowed|kept`;
 const INTENT_PATTERNS: ReadonlyArray<readonly [BankingIntent, RegExp]> = [
   [
     "report_fraud",
-    /\b(fraud\w*|fruad\w*|frawd\w*|scam\w*|unauthori[sz]ed|not authori[sz]ed|didn'?t (make|authori[sz]e|do|buy|order|spend)|did not (make|authori[sz]e|do|buy|order|spend)|never (made|authori[sz]ed|did|bought|ordered|spent|signed)|(don'?t|do not|didn'?t|did not|can'?t|cannot) recogni[sz]e|unrecogni[sz]ed|not recogni[sz]ed|not me|wasn'?t me|was not me|isn'?t mine|not mine|suspicious|hack(ed|er|ers)?|compromised|phish\w*|identity theft|stole my identity|someone (used|is using|has been using|accessed|logged|got into|took money|withdrew|charged|spent|opened)|(unknown|strange|weird|odd|random) (charges?|transactions?|payments?|purchases?|withdrawals?)|skimm(ed|er)|cloned|dispute)\b/i,
+    /\b(fraud\w*|fruad\w*|frawd\w*|scam\w*|unauthori[sz]ed|not authori[sz]ed|didn'?t (make|authori[sz]e|do|buy|order|spend)|did not (make|authori[sz]e|do|buy|order|spend)|never (made|authori[sz]ed|did|bought|ordered|spent|signed)|(don'?t|do not|didn'?t|did not|can'?t|cannot) recogni[sz]e|unrecogni[sz]ed|not recogni[sz]ed|not me|wasn'?t me|was not me|isn'?t mine|not mine|suspicious|hack(ed|er|ers)?|compromised|phish\w*|identity theft|stole my identity|someone (used|is using|has been using|accessed|logged|got into|took money|withdrew|charged|spent|opened)|(unknown|strange|weird|odd|random) (charges?|transactions?|payments?|purchases?|withdrawals?)|skimm(ed|er)|cloned|dispute|money (is |went |has gone |has been )?(missing|gone|taken|disappeared)|identity (was |got |has been )?stolen)\b/i,
   ],
   [
     "lost_stolen_card",
     new RegExp(
-      String.raw`\b(${LOSS_WORDS})\b[^.?!]*\b(${CARD_WORDS})\b|\b(${CARD_WORDS})\b[^.?!]*\b(lost|stolen|missing|gone|taken|block(ed)?|freeze|frozen)\b|\bleft my (${CARD_WORDS})\b`,
+      String.raw`\b(${LOSS_WORDS})\b[^.?!]*\b(${CARD_WORDS})\b|\b(${CARD_WORDS})\b[^.?!]*\b(lost|stolen|missing|gone|taken|snatched|block(ed)?|freeze|frozen)\b|\bleft my (${CARD_WORDS})\b|\b(${CARD_WORDS})\b.{0,40}\b(can'?t|cannot|cant) find (it|them)\b|\b(i was|i got|i've been|i have been|been|got) (mugged|robbed|pickpocketed)\b`,
       "i",
     ),
   ],
   [
     "transfer",
-    /\b(transfer\w*|tranfser\w*|trasnfer\w*|tranfer\w*|trasfer\w*|transfr\w*|e-?transfer|send(ing|s)?\b(?! (me|us)\b)|sned|pay(ing|s)?\b|wire\b|move\b|zelle|venmo|reimburse|give \w+ (\$|\d))/i,
+    /\b(transfer\w*|tranfser\w*|trasnfer\w*|tranfer\w*|trasfer\w*|transfr\w*|e-?transfer|send(ing|s)?\b(?! (me|us)\b)|sned|pay(ing|s)?\b|wire\b|move\b|zelle|venmo|reimburse|give (\w+ )?(\$|€|£|\d))/i,
   ],
   [
     "check_balance",
-    /\b(balances?|balence|ballance|balnce|blance|balanace|balanse|bal)\b|\bhow much (money |cash |funds )?(do i|have i|i have|i got|is (there )?(in|on|left)|is in|is left|left|remaining|have i got|can i spend|is available)|\bwhat'?s (left )?in my\b|\bwhat (do|have) i (have|got) in\b|\bfunds available\b|\bavailable (funds|balance)\b|\bmoney (do i have|left|is left|i have)\b|\bcheck (on )?(my )?(checking|savings|account)\b/i,
+    /\b(balances?|balence|ballance|balnce|blance|balanace|balanse|bal)\b|\bhow much (money |cash |funds )?(do i|have i|i have|i got|is (there )?(in|on|left)|is in|is left|left|remaining|have i got|can i spend|is available)|\bwhat'?s (left )?in my\b|\bwhat (do|have) i (have|got) in\b|\bfunds available\b|\bavailable (funds|balance)\b|\bmoney (do i have|left|is left|i have)\b|\bcheck (on )?(my )?(checking|savings|account)\b|\bshow (me )?(all )?my accounts\b/i,
   ],
   [
     "open_account",
@@ -130,7 +130,7 @@ const CANCEL_PATTERNS: readonly RegExp[] = [
     "i",
   ),
   new RegExp(
-    String.raw`\b(cancel|cancle|canel|stop|abort|scrap|scratch|drop|undo|halt|call off)\s+(the |my |that |this |your )?(${REQUEST_NOUNS})\b`,
+    String.raw`\b(cancel|cancle|canel|stop|abort|scrap|scratch|drop|undo|halt|call off)\s+((the |my |that |this |your )(${REQUEST_NOUNS})|transfer|request)\b`,
     "i",
   ),
   new RegExp(`\\bforget (about )?(the |my |that |this )(${REQUEST_NOUNS})\\b`, "i"),
@@ -189,11 +189,11 @@ type ConfirmationWord = "yes" | "ok" | "no" | "wait" | "filler";
 const CONFIRMATION_PHRASES: ReadonlyArray<readonly [ConfirmationWord, RegExp]> = [
   [
     "no",
-    /^(no thanks?|no thank you|not now|not yet|no way|no no|i'?ve changed my mind|i changed my mind|changed my mind|never ?mind|forget it|don'?t (do|send|transfer|pay) (it|that|this|anything|the money|the transfer)|do not (do|send|transfer|pay) (it|that|this|anything|the money|the transfer)|don'?t|dont|do not|(cancel|stop|abort) (it|that|this|the transfer|the payment)|n+o+|n+o+p+e*|nah+|naw|nay|n|negative|cancel+|cancle|stop+|abort|decline[d]?|reject(ed)?|nvm|👎|❌|🚫|✋|🙅)$/u,
+    /^(no thanks?|no thank you|not now|not yet|no way|no no|i'?ve changed my mind|i changed my mind|changed my mind|never ?mind|forget it|don'?t (do|send|transfer|pay) (it|that|this|anything|the money|the transfer)|do not (do|send|transfer|pay) (it|that|this|anything|the money|the transfer)|don'?t|dont|do not|(cancel|stop|abort) (it|that|this|the transfer|the payment)|n+o+|n+o+p+e*|nah+|naw|nay|n|negative|cancel+|cancle|stop+|abort|decline[d]?|reject(ed)?|nvm|i'?m good|im good|i'?ll pass|👎|❌|🚫|✋|🙅)$/u,
   ],
   [
     "yes",
-    /^(yes please|yes sir|of course|go ahead|go for it|please do|please proceed|do it|send it|send the money|send them|transfer it|pay (it|them)|i confirm|i'?m sure|i am sure|that'?s (right|correct|fine)|that is (right|correct|fine)|sounds good|looks good|all good|y+e+s+|y+e+a+h*|y+e+h+|y+a+h*|y+e+p+|y+u+p+|y+a+s+|y+|yea|yeh|ya|sure+|shure|confirm(ed)?|cofirm|confrim|correct|right|absolutely|definitely|certainly|affirmative|proceed|approve[d]?|send|go|perfect|fine|great|agreed|👍|👍🏻|👍🏼|👍🏽|👍🏾|👍🏿|✅|👌|✔️?|🙏)$/u,
+    /^(yes please|yes sir|sure thing|of course|go ahead|go for it|please do|please proceed|do it|send it|send the money|send them|transfer it|pay (it|them)|i confirm|i'?m sure|i am sure|that'?s (right|correct|fine)|that is (right|correct|fine)|sounds good|looks good|all good|y+e+s+|y+e+a+h*|y+e+h+|y+a+h*|y+e+p+|y+u+p+|y+a+s+|y+|yea|yeh|ya|sure+|shure|confirm(ed)?|cofirm|confrim|correct|right|absolutely|definitely|certainly|affirmative|proceed|approve[d]?|send|go|perfect|fine|great|agreed|👍|👍🏻|👍🏼|👍🏽|👍🏾|👍🏿|✅|👌|✔️?|🙏)$/u,
   ],
   ["ok", /^(o+k+a*y*|okey|oki|okie|k+|alright|all right|aight|cool)$/u],
   ["wait", /^(wait|hold on|hang on|one sec(ond)?|just a (sec(ond)?|minute|moment)|hmm+|um+|uh+|erm)$/u],
@@ -368,7 +368,7 @@ function extractSlots(intent: BankingIntent, text: string): Slots {
 
 // ---------------------------------------------------------------- transfers
 
-const RELATIONS = `mom|mum|mommy|mummy|mother|mama|momma|ma|dad|daddy|father|papa|pa|sister|sis|brother|bro|wife|husband|hubby|spouse|partner|son|daughter|kid|kids|child|children|grandma|grandmother|granny|nana|grandpa|grandfather|grandad|granddad|aunt|auntie|aunty|uncle|cousin|niece|nephew|boyfriend|girlfriend|bf|gf|fianc[eé]e?|roommate|flatmate|housemate|landlord|landlady|friend|buddy|neighbou?r|boss|babysitter|nanny|(mother|father|sister|brother|son|daughter)-in-law`;
+const RELATIONS = `mom|mum|mommy|mummy|mother|mama|momma|ma|dad|daddy|father|papa|pa|sister|sis|brother|bro|wife|husband|hubby|spouse|partner|son|daughter|kid|kids|child|children|grandma|grandmother|granny|nana|grandpa|grandfather|grandad|granddad|aunt|auntie|aunty|uncle|cousin|niece|nephew|boyfriend|girlfriend|bf|gf|fianc[eé]e?|roommate|flatmate|housemate|landlord|landlady|friend|buddy|neighbou?r|boss|babysitter|nanny|(?:mother|father|sister|brother|son|daughter)-in-law`;
 const RELATION = new RegExp(`^(?:my |our )?(${RELATIONS})(?:'s)?(?: account)?$`, "i");
 // Relations customers name without "my" ("send mom $50").
 const BARE_RELATION = /^(mom|mum|mommy|mummy|mama|momma|dad|daddy|papa|grandma|granny|nana|grandpa)$/i;
@@ -445,9 +445,10 @@ function destinationAt(
   if (account?.[1] && !beforeAmount) return { to: productReference(account[1]) };
   const words: string[] = [];
   for (const word of rest.split(/\s+/)) {
-    const bare = word.replace(/[.,!?;:]+$/, "");
+    const bare = /^\p{L}\.$/u.test(word) ? word : word.replace(/[.,!?;:]+$/, "");
     const lower = bare.toLowerCase();
-    const ended = bare !== word;
+    // "J. Smith": an initial's full stop does not end the name.
+    const ended = bare !== word && !/^\p{L}\.$/u.test(word);
     if (!bare || AMOUNT_WORDS.test(bare) || !/^[\p{L}][\p{L}'’.-]*$/u.test(bare)) break;
     if (NOT_NAME.has(lower) && !(words.length === 0 && (lower === "my" || lower === "our"))) break;
     words.push(bare);
@@ -464,7 +465,9 @@ function destinationAt(
   if (relation?.[1] && (/^(my|our) /i.test(phrase) || BARE_RELATION.test(relation[1]))) {
     return { relation: relation[1].toLowerCase() };
   }
-  const name = payeeName(phrase);
+  // "my friend Tom", "my sister Ana": the name says who, the relation only how they are related.
+  const named = new RegExp(`^(?:my |our )(?:${RELATIONS}) (?<name>.+)$`, "i").exec(phrase)?.groups?.name;
+  const name = payeeName(named ?? phrase);
   return name ? { to: name } : undefined;
 }
 
@@ -538,7 +541,7 @@ function canonicalKind(kind: string): string {
  */
 function fraudDescription(text: string): string | undefined {
   const detailed =
-    /\b(charges?|charged|transactions?|withdrawals?|withdrew|purchases?|bought|payments?|transfers?|log-?ins?|logged|signed in|hacked|accessed|got into|used my|using my|emails?|calls?|texts?|debits?|atm)\b/i.test(
+    /\b(charges?|charged|transactions?|withdrawals?|withdrew|purchases?|bought|payments?|transfers?|log-?ins?|logged|signed in|hacked|accessed|got into|used my|using my|cloned|skimmed|phished|missing|emails?|calls?|texts?|debits?|atm)\b/i.test(
       text,
     ) || findMoney(text) !== undefined;
   return detailed ? text.trim() : undefined;
