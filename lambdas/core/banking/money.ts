@@ -91,7 +91,7 @@ export function findMoney(text: string, options: FindMoneyOptions = {}): FoundMo
 /** "euros", "usd", "€", "yen": the currency a message names, or undefined. */
 export function findCurrency(text: string): string | undefined {
   for (const word of text.split(/[\s,.!?;:()]+/)) {
-    const code = currencyOfWord(word, word);
+    const code = currencyOfWord(word);
     if (code) return code;
   }
   const symbol = SYMBOL_PATTERN.exec(text)?.[0];
@@ -342,10 +342,11 @@ const LOWERCASE_CODES = new Set([
   "isk",
 ]);
 
-function currencyOfWord(word: string, original: string): string | undefined {
+/** "dollars", "quid", "yen", "USD", "kwd": the currency a single word names. */
+function currencyOfWord(word: string): string | undefined {
   const named = CURRENCY_WORDS.find(([pattern]) => pattern.test(word))?.[1];
   if (named) return named;
-  if (/^[A-Z]{3}$/.test(original) && SUPPORTED_CURRENCIES.has(original)) return original;
+  if (/^[A-Z]{3}$/.test(word) && SUPPORTED_CURRENCIES.has(word)) return word;
   const lower = word.toLowerCase();
   return LOWERCASE_CODES.has(lower) && SUPPORTED_CURRENCIES.has(lower.toUpperCase())
     ? lower.toUpperCase()
@@ -378,7 +379,7 @@ function currencyAfter(text: string, end: number): { code: string } | undefined 
   const word = /^\s?(?:us |american |canadian |australian )?(\p{L}+)/iu.exec(after);
   if (!word?.[1]) return undefined;
   const qualifier = /^\s?(us|american|canadian|australian) /i.exec(after)?.[1]?.toLowerCase();
-  const code = currencyOfWord(word[1], word[1]);
+  const code = currencyOfWord(word[1]);
   if (code === "USD" && qualifier === "canadian") return { code: "CAD" };
   if (code === "USD" && qualifier === "australian") return { code: "AUD" };
   return code ? { code } : undefined;
