@@ -5,14 +5,18 @@
 // idempotent per step, so a retried worker never blocks, opens or sends twice.
 import { createHash } from "node:crypto";
 import type * as z from "zod";
+import { formatMoney } from "../core/banking/money.ts";
 import { TransientInfrastructureError } from "../runtime/transient.ts";
 import {
   type Account,
   type Card,
   type CoreBankingStore,
+  InsufficientFundsError,
+  NotFoundForCustomerError,
   type Payee,
   type Transfer,
   TransferNotMadeError,
+  TransferRefusedError,
 } from "../store/core-banking.ts";
 import {
   type BankingToolRunners,
@@ -30,9 +34,21 @@ export class AmbiguousError extends Error {
   override name = "Ambiguous";
 }
 
+/**
+ * A refusal of the store told in the customer's words: the same name (NotFoundForCustomer,
+ * InsufficientFunds, TransferRefused), the accounts named as the customer knows them ("your
+ * checking account ending 1234"), never by the bank's internal ids. The store's error is its cause.
+ */
+export class CustomerRefusalError extends Error {
+  constructor(name: string, message: string, cause: unknown) {
+    super(message, { cause });
+    this.name = name;
+  }
+}
+
 /** What the banking tools do, over the customer's holdings in the core-banking store. */
 export function bankingToolRunners(store: () => CoreBankingStore): BankingToolRunners {
-  return {
+  const runners: BankingToolRunners = {
     async findCard({ card }, context) {
       const { cards } = await store().holdings(customerOf(context));
       const found = pick(cards, required(card, "card"), "card", describeCard);
@@ -98,7 +114,7 @@ export function bankingToolRunners(store: () => CoreBankingStore): BankingToolRu
       if (payee_id) {
         const { payees } = await banking.holdings(customer);
         const payee = payees.find((candidate) => candidate.payee_id === payee_id);
-        if (!payee) throw new NoMatchError(`payee ${payee_id} is not one of your payees`);
+        if (!payee) throw new NoMatchError("that payee is not one of your payees.");
         target = {
           to_customer_id: payee.to_customer_id,
           to_account_id: payee.to_account_id,
@@ -121,13 +137,23 @@ export function bankingToolRunners(store: () => CoreBankingStore): BankingToolRu
         currency: unit,
       };
       const transferId = confirmedTransferId(context.run_id, details);
+      const destination = target.payee_id ? `${target.name}'s account` : target.name;
       const { transfer, created, from } = await banking
         .transfer(
           customer,
           { transfer_id: transferId, ...details, ...(target.payee_id ? { payee_id: target.payee_id } : {}) },
           { signal: context.signal },
         )
-        .catch((error: unknown) => settled(banking, customer, transferId, error));
+        .catch((error: unknown) => settled(banking, customer, transferId, error))
+        .catch(async (error: unknown) => {
+          // The bank's refusals, told in the customer's words (no internal ids).
+          throw await transferRefusal(
+            error,
+            () => banking.account(customer, from_account_id),
+            destination,
+            unit,
+          );
+        });
       return {
         transfer_id: transfer.transfer_id,
         amount_minor: transfer.amount_minor,
@@ -138,6 +164,52 @@ export function bankingToolRunners(store: () => CoreBankingStore): BankingToolRu
       };
     },
   };
+  return withCustomerWords(runners);
+}
+
+/** Every runner with a store's "not one of this customer's …" told without the id it was asked for. */
+function withCustomerWords(runners: BankingToolRunners): BankingToolRunners {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, run] of Object.entries(runners) as Array<
+    [string, (args: unknown, context: ToolContext) => Promise<unknown>]
+  >) {
+    wrapped[name] = (args: unknown, context: ToolContext) =>
+      run(args, context).catch((error: unknown) => {
+        if (error instanceof NotFoundForCustomerError) {
+          throw new CustomerRefusalError(error.name, `that ${error.kind} is not one of yours.`, error);
+        }
+        throw error;
+      });
+  }
+  return wrapped as unknown as BankingToolRunners;
+}
+
+/** A transfer the store refused, told with the accounts as the customer knows them. */
+async function transferRefusal(
+  error: unknown,
+  source: () => Promise<Account>,
+  destination: string,
+  currency: string,
+): Promise<unknown> {
+  if (!(error instanceof InsufficientFundsError || error instanceof TransferRefusedError)) return error;
+  const account = await source().catch(() => undefined);
+  const from = account ? `your ${account.name} ending ${account.last4}` : "the account it comes from";
+  if (error instanceof InsufficientFundsError) {
+    return new CustomerRefusalError(
+      error.name,
+      `${from} has ${formatMoney(error.availableMinor, error.currency)} available, and the transfer needs ${formatMoney(error.requestedMinor, error.currency)}.`,
+      error,
+    );
+  }
+  const words: Record<TransferRefusedError["reason"], string> = {
+    same_account: "the money would go to the account it comes from.",
+    account_closed: `${from} is closed.`,
+    currency_mismatch: `${from} holds ${account?.currency ?? "another currency"}, not ${currency}.`,
+    destination_not_found: `${destination} does not exist any more.`,
+    destination_closed: `${destination} is closed.`,
+    destination_currency_mismatch: `${destination} does not take ${currency}.`,
+  };
+  return new CustomerRefusalError(error.name, words[error.reason], error);
 }
 
 /** The banking tools with what they do, over `store` (the worker's tool runtime, tests). */

@@ -15,16 +15,21 @@ import type {
   ReviewIssue,
   RunResult,
 } from "../types.ts";
+import { formatMoney } from "./money.ts";
 import {
   BANKING_INTENTS,
   type BankingIntent,
   mergeSlots,
   missingSlots,
   type ProductReference,
+  readAnswer,
+  readConfirmation,
   type SlotName,
   type Slots,
-  understand,
+  withResolvedAmount,
 } from "./nlu.ts";
+
+export { formatMoney } from "./money.ts";
 
 export const BANKING_PROFILE = "banking_assistant";
 
@@ -92,7 +97,8 @@ export function bankingMetadata(request: EvaluationRequest): BankingRequestMetad
   }
   return {
     intent: metadata.intent as BankingIntent,
-    slots: metadata.slots,
+    // An amount written without its currency is in minor units once the currency is known.
+    slots: withResolvedAmount(metadata.slots),
     ...(metadata.asked && typeof metadata.asked === "object" ? { asked: metadata.asked } : {}),
     ...(metadata.confirm && typeof metadata.confirm === "object" ? { confirm: metadata.confirm } : {}),
     message: typeof metadata.message === "string" ? metadata.message : "",
@@ -341,7 +347,12 @@ export function bankingQuestions(request: EvaluationRequest): InputQuestion[] {
     (slot): InputQuestion =>
       asked?.[slot] ?? {
         field: `slots.${slot}`,
-        question: QUESTIONS[slot].question,
+        question:
+          slot === "to" && slots.to_relation
+            ? `Which of your payees is your ${slots.to_relation}? Please tell me their name.`
+            : slot === "currency" && slots.amount_as_written
+              ? `In which currency is the ${slots.amount_as_written}: dollars, euros or pounds (or its code)?`
+              : QUESTIONS[slot].question,
         why: `needed to ${INTENT_VERBS[intent]}`,
         expected: QUESTIONS[slot].expected,
         conditions: [],
@@ -358,53 +369,23 @@ const INTENT_VERBS: Record<BankingIntent, string> = {
 };
 
 /**
- * The details an answer gives, read like a chat message about the pending request: an answer is the
- * customer's words ("the debit one", "from checking", "$50"), typed in the chat or sent to the run's
- * input route. A payee is any name; a description is the text itself. Fields that do not read stay
- * missing, so the run keeps asking.
+ * The details an answer gives, read like a chat message about the pending request with the question
+ * in mind: an answer is the customer's words ("the debit one", "from checking", "$50", "Bob"), typed
+ * in the chat or sent to the run's input route. A yes, a no or a command answers nothing. Fields
+ * that do not read stay missing, so the run keeps asking.
  */
-export function slotsFromAnswers(
-  intent: BankingIntent,
-  answers: Record<string, unknown>,
-): Partial<Record<SlotName, unknown>> {
-  const read: Partial<Record<SlotName, unknown>> = {};
+export function slotsFromAnswers(intent: BankingIntent, answers: Record<string, unknown>): Slots {
+  let read: Slots = {};
   for (const [field, value] of Object.entries(answers)) {
     const slot = field.replace(/^slots\./, "") as SlotName;
     if (typeof value !== "string" && typeof value !== "number") continue;
-    const text = String(value).trim();
-    const understood = understand(text, intent).slots;
-    const fromText =
-      slot === "to"
-        ? (understood.to ?? payeeName(text))
-        : slot === "description"
-          ? (understood.description ?? (text.length >= 10 ? text : undefined))
-          : slot === "from_account"
-            ? (understood.from_account ?? understand(text, "check_balance").slots.account)
-            : slot === "currency"
-              ? (understood.currency ?? currencyCode(text))
-              : understood[slot];
-    if (fromText !== undefined) read[slot] = fromText;
-    // "$50" answers the amount and its currency together.
-    if (slot === "amount" && understood.currency && answers["slots.currency"] === undefined) {
-      read.currency = understood.currency;
-    }
+    if (!(slot in QUESTIONS)) continue;
+    const answer = readAnswer(intent, slot, String(value));
+    // "$50" answers the amount and its currency together, unless the currency was answered apart.
+    if (slot === "amount" && answers["slots.currency"] !== undefined) delete answer.currency;
+    read = { ...read, ...answer };
   }
   return read;
-}
-
-function payeeName(text: string): string | undefined {
-  const name = text
-    .replace(/^(to|send it to|pay)\s+/i, "")
-    .replace(/[.!?]+$/, "")
-    .trim();
-  return /^[\p{L}][\p{L} .'-]{0,60}$/u.test(name)
-    ? name.replace(/\b\p{Ll}/gu, (c) => c.toUpperCase())
-    : undefined;
-}
-
-function currencyCode(text: string): string | undefined {
-  const code = text.trim().toUpperCase();
-  return /^[A-Z]{3}$/.test(code) ? code : undefined;
 }
 
 /** What the customer is asked to confirm before money moves, from the details they gave. */
@@ -423,26 +404,15 @@ export function confirmationPrompt(request: EvaluationRequest): string {
   return `Please confirm: send ${amount} from your ${from} to ${to}. Reply "yes" to send it or "no" to cancel.`;
 }
 
-/** "yes" / "no" to a confirmation; undefined when the message is neither. */
+/** "yes" / "no" to a confirmation (readConfirmation); undefined when the message is neither. */
 export function confirmationAnswer(message: string): "yes" | "no" | undefined {
-  const text = message.trim().toLowerCase();
-  if (/^(y|yes|yep|yeah|yup|sure|ok|okay|confirm(ed)?|go ahead|do it|send it|please do)\b/.test(text))
-    return "yes";
-  if (/^(n|no|nope|nah|don'?t|do not|stop|cancel|never ?mind)\b/.test(text)) return "no";
-  return undefined;
+  const { kind } = readConfirmation(message);
+  return kind === "other" ? undefined : kind;
 }
 
 export function describeReference(reference: ProductReference, noun: "account" | "card"): string {
   const kind = reference.kind && reference.kind !== "all" ? `${reference.kind} ` : "";
   return reference.last4 ? `${kind}${noun} ending ${reference.last4}` : `${kind}${noun}`;
-}
-
-/** Minor units → "50.00 USD" (never through a float). */
-export function formatMoney(minor: number, currency: string): string {
-  const sign = minor < 0 ? "-" : "";
-  const abs = Math.abs(minor);
-  const major = Math.trunc(abs / 100).toLocaleString("en-US");
-  return `${sign}${major}.${String(abs % 100).padStart(2, "0")}${currency ? ` ${currency}` : ""}`;
 }
 
 // ---------------------------------------------------------------- reviews
@@ -544,7 +514,7 @@ export function reviewBankingPlan(plan: Plan, request: EvaluationRequest, thresh
     issues.push({
       criterion: "safety",
       severity: "critical",
-      message: `the transfer of ${formatMoney(slots.amount, slots.currency ?? "")} is above the ${formatMoney(TRANSFER_REVIEW_LIMIT_MINOR, "")} a chat may send unreviewed`,
+      message: `the transfer of ${formatMoney(slots.amount, slots.currency ?? "")} is above the ${formatMoney(TRANSFER_REVIEW_LIMIT_MINOR, slots.currency ?? "")} a chat may send unreviewed`,
     });
   }
   return scoreReview(issues, threshold);

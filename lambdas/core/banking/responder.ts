@@ -2,6 +2,7 @@
 // to the customer in a sentence or two, with the facts it rests on kept beside it for the
 // execution reviewer. Deterministic: the reply states only what the evidence holds.
 import type { Evidence, Plan } from "../types.ts";
+import { formatMoney } from "./money.ts";
 import type { BankingIntent } from "./nlu.ts";
 import {
   BANKING_ACTING_TOOLS,
@@ -9,7 +10,6 @@ import {
   type BankingOutcome,
   type BankingRequestMetadata,
   type BankingResult,
-  formatMoney,
 } from "./profile.ts";
 
 type Output = Record<string, unknown>;
@@ -59,21 +59,35 @@ const NOTHING_DONE = /^(NotStarted|TransferNotMade)\b/;
 
 function failed(intent: BankingIntent, item: Evidence, acting: boolean): BankingOutcome {
   const error = item.error ?? "unknown error";
-  const refused = REFUSALS.test(error);
-  const reason = error.replace(/^\w+: /, "");
+  const refusal = REFUSALS.exec(error)?.[1];
   const what = FAILURE_LEADS[intent];
   const unchanged = intent === "transfer" ? "Nothing was sent." : "Nothing was changed.";
-  const told = refused
-    ? `I couldn't ${what}: ${reason}${intent === "transfer" ? " Nothing was sent." : ""}`
+  const told = refusal
+    ? `I couldn't ${what}: ${customerReason(refusal, error.replace(/^\w+: /, ""))}${intent === "transfer" ? " Nothing was sent." : ""}`
     : NOTHING_DONE.test(error) || !acting
-      ? `I couldn't ${what} because our systems did not answer in time (${item.tool}). ${unchanged} Please try again in a moment.`
-      : `I couldn't ${what} because something went wrong on our side (${item.tool}). A colleague will check whether anything changed and contact you.`;
+      ? `I couldn't ${what} because our systems did not answer in time. ${unchanged} Please try again in a moment.`
+      : `I couldn't ${what} because something went wrong on our side. A colleague will check whether anything changed and contact you.`;
   return {
     intent,
-    outcome: refused ? "refused" : "failed",
+    outcome: refusal ? "refused" : "failed",
     reply: told,
     facts: { failed_step: item.step_id, error },
   };
+}
+
+// The bank's internal ids ("acc_alice_chk", "payee_alice_sam", "card_…"): never shown to a customer.
+const INTERNAL_ID = /\b(?:acc|card|payee|cust|customer|tr|fc)_[A-Za-z0-9_]+\b/;
+const GENERIC_REASONS: Record<string, string> = {
+  InsufficientFunds: "there isn't enough money in the account.",
+  TransferRefused: "the bank can't make this transfer as asked.",
+  NotFoundForCustomer: "that isn't one of your accounts or cards.",
+  NoMatch: "I couldn't find what you named among your accounts, cards and payees.",
+  Ambiguous: "more than one of yours matches; please say which one.",
+};
+
+/** The refusal as the tool told it, unless it names an internal id: then the refusal in general words. */
+function customerReason(refusal: string, reason: string): string {
+  return INTERNAL_ID.test(reason) ? (GENERIC_REASONS[refusal] ?? "the bank refused it.") : reason;
 }
 
 const FAILURE_LEADS: Record<BankingIntent, string> = {

@@ -9,6 +9,7 @@ import {
   type Reading,
   type ScoredMessage,
   scoreMessages,
+  withoutHeldOutMisses,
 } from "../../../bench/banking-nlu.ts";
 import { bankingNluSection } from "../../../bench/report.ts";
 import { HELD_OUT_MESSAGES } from "../../../examples/banking/held-out.ts";
@@ -165,6 +166,21 @@ describe("the report section", () => {
     expect(section).toContain("| transfer | 1 / 1 of 1 | 3 / 2 of 3 |");
     expect(section).not.toContain("Misses, dev:");
     expect(section).toContain('- "send $2k to Ann": amount: expected 200000, got 200');
+  });
+});
+
+describe("hiding the held-out misses", () => {
+  it("keeps every count of the held-out table and leaves out only its misses", () => {
+    const held = scoreMessages(HELD_OUT_TABLE, TABLE, stub);
+    const dev = scoreMessages(DEVELOPMENT_TABLE, TABLE, stub);
+    const { results, hidden } = withoutHeldOutMisses({ tables: [dev, held], elapsed_ms: 1 });
+    expect(hidden).toBe(5);
+    expect(results.tables[0]).toEqual(dev);
+    expect(results.tables[1]).toEqual({ ...held, misses: [] });
+    const section = bankingNluSection(results).join("\n");
+    expect(section).toContain(`Misses, ${DEVELOPMENT_TABLE}:`);
+    expect(section).not.toContain(`Misses, ${HELD_OUT_TABLE}:`);
+    expect(section).toContain("**4/9 (44.4 %)**");
   });
 });
 

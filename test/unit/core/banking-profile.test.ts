@@ -14,6 +14,7 @@ import {
   formatMoney,
   reviewBankingPlan,
   reviewBankingResult,
+  slotsFromAnswers,
 } from "../../../lambdas/core/banking/profile.ts";
 import { bankingResult } from "../../../lambdas/core/banking/responder.ts";
 import { renderPlannerPrompt } from "../../../lambdas/core/prompts.ts";
@@ -96,7 +97,59 @@ describe("banking plans", () => {
     expect(confirmationAnswer("Yes please")).toBe("yes");
     expect(confirmationAnswer("no, don't")).toBe("no");
     expect(confirmationAnswer("maybe later")).toBeUndefined();
+    expect(confirmationAnswer("ok wait, make it 20 dollars instead")).toBeUndefined();
+    expect(confirmationAnswer("ok stop")).toBe("no");
     expect(formatMoney(123_456_789, "EUR")).toBe("1,234,567.89 EUR");
+    expect(formatMoney(5_000, "JPY")).toBe("5,000 JPY");
+  });
+});
+
+describe("amounts in any currency, and who receives them", () => {
+  const answer = (request: EvaluationRequest, answers: Record<string, string>) =>
+    profileModule("banking_assistant").answered(request, planOf(request), answers, {
+      tools: BANKING_CATALOG,
+      maxSteps: 10,
+      scope: undefined,
+    });
+
+  it("asks only the currency of an amount written without one, and which payee a relation is", () => {
+    const request = requestOf("transfer 200 to my mom from checking");
+    expect(bankingQuestions(request).map((question) => [question.field, question.question])).toEqual([
+      ["slots.currency", "In which currency is the 200: dollars, euros or pounds (or its code)?"],
+      ["slots.to", "Which of your payees is your mom? Please tell me their name."],
+    ]);
+    // "Nope" answers neither question.
+    expect(slotsFromAnswers("transfer", { "slots.currency": "nope", "slots.to": "nope" })).toEqual({});
+
+    const answered = answer(request, { "slots.currency": "yen", "slots.to": "Linda Stone" });
+    expect(bankingQuestions(answered.request)).toEqual([]);
+    // 200 yen are 200 minor units: the amount confirmed is the amount the plan moves.
+    expect(answered.plan.steps[2]?.args).toMatchObject({ amount_minor: 200, currency: "JPY" });
+    expect(answered.plan.steps[1]?.args).toEqual({ name: "Linda Stone" });
+    expect(confirmationPrompt(answered.request)).toBe(
+      'Please confirm: send 200 JPY from your checking account to Linda Stone. Reply "yes" to send it or "no" to cancel.',
+    );
+    expect(reviewBankingPlan(answered.plan, answered.request)).toMatchObject({ approved: true, score: 10 });
+
+    const inDollars = answer(request, { "slots.currency": "dollars", "slots.to": "Linda" });
+    expect(inDollars.plan.steps[2]?.args).toMatchObject({ amount_minor: 20_000, currency: "USD" });
+    expect(confirmationPrompt(inDollars.request)).toMatch(
+      /send 200\.00 USD from your checking account to Linda\./,
+    );
+  });
+
+  it("confirms and moves an amount in its own currency's minor units", () => {
+    const dinars = requestOf("pay KWD 1.250 to Ahmed from savings");
+    expect(planOf(dinars).steps[2]?.args).toMatchObject({ amount_minor: 1_250, currency: "KWD" });
+    expect(confirmationPrompt(dinars)).toMatch(/send 1\.250 KWD from your savings account to Ahmed/);
+    expect(confirmationPrompt(requestOf("send ¥5000 to Kenji from checking"))).toMatch(/send 5,000 JPY /);
+  });
+
+  it("asks again for an amount with more decimals than its currency has", () => {
+    const request = requestOf("send ¥12.5 to Kenji from checking");
+    expect(bankingQuestions(request).map((question) => question.field)).toEqual(["slots.amount"]);
+    const answered = answer(request, { "slots.amount": "¥1250" });
+    expect(answered.plan.steps[2]?.args).toMatchObject({ amount_minor: 1_250, currency: "JPY" });
   });
 });
 
@@ -257,6 +310,27 @@ describe("banking reviewers", () => {
     expect(refused.summary).toMatch(
       /^I couldn't make the transfer: 100\.00 USD available.*Nothing was sent\.$/,
     );
+
+    // A refusal that names the bank's internal ids is told without them.
+    const leaky = bankingResult(bankingMetadata(request), plan, [
+      evidence("E1", "find_account", account),
+      evidence("E2", "find_payee", { payee_id: "p", name: "Sam Lee" }),
+      evidence(
+        "E3",
+        "transfer_funds",
+        undefined,
+        'TransferRefused: account "acc_alice_chk" holds EUR, not USD',
+      ),
+    ]);
+    expect(leaky.banking.outcome).toBe("refused");
+    expect(leaky.summary).toBe(
+      "I couldn't make the transfer: the bank can't make this transfer as asked. Nothing was sent.",
+    );
+    const broken = bankingResult(bankingMetadata(request), plan, [
+      evidence("E1", "find_account", undefined, "Error: connect ECONNREFUSED"),
+    ]);
+    expect(broken.banking.outcome).toBe("failed");
+    expect(broken.summary).not.toMatch(/find_account|ECONNREFUSED/);
 
     // A "done" answer without the transfer id it claims is below the bar.
     const claimed: BankingResult = { ...done, banking: { ...done.banking, facts: {} } };

@@ -92,6 +92,8 @@ describe("banking tools", () => {
       ),
     );
     expect(stolen.name).toBe("NotFoundForCustomer");
+    // Told to the customer as is: never with the bank's internal id.
+    expect(stolen.message).toBe("that account is not one of yours.");
     expect((await store.account("cust_sam", "acc_sam_chk")).balance_minor).toBe(before);
     expect(
       (await refusal(run("get_balance", { account_id: "acc_sam_chk" }, context("E1", "cust_alice")))).name,
@@ -108,6 +110,35 @@ describe("banking tools", () => {
     expect(
       (await refusal(run("find_card", { card: { kind: "debit" } }, context("E1", undefined)))).message,
     ).toMatch(/authenticated customer/);
+  });
+
+  it("tells a refused transfer with the accounts as the customer knows them, never their ids", async () => {
+    const overdraw = await refusal(
+      run(
+        "transfer_funds",
+        {
+          from_account_id: "acc_alice_chk",
+          payee_id: "payee_alice_sam",
+          amount_minor: 900_000,
+          currency: "USD",
+        },
+        context("E3", "cust_alice", "run-tools-refusals"),
+      ),
+    );
+    expect(overdraw.name).toBe("InsufficientFunds");
+    expect(overdraw.message).toMatch(
+      /^your Everyday Checking ending 1234 has [\d,]+\.\d\d USD available, and the transfer needs 9,000\.00 USD\.$/,
+    );
+    const currency = await refusal(
+      run(
+        "transfer_funds",
+        { from_account_id: "acc_bob_sav", to_account_id: "acc_bob_chk", amount_minor: 100, currency: "USD" },
+        context("E4", "cust_bob", "run-tools-refusals"),
+      ),
+    );
+    expect(currency.name).toBe("TransferRefused");
+    expect(currency.message).toBe("your Savings ending 2222 holds EUR, not USD.");
+    for (const error of [overdraw, currency]) expect(error.message).not.toMatch(/acc_|payee_|cust_/);
   });
 
   it("resolves what the customer named to exactly one product", async () => {
