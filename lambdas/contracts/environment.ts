@@ -127,11 +127,31 @@ export const RUNTIME_VARIABLES = {
   PUBLIC_API_URL: true,
   /** Comma-separated web origins (one * for a label or a port) whose pages may call the REST API (CORS) */
   REWOO_ALLOWED_ORIGINS: true,
-  /** HMAC key for subscribe/operator tokens (local only; in AWS: the secret below) */
-  REWOO_TOKEN_SECRET: true,
-  /** The Secrets Manager secret holding the token HMAC key */
-  REWOO_TOKEN_SECRET_ARN: true,
-  /** How long a subscribe token returned with a new run stays valid */
+  /** HMAC key of customer tokens (POST /v1/chat), local only; in AWS: the secret below */
+  REWOO_CUSTOMER_TOKEN_SECRET: true,
+  /** The customer key before a rotation: still verifies (local only; in AWS: the secret's AWSPREVIOUS) */
+  REWOO_CUSTOMER_TOKEN_SECRET_PREVIOUS: true,
+  /** The Secrets Manager secret holding the customer token key (the bank's sign-in holds it too) */
+  REWOO_CUSTOMER_TOKEN_SECRET_ARN: true,
+  /** Longest lifetime (exp − iat) of a customer token verifiers accept */
+  REWOO_CUSTOMER_TOKEN_MAX_LIFETIME_SECONDS: true,
+  /** HMAC key of run (subscribe) tokens, local only; in AWS: the secret below */
+  REWOO_RUN_TOKEN_SECRET: true,
+  /** The run key before a rotation: still verifies (local only) */
+  REWOO_RUN_TOKEN_SECRET_PREVIOUS: true,
+  /** The Secrets Manager secret holding the run token key */
+  REWOO_RUN_TOKEN_SECRET_ARN: true,
+  /** Longest lifetime of a run token verifiers accept */
+  REWOO_RUN_TOKEN_MAX_LIFETIME_SECONDS: true,
+  /** HMAC key of operator tokens (watch every run), local only; in AWS: the secret below */
+  REWOO_OPERATOR_TOKEN_SECRET: true,
+  /** The operator key before a rotation: still verifies (local only) */
+  REWOO_OPERATOR_TOKEN_SECRET_PREVIOUS: true,
+  /** The Secrets Manager secret holding the operator token key */
+  REWOO_OPERATOR_TOKEN_SECRET_ARN: true,
+  /** Longest lifetime of an operator token verifiers accept */
+  REWOO_OPERATOR_TOKEN_MAX_LIFETIME_SECONDS: true,
+  /** How long a run (subscribe) token returned with a new run stays valid */
   REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS: true,
   /** Largest accepted REST request body */
   REWOO_MAX_BODY_BYTES: true,
@@ -163,6 +183,39 @@ export const ENV = nameOf([
   ...(Object.keys(RUNTIME_VARIABLES) as RuntimeVariable[]),
   ...(Object.keys(PLATFORM_VARIABLES) as PlatformVariable[]),
 ]);
+
+/** The variables of each token audience's key and lifetime (lambdas/auth/tokens.ts TOKEN_AUDIENCES). */
+export const TOKEN_KEY_VARIABLES = {
+  customer: {
+    secret: "REWOO_CUSTOMER_TOKEN_SECRET",
+    previous: "REWOO_CUSTOMER_TOKEN_SECRET_PREVIOUS",
+    secretArn: "REWOO_CUSTOMER_TOKEN_SECRET_ARN",
+    maxLifetime: "REWOO_CUSTOMER_TOKEN_MAX_LIFETIME_SECONDS",
+  },
+  run: {
+    secret: "REWOO_RUN_TOKEN_SECRET",
+    previous: "REWOO_RUN_TOKEN_SECRET_PREVIOUS",
+    secretArn: "REWOO_RUN_TOKEN_SECRET_ARN",
+    maxLifetime: "REWOO_RUN_TOKEN_MAX_LIFETIME_SECONDS",
+  },
+  operator: {
+    secret: "REWOO_OPERATOR_TOKEN_SECRET",
+    previous: "REWOO_OPERATOR_TOKEN_SECRET_PREVIOUS",
+    secretArn: "REWOO_OPERATOR_TOKEN_SECRET_ARN",
+    maxLifetime: "REWOO_OPERATOR_TOKEN_MAX_LIFETIME_SECONDS",
+  },
+} as const satisfies Record<string, Record<string, RuntimeVariable>>;
+
+/**
+ * Names no longer read, with what replaced them: a function (or the twin) still given one refuses to
+ * start rather than ignore it, so a deployment is not left signing with a key nobody configured.
+ */
+export const RETIRED_VARIABLES: Readonly<Record<string, string>> = {
+  REWOO_TOKEN_SECRET:
+    "REWOO_CUSTOMER_TOKEN_SECRET, REWOO_RUN_TOKEN_SECRET and REWOO_OPERATOR_TOKEN_SECRET (one key per token audience)",
+  REWOO_TOKEN_SECRET_ARN:
+    "REWOO_CUSTOMER_TOKEN_SECRET_ARN, REWOO_RUN_TOKEN_SECRET_ARN and REWOO_OPERATOR_TOKEN_SECRET_ARN (one secret per token audience)",
+};
 
 /**
  * The longest a run waits for a person (REWOO_WAIT_SECONDS): 3 days, so that a question, an approval
