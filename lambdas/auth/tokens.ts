@@ -154,9 +154,10 @@ export function verifyToken(token: unknown, options: VerifyOptions): TokenClaims
     );
   }
   if (!accept.includes(aud)) {
+    const article = aud === "operator" ? "an" : "a";
     throw new InvalidTokenError(
       "audience",
-      `wrong audience: a ${aud} token, expected ${accept.join(" or ")}`,
+      `wrong audience: ${article} ${aud} token, expected ${accept.join(" or ")}`,
     );
   }
   const audienceKeys = keys[aud];
