@@ -8,7 +8,6 @@
 // template. A function is granted only the secrets of the audiences it mints or verifies.
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { TOKEN_KEY_VARIABLES } from "../contracts/environment.ts";
-import type { TokenKeySettings } from "../runtime/config.ts";
 import { optionalSecretReader, SecretUnavailableError, secretReader } from "../secrets/reader.ts";
 import {
   type AudienceKeys,
@@ -31,6 +30,17 @@ export const KEY_REFRESH_INTERVAL_MS = 60_000;
 
 export class TokenSecretUnavailableError extends SecretUnavailableError {
   override name = "TokenSecretUnavailableError";
+}
+
+/** Where an audience's key comes from, and how long its tokens may live. */
+export interface TokenKeySettings {
+  /** The key itself (local); wins over `secretArn`. */
+  secret?: string | undefined;
+  /** The key before a rotation, still verifying (local; in AWS the secret's AWSPREVIOUS version). */
+  previousSecret?: string | undefined;
+  /** The Secrets Manager secret holding the key (AWS). */
+  secretArn?: string | undefined;
+  maxLifetimeSeconds: number;
 }
 
 /** The configuration this needs (the runtime's Config has it): the region and each audience's key settings. */

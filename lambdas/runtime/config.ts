@@ -1,6 +1,7 @@
 // Configuration of every function, read once per cold start from the environment (Lambda) or set by
 // the local twin before it imports the handlers. Invalid configuration fails the cold start loudly.
 import * as z from "zod";
+import type { TokenKeySettings } from "../auth/secret.ts";
 import { DEFAULT_MAX_LIFETIME_SECONDS, TOKEN_AUDIENCES, type TokenAudience } from "../auth/tokens.ts";
 import { originPatternProblem } from "../contracts/cors.ts";
 import { DEFAULT_UPLOAD_MAX_BYTES, DEFAULT_UPLOAD_PREFIX } from "../contracts/documents.ts";
@@ -250,7 +251,10 @@ export type Config = ReturnType<typeof parseConfig>;
 export function parseConfig(env: NodeJS.ProcessEnv) {
   const retired = Object.entries(RETIRED_VARIABLES)
     .filter(([name]) => env[name] !== undefined)
-    .map(([name, replacement]) => `${name}: no longer read, set ${replacement}`);
+    .map(
+      ([name, field]) =>
+        `${name}: no longer read, set ${TOKEN_AUDIENCES.map((audience) => TOKEN_KEY_VARIABLES[audience][field]).join(", ")} (one per token audience)`,
+    );
   if (retired.length) throw new Error(`Invalid configuration: ${retired.join("; ")}`);
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
@@ -334,17 +338,6 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     },
     prices: parsePriceTable(e.REWOO_PRICE_TABLE),
   };
-}
-
-/** Where an audience's key comes from, and how long its tokens may live. */
-export interface TokenKeySettings {
-  /** The key itself (local); wins over `secretArn`. */
-  secret?: string | undefined;
-  /** The key before a rotation, still verifying (local; in AWS the secret's AWSPREVIOUS version). */
-  previousSecret?: string | undefined;
-  /** The Secrets Manager secret holding the key (AWS). */
-  secretArn?: string | undefined;
-  maxLifetimeSeconds: number;
 }
 
 /**

@@ -14,12 +14,12 @@ import {
   KEY_REFRESH_INTERVAL_MS,
   loadTokenKeys,
   resetTokenSecretCache,
+  type TokenKeySettings,
   type TokenSecretConfig,
   TokenSecretUnavailableError,
   verifyWithKeys,
 } from "../../../lambdas/auth/secret.ts";
 import { InvalidTokenError, keyId, mintToken } from "../../../lambdas/auth/tokens.ts";
-import type { TokenKeySettings } from "../../../lambdas/runtime/config.ts";
 
 expect.extend(allCustomMatcher);
 
