@@ -53,10 +53,10 @@ describe("token settings", () => {
 
   it("refuses the retired single-key variables, naming what replaced them", () => {
     expect(() => parseConfig({ ...BASE, REWOO_TOKEN_SECRET: "x".repeat(40) })).toThrow(
-      "Invalid configuration: REWOO_TOKEN_SECRET: no longer read, set REWOO_CUSTOMER_TOKEN_SECRET, REWOO_RUN_TOKEN_SECRET and REWOO_OPERATOR_TOKEN_SECRET (one key per token audience)",
+      "Invalid configuration: REWOO_TOKEN_SECRET: no longer read, set REWOO_CUSTOMER_TOKEN_SECRET, REWOO_RUN_TOKEN_SECRET, REWOO_OPERATOR_TOKEN_SECRET (one per token audience)",
     );
     expect(() => parseConfig({ ...BASE, REWOO_TOKEN_SECRET_ARN: "arn" })).toThrow(
-      /REWOO_TOKEN_SECRET_ARN: no longer read, set REWOO_CUSTOMER_TOKEN_SECRET_ARN, REWOO_RUN_TOKEN_SECRET_ARN and REWOO_OPERATOR_TOKEN_SECRET_ARN/,
+      "REWOO_TOKEN_SECRET_ARN: no longer read, set REWOO_CUSTOMER_TOKEN_SECRET_ARN, REWOO_RUN_TOKEN_SECRET_ARN, REWOO_OPERATOR_TOKEN_SECRET_ARN (one per token audience)",
     );
   });
 
