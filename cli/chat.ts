@@ -7,7 +7,12 @@ import { DEMO_CUSTOMERS } from "../examples/banking/customers.ts";
 import type { ChatReply } from "../lambdas/contracts/api-types.ts";
 import type { RequestProblem } from "../lambdas/core/request.ts";
 import { SESSION_ID_PATTERN } from "../lambdas/core/sessions.ts";
-import { DEFAULT_CUSTOMER, DEMO_CUSTOMER_IDS, mintCustomerToken, twinTokenSecret } from "./customer-token.ts";
+import {
+  DEFAULT_CUSTOMER,
+  DEMO_CUSTOMER_IDS,
+  mintCustomerToken,
+  twinCustomerTokenKey,
+} from "./customer-token.ts";
 import { localAddress, withLocalApi } from "./local.ts";
 import { EXIT_INVALID_INPUT, EXIT_RUN_FAILED, EXIT_SUCCEEDED } from "./output.ts";
 import { rewooCommand } from "./wait-commands.ts";
@@ -285,14 +290,13 @@ export async function runChat(options: ChatOptions, io: ChatIo = processIo()): P
     });
   }
   return withLocalApi(undefined, { json: options.json }, async (api) => {
-    let secret: string;
+    let token: string;
     try {
-      secret = await twinTokenSecret();
+      token = mintCustomerToken(await twinCustomerTokenKey(), target.customerId);
     } catch (error) {
       io.stderr(`${pc.red("cannot sign in as a demo customer")}: ${(error as Error).message}\n`);
       return EXIT_RUN_FAILED;
     }
-    const token = mintCustomerToken(secret, target.customerId);
     return converse(new ChatConversation(api, token, options.session), options, io, {
       local: true,
       customerId: target.customerId,

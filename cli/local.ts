@@ -104,15 +104,19 @@ function printUrls(twin: Twin, say: Say): void {
     `${pc.bold("API")}        ${twin.urls.api}  (POST /v1/evaluate-conditions, GET /v1/runs/{run_id}, GET /health)`,
   );
   say(
-    `${pc.bold("WebSocket")}  ${twin.urls.websocket}?token=<subscribe_token from the POST, or the operator token>`,
+    `${pc.bold("WebSocket")}  ${twin.urls.websocket}?token=<subscribe_token from the POST (a run token), or the operator token>`,
   );
   say(`${pc.bold("Dashboard")}  ${twin.urls.dashboard}?token=${twin.operatorToken}`);
-  // The twin has put its token secret in the environment of this process (its handlers read it there).
-  const secret = process.env.REWOO_TOKEN_SECRET;
-  if (secret) {
-    const chat = chatPageUrl(twin.urls.dashboard, mintCustomerToken(secret, DEFAULT_CUSTOMER));
-    say(`${pc.bold("Chat")}       ${chat}  (the banking assistant as ${DEFAULT_CUSTOMER})`);
-  }
+  const chat = chatPageUrl(
+    twin.urls.dashboard,
+    mintCustomerToken(
+      twin.tokenKeys.customer.current,
+      DEFAULT_CUSTOMER,
+      new Date(),
+      twin.services.config.api.tokens.customer.maxLifetimeSeconds,
+    ),
+  );
+  say(`${pc.bold("Chat")}       ${chat}  (the banking assistant as ${DEFAULT_CUSTOMER})`);
 }
 
 /** Resolves on the first SIGINT / SIGTERM; a second one while stopping exits at once. */

@@ -27,6 +27,7 @@ import {
   runApiShow,
 } from "./remote.ts";
 import { NEEDS_YOU_DAYS, type RunListOptions } from "./run-list.ts";
+import { mintOperatorToken, type OperatorTokenOptions, TokenCommandError } from "./token-keys.ts";
 import { uploadFiles } from "./upload.ts";
 import { AnswerArgumentError, parseAnswerArguments, type RunAddress } from "./wait-commands.ts";
 
@@ -578,6 +579,28 @@ program
       return;
     }
     process.exitCode = await runChat(options);
+  });
+
+program
+  .command("operator-token")
+  .description(
+    "print an operator token (watches every run: a dashboard's ?token=, or rewoo evaluate --token), signed with REWOO_OPERATOR_TOKEN_SECRET",
+  )
+  .option(
+    "--local",
+    "without REWOO_OPERATOR_TOKEN_SECRET: sign with the operator key of the twin's data folder",
+  )
+  .option(
+    "--ttl <seconds>",
+    "lifetime (default and most: REWOO_OPERATOR_TOKEN_MAX_LIFETIME_SECONDS, 12 h unless set)",
+  )
+  .action(async (options: OperatorTokenOptions) => {
+    try {
+      process.stdout.write(`${await mintOperatorToken(options)}\n`);
+    } catch (error) {
+      if (!(error instanceof TokenCommandError)) throw error;
+      process.exitCode = reportProblems(error.problems, "rewoo operator-token", undefined, "invalid options");
+    }
   });
 
 const plan = program.command("plan").description("work with planner outputs");

@@ -42,32 +42,33 @@ export function customerTokenFrom(search) {
 }
 
 /**
- * What the page can read of a customer token without its secret (the API checks the signature): the
+ * What the page can read of a customer token without its key (the API checks the signature): the
  * customer and the expiry, or why it is not a customer token. Only for telling the person early;
- * the API's answer decides.
+ * the API's answer decides. The token is `<header>.<claims>.<signature>` (lambdas/auth/tokens.ts).
  */
 export function readCustomerToken(token, now = Date.now()) {
-  const [payload] = String(token).split(".");
+  const parts = String(token).split(".");
   let claims;
   try {
-    const base64 = payload.replaceAll("-", "+").replaceAll("_", "/");
+    if (parts.length !== 3) throw new Error("not three parts");
+    const base64 = parts[1].replaceAll("-", "+").replaceAll("_", "/");
     claims = JSON.parse(atob(base64.padEnd(Math.ceil(base64.length / 4) * 4, "=")));
   } catch {
     return {
       customerId: null,
       expiresAt: null,
-      problem: "this is not a token (expected <payload>.<signature>)",
+      problem: "this is not a token (expected <header>.<claims>.<signature>)",
     };
   }
   const expiresAt = Number.isFinite(claims?.exp) ? new Date(claims.exp * 1000).toISOString() : null;
-  if (claims?.scope?.kind !== "customer" || typeof claims.scope.customer_id !== "string") {
+  if (claims?.aud !== "customer" || typeof claims.sub !== "string" || claims.sub === "") {
     return {
       customerId: null,
       expiresAt,
-      problem: "this token is not a customer's (its scope is not customer)",
+      problem: `this token is not a customer's (its audience is ${JSON.stringify(claims?.aud ?? null)})`,
     };
   }
-  const customerId = claims.scope.customer_id;
+  const customerId = claims.sub;
   if (expiresAt && Date.parse(expiresAt) <= now) {
     return { customerId, expiresAt, problem: `this token expired on ${expiresAt}` };
   }
@@ -474,7 +475,7 @@ export class ChatPage {
               h("code", {}, "npx rewoo dev"),
               " prints a Chat link with a demo token for cust_alice; ",
               h("code", {}, "npx rewoo chat --local"),
-              " talks to the assistant from a terminal. A bank's own sign-in signs its customers' tokens with the deployment's token secret.",
+              " talks to the assistant from a terminal. A bank's own sign-in signs its customers' tokens with the deployment's customer token key.",
             ),
           ),
         ),

@@ -40,8 +40,8 @@ export interface RestApiProps extends ServiceFunctionContext {
   readonly runsTable: dynamodb.ITable;
   /** The workflow the API starts, stops and describes executions of. */
   readonly stateMachine: sfn.StateMachine;
-  /** HMAC key of subscribe/operator tokens (the API issues them). */
-  readonly tokenSecret: secretsmanager.ISecret;
+  /** The API verifies customer tokens (POST /v1/chat) and mints run tokens; it never sees the operator key. */
+  readonly tokenSecrets: { readonly customer: secretsmanager.ISecret; readonly run: secretsmanager.ISecret };
   /** lambdas/runtime/config.ts's required variables. */
   readonly environment: Record<string, string>;
   /** More variables of the API function alone (result destinations, the WebSocket URL). */
@@ -80,7 +80,8 @@ export class RewooRestApi extends Construct {
       })
       .bindStateMachine(props.stateMachine)
       .bindTaskResponses()
-      .bindSecret(props.tokenSecret, ENV.REWOO_TOKEN_SECRET_ARN);
+      .bindSecret(props.tokenSecrets.customer, ENV.REWOO_CUSTOMER_TOKEN_SECRET_ARN)
+      .bindSecret(props.tokenSecrets.run, ENV.REWOO_RUN_TOKEN_SECRET_ARN);
 
     // Reads a run and its stored events, nothing else: it writes nothing and starts nothing.
     this.streamHandler = fn(

@@ -28,8 +28,8 @@ export interface WebSocketApiProps extends ServiceFunctionContext {
   /** The runs table; Push consumes its stream. */
   readonly runsTable: dynamodb.ITable;
   readonly connectionsTable: dynamodb.ITable;
-  /** HMAC key of subscribe/operator tokens. */
-  readonly tokenSecret: secretsmanager.ISecret;
+  /** The $connect authorizer verifies run and operator tokens; it never sees the customer key. */
+  readonly tokenSecrets: { readonly run: secretsmanager.ISecret; readonly operator: secretsmanager.ISecret };
   /** lambdas/runtime/config.ts's required variables. */
   readonly environment: Record<string, string>;
 }
@@ -53,12 +53,14 @@ export class RewooWebSocketApi extends Construct {
       "Authorizer",
       "lambdas/ws/authorizer.ts",
       {
-        description: "WebSocket $connect authorizer: checks the subscribe/operator token",
+        description: "WebSocket $connect authorizer: checks the run (subscribe) or operator token",
         memorySize: 256,
         timeout: Duration.seconds(10),
       },
       environment,
-    ).bindSecret(props.tokenSecret, ENV.REWOO_TOKEN_SECRET_ARN);
+    )
+      .bindSecret(props.tokenSecrets.run, ENV.REWOO_RUN_TOKEN_SECRET_ARN)
+      .bindSecret(props.tokenSecrets.operator, ENV.REWOO_OPERATOR_TOKEN_SECRET_ARN);
     const websocket = fn(
       "WebSocket",
       "lambdas/ws/index.ts",

@@ -11,9 +11,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
-import { mintToken } from "../../lambdas/auth/tokens.ts";
+import {
+  mintToken,
+  TOKEN_AUDIENCES,
+  type TokenAudience,
+  type TokenKeyring,
+} from "../../lambdas/auth/tokens.ts";
 import { LOCAL_ALLOWED_ORIGINS } from "../../lambdas/contracts/cors.ts";
-import { ENV } from "../../lambdas/contracts/environment.ts";
+import { ENV, TOKEN_KEY_VARIABLES } from "../../lambdas/contracts/environment.ts";
 import { TABLES } from "../../lambdas/contracts/tables.ts";
 import { validateRequest } from "../../lambdas/core/request.ts";
 import { isTerminal, type RunRecord } from "../../lambdas/core/types.ts";
@@ -89,13 +94,18 @@ export interface Twin {
   urls: {
     /** Base URL of the REST API (`/v1/...`, `/health`). */
     api: string;
-    /** WebSocket URL; clients add `?token=<subscribe or operator token>`. */
+    /** WebSocket URL; clients add `?token=<run (subscribe) or operator token>`. */
     websocket: string;
     /** The dashboard page (add `?token=<operatorToken>` to watch every run). */
     dashboard: string;
   };
-  /** Lets a dashboard watch every run; signed with this data folder's token secret. */
+  /** Lets a dashboard watch every run; signed with this data folder's operator key, valid the operator maximum lifetime. */
   operatorToken: string;
+  /**
+   * The current key of each token audience the handlers sign and verify with (configured, else this
+   * data folder's `token-keys/<audience>`): for minting a demo customer's token, or checking a run's.
+   */
+  tokenKeys: Required<TokenKeyring>;
   startRun(request: unknown, options?: { runId?: string }): Promise<{ run_id: string; executionArn: string }>;
   /** StartExecution on the twin's Step Functions (what the API's SFN client reaches through the gateway). */
   startExecution(name: string, input: { run_id: string }): Promise<{ executionArn: string }>;
@@ -118,8 +128,8 @@ const REGION = "us-east-1";
 const ACCOUNT_ID = "123456789012";
 const STATE_MACHINE_NAME = "rewoo";
 const BATCH_STATE_MACHINE_NAME = "batch";
-const OPERATOR_TOKEN_TTL_SECONDS = 7 * 24 * 3600;
-const TOKEN_SECRET_FILE = "token-secret";
+/** One file per audience under the data folder, so that rotating one (deleting its file) signs nobody else out. */
+const TOKEN_KEYS_DIR = "token-keys";
 
 const LOCAL_NAMES = {
   [ENV.RUNS_TABLE]: "rewoo-runs",
@@ -175,7 +185,7 @@ async function bootTwin(
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const stateMachineArn = `arn:aws:states:${REGION}:${ACCOUNT_ID}:stateMachine:${STATE_MACHINE_NAME}`;
   const batchStateMachineArn = `arn:aws:states:${REGION}:${ACCOUNT_ID}:stateMachine:${BATCH_STATE_MACHINE_NAME}`;
-  const tokenSecret = options.env?.[ENV.REWOO_TOKEN_SECRET] ?? (await localTokenSecret(dataDir, persist));
+  const tokenKeys = await localTokenKeys(options.env ?? {}, dataDir, persist);
   Object.assign(process.env, {
     [ENV.AWS_REGION]: REGION,
     ...LOCAL_NAMES,
@@ -190,7 +200,9 @@ async function bootTwin(
     [ENV.PUBLIC_API_URL]: origin,
     // A page served from another local port (a dev server, a static host) may call the REST API.
     [ENV.REWOO_ALLOWED_ORIGINS]: process.env[ENV.REWOO_ALLOWED_ORIGINS] ?? LOCAL_ALLOWED_ORIGINS.join(","),
-    [ENV.REWOO_TOKEN_SECRET]: tokenSecret,
+    ...Object.fromEntries(
+      TOKEN_AUDIENCES.map((audience) => [TOKEN_KEY_VARIABLES[audience].secret, tokenKeys[audience]]),
+    ),
     // The twin's operator is the person at this machine, chatting as its demo customers: the run view
     // shows their conversations. A deployed API keeps chats to their customers unless configured.
     [ENV.REWOO_CHAT_TRANSCRIPTS]: process.env[ENV.REWOO_CHAT_TRANSCRIPTS] ?? "officers",
@@ -200,7 +212,7 @@ async function bootTwin(
     ...(textract ? { [ENV.TEXTRACT_ENDPOINT]: textract.endpoint } : {}),
     ...options.env,
   });
-  twinTokenSecret = tokenSecret;
+  twinTokenKeys = tokenKeys;
   twinTextractEndpoint = textract?.endpoint;
   await provisionResources({
     dynamodbEndpoint: emulators.dynamodbEndpoint,
@@ -393,7 +405,16 @@ async function bootTwin(
     ...(textract ? { textract } : {}),
     gateway,
     urls: { api: gateway.urls.api, websocket: gateway.urls.websocket, dashboard: gateway.urls.dashboard },
-    operatorToken: mintToken(tokenSecret, { kind: "operator" }, OPERATOR_TOKEN_TTL_SECONDS),
+    operatorToken: mintToken(
+      { operator: { current: tokenKeys.operator } },
+      { kind: "operator" },
+      svc.config.api.tokens.operator.maxLifetimeSeconds,
+    ),
+    tokenKeys: {
+      customer: { current: tokenKeys.customer },
+      run: { current: tokenKeys.run },
+      operator: { current: tokenKeys.operator },
+    },
     async startRun(request, startOptions = {}) {
       let executionArn = "";
       // Validated here, where the request enters, with the API's policy: the twin accepts what it would.
@@ -521,7 +542,8 @@ async function closeInterruptedBatches(
   }
 }
 
-let twinTokenSecret: string | undefined;
+/** The keys a previous twin of this process put in the environment: not ones the user configured. */
+let twinTokenKeys: Partial<Record<TokenAudience, string>> = {};
 /** The endpoint a previous twin of this process set: not one the user configured. */
 let twinTextractEndpoint: string | undefined;
 
@@ -553,24 +575,42 @@ async function startTextractFor(
 }
 
 /**
- * The HMAC secret of subscribe and operator tokens. Persisted next to the data it protects, so tokens
- * (the dashboard's link, a client's subscribe token) survive a restart of `rewoo dev`; in memory for
- * a throwaway twin. A secret the user configured wins, unless it is the one a previous twin of this
- * process set.
+ * The HMAC key of each token audience. Persisted next to the data it protects, one file per
+ * audience, so tokens (the dashboard's link, a client's run token) survive a restart of `rewoo dev`;
+ * in memory for a throwaway twin. A key given in the twin's options or configured by the user wins,
+ * unless it is the one a previous twin of this process set.
  */
-async function localTokenSecret(dataDir: string, persist: boolean): Promise<string> {
-  const configured = process.env[ENV.REWOO_TOKEN_SECRET];
-  if (configured && configured !== twinTokenSecret) return configured;
+async function localTokenKeys(
+  given: Record<string, string>,
+  dataDir: string,
+  persist: boolean,
+): Promise<Record<TokenAudience, string>> {
+  const entries = await Promise.all(
+    TOKEN_AUDIENCES.map(async (audience) => {
+      const name = TOKEN_KEY_VARIABLES[audience].secret;
+      const configured = process.env[name];
+      const key =
+        given[name] ??
+        (configured && configured !== twinTokenKeys[audience]
+          ? configured
+          : await localTokenKey(audience, dataDir, persist));
+      return [audience, key] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<TokenAudience, string>;
+}
+
+async function localTokenKey(audience: TokenAudience, dataDir: string, persist: boolean): Promise<string> {
   if (!persist) return randomBytes(32).toString("base64url");
-  const file = join(dataDir, TOKEN_SECRET_FILE);
+  const file = join(dataDir, TOKEN_KEYS_DIR, audience);
   const existing = await readFile(file, "utf8").then(
     (text) => text.trim(),
     () => undefined,
   );
   if (existing && existing.length >= 32) return existing;
-  const secret = randomBytes(32).toString("base64url");
+  const key = randomBytes(32).toString("base64url");
   // Owner-only like the data beside it (the emulators also tighten a folder created before).
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  await writeFile(file, `${secret}\n`, { mode: 0o600 });
-  return secret;
+  await mkdir(join(dataDir, TOKEN_KEYS_DIR), { recursive: true, mode: 0o700 });
+  await writeFile(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }

@@ -1,6 +1,6 @@
 // Stateful resources, in their own stack so the service stack can be replaced freely: the runs,
 // connections and core-banking tables, the documents and artifacts buckets (with their access-log
-// bucket), the HMAC key for subscribe/operator tokens, and the key that encrypts every log group.
+// bucket), the HMAC keys of the three token audiences, and the key that encrypts every log group.
 // Termination protection in prod.
 import { CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps, Validations } from "aws-cdk-lib";
 import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
@@ -10,6 +10,7 @@ import * as s3 from "aws-cdk-lib/aws-s3";
 import * as secretsmanager from "aws-cdk-lib/aws-secretsmanager";
 import type { Construct } from "constructs";
 import { DOCUMENTS_BUCKET_CORS } from "../../lambdas/contracts/documents.ts";
+import type { TokenAudienceName as TokenAudience } from "../../lambdas/contracts/environment.ts";
 import { type KeyAttribute, TABLES, type TableSchema } from "../../lambdas/contracts/tables.ts";
 import type { RewooConfig } from "../config.ts";
 import { bucketDefaults, tableDefaults } from "../constructs/defaults.ts";
@@ -29,7 +30,8 @@ export class DataStack extends Stack {
   readonly coreBankingTable: dynamodb.Table;
   readonly documentsBucket: s3.IBucket;
   readonly artifactsBucket: s3.Bucket;
-  readonly tokenSecret: secretsmanager.Secret;
+  /** One HMAC key per token audience (lambdas/auth/secret.ts): rotating one signs nobody else out. */
+  readonly tokenSecrets: Record<TokenAudience, secretsmanager.Secret>;
   readonly logsKey: kms.Key;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
@@ -117,17 +119,27 @@ export class DataStack extends Stack {
       });
     }
 
-    this.tokenSecret = new secretsmanager.Secret(this, "TokenSecret", {
-      description: "HMAC key that signs WebSocket subscribe and operator tokens (lambdas/auth/tokens.ts)",
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-      removalPolicy: config.removalPolicy,
-    });
-    Validations.of(this.tokenSecret).acknowledge({
-      id: "AwsSolutions-SMG4",
-      reason:
-        "An HMAC signing key, not a credential for another system: tokens it signs expire within 24 h. " +
-        "Rotate by updating the secret value (outstanding tokens then stop verifying); no rotation Lambda needed.",
-    });
+    const tokenSecret = (id: string, audience: TokenAudience, signs: string) => {
+      const secret = new secretsmanager.Secret(this, id, {
+        description: `HMAC key of ${audience} tokens: ${signs} (lambdas/auth/tokens.ts)`,
+        generateSecretString: { passwordLength: 64, excludePunctuation: true },
+        removalPolicy: config.removalPolicy,
+      });
+      Validations.of(secret).acknowledge({
+        id: "AwsSolutions-SMG4",
+        reason:
+          "An HMAC signing key, not a credential for another system: tokens it signs live at most a week. " +
+          "Rotate by putting a new value (the previous one, AWSPREVIOUS, still verifies); no rotation Lambda needed.",
+      });
+      return secret;
+    };
+    this.tokenSecrets = {
+      // The id of the one key every audience shared before: the deployed secret (and the export the
+      // Service stack imports) stays, and the bank's sign-in keeps the value it holds.
+      customer: tokenSecret("TokenSecret", "customer", "minted by the bank's sign-in for POST /v1/chat"),
+      run: tokenSecret("RunTokenSecret", "run", "a run's subscribe_token, minted by the API"),
+      operator: tokenSecret("OperatorTokenSecret", "operator", "watch every run, minted by operators"),
+    };
 
     // One key per environment for every CloudWatch log group (functions, workflow, both APIs'
     // access logs). CloudWatch Logs encrypts and decrypts with it on the groups' behalf, and only

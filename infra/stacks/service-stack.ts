@@ -107,7 +107,7 @@ export class ServiceStack extends Stack {
       ...context,
       runsTable: data.runsTable,
       connectionsTable: data.connectionsTable,
-      tokenSecret: data.tokenSecret,
+      tokenSecrets: data.tokenSecrets,
       environment: environments.base,
     });
     this.webSocketApi = this.webSocket.api;
@@ -117,7 +117,7 @@ export class ServiceStack extends Stack {
       ...context,
       runsTable: data.runsTable,
       stateMachine: this.stateMachine,
-      tokenSecret: data.tokenSecret,
+      tokenSecrets: data.tokenSecrets,
       environment: environments.base,
       apiEnvironment: { ...environments.resultDestinations, [ENV.WEBSOCKET_URL]: this.webSocket.url },
     });
@@ -229,10 +229,13 @@ export class ServiceStack extends Stack {
     new CfnOutput(this, "BatchStateMachineArn", { value: this.batches.stateMachine.stateMachineArn });
     new CfnOutput(this, "DocumentsBucketName", { value: documentsBucket.bucketName });
     new CfnOutput(this, "ArtifactsBucketName", { value: artifactsBucket.bucketName });
-    new CfnOutput(this, "TokenSecretArn", {
-      value: data.tokenSecret.secretArn,
-      description: "HMAC key for subscribe/operator tokens",
-    });
+    for (const [name, audience, description] of [
+      ["CustomerTokenSecretArn", "customer", "HMAC key of customer tokens (the bank's sign-in mints them)"],
+      ["RunTokenSecretArn", "run", "HMAC key of run (subscribe) tokens"],
+      ["OperatorTokenSecretArn", "operator", "HMAC key of operator tokens (rewoo operator-token)"],
+    ] as const) {
+      new CfnOutput(this, name, { value: data.tokenSecrets[audience].secretArn, description });
+    }
   }
 
   /** A resource's logical id as if the transparent concerns' children were the stack's own. */

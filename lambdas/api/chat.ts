@@ -7,7 +7,7 @@
 // token's (X-Customer-Token), never anything in the message.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import * as z from "zod";
-import { InvalidTokenError, mintToken, verifyToken } from "../auth/tokens.ts";
+import { InvalidTokenError, mintToken } from "../auth/tokens.ts";
 import type { ChatReply } from "../contracts/api-types.ts";
 import {
   type BankingIntent,
@@ -85,7 +85,7 @@ export async function customerOf(event: APIGatewayProxyEvent, ctx: ApiContext): 
     new HttpError(401, "customer_unauthenticated", message, [{ field: CUSTOMER_TOKEN_HEADER, message }]);
   if (!header) throw unauthorized("required: the signed-in customer's token");
   try {
-    const { scope } = verifyToken(await ctx.tokenSecret(), header, ctx.services.now());
+    const { scope } = await ctx.verifyToken(header, ["customer"]);
     if (scope.kind !== "customer") throw unauthorized("expected a customer token");
     return scope.customer_id;
   } catch (error) {
@@ -303,7 +303,7 @@ async function replyFor(
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     meta = await runs.getMeta(runId);
   }
-  const secret = await ctx.tokenSecret();
+  const keys = await ctx.tokenKeys(["run"]);
   const base: ChatReply = {
     session_id: sessionId,
     run_id: runId,
@@ -312,7 +312,7 @@ async function replyFor(
     ...(meta.plan_review ? { plan_review_score: meta.plan_review.score } : {}),
     ...(meta.result_review ? { execution_review_score: meta.result_review.score } : {}),
     subscribe_token: mintToken(
-      secret,
+      keys,
       { kind: "run", run_id: runId },
       ctx.services.config.api.subscribeTokenTtlSeconds,
     ),

@@ -1,5 +1,6 @@
 // What the route modules need, built once per cold start by index.ts (and by tests, with their own parts).
 import type { Logger } from "@aws-lambda-powertools/logger";
+import type { TokenAudience, TokenClaims, TokenKeyring } from "../auth/tokens.ts";
 import type { Services } from "../runtime/services.ts";
 import type { Workflow } from "./sfn.ts";
 
@@ -19,8 +20,10 @@ export interface ApiContext {
     | "catalog"
   >;
   workflow: Workflow;
-  /** The subscribe-token secret (lambdas/auth/secret.ts: configured, or Secrets Manager once per cold start). */
-  tokenSecret: () => Promise<string>;
+  /** The keys of token audiences the API mints (run tokens), from lambdas/auth/secret.ts. */
+  tokenKeys: (audiences: readonly TokenAudience[]) => Promise<TokenKeyring>;
+  /** A token's verified claims if it is of an accepted audience, else InvalidTokenError (lambdas/auth/secret.ts). */
+  verifyToken: (token: unknown, accept: readonly TokenAudience[]) => Promise<TokenClaims>;
   logger: Logger;
   version: string;
 }

@@ -3,7 +3,7 @@
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import packageJson from "../../package.json" with { type: "json" };
-import { loadTokenSecret } from "../auth/secret.ts";
+import { loadTokenKeys, verifyWithKeys } from "../auth/secret.ts";
 import { originPatternProblem } from "../contracts/cors.ts";
 import { ENV } from "../contracts/environment.ts";
 import { instrumentHandler } from "../runtime/invocation.ts";
@@ -28,7 +28,9 @@ function apiContext(): ApiContext {
     context = {
       services: svc,
       workflow: createWorkflow(svc.config),
-      tokenSecret: () => loadTokenSecret(svc.config, secrets),
+      tokenKeys: (audiences) => loadTokenKeys(svc.config, audiences, secrets),
+      verifyToken: (token, accept) =>
+        verifyWithKeys(svc.config, token, { accept, client: secrets, now: svc.now() }),
       logger,
       version: packageJson.version,
     };

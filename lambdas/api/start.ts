@@ -2,7 +2,7 @@
 // plan: docs/architecture.md, "Where this project comes from"): check the body, honour Idempotency-Key,
 // create the run and start its execution, answer 202 with where to follow it.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
-import { mintToken } from "../auth/tokens.ts";
+import { mintToken, type TokenKeyring } from "../auth/tokens.ts";
 import type { StartedRun } from "../contracts/api-types.ts";
 import {
   InvalidRequestError,
@@ -50,13 +50,13 @@ export async function startEvaluation(
   }
   // Configuration problems surface before anything is created: no run that can never start.
   if (!config.stateMachineArn) throw new WorkflowNotConfiguredError();
-  const secret = await ctx.tokenSecret();
+  const keys = await ctx.tokenKeys(["run"]);
 
   const runId = newRunId(ctx.services.now());
   const claim = key === undefined ? undefined : await claimKey(key, requestHash(mode, raw), runId, ctx);
   if (claim?.replayOf) {
     const { status, session_id } = await runs.getMeta(claim.replayOf);
-    return json(202, startedRun(event, ctx, secret, claim.replayOf, status, session_id), {
+    return json(202, startedRun(event, ctx, keys, claim.replayOf, status, session_id), {
       "Idempotent-Replay": "true",
     });
   }
@@ -86,7 +86,7 @@ export async function startEvaluation(
     mode,
     idempotent: key !== undefined,
   });
-  return json(202, startedRun(event, ctx, secret, runId, "PLANNING", session.session_id));
+  return json(202, startedRun(event, ctx, keys, runId, "PLANNING", session.session_id));
 }
 
 /**
@@ -152,7 +152,7 @@ async function waitForRunRecord(runId: string, ctx: ApiContext): Promise<boolean
 function startedRun(
   event: APIGatewayProxyEvent,
   ctx: ApiContext,
-  secret: string,
+  keys: TokenKeyring,
   runId: string,
   status: RunStatus,
   sessionId: string | undefined,
@@ -167,7 +167,7 @@ function startedRun(
     events_url: `${base}/v1/runs/${runId}/events`,
     websocket_url: api.websocketUrl ?? null,
     subscribe_token: mintToken(
-      secret,
+      keys,
       { kind: "run", run_id: runId },
       api.subscribeTokenTtlSeconds,
       ctx.services.now(),

@@ -3,6 +3,31 @@
 // function sets them by these names: the CDK stacks and constructs in AWS, the local twin offline.
 // Data only: the CDK app imports this module, so it must never pull in handler code or SDK clients.
 
+/** The names of one token audience's variables (written out: REWOO_RUN_TOKEN_SECRET…). */
+type TokenVariables<Audience extends string> = {
+  readonly secret: `REWOO_${Uppercase<Audience>}_TOKEN_SECRET`;
+  readonly previous: `REWOO_${Uppercase<Audience>}_TOKEN_SECRET_PREVIOUS`;
+  readonly secretArn: `REWOO_${Uppercase<Audience>}_TOKEN_SECRET_ARN`;
+  readonly maxLifetime: `REWOO_${Uppercase<Audience>}_TOKEN_MAX_LIFETIME_SECONDS`;
+};
+
+// Generated rather than spelled out: every function's bundle carries this module.
+function tokenVariables<Audience extends string>(audience: Audience): TokenVariables<Audience> {
+  const prefix = `REWOO_${audience.toUpperCase()}_TOKEN`;
+  return {
+    secret: `${prefix}_SECRET`,
+    previous: `${prefix}_SECRET_PREVIOUS`,
+    secretArn: `${prefix}_SECRET_ARN`,
+    maxLifetime: `${prefix}_MAX_LIFETIME_SECONDS`,
+  } as TokenVariables<Audience>;
+}
+
+function tokenVariableSet<Audience extends string>(audience: Audience) {
+  return Object.fromEntries(Object.values(tokenVariables(audience)).map((name) => [name, true])) as {
+    readonly [Name in TokenVariables<Audience>[keyof TokenVariables<Audience>]]: true;
+  };
+}
+
 /**
  * What lambdas/runtime/config.ts parses (and validates) at every cold start, each with what it means.
  * The meanings are comments, not strings: every function's bundle carries this module, and only the
@@ -129,11 +154,18 @@ export const RUNTIME_VARIABLES = {
   PUBLIC_API_URL: true,
   /** Comma-separated web origins (one * for a label or a port) whose pages may call the REST API (CORS) */
   REWOO_ALLOWED_ORIGINS: true,
-  /** HMAC key for subscribe/operator tokens (local only; in AWS: the secret below) */
-  REWOO_TOKEN_SECRET: true,
-  /** The Secrets Manager secret holding the token HMAC key */
-  REWOO_TOKEN_SECRET_ARN: true,
-  /** How long a subscribe token returned with a new run stays valid */
+  /**
+   * Per token audience (customer, run, operator; lambdas/auth/secret.ts), generated below:
+   * REWOO_<AUDIENCE>_TOKEN_SECRET, the HMAC key (local only; in AWS: the secret of …_SECRET_ARN);
+   * REWOO_<AUDIENCE>_TOKEN_SECRET_PREVIOUS, the key before a rotation, still verifying (local only; in
+   * AWS: the secret's AWSPREVIOUS version); REWOO_<AUDIENCE>_TOKEN_SECRET_ARN, the Secrets Manager
+   * secret holding the key; REWOO_<AUDIENCE>_TOKEN_MAX_LIFETIME_SECONDS, the longest exp − iat of a
+   * token of the audience that verifiers accept.
+   */
+  ...tokenVariableSet("customer"),
+  ...tokenVariableSet("run"),
+  ...tokenVariableSet("operator"),
+  /** How long a run (subscribe) token returned with a new run stays valid */
   REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS: true,
   /** Largest accepted REST request body */
   REWOO_MAX_BODY_BYTES: true,
@@ -167,6 +199,26 @@ export const ENV = nameOf([
   ...(Object.keys(RUNTIME_VARIABLES) as RuntimeVariable[]),
   ...(Object.keys(PLATFORM_VARIABLES) as PlatformVariable[]),
 ]);
+
+/** The variables of each token audience's key and lifetime (lambdas/auth/tokens.ts TOKEN_AUDIENCES). */
+export const TOKEN_KEY_VARIABLES = {
+  customer: tokenVariables("customer"),
+  run: tokenVariables("run"),
+  operator: tokenVariables("operator"),
+} satisfies Record<string, Record<string, RuntimeVariable>>;
+
+/** The token audiences by name (lambdas/auth/tokens.ts TokenAudience), for the CDK app, which may not import lambdas/auth. */
+export type TokenAudienceName = keyof typeof TOKEN_KEY_VARIABLES;
+
+/**
+ * Names no longer read, with the field of TOKEN_KEY_VARIABLES that replaced them: a function (or the
+ * twin) still given one refuses to start rather than ignore it, so a deployment is not left signing
+ * with a key nobody configured.
+ */
+export const RETIRED_VARIABLES = {
+  REWOO_TOKEN_SECRET: "secret",
+  REWOO_TOKEN_SECRET_ARN: "secretArn",
+} as const;
 
 /**
  * The longest a run waits for a person (REWOO_WAIT_SECONDS): 3 days, so that a question, an approval

@@ -1,9 +1,17 @@
 // Configuration of every function, read once per cold start from the environment (Lambda) or set by
 // the local twin before it imports the handlers. Invalid configuration fails the cold start loudly.
 import * as z from "zod";
+import type { TokenKeySettings } from "../auth/secret.ts";
+import { DEFAULT_MAX_LIFETIME_SECONDS, TOKEN_AUDIENCES, type TokenAudience } from "../auth/tokens.ts";
 import { originPatternProblem } from "../contracts/cors.ts";
 import { DEFAULT_UPLOAD_MAX_BYTES, DEFAULT_UPLOAD_PREFIX } from "../contracts/documents.ts";
-import { ENV, MAX_WAIT_SECONDS, type RuntimeVariable } from "../contracts/environment.ts";
+import {
+  ENV,
+  MAX_WAIT_SECONDS,
+  RETIRED_VARIABLES,
+  type RuntimeVariable,
+  TOKEN_KEY_VARIABLES,
+} from "../contracts/environment.ts";
 import { type PriceTable, PriceTableOverrideSchema, withPriceOverrides } from "../core/cost.ts";
 import { parseFaults } from "./faults.ts";
 
@@ -42,6 +50,32 @@ const lenderUrl = z.preprocess(
 
 function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** The longest lifetime an audience's maximum may be set to: a longer bearer token is a standing credential. */
+const LONGEST_TOKEN_LIFETIME_SECONDS = 7 * 24 * 3600;
+
+/** The variables of one token audience: its key (and the previous one), or its secret; its maximum lifetime. */
+function tokenKeyShape<Audience extends TokenAudience>(audience: Audience) {
+  const names = TOKEN_KEY_VARIABLES[audience];
+  const key = (name: string) =>
+    z.preprocess(unsetIfEmpty, z.string().min(32, `${name} must be at least 32 characters`).optional());
+  return {
+    [names.secret]: key(names.secret),
+    [names.previous]: key(names.previous),
+    [names.secretArn]: z.preprocess(unsetIfEmpty, z.string().optional()),
+    [names.maxLifetime]: z.coerce
+      .number()
+      .int(`${names.maxLifetime} must be a whole number of seconds`)
+      .min(1)
+      .max(
+        LONGEST_TOKEN_LIFETIME_SECONDS,
+        `${names.maxLifetime} must be at most ${LONGEST_TOKEN_LIFETIME_SECONDS} (7 days)`,
+      )
+      .default(DEFAULT_MAX_LIFETIME_SECONDS[audience]),
+  } as {
+    [N in (typeof names)["secret" | "previous" | "secretArn"]]: z.ZodType<string | undefined>;
+  } & { [N in (typeof names)["maxLifetime"]]: z.ZodDefault<z.ZodCoercedNumber> };
 }
 
 const OCR_CONFIDENCE_RANGE =
@@ -187,14 +221,15 @@ const EnvShape = {
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     }
   }),
-  /** HMAC secret for subscribe/operator tokens; in AWS REWOO_TOKEN_SECRET_ARN names a Secrets Manager secret instead. */
-  [ENV.REWOO_TOKEN_SECRET]: z
-    .string()
-    .min(32, `${ENV.REWOO_TOKEN_SECRET} must be at least 32 characters`)
-    .optional(),
-  [ENV.REWOO_TOKEN_SECRET_ARN]: z.string().optional(),
-  /** How long a subscribe token returned with a new run stays valid. */
-  [ENV.REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS]: positiveInt(24 * 3600),
+  /**
+   * One HMAC key per token audience (lambdas/auth/tokens.ts), each configured directly (local) or as
+   * a Secrets Manager secret (AWS; its AWSPREVIOUS version is the previous key).
+   */
+  ...tokenKeyShape("customer"),
+  ...tokenKeyShape("run"),
+  ...tokenKeyShape("operator"),
+  /** How long a run (subscribe) token returned with a new run stays valid. */
+  [ENV.REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS]: positiveInt(DEFAULT_MAX_LIFETIME_SECONDS.run),
   /** Largest accepted request body (API Gateway itself stops at 10 MB). */
   [ENV.REWOO_MAX_BODY_BYTES]: positiveInt(256 * 1024),
   /**
@@ -221,12 +256,20 @@ const EnvSchema = z.object(EnvShape);
 export type Config = ReturnType<typeof parseConfig>;
 
 export function parseConfig(env: NodeJS.ProcessEnv) {
+  const retired = Object.entries(RETIRED_VARIABLES)
+    .filter(([name]) => env[name] !== undefined)
+    .map(
+      ([name, field]) =>
+        `${name}: no longer read, set ${TOKEN_AUDIENCES.map((audience) => TOKEN_KEY_VARIABLES[audience][field]).join(", ")} (one per token audience)`,
+    );
+  if (retired.length) throw new Error(`Invalid configuration: ${retired.join("; ")}`);
   const parsed = EnvSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new Error(`Invalid configuration: ${problems.join("; ")}`);
   }
   const e = parsed.data;
+  const tokens = tokenKeySettings(e);
   return {
     region: e.AWS_REGION,
     runsTable: e.RUNS_TABLE,
@@ -289,8 +332,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
       websocketUrl: e.WEBSOCKET_URL,
       publicApiUrl: e.PUBLIC_API_URL,
       allowedOrigins: e.REWOO_ALLOWED_ORIGINS,
-      tokenSecret: e.REWOO_TOKEN_SECRET,
-      tokenSecretArn: e.REWOO_TOKEN_SECRET_ARN,
+      tokens,
       subscribeTokenTtlSeconds: e.REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS,
       maxBodyBytes: e.REWOO_MAX_BODY_BYTES,
       chatWaitSeconds: e.REWOO_CHAT_WAIT_SECONDS,
@@ -305,6 +347,46 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     },
     prices: parsePriceTable(e.REWOO_PRICE_TABLE),
   };
+}
+
+/**
+ * Each audience's key settings, refusing what would make two audiences' tokens interchangeable (one key
+ * or one secret for two of them) and a subscribe token longer than a run token may live.
+ */
+function tokenKeySettings(e: z.infer<typeof EnvSchema>): Record<TokenAudience, TokenKeySettings> {
+  const settings = Object.fromEntries(
+    TOKEN_AUDIENCES.map((audience) => {
+      const names = TOKEN_KEY_VARIABLES[audience];
+      const value: TokenKeySettings = {
+        secret: e[names.secret],
+        previousSecret: e[names.previous],
+        secretArn: e[names.secretArn],
+        maxLifetimeSeconds: e[names.maxLifetime],
+      };
+      return [audience, value];
+    }),
+  ) as Record<TokenAudience, TokenKeySettings>;
+  const problems: string[] = [];
+  TOKEN_AUDIENCES.forEach((audience, index) => {
+    for (const other of TOKEN_AUDIENCES.slice(index + 1)) {
+      const [mine, theirs] = [TOKEN_KEY_VARIABLES[audience], TOKEN_KEY_VARIABLES[other]];
+      if (settings[audience].secret && settings[audience].secret === settings[other].secret) {
+        problems.push(
+          `${mine.secret} and ${theirs.secret} must differ: one key would sign both audiences' tokens`,
+        );
+      }
+      if (settings[audience].secretArn && settings[audience].secretArn === settings[other].secretArn) {
+        problems.push(`${mine.secretArn} and ${theirs.secretArn} must name different secrets`);
+      }
+    }
+  });
+  if (e.REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS > settings.run.maxLifetimeSeconds) {
+    problems.push(
+      `${ENV.REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS} (${e.REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS}) must be at most ${TOKEN_KEY_VARIABLES.run.maxLifetime} (${settings.run.maxLifetimeSeconds}): a longer run token is refused`,
+    );
+  }
+  if (problems.length) throw new Error(`Invalid configuration: ${problems.join("; ")}`);
+  return settings;
 }
 
 /** The default prices with REWOO_PRICE_TABLE's overrides; a bad table names the field that is wrong. */

@@ -1,4 +1,4 @@
-// Secrets Manager secrets read by the functions: the token HMAC key (lambdas/auth/secret.ts) and the
+// Secrets Manager secrets read by the functions: the token HMAC keys (lambdas/auth/secret.ts) and the
 // lender API token (lambdas/tools/lender-client.ts). Shared infrastructure below the API's auth and the
 // tools, so neither imports the other's room. Powertools Parameters does the reading and the caching:
 // a value read is reused for SECRET_MAX_AGE_SECONDS (no Secrets Manager call per request, and a rotated
@@ -26,10 +26,17 @@ export interface SecretReaderOptions {
   /** Shorter values are refused (an HMAC key must not be guessable). Default 1: not empty. */
   minLength?: number;
   maxAgeSeconds?: number;
+  /** The version to read by its staging label (AWSPREVIOUS: the value before the last put); default AWSCURRENT. */
+  versionStage?: string;
   /** A client of the caller's: a traced one, or in tests one that is mocked or points at an emulator. */
   client?: SecretsManagerClient;
   /** The error thrown when the secret cannot be read or is unusable (default SecretUnavailableError). */
   unavailable?: (message: string, options?: { cause?: unknown }) => Error;
+}
+
+export interface ReadOptions {
+  /** Ask Secrets Manager now instead of reusing a cached value (a rotation may have happened). */
+  refresh?: boolean;
 }
 
 /**
@@ -37,16 +44,40 @@ export interface SecretReaderOptions {
  * failed read is not cached, and neither is a value refused as too short (the next call reads again,
  * so fixing the secret takes effect at once). Concurrent first calls share one read.
  */
-export function secretReader(options: SecretReaderOptions): () => Promise<string> {
-  const { secretId, what, minLength = 1, maxAgeSeconds = SECRET_MAX_AGE_SECONDS } = options;
+export function secretReader(options: SecretReaderOptions): (read?: ReadOptions) => Promise<string> {
+  const read = reader(options, false);
+  return async (readOptions) => (await read(readOptions)) as string;
+}
+
+/**
+ * Like secretReader, for a version that may not exist (AWSPREVIOUS of a secret never rotated): a
+ * missing version reads as undefined, and that answer is cached like a value.
+ */
+export function optionalSecretReader(
+  options: SecretReaderOptions,
+): (read?: ReadOptions) => Promise<string | undefined> {
+  return reader(options, true);
+}
+
+function reader(
+  options: SecretReaderOptions,
+  missingIsUndefined: boolean,
+): (read?: ReadOptions) => Promise<string | undefined> {
+  const { secretId, what, minLength = 1, maxAgeSeconds = SECRET_MAX_AGE_SECONDS, versionStage } = options;
   const unavailable =
     options.unavailable ??
     ((message: string, init?: { cause?: unknown }) => new SecretUnavailableError(message, init));
+  const described = versionStage ? `${what} ${secretId} (${versionStage})` : `${what} ${secretId}`;
   let provider: SecretsProvider | undefined;
   let refetch = false;
-  let reading: Promise<string> | undefined;
+  /** When a missing version was last seen missing (Powertools caches values only). */
+  let missingSince: number | undefined;
+  let reading: Promise<string | undefined> | undefined;
 
-  const read = async (): Promise<string> => {
+  const read = async (forceFetch: boolean): Promise<string | undefined> => {
+    if (!forceFetch && missingSince !== undefined && Date.now() - missingSince < maxAgeSeconds * 1000) {
+      return undefined;
+    }
     provider ??= new SecretsProvider(
       options.client
         ? { awsSdkV3Client: options.client }
@@ -54,30 +85,44 @@ export function secretReader(options: SecretReaderOptions): () => Promise<string
     );
     let value: string | Uint8Array | undefined;
     try {
-      value = await provider.get(secretId, { maxAge: maxAgeSeconds, forceFetch: refetch });
+      value = await provider.get(secretId, {
+        maxAge: maxAgeSeconds,
+        forceFetch: refetch || forceFetch,
+        ...(versionStage ? { sdkOptions: { VersionStage: versionStage } } : {}),
+      });
     } catch (error) {
       // Powertools wraps the SDK's error (GetParameterError); its cause has the name and the status.
       const cause = (error as { cause?: { name?: string; message?: string; $metadata?: object } }).cause;
+      if (missingIsUndefined && cause?.name === "ResourceNotFoundException") {
+        missingSince = Date.now();
+        return undefined;
+      }
       const reason = cause?.name
         ? `${cause.name}: ${cause.message}`
         : `${(error as Error).name}: ${(error as Error).message}`;
-      const failure = unavailable(`cannot read ${what} ${secretId}: ${reason}`, { cause: error });
+      const failure = unavailable(`cannot read ${described}: ${reason}`, { cause: error });
       if (cause?.$metadata) Object.assign(failure, { $metadata: cause.$metadata });
       throw failure;
     }
+    missingSince = undefined;
     const secret = unwrap(value);
     if (!secret || secret.length < minLength) {
       // Powertools cached what it read: ask Secrets Manager again next time, not in an hour.
       refetch = true;
       // Never echo the value itself: it is the secret.
-      throw unavailable(`${what} ${secretId} must be a string of at least ${minLength} characters`);
+      throw unavailable(`${described} must be a string of at least ${minLength} characters`);
     }
     refetch = false;
     return secret;
   };
 
-  return () => {
-    reading ??= read().finally(() => {
+  return (readOptions = {}) => {
+    // A refresh waits for a read under way, then reads again: that read may predate the rotation.
+    if (readOptions.refresh) {
+      const after = reading ?? Promise.resolve(undefined);
+      return after.catch(() => undefined).then(() => read(true));
+    }
+    reading ??= read(false).finally(() => {
       reading = undefined;
     });
     return reading;

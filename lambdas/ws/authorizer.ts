@@ -1,11 +1,12 @@
 // The WebSocket API's REQUEST authorizer for $connect (API Gateway runs authorizers on $connect
 // only). Browsers cannot set headers on a WebSocket handshake, so the token travels in the query:
-// wss://…/{stage}?token=<subscribe or operator token>. A run token admits a client to one run, an
-// operator token to every run; anything else — missing, malformed, expired, forged — is denied.
+// wss://…/{stage}?token=<run (subscribe) or operator token>. A run token admits a client to one run,
+// an operator token to every run; anything else — a customer token, missing, malformed, expired,
+// forged — is denied. It holds the run and operator keys only (lambdas/auth/secret.ts).
 import { SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from "aws-lambda";
-import { loadTokenSecret } from "../auth/secret.ts";
-import { InvalidTokenError, verifyToken } from "../auth/tokens.ts";
+import { type TokenSecretConfig, verifyWithKeys } from "../auth/secret.ts";
+import { InvalidTokenError, type TokenAudience } from "../auth/tokens.ts";
 import { parseConfig } from "../runtime/config.ts";
 import { createLogger } from "../runtime/logger.ts";
 import { functionTracer } from "../runtime/tracer.ts";
@@ -21,21 +22,34 @@ export type ConnectDecision =
     }
   | { effect: "Deny"; reason: string };
 
+/** The audiences that open the WebSocket API: a customer's token is for the chat only. */
+export const CONNECT_AUDIENCES: readonly TokenAudience[] = ["run", "operator"];
+
+export interface ConnectOptions {
+  /** The handler's traced Secrets Manager client (the keys' secrets are read with it). */
+  client?: SecretsManagerClient;
+  now?: Date;
+}
+
 /** Allow with the token's scope, or Deny with why (for the log; the client only sees 403). */
-export function decideConnect(token: unknown, secret: string, now = new Date()): ConnectDecision {
+export async function decideConnect(
+  token: unknown,
+  config: TokenSecretConfig,
+  options: ConnectOptions = {},
+): Promise<ConnectDecision> {
   try {
-    const { scope } = verifyToken(secret, token, now);
-    // A customer's token is for the chat; watching runs over the WebSocket takes a run's or an operator's.
-    if (scope.kind === "customer") {
-      return { effect: "Deny", reason: "a customer token does not open the WebSocket API" };
+    const { scope } = await verifyWithKeys(config, token, { ...options, accept: CONNECT_AUDIENCES });
+    if (scope.kind === "run") {
+      return {
+        effect: "Allow",
+        principalId: `run:${scope.run_id}`,
+        context: { scope: "run", run_id: scope.run_id },
+      };
     }
-    return scope.kind === "run"
-      ? {
-          effect: "Allow",
-          principalId: `run:${scope.run_id}`,
-          context: { scope: "run", run_id: scope.run_id },
-        }
-      : { effect: "Allow", principalId: "operator", context: { scope: "operator" } };
+    if (scope.kind === "operator") {
+      return { effect: "Allow", principalId: "operator", context: { scope: "operator" } };
+    }
+    return { effect: "Deny", reason: "a customer token does not open the WebSocket API" };
   } catch (error) {
     if (error instanceof InvalidTokenError) return { effect: "Deny", reason: error.message };
     throw error;
@@ -59,13 +73,15 @@ export function toPolicy(decision: ConnectDecision, methodArn: string): APIGatew
   };
 }
 
-/** The authorizer's answer for a $connect request carrying `?token=`. */
-export function authorizeConnect(
+/** The authorizer's answer for a $connect request carrying `?token=`, verified with `config`'s keys. */
+export async function authorizeConnect(
   event: Pick<APIGatewayRequestAuthorizerEvent, "methodArn" | "queryStringParameters">,
-  secret: string,
-  now = new Date(),
-): APIGatewayAuthorizerResult {
-  return toPolicy(decideConnect(event.queryStringParameters?.token, secret, now), event.methodArn);
+  config: TokenSecretConfig,
+  options: ConnectOptions = {},
+): Promise<APIGatewayAuthorizerResult> {
+  const decision = await decideConnect(event.queryStringParameters?.token, config, options);
+  if (decision.effect === "Deny") logger.info("websocket connect denied", { reason: decision.reason });
+  return toPolicy(decision, event.methodArn);
 }
 
 let config: ReturnType<typeof parseConfig> | undefined;
@@ -78,8 +94,5 @@ export const handler = async (
   // A missing secret is a deployment fault, not a bad client: it throws (API Gateway answers 500)
   // instead of quietly denying everyone.
   secrets ??= functionTracer(SERVICE).captureAWSv3Client(new SecretsManagerClient({ region: config.region }));
-  const secret = await loadTokenSecret(config, secrets);
-  const decision = decideConnect(event.queryStringParameters?.token, secret);
-  if (decision.effect === "Deny") logger.info("websocket connect denied", { reason: decision.reason });
-  return toPolicy(decision, event.methodArn);
+  return authorizeConnect(event, config, { client: secrets });
 };

@@ -14,7 +14,6 @@ import { CoreBankingStore } from "../../lambdas/store/core-banking.ts";
 import { launchChromium } from "./browser.ts";
 
 const ARTIFACTS = "test-results";
-const SECRET = "chat-e2e-test-secret-0123456789abcdef";
 
 let twin: Twin;
 let context: BrowserContext;
@@ -22,7 +21,7 @@ let userDataDir: string;
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  twin = await startTwin({ persist: false, port: 0, env: { REWOO_TOKEN_SECRET: SECRET } });
+  twin = await startTwin({ persist: false, port: 0 });
   userDataDir = mkdtempSync(join(tmpdir(), "rewoo-e2e-chat-"));
   context = await launchChromium(userDataDir, {
     viewport: { width: 1280, height: 900 },
@@ -35,8 +34,8 @@ afterAll(async () => {
   await twin?.stop();
 });
 
-const customerToken = (customer: string, secret = SECRET) =>
-  mintToken(secret, { kind: "customer", customer_id: customer }, 3600);
+const customerToken = (customer: string, key = twin.tokenKeys.customer.current) =>
+  mintToken({ customer: { current: key } }, { kind: "customer", customer_id: customer }, 3600);
 
 /** `provoked`: refusals the test asks for, not counted as the page's errors. */
 async function openPage(path: string, provoked: (url: URL, status: number) => boolean = () => false) {
@@ -220,7 +219,7 @@ describe("the Chat page", () => {
     const error = page.locator("[data-testid=chat-error]");
     await error.waitFor({ state: "visible", timeout: 30_000 });
     expect(await error.innerText()).toMatch(
-      /The message was not sent: 401 customer_unauthenticated: token signature does not match\s+X-Customer-Token: token signature does not match/,
+      /The message was not sent: 401 customer_unauthenticated: unknown key id \(kid\) "[\w-]{16}": neither the current nor the previous customer token key\s+X-Customer-Token: unknown key id/,
     );
     expect(await box.inputValue()).toBe("what's my balance");
     expect(await box.getAttribute("aria-invalid")).toBe("true");

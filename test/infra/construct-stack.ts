@@ -1,5 +1,5 @@
 // A bare stack for testing one construct of the Service stack on its own: the Data stack's resources
-// it depends on (tables, buckets, the log key, the token secret) as plain stand-ins, and cdk-nag's
+// it depends on (tables, buckets, the log key, the token secrets) as plain stand-ins, and cdk-nag's
 // AwsSolutions findings of the construct under test (the stand-ins' own findings are not its concern).
 import { App, Stack } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
@@ -29,7 +29,11 @@ export function bareStack(name: EnvironmentName = "dev", config: RewooConfig = E
   const coreBankingTable = table("CoreBankingTable");
   const documentsBucket = new s3.Bucket(stack, "DocumentsBucket");
   const artifactsBucket = new s3.Bucket(stack, "ArtifactsBucket");
-  const tokenSecret = new secretsmanager.Secret(stack, "TokenSecret");
+  const tokenSecrets = {
+    customer: new secretsmanager.Secret(stack, "CustomerTokenSecret"),
+    run: new secretsmanager.Secret(stack, "RunTokenSecret"),
+    operator: new secretsmanager.Secret(stack, "OperatorTokenSecret"),
+  };
   const logsKey = key("LogsKey");
   const environments = serviceEnvironments(
     config,
@@ -46,7 +50,7 @@ export function bareStack(name: EnvironmentName = "dev", config: RewooConfig = E
     coreBankingTable,
     documentsBucket,
     artifactsBucket,
-    tokenSecret,
+    tokenSecrets,
     environments,
     template: () => Template.fromStack(stack),
   };

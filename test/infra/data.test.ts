@@ -164,11 +164,23 @@ describe("data stack (dev)", () => {
     });
   });
 
-  it("creates the token secret with a generated value, never a literal", () => {
-    dev.dataTemplate.hasResourceProperties("AWS::SecretsManager::Secret", {
+  it("creates one token secret per audience, each with a generated value, never a literal", () => {
+    const secrets = dev.dataTemplate.findResources("AWS::SecretsManager::Secret");
+    // The customer secret keeps the id of the one secret all audiences shared before: not replaced.
+    expect(
+      Object.keys(secrets)
+        .map((id) => id.replace(/[0-9A-F]{8}$/, ""))
+        .sort(),
+    ).toEqual(["OperatorTokenSecret", "RunTokenSecret", "TokenSecret"]);
+    dev.dataTemplate.allResourcesProperties("AWS::SecretsManager::Secret", {
       GenerateSecretString: { PasswordLength: 64, ExcludePunctuation: true },
       SecretString: Match.absent(),
     });
+    for (const audience of ["customer", "run", "operator"]) {
+      dev.dataTemplate.hasResourceProperties("AWS::SecretsManager::Secret", {
+        Description: Match.stringLikeRegexp(`^HMAC key of ${audience} tokens`),
+      });
+    }
   });
 
   it("names no tables or buckets: CloudFormation generates the names", () => {

@@ -204,14 +204,60 @@ describe("functions (dev)", () => {
     }
   });
 
-  it("keeps the authorizer to reading the token secret", () => {
+  it("keeps the authorizer to reading the run and operator token secrets", () => {
     const actions = access("rewoo-authorizer")
       .statements.flatMap(actionsOf)
       .filter((action) => !action.startsWith("xray:") && !action.startsWith("logs:"));
-    expect(actions.sort()).toEqual(["secretsmanager:DescribeSecret", "secretsmanager:GetSecretValue"]);
-    expect(access("rewoo-authorizer").environment.REWOO_TOKEN_SECRET_ARN).toEqual({
-      "Fn::ImportValue": expect.stringContaining("TokenSecret"),
+    expect([...new Set(actions)].sort()).toEqual([
+      "secretsmanager:DescribeSecret",
+      "secretsmanager:GetSecretValue",
+    ]);
+  });
+
+  it("gives each function the token secrets of the audiences it mints or verifies, and no other", () => {
+    const dataSecret = (id: string) => `Rewoo-dev-Data:ExportsOutputRef${id}`;
+    const tokenSecrets = (service: string) => {
+      const { environment } = access(service);
+      const names = Object.keys(environment).filter((name) => /^REWOO_\w+_TOKEN_SECRET/.test(name));
+      return Object.fromEntries(
+        names
+          .sort()
+          .map((name) => [name, (environment[name] as { "Fn::ImportValue": string })["Fn::ImportValue"]]),
+      );
+    };
+    // The API verifies customer tokens (POST /v1/chat) and mints run tokens; the customer secret keeps
+    // the id of the one secret every audience shared before (the bank's sign-in holds its value).
+    expect(tokenSecrets("rewoo-api")).toEqual({
+      REWOO_CUSTOMER_TOKEN_SECRET_ARN: expect.stringMatching(
+        new RegExp(`^${dataSecret("TokenSecret")}[0-9A-F]+$`),
+      ),
+      REWOO_RUN_TOKEN_SECRET_ARN: expect.stringMatching(
+        new RegExp(`^${dataSecret("RunTokenSecret")}[0-9A-F]+$`),
+      ),
     });
+    // The $connect authorizer verifies run and operator tokens.
+    expect(tokenSecrets("rewoo-authorizer")).toEqual({
+      REWOO_OPERATOR_TOKEN_SECRET_ARN: expect.stringMatching(
+        new RegExp(`^${dataSecret("OperatorTokenSecret")}[0-9A-F]+$`),
+      ),
+      REWOO_RUN_TOKEN_SECRET_ARN: expect.stringMatching(
+        new RegExp(`^${dataSecret("RunTokenSecret")}[0-9A-F]+$`),
+      ),
+    });
+    const readable = (service: string) =>
+      access(service)
+        .allowing("secretsmanager:GetSecretValue")
+        .map((arn) => arn.replace(/^Rewoo-dev-Data:ExportsOutputRef(\w+?)[0-9A-F]{16}$/, "$1"))
+        .sort();
+    expect(readable("rewoo-api")).toEqual(["RunTokenSecret", "TokenSecret"]);
+    expect(readable("rewoo-authorizer")).toEqual(["OperatorTokenSecret", "RunTokenSecret"]);
+    for (const service of SERVICES.filter((name) => name !== "rewoo-api" && name !== "rewoo-authorizer")) {
+      expect(tokenSecrets(service), service).toEqual({});
+      expect(
+        readable(service).filter((id) => id.endsWith("TokenSecret")),
+        service,
+      ).toEqual([]);
+    }
   });
 
   it("lets only the API start, describe and stop executions, of this state machine only (and start batches)", () => {

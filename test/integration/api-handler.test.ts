@@ -24,7 +24,7 @@ import { bootTwinWithSamples, taxReturnRequest } from "./twin-fixture.ts";
 
 expect.extend(allCustomMatcher);
 
-const SECRET = "integration-token-secret-0123456789abcdef";
+const RUN_KEY = "integration-run-token-key-0123456789abcdef";
 const STATE_MACHINE_ARN = "arn:aws:states:us-east-1:123456789012:stateMachine:rewoo";
 const MAX_BODY_BYTES = 16 * 1024;
 const sfn = mockClient(SFNClient);
@@ -33,7 +33,7 @@ let twin: Twin;
 beforeAll(async () => {
   twin = await bootTwinWithSamples({
     STATE_MACHINE_ARN,
-    REWOO_TOKEN_SECRET: SECRET,
+    REWOO_RUN_TOKEN_SECRET: RUN_KEY,
     REWOO_MAX_BODY_BYTES: String(MAX_BODY_BYTES),
     WEBSOCKET_URL: "wss://ws.example.test/prod",
     PUBLIC_API_URL: "https://api.lender.example/loans/",
@@ -258,7 +258,18 @@ describe("POST /v1/evaluate-conditions", () => {
       websocket_url: "wss://ws.example.test/prod",
       subscribe_token: expect.any(String),
     });
-    expect(verifyToken(SECRET, body.subscribe_token).scope).toEqual({ kind: "run", run_id: body.run_id });
+    // A run token, signed with the run key: it opens the WebSocket for this run, and nothing else.
+    const keys = {
+      run: { current: RUN_KEY },
+      operator: { current: "o".repeat(32) },
+      customer: { current: "c".repeat(32) },
+    };
+    const claims = verifyToken(body.subscribe_token, { accept: ["run", "operator"], keys });
+    expect(claims.scope).toEqual({ kind: "run", run_id: body.run_id });
+    expect(claims.exp - claims.iat).toBe(24 * 3600);
+    expect(() => verifyToken(body.subscribe_token, { accept: ["customer"], keys })).toThrow(
+      "wrong audience: a run token, expected customer",
+    );
     expect(sfn).toHaveReceivedCommandExactlyOnceWith(StartExecutionCommand, {
       stateMachineArn: STATE_MACHINE_ARN,
       name: body.run_id,

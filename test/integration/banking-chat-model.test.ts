@@ -73,7 +73,11 @@ beforeAll(async () => {
   );
   twin = await startTwin({
     persist: false,
-    env: { REWOO_TOKEN_SECRET: SECRET, REWOO_LLM_PROVIDER: "scripted", REWOO_SCRIPTED_RESPONSES: file },
+    env: {
+      REWOO_CUSTOMER_TOKEN_SECRET: SECRET,
+      REWOO_LLM_PROVIDER: "scripted",
+      REWOO_SCRIPTED_RESPONSES: file,
+    },
   });
   bank = new CoreBankingStore(
     twin.services.clients.ddb,
@@ -91,7 +95,11 @@ async function say(message: string, session?: string) {
     method: "POST",
     headers: {
       "content-type": "application/json",
-      "x-customer-token": mintToken(SECRET, { kind: "customer", customer_id: "cust_alice" }, 600),
+      "x-customer-token": mintToken(
+        { customer: { current: SECRET } },
+        { kind: "customer", customer_id: "cust_alice" },
+        600,
+      ),
     },
     body: JSON.stringify({ message, ...(session ? { session_id: session } : {}) }),
   });

@@ -9,10 +9,9 @@ import { CoreBankingStore } from "../../lambdas/store/core-banking.ts";
 
 let twin: Twin;
 let bank: CoreBankingStore;
-const SECRET = "banking-chat-test-secret-0123456789abcdef";
 
 beforeAll(async () => {
-  twin = await startTwin({ persist: false, env: { REWOO_TOKEN_SECRET: SECRET } });
+  twin = await startTwin({ persist: false });
   bank = new CoreBankingStore(
     twin.services.clients.ddb,
     twin.services.config.coreBankingTable as string,
@@ -24,7 +23,8 @@ afterAll(async () => {
   await twin?.stop();
 });
 
-const tokenOf = (customer: string) => mintToken(SECRET, { kind: "customer", customer_id: customer }, 3600);
+const tokenOf = (customer: string) =>
+  mintToken(twin.tokenKeys, { kind: "customer", customer_id: customer }, 3600);
 
 interface Reply {
   session_id: string;
@@ -193,6 +193,26 @@ describe("the banking assistant", () => {
 
     expect((await say("hello", { token: null })).status).toBe(401);
     expect((await say("hello", { token: "not.a-token" })).status).toBe(401);
+    // Only customer tokens: a run's subscribe token or an operator token is refused, naming the audience.
+    const runToken = mintToken(twin.tokenKeys, { kind: "run", run_id: first.body.run_id as string }, 600);
+    const refusedRun = await say("hello", { token: runToken });
+    expect(refusedRun.status).toBe(401);
+    expect(JSON.stringify(refusedRun.body)).toContain("wrong audience: a run token, expected customer");
+    const refusedOperator = await say("hello", { token: twin.operatorToken });
+    expect(JSON.stringify(refusedOperator.body)).toContain(
+      "wrong audience: an operator token, expected customer",
+    );
+    // A customer token signed with another audience's key (whoever holds the operator key is no customer).
+    const forged = mintToken(
+      { customer: twin.tokenKeys.operator },
+      { kind: "customer", customer_id: "cust_alice" },
+      600,
+    );
+    const refusedForged = await say("hello", { token: forged });
+    expect(refusedForged.status).toBe(401);
+    expect(JSON.stringify(refusedForged.body)).toContain(
+      "neither the current nor the previous customer token key",
+    );
     const help = await say("what's the weather like?");
     expect(help.body.state).toBe("idle");
     expect(help.body.reply).toMatch(/I can help with/);

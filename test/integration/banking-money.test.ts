@@ -8,13 +8,11 @@ import { CoreBankingStore } from "../../lambdas/store/core-banking.ts";
 
 let twin: Twin;
 let bank: CoreBankingStore;
-const SECRET = "banking-money-test-secret-0123456789abcdef";
 
 beforeAll(async () => {
   twin = await startTwin({
     persist: false,
     env: {
-      REWOO_TOKEN_SECRET: SECRET,
       // A transfer of exactly 7.77 times out before it starts; one of 8.88 is slow but in time.
       REWOO_TOOL_TIMEOUT_MS: "transfer_funds=2000",
       REWOO_CHAT_TRANSCRIPTS: "customer_only",
@@ -31,7 +29,8 @@ afterAll(async () => {
   await twin?.stop();
 });
 
-const tokenOf = (customer: string) => mintToken(SECRET, { kind: "customer", customer_id: customer }, 3600);
+const tokenOf = (customer: string) =>
+  mintToken(twin.tokenKeys, { kind: "customer", customer_id: customer }, 3600);
 
 interface Reply {
   session_id: string;

@@ -150,8 +150,12 @@ describe("rewoo chat --local", () => {
         );
       expect(chatLink).not.toBeNull();
       const token = chatLink?.[2] ?? "";
-      const secret = readFileSync(join(dataDir, "token-secret"), "utf8").trim();
-      expect(verifyToken(secret, token).scope).toEqual({ kind: "customer", customer_id: "cust_alice" });
+      const customerKey = readFileSync(join(dataDir, "token-keys", "customer"), "utf8").trim();
+      const keys = { customer: { current: customerKey } };
+      expect(verifyToken(token, { accept: ["customer"], keys }).scope).toEqual({
+        kind: "customer",
+        customer_id: "cust_alice",
+      });
 
       // The prompt, fed through a pipe.
       const { code, stdout } = await rewoo(["chat", "--local"], env, "what is my savings balance\nquit\n");

@@ -738,7 +738,7 @@ describe("rewoo dev", () => {
     return { child, exited, printed, output: () => stdout };
   }
 
-  it("serves the real handlers until SIGINT, exits 0, and keeps its token secret for the next boot", async () => {
+  it("serves the real handlers until SIGINT, exits 0, and keeps its token keys for the next boot", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "rewoo-dev-"));
     const dev = spawnRewoo(["dev", "--port", "0", "--no-sample"], { REWOO_DATA_DIR: dataDir });
     try {
@@ -749,9 +749,13 @@ describe("rewoo dev", () => {
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ status: "ok" });
 
-      const secret = (await readFile(join(dataDir, "token-secret"), "utf8")).trim();
-      expect(secret.length).toBeGreaterThanOrEqual(32);
-      expect(verifyToken(secret, token).scope).toEqual({ kind: "operator" });
+      const operatorKey = (await readFile(join(dataDir, "token-keys", "operator"), "utf8")).trim();
+      expect(operatorKey.length).toBeGreaterThanOrEqual(32);
+      const keys = { operator: { current: operatorKey } };
+      // Valid the operator maximum (12 h by default), which the $connect authorizer enforces.
+      const claims = verifyToken(token, { accept: ["operator"], keys });
+      expect(claims.scope).toEqual({ kind: "operator" });
+      expect(claims.exp - claims.iat).toBe(12 * 3600);
 
       dev.child.kill("SIGINT");
       expect(await dev.exited).toBe(0);
@@ -763,7 +767,11 @@ describe("rewoo dev", () => {
     const again = spawnRewoo(["dev", "--port", "0", "--no-sample", "--exit"], { REWOO_DATA_DIR: dataDir });
     expect(await again.exited).toBe(0);
     const token = /\?token=([\w.-]+)/.exec(again.output())?.[1];
-    const secret = (await readFile(join(dataDir, "token-secret"), "utf8")).trim();
-    expect(verifyToken(secret, token).scope).toEqual({ kind: "operator" });
+    const operatorKey = (await readFile(join(dataDir, "token-keys", "operator"), "utf8")).trim();
+    expect(
+      verifyToken(token, { accept: ["operator"], keys: { operator: { current: operatorKey } } }).scope,
+    ).toEqual({
+      kind: "operator",
+    });
   }, 240_000);
 });

@@ -42,6 +42,9 @@ let afterStop: Entry[];
 let logged = "";
 let umaskBefore: number;
 let umaskAfter: number;
+/** A run key an earlier session left, world-readable. */
+const RUN_KEY = "s".repeat(43);
+let runKeyInUse = "";
 
 beforeAll(async () => {
   // A permissive umask, as on most desktops: without the twin's own care its files would be 0644.
@@ -51,7 +54,8 @@ beforeAll(async () => {
   await chmod(dataDir, 0o755);
   await mkdir(join(dataDir, "s3"), { mode: 0o755 });
   await writeFile(join(dataDir, "s3", "left-over.json"), "{}", { mode: 0o644 });
-  await writeFile(join(dataDir, "token-secret"), `${"s".repeat(43)}\n`, { mode: 0o644 });
+  await mkdir(join(dataDir, "token-keys"), { mode: 0o755 });
+  await writeFile(join(dataDir, "token-keys", "run"), `${RUN_KEY}\n`, { mode: 0o644 });
 
   lender = await startRecordingServer(() => ({
     status: 400,
@@ -80,6 +84,7 @@ beforeAll(async () => {
     }
     const { run_id } = await twin.startRun(taxReturnRequest(["rm-conditions/1120-signed.pdf"]));
     run = await twin.waitForRun(run_id);
+    runKeyInUse = twin.tokenKeys.run.current;
     await twin.settled();
     whileRunning = await tree(dataDir);
     await twin.stop();
@@ -121,17 +126,25 @@ describe("a lender error with the borrower's SSN in its body", () => {
 });
 
 describe("the twin's data folder", () => {
-  it("holds the emulators' data and the token secret", () => {
+  it("holds the emulators' data and one token key per audience, reusing the one it found", () => {
     const paths = afterStop.map((entry) => entry.path);
     expect(paths.filter((path) => path.startsWith(join(dataDir, "dynamodb"))).length).toBeGreaterThan(2);
     expect(paths.some((path) => path.includes(join(dataDir, "s3", "rewoo-documents")))).toBe(true);
-    expect(paths).toContain(join(dataDir, "token-secret"));
+    for (const audience of ["customer", "run", "operator"]) {
+      expect(paths).toContain(join(dataDir, "token-keys", audience));
+    }
+    expect(runKeyInUse).toBe(RUN_KEY);
   });
 
   it("is readable by its owner only while the twin runs, including what existed before", () => {
     expect(readableByOthers(whileRunning)).toEqual([]);
     expect(whileRunning.find((entry) => entry.path === dataDir)?.mode).toBe(0o700);
-    expect(whileRunning.find((entry) => entry.path === join(dataDir, "token-secret"))?.mode).toBe(0o600);
+    for (const audience of ["customer", "run", "operator"]) {
+      expect(whileRunning.find((entry) => entry.path === join(dataDir, "token-keys", audience))?.mode).toBe(
+        0o600,
+      );
+    }
+    expect(whileRunning.find((entry) => entry.path === join(dataDir, "token-keys"))?.mode).toBe(0o700);
     expect(whileRunning.find((entry) => entry.path.endsWith("left-over.json"))?.mode).toBe(0o600);
   });
 

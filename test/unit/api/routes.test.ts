@@ -33,7 +33,10 @@ function fakeContext(overrides: Partial<ApiContext> = {}): ApiContext {
       catalog: untouchable as ApiContext["services"]["catalog"],
     },
     workflow: untouchable as ApiContext["workflow"],
-    tokenSecret: async () => "s".repeat(32),
+    tokenKeys: async () => ({ run: { current: "s".repeat(32) } }),
+    verifyToken: async () => {
+      throw new Error("no token is verified here");
+    },
     logger: new Logger({ logLevel: "SILENT" }),
     version: "9.9.9",
     ...overrides,

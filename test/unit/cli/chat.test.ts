@@ -1,7 +1,7 @@
 // `rewoo chat` without a twin: which options it refuses (each named), what it prints for a turn and
 // for the API's refusal, how it exits, and that a conversation stays in one session. The API is a
 // small HTTP server on loopback answering as POST /v1/chat does.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -18,7 +18,7 @@ import {
   stateLine,
   validateChatOptions,
 } from "../../../cli/chat.ts";
-import { chatPageUrl, mintCustomerToken, twinTokenSecret } from "../../../cli/customer-token.ts";
+import { chatPageUrl, mintCustomerToken, twinCustomerTokenKey } from "../../../cli/customer-token.ts";
 import { verifyToken } from "../../../lambdas/auth/tokens.ts";
 
 process.env.NO_COLOR = "1";
@@ -381,21 +381,30 @@ describe("rewoo chat --api", () => {
 });
 
 describe("demo customer tokens", () => {
-  it("reads the twin's secret from the environment first, else from its data folder", async () => {
+  const KEY = "customer-key-0123456789abcdef0123456789";
+
+  it("reads the twin's customer key from the environment first, else from its data folder", async () => {
     const dir = mkdtempSync(join(tmpdir(), "rewoo-chat-secret-"));
-    await expect(twinTokenSecret({}, dir)).rejects.toThrow(`no token secret in ${join(dir, "token-secret")}`);
-    writeFileSync(join(dir, "token-secret"), "from-the-folder-0123456789abcdef0123\n");
-    expect(await twinTokenSecret({}, dir)).toBe("from-the-folder-0123456789abcdef0123");
-    expect(await twinTokenSecret({ REWOO_TOKEN_SECRET: "configured" }, dir)).toBe("configured");
+    await expect(twinCustomerTokenKey({}, dir)).rejects.toThrow(
+      `no customer token key in ${join(dir, "token-keys", "customer")} (and REWOO_CUSTOMER_TOKEN_SECRET is not set)`,
+    );
+    mkdirSync(join(dir, "token-keys"));
+    writeFileSync(join(dir, "token-keys", "customer"), "from-the-folder-0123456789abcdef0123\n");
+    expect(await twinCustomerTokenKey({}, dir)).toBe("from-the-folder-0123456789abcdef0123");
+    expect(await twinCustomerTokenKey({ REWOO_CUSTOMER_TOKEN_SECRET: "configured" }, dir)).toBe("configured");
   });
 
-  it("mints a customer-scoped token the API verifies, and a chat page URL carrying it", () => {
+  it("mints a customer token the API verifies (and no other verifier), and a chat page URL carrying it", () => {
     const now = new Date("2026-01-01T12:00:00Z");
-    const token = mintCustomerToken("secret-0123456789abcdef0123456789", "cust_sam", now);
-    expect(verifyToken("secret-0123456789abcdef0123456789", token, now)).toEqual({
+    const token = mintCustomerToken(KEY, "cust_sam", now);
+    const keys = { customer: { current: KEY } };
+    expect(verifyToken(token, { accept: ["customer"], keys, now })).toMatchObject({
+      aud: "customer",
       scope: { kind: "customer", customer_id: "cust_sam" },
+      iat: now.getTime() / 1000,
       exp: now.getTime() / 1000 + 8 * 3600,
     });
+    expect(() => verifyToken(token, { accept: ["run", "operator"], keys, now })).toThrow(/wrong audience/);
     expect(chatPageUrl("http://127.0.0.1:3000/", token)).toBe(
       `http://127.0.0.1:3000/?customer_token=${token}#/chat`,
     );

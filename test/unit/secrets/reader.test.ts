@@ -4,6 +4,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-sec
 import { mockClient } from "aws-sdk-client-mock";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
+  optionalSecretReader,
   SECRET_MAX_AGE_SECONDS,
   SecretUnavailableError,
   secretReader,
@@ -112,5 +113,66 @@ describe("secretReader", () => {
     const read = secretReader({ secretId: ARN, what: "the lender API token", region: "eu-west-1" });
     expect(await read()).toBe("lender-bearer-token");
     expect(await secrets.commandCalls(GetSecretValueCommand)[0]?.thisValue.config.region()).toBe("eu-west-1");
+  });
+
+  it("reads again at once when asked to refresh, and caches what it read", async () => {
+    secrets
+      .on(GetSecretValueCommand)
+      .resolvesOnce({ SecretString: "old-token" })
+      .resolves({ SecretString: "new-token" });
+    const read = lenderToken();
+    expect(await read()).toBe("old-token");
+    expect(await read({ refresh: true })).toBe("new-token");
+    expect(await read()).toBe("new-token");
+    expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(2);
+  });
+});
+
+describe("optionalSecretReader", () => {
+  const previous = (maxAgeSeconds?: number) =>
+    optionalSecretReader({
+      secretId: ARN,
+      what: "the token key",
+      versionStage: "AWSPREVIOUS",
+      client: new SecretsManagerClient({ region: "us-east-1" }),
+      ...(maxAgeSeconds === undefined ? {} : { maxAgeSeconds }),
+    });
+  const notFound = Object.assign(new Error("no version with staging label AWSPREVIOUS"), {
+    name: "ResourceNotFoundException",
+  });
+
+  it("reads the version by its staging label", async () => {
+    secrets.on(GetSecretValueCommand).resolves({ SecretString: "previous-value" });
+    expect(await previous()()).toBe("previous-value");
+    expect(secrets.commandCalls(GetSecretValueCommand)[0]?.args[0].input).toEqual({
+      SecretId: ARN,
+      VersionStage: "AWSPREVIOUS",
+    });
+  });
+
+  it("reads a missing version as undefined, remembers that for the maximum age, then asks again", async () => {
+    vi.useFakeTimers({ now: new Date("2025-03-01T10:00:00Z"), toFake: ["Date"] });
+    secrets.on(GetSecretValueCommand).rejectsOnce(notFound).resolves({ SecretString: "previous-value" });
+    const read = previous(600);
+    expect(await read()).toBeUndefined();
+    expect(await read()).toBeUndefined();
+    expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(1);
+    vi.setSystemTime(new Date(Date.now() + 601 * 1000));
+    expect(await read()).toBe("previous-value");
+    expect(secrets.commandCalls(GetSecretValueCommand)).toHaveLength(2);
+  });
+
+  it("still fails on any other error, naming the version", async () => {
+    secrets
+      .on(GetSecretValueCommand)
+      .rejects(Object.assign(new Error("not allowed"), { name: "AccessDeniedException" }));
+    await expect(previous()()).rejects.toThrow(
+      `cannot read the token key ${ARN} (AWSPREVIOUS): AccessDeniedException: not allowed`,
+    );
+  });
+
+  it("leaves a missing version of the required reader an error", async () => {
+    secrets.on(GetSecretValueCommand).rejects(notFound);
+    await expect(lenderToken()()).rejects.toThrow(/ResourceNotFoundException/);
   });
 });
