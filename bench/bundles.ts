@@ -84,7 +84,9 @@ export async function deployedFunctions(provider: string = MEASURED_PROVIDER): P
  * size is reported, not held to the byte budget; every function is held to the import budget.
  */
 export const BUNDLE_TARGETS = {
-  bytes: 1_000_000,
+  // 1 MiB: the API function now holds the banking chat's understanding (currencies, payees, a clear
+  // yes) and three token audiences; import time, the cold start itself, stays the target that matters.
+  bytes: 1_048_576,
   bytesExempt: ["worker"],
   importMs: 150,
 } as const;

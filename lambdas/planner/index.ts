@@ -6,11 +6,23 @@ import { functionTracer } from "../runtime/tracer.ts";
 import { forStateMachine } from "../runtime/transient.ts";
 import { awaitPersonRun, type WaitKind, waitTimedOutRun } from "./await-person.ts";
 import { type PlanOutput, planRun, replanRun } from "./plan-run.ts";
-import { reviewPlanRun } from "./review-plan.ts";
+import { CoreBankingStore } from "../store/core-banking.ts";
+import { type HoldingsReader, reviewPlanRun } from "./review-plan.ts";
 
 const SERVICE = "rewoo-planner";
 const logger = createLogger(SERVICE);
 const tracer = functionTracer(SERVICE);
+
+let bank: CoreBankingStore | undefined;
+/** Customers' holdings, read (never written) to check a transfer before it is confirmed. */
+const holdings: HoldingsReader = (customerId) => {
+  const { config, clients, now } = services();
+  if (!config.coreBankingTable) {
+    throw new Error("the planner cannot check a transfer: CORE_BANKING_TABLE is not set");
+  }
+  bank ??= new CoreBankingStore(clients.ddb, config.coreBankingTable, now);
+  return bank.holdings(customerId);
+};
 
 /**
  * The Plan state sends `{run_id}`; ReviewPlan adds `action: "review"`, the Replan state (after the
@@ -51,7 +63,7 @@ export const handler = instrumentHandler(
     try {
       switch (event.action) {
         case "review":
-          return await reviewPlanRun(event.run_id, services(), log);
+          return await reviewPlanRun(event.run_id, services(), log, holdings);
         case "replan":
           return await replanRun(event.run_id, services(), log);
         case "await":

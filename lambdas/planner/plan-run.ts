@@ -235,7 +235,11 @@ export async function replanRun(runId: string, services: Services, log: Logger):
     failed_steps: failedRequired.map((step) => step.id),
   });
   await publisher.publish(runId, { stage: "plan", plan: next });
-  return { ...planOutput(next, meta.request, config), replanned: true, ...(reviewAgain ? { review_again: true } : {}) };
+  return {
+    ...planOutput(next, meta.request, config),
+    replanned: true,
+    ...(reviewAgain ? { review_again: true } : {}),
+  };
 }
 
 /**

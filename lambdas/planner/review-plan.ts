@@ -4,6 +4,7 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { profileModule, runQuestions } from "../core/agent-profiles.ts";
 import { approvalRequired, mayAsk, nextWait, type WaitDecision } from "../core/interaction.ts";
+import type { Holdings } from "../core/banking/preflight.ts";
 import { maxStepsFor } from "../core/profiles.ts";
 import { loanPlanReviewInput, scoreReview } from "../core/review.ts";
 import { isTerminal, type Plan, type Review } from "../core/types.ts";
@@ -56,12 +57,17 @@ const refusedVerdict: Review = scoreReview([]);
  * (its question names the choices), one they settle is filled in, and a request that cannot work is
  * refused before anyone is asked to confirm it.
  */
-async function checkedRun(meta: MetaItem, services: Services, log: Logger): Promise<MetaItem> {
+async function checkedRun(
+  meta: MetaItem,
+  services: Services,
+  log: Logger,
+  holdings: HoldingsReader | undefined,
+): Promise<MetaItem> {
   const profile = profileModule(meta.profile);
   if (!profile.check || !meta.customer_id || !meta.plan || meta.refusal) return meta;
-  if (!services.holdings)
+  if (!holdings)
     throw new Error("this function cannot read customers' holdings: CORE_BANKING_TABLE is not set");
-  const checked = profile.check(meta.request, await services.holdings(meta.customer_id), {
+  const checked = profile.check(meta.request, await holdings(meta.customer_id), {
     tools: services.tools.catalog(profile.name),
     maxSteps: maxStepsFor(meta.request, services.config.maxSteps),
     scope: meta.plan.scope,
@@ -101,16 +107,20 @@ async function checkedRun(meta: MetaItem, services: Services, log: Logger): Prom
   return next;
 }
 
+/** What a customer holds (accounts, payees), read to check a request before it is confirmed. */
+export type HoldingsReader = (customerId: string) => Promise<Holdings>;
+
 export async function reviewPlanRun(
   runId: string,
   services: Services,
   log: Logger,
+  holdings?: HoldingsReader,
 ): Promise<PlanReviewOutput> {
   const { runs, publisher, config, catalog } = services;
   const read = await runs.getMeta(runId);
   if (isTerminal(read.status)) throw new Error(`run ${runId} is already ${read.status}; not reviewing it`);
   if (!read.plan) throw new Error(`run ${runId} has no plan to review`);
-  const meta = await checkedRun(read, services, log);
+  const meta = await checkedRun(read, services, log, holdings);
   const plan = meta.plan as Plan;
   if (meta.refusal) {
     // Nothing to confirm: the request cannot work. Finalize ends the run with the refusal.

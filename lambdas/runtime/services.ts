@@ -25,7 +25,6 @@ import { SessionStore } from "../store/sessions.ts";
 import { type BankingToolRunners, describeBankingToolCatalog } from "../tools/banking-tool-catalog.ts";
 import { describeLoanTools, type LoanToolRunners } from "../tools/loan-tool-catalog.ts";
 import { ToolRegistry } from "../tools/registry.ts";
-import { CoreBankingStore } from "../store/core-banking.ts";
 import { createAwsClients, createManagementApiClient } from "./clients.ts";
 import { type Config, parseConfig } from "./config.ts";
 import { FaultInjector } from "./faults.ts";
@@ -76,20 +75,8 @@ export function buildBaseServices(config: Config, options: ServiceOptions = {}) 
     allowedPrefixes: config.allowedDocumentPrefixes,
   };
   const resultPolicy = { allowedDestinations: config.allowedResultDestinations };
-  let bank: CoreBankingStore | undefined;
-  /**
-   * What a customer holds, read before a transfer is confirmed (the planner's check). Only the
-   * functions given the core-banking table (and its read grant) have it.
-   */
-  const holdings = config.coreBankingTable
-    ? (customerId: string) => {
-        bank ??= new CoreBankingStore(clients.ddb, config.coreBankingTable as string, now);
-        return bank.holdings(customerId);
-      }
-    : undefined;
   return {
     config,
-    holdings,
     clients,
     runs,
     sessions,
