@@ -81,6 +81,100 @@ describe("banking tools", () => {
     expect((await store.account("cust_alice", "acc_alice_chk")).balance_minor).toBe(before - 2_468);
   });
 
+  it("a replanned step (another step id) of the same confirmed transfer finds it, and sends nothing twice", async () => {
+    const before = (await store.account("cust_alice", "acc_alice_chk")).balance_minor;
+    const args = {
+      from_account_id: "acc_alice_chk",
+      payee_id: "payee_alice_sam",
+      amount_minor: 321,
+      currency: "USD",
+    };
+    const first = (await run("transfer_funds", args, context("E3", "cust_alice", "run-replan"))) as Record<
+      string,
+      unknown
+    >;
+    const replanned = (await run(
+      "transfer_funds",
+      args,
+      context("E7", "cust_alice", "run-replan"),
+    )) as Record<string, unknown>;
+    expect(replanned.transfer_id).toBe(first.transfer_id);
+    expect(replanned.created).toBe(false);
+    expect((await store.account("cust_alice", "acc_alice_chk")).balance_minor).toBe(before - 321);
+  });
+
+  it("settles a transfer whose call was aborted: fenced off before it commits, or found done after", async () => {
+    const tool = tools.get("transfer_funds") as ToolDefinition;
+    /** A store whose transaction reaches DynamoDB only after `delayMs`, whatever the abort says (as a request already sent would). */
+    const late: Array<Promise<unknown>> = [];
+    const lateStore = (delayMs: number) =>
+      Object.assign(Object.create(store) as CoreBankingStore, {
+        transfer(
+          customer: string,
+          t: Parameters<CoreBankingStore["transfer"]>[1],
+          options: { signal?: AbortSignal } = {},
+        ) {
+          const commit = new Promise((resolve) => setTimeout(resolve, delayMs)).then(() =>
+            store.transfer(customer, t),
+          );
+          late.push(commit.catch((error: unknown) => error));
+          return new Promise((resolve, reject) => {
+            options.signal?.addEventListener("abort", () => reject(options.signal?.reason), { once: true });
+            commit.then(resolve, reject);
+          });
+        },
+      });
+    const args = {
+      from_account_id: "acc_alice_chk",
+      payee_id: "payee_alice_sam",
+      amount_minor: 77,
+      currency: "USD",
+    };
+    const abortedAfter = async (
+      storeOf: CoreBankingStore,
+      runId: string,
+      abortMs: number,
+    ): Promise<{ output?: Record<string, unknown>; error?: Error }> => {
+      const runners = new Map(describeBankingTools(() => storeOf).map((t) => [t.name, t]));
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(new Error("transfer_funds timed out")), abortMs);
+      const transferTool = runners.get("transfer_funds") as ToolDefinition;
+      return transferTool
+        .run(transferTool.args.parse(args), {
+          ...context("E3", "cust_alice", runId),
+          signal: controller.signal,
+        })
+        .then(
+          (output) => ({ output: output as Record<string, unknown> }),
+          (error: Error) => ({ error }),
+        );
+    };
+    const balance = async () => (await store.account("cust_alice", "acc_alice_chk")).balance_minor;
+
+    // Aborted before the transaction reached the store: fenced off, and the late transaction cannot commit.
+    const before = await balance();
+    const fenced = await abortedAfter(lateStore(150), "run-fence-1", 10);
+    expect(fenced.error?.name).toBe("TransferNotMade");
+    // The late transaction arrives after the fence, and is refused.
+    expect(await late[0]).toMatchObject({ name: "TransferNotMade" });
+    expect(await balance()).toBe(before);
+    expect(
+      (await store.transfers("cust_alice")).some((t) => t.transfer_id.length > 0 && t.amount_minor === 77),
+    ).toBe(false);
+    // Retried (the same run and details), it is still not made: the fence stands.
+    const retried = await tool.run(tool.args.parse(args), context("E3", "cust_alice", "run-fence-1")).then(
+      () => undefined,
+      (error: Error) => error,
+    );
+    expect(retried?.name).toBe("TransferNotMade");
+    expect(await balance()).toBe(before);
+
+    // Committed before the abort was noticed: the settle finds it done, and says so.
+    const done = await abortedAfter(lateStore(0), "run-fence-2", 60);
+    expect(done.output?.created).toBe(true);
+    expect(await balance()).toBe(before - 77);
+  });
+
   it("acts only for the run's customer, whatever the arguments name", async () => {
     const before = (await store.account("cust_sam", "acc_sam_chk")).balance_minor;
     // Alice's run naming Sam's account as the source: to Alice, it does not exist.
