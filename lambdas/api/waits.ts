@@ -202,7 +202,11 @@ export async function submitDecision(
  * the chat confirms it and only their words answer it. The operator routes refuse it (409), whoever
  * the caller is: an officer allowed on the REST API is not the customer.
  */
-async function refuseCustomerRun(runId: string, what: "answered" | "decided", ctx: ApiContext): Promise<void> {
+async function refuseCustomerRun(
+  runId: string,
+  what: "answered" | "decided",
+  ctx: ApiContext,
+): Promise<void> {
   const meta = await ctx.services.runs.getMeta(runId);
   if (!meta.customer_id) return;
   const message = `run ${runId} is a customer's chat request: it can only be ${what} by that customer in the chat (POST /v1/chat), not through this route`;

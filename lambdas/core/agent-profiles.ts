@@ -2,6 +2,9 @@
 // the solver ask a run's profile what differs between agents (how a plan is read and checked, what
 // must be asked before tools run, how an answer changes the plan, who writes the result); the
 // workflow, the worker, the stores and the API are the same for all. Pure.
+
+import type { Slots } from "./banking/nlu.ts";
+import { checkTransfer, type Holdings } from "./banking/preflight.ts";
 import {
   BANKING_ACTING_TOOLS,
   BANKING_PROFILE,
@@ -17,8 +20,6 @@ import {
   slotsFromAnswers,
   withModelReading,
 } from "./banking/profile.ts";
-import type { Slots } from "./banking/nlu.ts";
-import { checkTransfer, type Holdings } from "./banking/preflight.ts";
 import { bankingResult } from "./banking/responder.ts";
 import type { InstructionScope } from "./instructions.ts";
 import { planWithAnswers, withAnswers } from "./interaction.ts";

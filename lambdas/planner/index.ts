@@ -4,9 +4,9 @@ import { createLogger } from "../runtime/logger.ts";
 import { services } from "../runtime/services.ts";
 import { functionTracer } from "../runtime/tracer.ts";
 import { forStateMachine } from "../runtime/transient.ts";
+import { CoreBankingStore } from "../store/core-banking.ts";
 import { awaitPersonRun, type WaitKind, waitTimedOutRun } from "./await-person.ts";
 import { type PlanOutput, planRun, replanRun } from "./plan-run.ts";
-import { CoreBankingStore } from "../store/core-banking.ts";
 import { type HoldingsReader, reviewPlanRun } from "./review-plan.ts";
 
 const SERVICE = "rewoo-planner";

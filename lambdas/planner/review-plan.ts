@@ -3,8 +3,8 @@
 // budget); if the new plan still scores below, the run ends NEEDS_REVIEW without calling a tool.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { profileModule, runQuestions } from "../core/agent-profiles.ts";
-import { approvalRequired, mayAsk, nextWait, type WaitDecision } from "../core/interaction.ts";
 import type { Holdings } from "../core/banking/preflight.ts";
+import { approvalRequired, mayAsk, nextWait, type WaitDecision } from "../core/interaction.ts";
 import { maxStepsFor } from "../core/profiles.ts";
 import { loanPlanReviewInput, scoreReview } from "../core/review.ts";
 import { isTerminal, type Plan, type Review } from "../core/types.ts";

@@ -428,9 +428,7 @@ function parseLatencies(spec: string | undefined, variable: string): Record<stri
     const [tool, ms] = part.split("=");
     const value = Number(ms);
     if (!tool || !Number.isFinite(value) || value < 0) {
-      throw new Error(
-        `Invalid configuration: ${variable} entry "${part}" is not "tool=milliseconds"`,
-      );
+      throw new Error(`Invalid configuration: ${variable} entry "${part}" is not "tool=milliseconds"`);
     }
     out[tool.trim()] = value;
   }
