@@ -430,7 +430,10 @@ function listApplicable(
   };
 }
 
-/** Documents Conditions AI could not use (missing, unreadable, no text layer), unless a failed retrieval already said so. */
+/**
+ * Documents Conditions AI could not use (missing, unreadable, no text layer), unless a failed
+ * retrieval already said so, and read documents of a kind no condition is judged on (its note).
+ */
 function documentProblems(steps: StepRecord[]): string[] {
   const reported = new Set(
     steps
@@ -445,6 +448,8 @@ function documentProblems(steps: StepRecord[]): string[] {
       const record = asRecord(entry);
       const document = stringArg(record?.document);
       const status = stringArg(record?.status);
+      const kindNote = stringArg(record?.kind_note);
+      if (status === "read" && kindNote) out.push(kindNote);
       if (!document || !status || status === "read" || reported.has(document)) continue;
       reported.add(document);
       out.push(
