@@ -73,7 +73,17 @@ export interface Form1120Options {
   officerTitle?: string;
   includePageOne?: boolean;
   includeScheduleL?: boolean;
+  /**
+   * "1120-S" prints the same return as an S corporation's: its title and form number change, and
+   * Schedule L (which Form 1120-S has too) stays. Default "1120".
+   */
+  form?: "1120" | "1120-S";
 }
+
+const FORM_TITLES = {
+  "1120": "U.S. Corporation Income Tax Return",
+  "1120-S": "U.S. Income Tax Return for an S Corporation",
+} as const;
 
 export async function buildForm1120(options: Form1120Options = {}): Promise<Uint8Array> {
   const name = options.corporationName ?? "Acme Widgets, Inc.";
@@ -82,13 +92,15 @@ export async function buildForm1120(options: Form1120Options = {}): Promise<Uint
   const signed = options.signed ?? true;
   const includePageOne = options.includePageOne ?? true;
   const includeScheduleL = options.includeScheduleL ?? true;
-  const { pdf, font } = await newDocument(`Form 1120 (${year}) - ${name}`);
+  const number = options.form ?? "1120";
+  const form = `Form ${number}`;
+  const { pdf, font } = await newDocument(`${form} (${year}) - ${name}`);
 
   if (includePageOne) {
     const page = pdf.addPage(LETTER);
     const items: Item[] = [
-      { text: "Form 1120", x: 36, y: 756, size: 16 },
-      { text: "U.S. Corporation Income Tax Return", x: 190, y: 758, size: 13 },
+      { text: form, x: 36, y: 756, size: 16 },
+      { text: FORM_TITLES[number], x: 190, y: 758, size: 13 },
       { text: "OMB No. 1545-0123", x: 576, y: 760, size: 7, right: true },
       { text: "Department of the Treasury", x: 36, y: 742, size: 6 },
       {
@@ -100,7 +112,7 @@ export async function buildForm1120(options: Form1120Options = {}): Promise<Uint
       { text: String(year), x: 576, y: 744, size: 16, right: true },
       { text: "Internal Revenue Service", x: 36, y: 734, size: 6 },
       {
-        text: "Go to www.irs.gov/Form1120 for instructions and the latest information.",
+        text: `Go to www.irs.gov/Form${number.replace("-", "")} for instructions and the latest information.`,
         x: 190,
         y: 732,
         size: 7,
@@ -226,7 +238,7 @@ export async function buildForm1120(options: Form1120Options = {}): Promise<Uint
       { text: "(217) 555-0142", x: 450, y: 134, size: 9 },
       { text: "For Paperwork Reduction Act Notice, see separate instructions.", x: 36, y: 40, size: 7 },
       { text: "Cat. No. 11450Q", x: 300, y: 40, size: 7 },
-      { text: `Form 1120 (${year})`, x: 576, y: 40, size: 7, right: true },
+      { text: `${form} (${year})`, x: 576, y: 40, size: 7, right: true },
     );
     drawItems(page, font, items);
   }
@@ -235,13 +247,13 @@ export async function buildForm1120(options: Form1120Options = {}): Promise<Uint
     // Schedules J and K: mentions "Schedules L, M-1, and M-2" without being Schedule L.
     const scheduleK = pdf.addPage(LETTER);
     const kItems: Item[] = [
-      { text: `Form 1120 (${year})`, x: 36, y: 760, size: 8 },
+      { text: `${form} (${year})`, x: 36, y: 760, size: 8 },
       { text: "Page 4", x: 576, y: 760, size: 8, right: true },
       { text: "Schedule J   Tax Computation and Payment (see instructions)", x: 36, y: 736, size: 10 },
       { text: "Part I - Tax Computation", x: 36, y: 720, size: 8 },
       { text: "1", x: 40, y: 706, size: 7 },
       {
-        text: "Check if the corporation is a member of a controlled group (attach Schedule O (Form 1120))",
+        text: `Check if the corporation is a member of a controlled group (attach Schedule O (${form}))`,
         x: 56,
         y: 706,
         size: 7,
@@ -278,13 +290,13 @@ export async function buildForm1120(options: Form1120Options = {}): Promise<Uint
         y: 586,
         size: 7,
       },
-      { text: `Form 1120 (${year})`, x: 576, y: 40, size: 7, right: true },
+      { text: `${form} (${year})`, x: 576, y: 40, size: 7, right: true },
     ];
     drawItems(scheduleK, font, kItems);
 
     const scheduleL = pdf.addPage(LETTER);
     const lItems: Item[] = [
-      { text: `Form 1120 (${year})`, x: 36, y: 760, size: 8 },
+      { text: `${form} (${year})`, x: 36, y: 760, size: 8 },
       { text: "Page 6", x: 576, y: 760, size: 8, right: true },
       { text: "Schedule L    Balance Sheets per Books", x: 36, y: 736, size: 10 },
       { text: "Beginning of tax year", x: 330, y: 722, size: 7 },
@@ -327,7 +339,7 @@ export async function buildForm1120(options: Form1120Options = {}): Promise<Uint
       { text: "1", x: 40, y: y - 32, size: 7 },
       { text: "Net income (loss) per books", x: 60, y: y - 32, size: 7 },
       { text: "212,391", x: 576, y: y - 32, size: 8, right: true },
-      { text: `Form 1120 (${year})`, x: 576, y: 40, size: 7, right: true },
+      { text: `${form} (${year})`, x: 576, y: 40, size: 7, right: true },
     );
     drawItems(scheduleL, font, lItems);
   }

@@ -74,6 +74,12 @@ export function parseSolverOutput(text: string, input?: SolverInput): ParsedSolv
   // How the instructions were read is the planner's, not the solver's: it need not be repeated.
   const interpretation = input?.plan.scope?.interpretation;
   if (result.interpretation === undefined && interpretation) result.interpretation = interpretation;
+  // A document of the wrong kind (a Form 1120-S sent for a Form 1120) is named in every answer.
+  for (const note of input ? documentKindNotes(input.evidence) : []) {
+    if (result.missing_information.some((item) => item.includes(note))) continue;
+    result.missing_information.push(note);
+    warnings.push(`solver output did not name a document of the wrong kind; added: ${note}`);
+  }
   const checked = RunResultSchema.safeParse(result);
   if (!checked.success) {
     // normalizeResult should make this unreachable; keep the text rather than lose the answer.
@@ -325,6 +331,20 @@ function conditionRecords(evidence: Evidence[]): ConditionRecords {
     }
   }
   return { verdicts, predicted };
+}
+
+/** Conditions AI's note on each read document of a kind no condition is judged on, in evidence order. */
+function documentKindNotes(evidence: Evidence[]): string[] {
+  const notes: string[] = [];
+  for (const item of evidence) {
+    if (item.tool !== CONDITIONS_AI || item.status !== "ok" || !isRecord(item.output)) continue;
+    const documents = item.output.documents;
+    for (const report of Array.isArray(documents) ? documents : []) {
+      const note = isRecord(report) ? firstString(report.kind_note) : undefined;
+      if (note && !notes.includes(note)) notes.push(note);
+    }
+  }
+  return notes;
 }
 
 /**

@@ -229,7 +229,7 @@ export function solveFromEvidence(request: EvaluationRequest, plan: Plan, eviden
   const interpretation = scope ? { interpretation: scope.interpretation } : {};
   if (!judgesConditions(scope)) {
     return {
-      ...listApplicable(preconditions, label, steps, failed),
+      ...listApplicable(preconditions, label, steps, failed, outOfReach(scope)),
       ...interpretation,
     };
   }
@@ -392,12 +392,25 @@ export function solveFromEvidence(request: EvaluationRequest, plan: Plan, eviden
   };
 }
 
-/** "Which conditions apply": PreConditions' answer, listed and not judged. */
+/**
+ * What the instructions asked for that is out of reach, when that is all they asked for (the scope
+ * judges nothing): `"credit score is above 700"`. Empty otherwise.
+ */
+function outOfReach(scope: InstructionScope | undefined): string[] {
+  if (!scope?.nothing_in_reach) return [];
+  return (scope.unhandled ?? []).map((part) => `"${part.text}"`);
+}
+
+/**
+ * "Which conditions apply": PreConditions' answer, listed and not judged. When the instructions
+ * asked only for what is out of reach (`unreachable`), the summary says that is why nothing was judged.
+ */
 function listApplicable(
   preconditions: ReturnType<typeof readPreconditions>,
   label: string,
   steps: StepRecord[],
   failed: StepRecord[],
+  unreachable: string[] = [],
 ): RunResult {
   const applicable: ConditionFinding[] = preconditions.conditions.map((condition) => ({
     id: condition.id,
@@ -415,7 +428,11 @@ function listApplicable(
   if (!preconditions.ok) summary = `Cannot say which conditions apply to ${label}: ${preconditions.problem}.`;
   else if (applicable.length === 0) summary = `No conditions apply to ${label}.`;
   else
-    summary = `${plural(applicable.length, "condition")} ${applicable.length === 1 ? "applies" : "apply"} to ${label}: ${listIds(applicable.map((c) => c.id))}. None was judged, as the instructions ask.`;
+    summary = `${plural(applicable.length, "condition")} ${applicable.length === 1 ? "applies" : "apply"} to ${label}: ${listIds(applicable.map((c) => c.id))}. ${
+      unreachable.length
+        ? `None was judged: the instructions ask only for ${unreachable.join(" and ")}, which no condition here covers.`
+        : "None was judged, as the instructions ask."
+    }`;
   return {
     summary,
     fulfilled_conditions: [],
@@ -424,13 +441,20 @@ function listApplicable(
     missing_information: missing,
     recommendations: preconditions.ok
       ? applicable.length
-        ? ["Ask for an evaluation of these conditions to have them judged against the borrower's documents"]
+        ? [
+            unreachable.length
+              ? `Check ${unreachable.join(" and ")} outside this evaluation, or ask for an evaluation of these conditions to have them judged against the borrower's documents`
+              : "Ask for an evaluation of these conditions to have them judged against the borrower's documents",
+          ]
         : []
       : [`Retry ${PRECONDITIONS}: without it nothing can be said about which conditions apply`],
   };
 }
 
-/** Documents Conditions AI could not use (missing, unreadable, no text layer), unless a failed retrieval already said so. */
+/**
+ * Documents Conditions AI could not use (missing, unreadable, no text layer), unless a failed
+ * retrieval already said so, and read documents of a kind no condition is judged on (its note).
+ */
 function documentProblems(steps: StepRecord[]): string[] {
   const reported = new Set(
     steps
@@ -445,6 +469,8 @@ function documentProblems(steps: StepRecord[]): string[] {
       const record = asRecord(entry);
       const document = stringArg(record?.document);
       const status = stringArg(record?.status);
+      const kindNote = stringArg(record?.kind_note);
+      if (status === "read" && kindNote) out.push(kindNote);
       if (!document || !status || status === "read" || reported.has(document)) continue;
       reported.add(document);
       out.push(

@@ -1,6 +1,8 @@
 // How the planner reads the instructions: the interpreter (lambdas/core/instructions.ts) over the
 // catalog's conditions that can apply to this loan's classification, so "the name" means the
-// tax return's name check on a return and the account holder's on bank statements.
+// tax return's name check on a return and the account holder's on bank statements. The catalog's
+// other conditions are passed as out of reach: "the signature" of a bank-statement loan is named as
+// not possible here, not read as something else or passed over.
 import { type InstructionScope, interpretInstructions } from "../core/instructions.ts";
 import type { EvaluationRequest } from "../core/types.ts";
 import { loadCatalog, resolveClassification } from "../tools/loan/catalog.ts";
@@ -8,12 +10,13 @@ import { loadCatalog, resolveClassification } from "../tools/loan/catalog.ts";
 export function scopeOf(request: EvaluationRequest): InstructionScope {
   const given = request.metadata.classification;
   const classification = typeof given === "string" ? resolveClassification(given) : undefined;
-  const conditions = loadCatalog().conditions.filter(
-    (condition) => classification === undefined || condition.classifications.includes(classification),
-  );
+  const applies = (condition: { classifications: readonly string[] }) =>
+    classification === undefined || condition.classifications.includes(classification);
+  const catalog = loadCatalog().conditions;
   return interpretInstructions({
     instructions: request.instructions,
     documents: request.s3_pdf_paths,
-    conditions,
+    conditions: catalog.filter(applies),
+    elsewhere: catalog.filter((condition) => !applies(condition)),
   });
 }

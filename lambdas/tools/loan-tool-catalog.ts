@@ -134,7 +134,8 @@ export function describeLoanTools(runners: () => LoanToolRunners, now: () => Dat
       timeout_ms: 120_000,
       run: async (args, context) => runners().call_conditions_ai_api(args, context),
       // The extraction report is for auditors and the dashboard; the verdicts cite what was found,
-      // so the solver (and its token bill) needs only the fields that could not be located. A
+      // so the solver (and its token bill) needs only the fields that could not be located, and of
+      // a document's identification only its kind (`kind_note` says when it is the wrong one). A
       // verdict's `observed` values are the ones its reason states in words.
       solver_view: (output) => {
         const { verdicts, documents, ...rest } = output as ConditionsResult;
@@ -151,11 +152,12 @@ export function describeLoanTools(runners: () => LoanToolRunners, now: () => Dat
         return {
           ...judged,
           ...rest,
-          documents: documents.map(({ extraction, ...report }) => {
+          documents: documents.map(({ extraction, identification, ...report }) => {
             const unlocated = (extraction?.fields ?? [])
               .filter((field) => !field.found)
               .map((field) => ({ field: field.field, ...(field.note ? { note: field.note } : {}) }));
-            return unlocated.length ? { ...report, unlocated } : report;
+            const kind = identification ? { kind: identification.kind } : {};
+            return unlocated.length ? { ...report, ...kind, unlocated } : { ...report, ...kind };
           }),
         };
       },

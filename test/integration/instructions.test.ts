@@ -83,6 +83,46 @@ describe("instructions shape the plan and the answer", () => {
     expect(record.usage.llm_calls).toBe(2);
   });
 
+  it("judges nothing and says why when all the instructions ask for is out of reach", async () => {
+    const record = await run(signedReturn("Check that the borrower's credit score is above 700"));
+    expect(toolsOf(record)).toEqual(["call_preconditions_api"]);
+    expect(judgedIds(record)).toEqual([]);
+    expect(record.plan?.scope?.unhandled).toEqual([
+      {
+        text: "credit score is above 700",
+        reason: "not_possible",
+        why: "no credit report among the documents and no condition about it",
+      },
+    ]);
+    expect(record.result?.interpretation).toBe(
+      'Judging nothing: "credit score is above 700" is not possible here (no credit report among the documents and no condition about it); the conditions that can be judged here are TR_SIGNED, TR_TAX_YEAR, TR_EIN_MATCH, TR_NAME_MATCH and TR_COMPLETE, listed without verdicts.',
+    );
+    expect(record.result?.applicable_conditions?.map((condition) => condition.id).sort()).toEqual([
+      "TR_COMPLETE",
+      "TR_EIN_MATCH",
+      "TR_NAME_MATCH",
+      "TR_SIGNED",
+      "TR_TAX_YEAR",
+    ]);
+    expect(record.result?.summary).toContain(
+      'None was judged: the instructions ask only for "credit score is above 700", which no condition here covers.',
+    );
+  });
+
+  it("carries out every part of a question about the signature, the company and the EIN", async () => {
+    const record = await run(
+      signedReturn("Is the return signed and for the right company and EIN? Skip completeness"),
+    );
+    const preconditions = record.plan?.steps.find((step) => step.tool === "call_preconditions_api");
+    expect(preconditions?.args).toMatchObject({
+      conditions: ["TR_SIGNED", "TR_EIN_MATCH", "TR_NAME_MATCH"],
+      exclude: ["TR_COMPLETE"],
+    });
+    expect(judgedIds(record)).toEqual(["TR_EIN_MATCH", "TR_NAME_MATCH", "TR_SIGNED"]);
+    expect(record.plan?.scope?.unhandled).toBeUndefined();
+    expect(record.result?.interpretation).toMatch(/TR_NAME_MATCH/);
+  });
+
   it("leaves out what the instructions exclude", async () => {
     const record = await run(signedReturn("Evaluate everything except the EIN"));
     expect(judgedIds(record)).toEqual(["TR_COMPLETE", "TR_NAME_MATCH", "TR_SIGNED", "TR_TAX_YEAR"]);

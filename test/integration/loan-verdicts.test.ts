@@ -1,7 +1,7 @@
 // The loan tools end to end: generated PDFs in the twin's S3, the real state machine, the reference
 // engines and the rule-based planner/solver. Assertions are on the verdicts themselves.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateSampleDocuments } from "../../examples/samples.ts";
+import { buildForm1120, generateSampleDocuments } from "../../examples/samples.ts";
 import type { Twin } from "../../infra/local/twin.ts";
 import type { RunRecord } from "../../lambdas/core/types.ts";
 import { extractPdfText } from "../../lambdas/tools/loan/pdf-text.ts";
@@ -21,6 +21,17 @@ beforeAll(async () => {
   for (const sample of await generateSampleDocuments()) {
     pageTexts.set(sample.key, (await extractPdfText(sample.bytes, sample.key)).pages);
   }
+  // An S corporation's return: Form 1120-S, with a Schedule L of its own.
+  const sCorporation = {
+    key: "rm-conditions/1120s-signed.pdf",
+    bytes: await buildForm1120({ form: "1120-S" }),
+  };
+  await twin.services.blobs.putBytes(
+    { bucket, key: sCorporation.key },
+    sCorporation.bytes,
+    "application/pdf",
+  );
+  pageTexts.set(sCorporation.key, (await extractPdfText(sCorporation.bytes, sCorporation.key)).pages);
 });
 
 afterAll(async () => {
@@ -133,6 +144,38 @@ describe("tax returns", () => {
       expect(statusOf(run, id), id).toBe("fulfilled");
     }
     expectCitationsOnTheirPages(run);
+  });
+
+  it("finds a Form 1120-S sent as the Form 1120 not complete, naming what it is, and fulfils nothing", async () => {
+    const run = await evaluate(taxReturnRequest(["rm-conditions/1120s-signed.pdf"]));
+    expect(run.result?.fulfilled_conditions).toEqual([]);
+    expect(statusOf(run, "TR_COMPLETE")).toBe("not_fulfilled");
+    const complete = run.result?.unfulfilled_conditions.find((condition) => condition.id === "TR_COMPLETE");
+    expect(complete?.reason).toContain(
+      "rm-conditions/1120s-signed.pdf is a Form 1120-S (U.S. Income Tax Return for an S Corporation), not a Form 1120",
+    );
+    for (const id of ["TR_SIGNED", "TR_TAX_YEAR", "TR_EIN_MATCH", "TR_NAME_MATCH"]) {
+      expect(statusOf(run, id), id).toBe("insufficient_evidence");
+    }
+    expect(run.result?.missing_information).toContain(
+      "rm-conditions/1120s-signed.pdf is a Form 1120-S (U.S. Income Tax Return for an S Corporation), not a Form 1120: no condition was judged on it",
+    );
+    expect(run.result?.recommendations.join("\n")).toMatch(/Provide the borrower's Form 1120/);
+    expectCitationsOnTheirPages(run);
+  });
+
+  it("names a tax return sent as bank statements as the tax return it is", async () => {
+    const run = await evaluate(bankStatementsRequest(["1120-signed.pdf"]));
+    expect(run.result?.fulfilled_conditions).toEqual([]);
+    expect(run.result?.unfulfilled_conditions).toHaveLength(5);
+    for (const condition of run.result?.unfulfilled_conditions ?? []) {
+      expect(condition.reason, condition.id).toContain(
+        "rm-conditions/1120-signed.pdf is a Form 1120 (U.S. Corporation Income Tax Return), not a bank statement",
+      );
+    }
+    expect(run.result?.missing_information).toContain(
+      "rm-conditions/1120-signed.pdf is a Form 1120 (U.S. Corporation Income Tax Return), not a bank statement: no condition was judged on it",
+    );
   });
 
   it("says 'no text layer' for a scanned document instead of deciding", async () => {

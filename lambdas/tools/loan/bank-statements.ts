@@ -40,6 +40,8 @@ import {
   insufficient,
   type LetterOfExplanation,
   listNames,
+  mismatchedKinds,
+  mismatchNote,
   unreadableNote,
   withSpecifics,
 } from "./verdict.ts";
@@ -106,8 +108,14 @@ function readStatements(context: EvaluationContext): Statement[] {
 }
 
 function noStatements(context: EvaluationContext): Finding {
+  const others = mismatchedKinds(context, "a bank statement");
+  if (context.readable.length === 0 && others.length > 0) {
+    return insufficient(
+      `no bank statement among the documents: ${others.join("; ")}${unreadableNote(context)}`,
+    );
+  }
   return insufficient(
-    `no bank statement found among ${listNames(context.readable.map((d) => d.document))}: no statement_period, account_number or transactions located${unreadableNote(context)}`,
+    `no bank statement found among ${listNames(context.readable.map((d) => d.document))}: no statement_period, account_number or transactions located${mismatchNote(context, "a bank statement")}${unreadableNote(context)}`,
   );
 }
 

@@ -2,6 +2,7 @@
 // touching the engines; it is validated once, when the module loads, so a bad edit fails fast.
 import * as z from "zod";
 import rawCatalog from "./catalog.json" with { type: "json" };
+import { DOCUMENT_KINDS, type IdentifiedKind } from "./document-kinds.ts";
 
 const Priority = z.union([z.enum(["high", "medium", "low"]), z.literal(1), z.literal(2), z.literal(3)]);
 
@@ -46,6 +47,8 @@ const ClassificationEntry = z.strictObject({
   name: z.string().min(1),
   aliases: z.array(z.string().min(1)).default([]),
   description: z.string().default(""),
+  /** The kind of document its conditions are judged on: a document of another kind judges none of them. */
+  document_kind: z.enum(DOCUMENT_KINDS).exclude(["other"]),
 });
 
 export const ConditionCatalogSchema = z
@@ -122,6 +125,18 @@ export function findCondition(id: string): CatalogCondition | undefined {
 
 export function findField(name: string): CatalogField | undefined {
   return catalog.fields.find((field) => field.name === name);
+}
+
+/**
+ * The kinds of document a condition may be judged on (those of its classifications); undefined for
+ * a condition the catalog does not know, which is judged on whatever was sent.
+ */
+export function documentKindsOf(id: string): IdentifiedKind[] | undefined {
+  const condition = findCondition(id);
+  if (!condition) return undefined;
+  return catalog.classifications
+    .filter((entry) => condition.classifications.includes(entry.name))
+    .map((entry) => entry.document_kind);
 }
 
 function normalizeClassification(value: string): string {

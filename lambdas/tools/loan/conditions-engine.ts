@@ -9,8 +9,16 @@ import {
   evaluateTwoMonths,
   statementExtraction,
 } from "./bank-statements.ts";
-import { type CatalogCondition, type ConditionPriority, findCondition, loadCatalog } from "./catalog.ts";
+import {
+  type CatalogCondition,
+  type ConditionPriority,
+  documentKindsOf,
+  findCondition,
+  loadCatalog,
+} from "./catalog.ts";
+import { type DocumentIdentification, type IdentifiedKind, nameKind } from "./document-kinds.ts";
 import type { AssistedField, ExtractionReport } from "./extraction.ts";
+import { identifyDocument } from "./identify-document.ts";
 import { type ExtractedDocument, excerptConfidence, type OcrSummary } from "./pdf-text.ts";
 import {
   evaluateComplete,
@@ -26,6 +34,7 @@ import {
   type EvaluationContext,
   type Finding,
   insufficient,
+  type MismatchedDocument,
   type UnreadablePart,
   type Verdict,
   withSpecifics,
@@ -69,6 +78,13 @@ export interface DocumentReport {
   page_count?: number;
   /** How its pages without a text layer were read, when OCR was tried. */
   ocr?: OcrSummary;
+  /** For a read document: what its content shows it is, and the text that shows it. */
+  identification?: DocumentIdentification;
+  /**
+   * For a read document of a kind none of the conditions is judged on (a Form 1120-S sent for a
+   * Form 1120, a tax return sent as bank statements): what it is and that nothing was judged on it.
+   */
+  kind_note?: string;
   /** For a read Form 1120 or bank statement: each field the checks read, found (where) or not (why). */
   extraction?: ExtractionReport;
 }
@@ -121,7 +137,8 @@ export function evaluateConditions(
   documents: ReadonlyArray<ExtractedDocument | UnavailableDocument>,
   options: EvaluateOptions = {},
 ): ConditionsResult {
-  const { readable, unreadable, reports } = sortDocuments(documents, options.assisted);
+  const { readable, unreadable, reports, identifications } = sortDocuments(documents, options.assisted);
+  const byKind = documentsByKind(readable, identifications);
   const seen = new Set<string>();
   const verdicts: Verdict[] = [];
 
@@ -137,6 +154,7 @@ export function evaluateConditions(
       compartment: entry?.compartment ?? compartment ?? "Unknown",
       ...(rank !== undefined ? { priority: rank } : {}),
     };
+    const { eligible, mismatched, ofKind, expected: wantedKind } = byKind(documentKindsOf(id));
     const finding = ((): Finding => {
       const evaluator = EVALUATORS[id];
       if (!entry && !evaluator) {
@@ -163,10 +181,11 @@ export function evaluateConditions(
       const asOf = parseIsoOrUsDate(expected.as_of_date) ?? fromJsDate(options.asOf ?? new Date());
       try {
         return evaluator({
-          readable,
+          readable: eligible,
           unreadable,
           asOf,
           expected,
+          ...(mismatched.length > 0 ? { mismatched } : {}),
           ...(options.assisted?.length ? { assisted: options.assisted } : {}),
         });
       } catch (error) {
@@ -176,8 +195,9 @@ export function evaluateConditions(
       }
     })();
     const minimum = options.ocrMinConfidence ?? DEFAULT_OCR_MIN_CONFIDENCE;
+    const judged = withMismatchedKinds(onlyOwnKind(finding, eligible), mismatched, ofKind, wantedKind);
     const decided = enforceOcrConfidence(
-      enforceCitations(finding, readable),
+      enforceCitations(judged, readable),
       id,
       entry,
       readable,
@@ -193,19 +213,137 @@ export function evaluateConditions(
       ),
     });
   }
-  return { verdicts, documents: reports };
+  return { verdicts, documents: withKindNotes(reports, conditions) };
+}
+
+/**
+ * Per set of kinds a condition is judged on, the readable documents it may be judged on (of those
+ * kinds, or of no kind the engine knows) and those whose content shows another kind. Computed once
+ * per set, so conditions of one classification share one list (and the statements read from it).
+ */
+function documentsByKind(
+  readable: ExtractedDocument[],
+  identifications: ReadonlyMap<string, DocumentIdentification>,
+): (kinds: IdentifiedKind[] | undefined) => {
+  eligible: ExtractedDocument[];
+  mismatched: MismatchedDocument[];
+  /** How many eligible documents are positively of the kinds (not merely of no known kind). */
+  ofKind: number;
+  /** "a Form 1120", "a bank statement or a Form 1120". */
+  expected: string;
+} {
+  const memo = new Map<string, ReturnType<ReturnType<typeof documentsByKind>>>();
+  return (kinds) => {
+    const key = kinds ? kinds.join(",") : "*";
+    const known = memo.get(key);
+    if (known) return known;
+    const kindOf = (document: ExtractedDocument) =>
+      identifications.get(document.document)?.kind ?? ("other" as const);
+    const fits = (document: ExtractedDocument) =>
+      !kinds || kindOf(document) === "other" || kinds.includes(kindOf(document));
+    const split = {
+      eligible: readable.filter(fits),
+      mismatched: readable.flatMap((document) => {
+        const identification = identifications.get(document.document);
+        return fits(document) || !identification ? [] : [{ document: document.document, identification }];
+      }),
+      ofKind: readable.filter((document) => kinds?.includes(kindOf(document))).length,
+      expected: (kinds ?? []).map(nameKind).join(" or "),
+    };
+    memo.set(key, split);
+    return split;
+  };
+}
+
+/** No condition is fulfilled by a document of another kind: a decision must cite one it was judged on. */
+function onlyOwnKind(finding: Finding, eligible: ReadonlyArray<ExtractedDocument>): Finding {
+  if (finding.status !== "fulfilled") return finding;
+  const own = new Set(eligible.map((document) => document.document));
+  if (finding.citations.some((citation) => own.has(citation.document))) return finding;
+  return {
+    status: "insufficient_evidence",
+    reason: `${finding.reason} (cites no document of the kind this condition is judged on)`,
+    citations: [],
+  };
+}
+
+/**
+ * A condition with no document of its kind, only documents of another (a Form 1120-S for a Form
+ * 1120 condition), names each of them and what it is, whatever its evaluator said.
+ */
+function withMismatchedKinds(
+  finding: Finding,
+  mismatched: ReadonlyArray<MismatchedDocument>,
+  ofKind: number,
+  expected: string,
+): Finding {
+  if (finding.status === "fulfilled" || mismatched.length === 0 || ofKind > 0 || expected === "") {
+    return finding;
+  }
+  const described = mismatched.map(
+    ({ document, identification }) => `${document} is ${identification.description}, not ${expected}`,
+  );
+  const unsaid = described.filter((text) => !finding.reason.includes(text));
+  const missing = finding.missing ?? [];
+  const remedies = finding.remedies ?? [];
+  return {
+    ...finding,
+    reason: unsaid.length ? `${finding.reason}; ${unsaid.join("; ")}` : finding.reason,
+    ...withSpecifics({
+      missing: missing.some((item) => described.some((text) => item.includes(text)))
+        ? missing
+        : [...missing, `${expected}: ${described.join("; ")}`],
+      remedies: remedies.some((item) => described.some((text) => item.includes(text)))
+        ? remedies
+        : [
+            ...remedies,
+            `Provide ${expected} of the borrower, or correct the loan's classification: ${described.join("; ")}`,
+          ],
+    }),
+  };
+}
+
+/**
+ * Each read document of a kind none of the conditions is judged on says what it is: a Form 1120
+ * sent as bank statements is named as a tax return, not left to five unexplained verdicts.
+ */
+function withKindNotes(
+  reports: DocumentReport[],
+  conditions: ReadonlyArray<ConditionInput>,
+): DocumentReport[] {
+  const wanted = new Set<IdentifiedKind>();
+  for (const input of conditions) {
+    for (const kind of documentKindsOf(normalizeInput(input).id) ?? []) wanted.add(kind);
+  }
+  if (wanted.size === 0) return reports;
+  const expected = [...wanted].map(nameKind).join(" or ");
+  return reports.map((report) => {
+    const kind = report.identification?.kind;
+    if (!kind || kind === "other" || wanted.has(kind)) return report;
+    return {
+      ...report,
+      kind_note: `${report.document} is ${report.identification?.description}, not ${expected}: no condition was judged on it`,
+    };
+  });
 }
 
 function isExtracted(document: ExtractedDocument | UnavailableDocument): document is ExtractedDocument {
   return "pages" in document && Array.isArray(document.pages);
 }
 
-/** What the field finders located in a read document: a return's or a statement's fields, else none. */
+/**
+ * What the field finders located in a read document: a return's or a statement's fields, else none.
+ * A document identified as another kind (a Form 1120-S, a credit-card statement) has no such fields.
+ */
 function extractionOf(
   document: ExtractedDocument,
+  kind: IdentifiedKind,
   assisted: ReadonlyArray<AssistedField> | undefined,
 ): ExtractionReport | null {
-  return taxReturnExtraction(document) ?? statementExtraction(document, assisted);
+  if (kind === "form_1120") return taxReturnExtraction(document);
+  if (kind === "bank_statement") return statementExtraction(document, assisted);
+  if (kind === "other") return taxReturnExtraction(document) ?? statementExtraction(document, assisted);
+  return null;
 }
 
 function sortDocuments(
@@ -215,10 +353,12 @@ function sortDocuments(
   readable: ExtractedDocument[];
   unreadable: UnreadablePart[];
   reports: DocumentReport[];
+  identifications: Map<string, DocumentIdentification>;
 } {
   const readable: ExtractedDocument[] = [];
   const unreadable: UnreadablePart[] = [];
   const reports: DocumentReport[] = [];
+  const identifications = new Map<string, DocumentIdentification>();
   for (const document of documents) {
     const name = document.document;
     if (!isExtracted(document)) {
@@ -265,7 +405,9 @@ function sortDocuments(
           : `Re-upload ${name} with ${which} as text: ${blank.length === 1 ? "that page has" : "those pages have"} no text layer (scanned image?)`,
       });
     }
-    const extraction = withOcrConfidence(extractionOf(document, assisted), document);
+    const identification = identifyDocument(document);
+    identifications.set(name, identification);
+    const extraction = withOcrConfidence(extractionOf(document, identification.kind, assisted), document);
     reports.push({
       document: name,
       status: "read",
@@ -274,10 +416,11 @@ function sortDocuments(
         ? { reason: `${name} (page ${blank.join(", ")}) ${reason}; the other pages were read` }
         : {}),
       ...ocr,
+      identification,
       ...(extraction ? { extraction } : {}),
     });
   }
-  return { readable, unreadable, reports };
+  return { readable, unreadable, reports, identifications };
 }
 
 const REUPLOAD: Record<UnavailableDocument["status"], (document: string, problem: string) => string> = {

@@ -49,6 +49,9 @@ import {
   type Finding,
   insufficient,
   listNames,
+  mismatchCitations,
+  mismatchedKinds,
+  mismatchNote,
   unreadableNote,
   withSpecifics,
 } from "./verdict.ts";
@@ -69,10 +72,16 @@ function perDocument(tax: ReturnPages): Array<{ document: string; view: ReturnPa
   }));
 }
 
+const A_FORM_1120 = "a Form 1120";
+
 function noReturn(context: EvaluationContext): Finding {
+  const others = mismatchedKinds(context, A_FORM_1120);
+  if (context.readable.length === 0 && others.length > 0) {
+    return insufficient(`no Form 1120 among the documents: ${others.join("; ")}${unreadableNote(context)}`);
+  }
   const names = context.readable.map((document) => document.document);
   return insufficient(
-    `no Form 1120 found: none of ${listNames(names)} mentions "Form 1120" or "U.S. Corporation Income Tax Return"${unreadableNote(context)}`,
+    `no Form 1120 found: none of ${listNames(names)} mentions "Form 1120" or "U.S. Corporation Income Tax Return"${mismatchNote(context, A_FORM_1120)}${unreadableNote(context)}`,
   );
 }
 
@@ -536,12 +545,26 @@ export function evaluateComplete(context: EvaluationContext): Finding {
   ].filter((name): name is string => name !== null);
   const lacking = tax.documents.length > 0 ? ` (${listNames(tax.documents)} lacks it)` : "";
   const parts = { missing: absent, remedies: absent.map((name) => `Provide ${name}${lacking}`) };
+  const others = mismatchedKinds(context, A_FORM_1120);
   if (context.unreadable.length > 0) {
     return insufficient(
-      `${missing.join(" and ")} not found in the readable files${unreadableNote(context)}`,
+      `${missing.join(" and ")} not found in the readable files${mismatchNote(context, A_FORM_1120)}${unreadableNote(context)}`,
       undefined,
       parts,
     );
+  }
+  if (tax.pages.length === 0 && others.length > 0) {
+    // What was sent is another form (a Form 1120-S prints a Schedule L of its own): its parts are
+    // not the Form 1120's, and the return asked for is not among the documents.
+    return {
+      status: "not_fulfilled",
+      reason: `the return is incomplete: ${missing.join(" and ")} missing, as no Form 1120 is among the documents: ${others.join("; ")}${context.readable.length > 0 ? `; ${listNames(context.readable.map((d) => d.document))} ${context.readable.length === 1 ? "is" : "are"} no Form 1120 either` : ""}`,
+      citations: mismatchCitations(context),
+      missing: [`the Form 1120 (page 1 and Schedule L): ${others.join("; ")}`],
+      remedies: [
+        `Provide the borrower's Form 1120 with page 1 and Schedule L, or correct the loan's classification: ${others.join("; ")}`,
+      ],
+    };
   }
   const citations = [pageOne, scheduleL].filter((citation): citation is Citation => citation !== null);
   if (citations.length === 0) {

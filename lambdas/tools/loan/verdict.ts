@@ -1,5 +1,6 @@
 // Shapes shared by the condition evaluators and the engine that dispatches to them.
 import type { ConditionPriority } from "./catalog.ts";
+import type { DocumentIdentification } from "./document-kinds.ts";
 import type { AssistedField } from "./extraction.ts";
 import type { ExtractedDocument } from "./pdf-text.ts";
 import type { Citation, SimpleDate } from "./text.ts";
@@ -57,9 +58,20 @@ export interface UnreadablePart {
   remedy: string;
 }
 
+/** A readable document whose content shows it is not the kind of document a condition is judged on. */
+export interface MismatchedDocument {
+  document: string;
+  identification: DocumentIdentification;
+}
+
 export interface EvaluationContext {
-  /** Documents with a text layer. */
+  /** Documents with a text layer, of the kind the condition is judged on (or of no known kind). */
   readable: ExtractedDocument[];
+  /**
+   * Readable documents left out because their content shows another kind: a Form 1120-S for a
+   * Form 1120 condition, a tax return for a bank-statement one. No verdict may rest on them.
+   */
+  mismatched?: MismatchedDocument[];
   /** Documents missing, refused, corrupt or without a text layer, and textless pages of readable ones. */
   unreadable: UnreadablePart[];
   asOf: SimpleDate;
@@ -106,6 +118,28 @@ export function unreadableNote(context: EvaluationContext): string {
   if (context.unreadable.length === 0) return "";
   const described = context.unreadable.map(describeUnreadable).join("; ");
   return `; ${described}, so ${context.unreadable.length === 1 ? "it" : "they"} could not be checked`;
+}
+
+/** "rm/x.pdf is a Form 1120-S (U.S. Income Tax Return for an S Corporation), not a Form 1120", per mismatched document. */
+export function mismatchedKinds(context: EvaluationContext, expected: string): string[] {
+  return (context.mismatched ?? []).map(
+    ({ document, identification }) => `${document} is ${identification.description}, not ${expected}`,
+  );
+}
+
+/** Appended to reasons when documents were left out for being of another kind. */
+export function mismatchNote(context: EvaluationContext, expected: string): string {
+  const described = mismatchedKinds(context, expected);
+  return described.length ? `; ${described.join("; ")}` : "";
+}
+
+/** Citations of what identified each mismatched document (the form's title, the statement period). */
+export function mismatchCitations(context: EvaluationContext): Citation[] {
+  return (context.mismatched ?? []).flatMap(({ document, identification }) =>
+    identification.page !== undefined && identification.excerpt !== undefined
+      ? [{ document, page: identification.page, excerpt: identification.excerpt }]
+      : [],
+  );
 }
 
 export function listNames(names: string[]): string {

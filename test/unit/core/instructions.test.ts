@@ -30,6 +30,8 @@ interface Case {
   instructions: string | undefined;
   /** Which of the catalog's conditions the caller passes (default: all of them). */
   conditions?: keyof typeof CONDITIONS;
+  /** Pass the catalog's other conditions as `elsewhere`, as the planner does. */
+  elsewhere?: boolean;
   documents?: readonly string[];
   expected: Expected;
   interpretation?: string | RegExp;
@@ -248,6 +250,114 @@ const CASES: Case[] = [
       "Judging only BS_LARGE_DEPOSITS (Large deposits explained), and listing the large deposits.",
   },
 
+  // Every part carried out or named: not understood, or not possible here
+  {
+    instructions: "Check that the borrower's credit score is above 700",
+    conditions: "tax",
+    elsewhere: true,
+    documents: [RETURN],
+    expected: {
+      ...listApplicable,
+      unhandled: [
+        {
+          text: "credit score is above 700",
+          reason: "not_possible",
+          why: "no credit report among the documents and no condition about it",
+        },
+      ],
+      nothing_in_reach: true,
+    },
+    interpretation:
+      'Judging nothing: "credit score is above 700" is not possible here (no credit report among the documents and no condition about it); the conditions that can be judged here are TR_SIGNED, TR_TAX_YEAR, TR_EIN_MATCH, TR_NAME_MATCH and TR_COMPLETE, listed without verdicts.',
+  },
+  {
+    instructions: "check the company on the return is our borrower",
+    conditions: "tax",
+    elsewhere: true,
+    documents: [RETURN],
+    expected: judgeOnly("TR_NAME_MATCH"),
+    interpretation: "Judging only TR_NAME_MATCH (Corporation name matches the borrowing business).",
+  },
+  {
+    instructions: "Is the return signed and for the right company and EIN? Skip completeness",
+    conditions: "tax",
+    elsewhere: true,
+    documents: [RETURN],
+    expected: {
+      ...judgeOnly("TR_SIGNED", "TR_EIN_MATCH", "TR_NAME_MATCH"),
+      exclude_conditions: ["TR_COMPLETE"],
+    },
+  },
+  {
+    instructions: "Check the EIN and the zebra stripes",
+    conditions: "tax",
+    documents: [RETURN],
+    expected: {
+      ...judgeOnly("TR_EIN_MATCH"),
+      unhandled: [{ text: "zebra stripes", reason: "not_understood" }],
+    },
+    interpretation:
+      'Judging only TR_EIN_MATCH (Employer identification number matches); "zebra stripes" was not understood; the conditions that can be judged here are TR_SIGNED, TR_TAX_YEAR, TR_EIN_MATCH, TR_NAME_MATCH and TR_COMPLETE.',
+  },
+  {
+    instructions: "Check the credit score and evaluate everything else",
+    conditions: "tax",
+    documents: [RETURN],
+    expected: {
+      ...evaluateAll,
+      unhandled: [
+        {
+          text: "credit score",
+          reason: "not_possible",
+          why: "no credit report among the documents and no condition about it",
+        },
+      ],
+    },
+    interpretation:
+      /^Judging every applicable condition; "credit score" is not possible here \(no credit report/,
+  },
+  {
+    instructions: "Don't pull the credit report, just check the EIN",
+    conditions: "tax",
+    documents: [RETURN],
+    expected: judgeOnly("TR_EIN_MATCH"),
+  },
+  {
+    instructions: "Flag any deposits over $5,000",
+    conditions: "bank",
+    documents: STATEMENTS,
+    expected: {
+      ...judgeOnly("BS_LARGE_DEPOSITS"),
+      unhandled: [{ text: "over 5000", reason: "not_understood" }],
+    },
+  },
+  {
+    instructions: "check the last one for insufficient funds",
+    conditions: "tax",
+    elsewhere: true,
+    documents: [RETURN],
+    expected: {
+      ...listApplicable,
+      unhandled: [
+        {
+          text: "insufficient funds",
+          reason: "not_possible",
+          why: "BS_NO_NSF is a condition of Bank Statements, not of this loan's documents",
+        },
+      ],
+      nothing_in_reach: true,
+    },
+  },
+  {
+    instructions: "Check the borrower's DTI and the signature",
+    conditions: "tax",
+    documents: [RETURN],
+    expected: {
+      ...judgeOnly("TR_SIGNED"),
+      unhandled: [{ text: "dti", reason: "not_possible", why: "no condition computes it" }],
+    },
+  },
+
   // Documents
   {
     instructions: "check the second file",
@@ -299,6 +409,35 @@ const CASES: Case[] = [
     instructions: "Only check the signature",
     conditions: "bank",
     documents: STATEMENTS,
+    expected: {
+      ...listApplicable,
+      unhandled: [{ text: "signature", reason: "not_understood" }],
+      nothing_in_reach: true,
+    },
+    interpretation:
+      'Judging nothing: "signature" was not understood; the conditions that can be judged here are BS_TWO_MONTHS, BS_NAME_MATCH, BS_SAME_ACCOUNT, BS_NO_NSF and BS_LARGE_DEPOSITS, listed without verdicts.',
+  },
+  {
+    instructions: "Only check the signature",
+    conditions: "bank",
+    elsewhere: true,
+    documents: STATEMENTS,
+    expected: {
+      ...listApplicable,
+      unhandled: [
+        {
+          text: "signature",
+          reason: "not_possible",
+          why: "TR_SIGNED is a condition of 1120 Corporate Tax Return, not of this loan's documents",
+        },
+      ],
+      nothing_in_reach: true,
+    },
+    interpretation:
+      'Judging nothing: "signature" is not possible here (TR_SIGNED is a condition of 1120 Corporate Tax Return, not of this loan\'s documents); the conditions that can be judged here are BS_TWO_MONTHS, BS_NAME_MATCH, BS_SAME_ACCOUNT, BS_NO_NSF and BS_LARGE_DEPOSITS, listed without verdicts.',
+  },
+  {
+    instructions: "Only.",
     expected: fellBack,
     interpretation:
       "None of the named conditions apply to this loan's documents, so every applicable condition is evaluated.",
@@ -337,17 +476,21 @@ const CASES: Case[] = [
 ];
 
 function interpret(testCase: Case): InstructionScope {
+  const conditions = CONDITIONS[testCase.conditions ?? "all"];
   return interpretInstructions({
     instructions: testCase.instructions,
     documents: testCase.documents ?? MIXED,
-    conditions: CONDITIONS[testCase.conditions ?? "all"],
+    conditions,
+    ...(testCase.elsewhere
+      ? { elsewhere: catalog.filter((condition) => !conditions.includes(condition)) }
+      : {}),
   });
 }
 
 function label(testCase: Case): string {
   const narrowedTo =
     testCase.conditions && testCase.conditions !== "all" ? ` [${testCase.conditions} conditions]` : "";
-  return `${JSON.stringify(testCase.instructions)}${narrowedTo}`;
+  return `${JSON.stringify(testCase.instructions)}${narrowedTo}${testCase.elsewhere ? " (others elsewhere)" : ""}`;
 }
 
 /** One sentence: a capital first, one full stop at the end, no sentence break inside. */
@@ -491,6 +634,17 @@ describe("describeScope", () => {
     );
     expect(describeScope(unknown)).toContain(
       "fallback: yes (instructions empty, not understood or contradictory)",
+    );
+  });
+
+  it("tells the planner what was not carried out and why", () => {
+    const scope = interpretInstructions({
+      instructions: "Check the EIN, the credit score and the zebra",
+      documents: [RETURN],
+      conditions: CONDITIONS.tax,
+    });
+    expect(describeScope(scope)).toContain(
+      'not carried out: "credit score" (not possible here: no credit report among the documents and no condition about it); "zebra" (not understood)\n',
     );
   });
 });

@@ -366,3 +366,38 @@ describe("parseSolverOutput: the short form", () => {
     ).toEqual([{ id: "TR_SIGNED" }]);
   });
 });
+
+describe("parseSolverOutput: documents of the wrong kind", () => {
+  const note =
+    "rm/1120s.pdf is a Form 1120-S (U.S. Income Tax Return for an S Corporation), not a Form 1120: no condition was judged on it";
+  const input = {
+    plan: {} as Pick<Plan, "scope">,
+    evidence: [
+      evidenceOf("E3", "call_conditions_ai_api", {
+        verdicts: [{ condition_id: "TR_COMPLETE", status: "not_fulfilled", reason: "not a Form 1120" }],
+        documents: [
+          { document: "rm/1120.pdf", status: "read" },
+          { document: "rm/1120s.pdf", status: "read", kind_note: note },
+        ],
+      }),
+    ],
+  };
+
+  it("names a document the solver left out, saying so in a warning", () => {
+    const { result: parsed, warnings } = parseSolverOutput(
+      JSON.stringify({ summary: "s", missing_information: ["page 2 is blurred"] }),
+      input,
+    );
+    expect(parsed.missing_information).toEqual(["page 2 is blurred", note]);
+    expect(warnings).toContain(`solver output did not name a document of the wrong kind; added: ${note}`);
+  });
+
+  it("adds nothing when the solver named it, in its own sentence", () => {
+    const { result: parsed, warnings } = parseSolverOutput(
+      JSON.stringify({ summary: "s", missing_information: [`Documents: ${note}.`] }),
+      input,
+    );
+    expect(parsed.missing_information).toEqual([`Documents: ${note}.`]);
+    expect(warnings.some((warning) => warning.includes("wrong kind"))).toBe(false);
+  });
+});

@@ -576,6 +576,26 @@ describe("rule-based answers within the scope the instructions gave", () => {
     expect(result.interpretation).toBe("How the instructions were read.");
   });
 
+  it("says why nothing was judged when all the instructions asked for is out of reach", async () => {
+    const plan = {
+      ...planOf([{ id: "E1", tool: "call_preconditions_api", args: { metadata: TAX_METADATA } }], [["E1"]]),
+      scope: scope(["applicable"], {
+        unhandled: [{ text: "credit score is above 700", reason: "not_possible", why: "no credit report" }],
+        nothing_in_reach: true,
+      }),
+    };
+    const result = await solve([predicted], "Check that the borrower's credit score is above 700", plan);
+    expect(result.fulfilled_conditions).toEqual([]);
+    expect(result.unfulfilled_conditions).toEqual([]);
+    expect(result.applicable_conditions).toHaveLength(5);
+    expect(result.summary).toMatch(
+      /^5 conditions apply to Flex Supreme \/ 1120 Corporate Tax Return: .*\. None was judged: the instructions ask only for "credit score is above 700", which no condition here covers\.$/,
+    );
+    expect(result.recommendations).toEqual([
+      'Check "credit score is above 700" outside this evaluation, or ask for an evaluation of these conditions to have them judged against the borrower\'s documents',
+    ]);
+  });
+
   it("recommends what the engine found specifically and lists what exactly is missing", async () => {
     const specific = ok("E4", "call_conditions_ai_api", {
       documents: [

@@ -90,7 +90,7 @@ describe("what the solver reads of the evidence", () => {
     expect(registry.forSolver(narrowed).output).toEqual(narrowed.output);
   });
 
-  it("keeps Conditions AI's verdicts (not the values their reasons state) and document statuses, of the extraction report only what was not found", () => {
+  it("keeps Conditions AI's verdicts (not the values their reasons state) and document statuses, of the extraction report only what was not found and of the identification only the kind", () => {
     const judged = evidence("call_conditions_ai_api", {
       verdicts: [{ condition_id: "TR_EIN_MATCH", status: "insufficient_evidence", observed: { ein: null } }],
       documents: [
@@ -98,6 +98,12 @@ describe("what the solver reads of the evidence", () => {
           document: "a.pdf",
           status: "read",
           page_count: 3,
+          identification: {
+            kind: "form_1120",
+            description: "a Form 1120 (U.S. Corporation Income Tax Return)",
+            page: 1,
+            excerpt: "Form 1120  U.S. Corporation Income Tax Return",
+          },
           extraction: {
             kind: "form_1120",
             fields: [
@@ -123,6 +129,7 @@ describe("what the solver reads of the evidence", () => {
           document: "a.pdf",
           status: "read",
           page_count: 3,
+          kind: "form_1120",
           unlocated: [{ field: "ein", note: "no EIN label on page 1" }],
         },
         { document: "b.pdf", status: "missing", reason: "b.pdf does not exist" },
