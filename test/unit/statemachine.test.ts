@@ -131,7 +131,17 @@ describe("statemachine/rewoo.asl.json", () => {
     expect(definition.States.Replanned).toEqual({
       Type: "Choice",
       Comment: expect.any(String),
-      Choices: [{ Variable: "$.plan.replanned", BooleanEquals: true, Next: "RunLevels" }],
+      Choices: [
+        // A new plan that acts (moves money) is reviewed and confirmed again before it runs.
+        {
+          And: [
+            { Variable: "$.plan.review_again", IsPresent: true },
+            { Variable: "$.plan.review_again", BooleanEquals: true },
+          ],
+          Next: "ReviewPlan",
+        },
+        { Variable: "$.plan.replanned", BooleanEquals: true, Next: "RunLevels" },
+      ],
       Default: "Solve",
     });
     expect(Solve.Next).toBe("ReviewResult");
