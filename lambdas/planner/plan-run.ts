@@ -184,7 +184,11 @@ export async function replanRun(runId: string, services: Services, log: Logger):
 
   const replans = meta.replans ?? 0;
   const profile = profileModule(meta.profile);
-  const acted = evidence.filter((item) => profile.actingTools?.has(item.tool));
+  // A step that was never called because an input failed (upstream errors) did not act.
+  const acted = evidence.filter(
+    (item) =>
+      profile.actingTools?.has(item.tool) && (item.status === "ok" || item.upstream_errors.length === 0),
+  );
   if (acted.length > 0) {
     // What an acting step did (or was fenced off from doing) is told as it is; a new plan could act twice.
     log.warn("a step that acts has run; not planning again", {
