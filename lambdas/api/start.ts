@@ -14,6 +14,7 @@ import type { RunStatus } from "../core/types.ts";
 import { newRunId, StartExecutionError, startRun } from "../runs/start-run.ts";
 import { isTransient } from "../runtime/transient.ts";
 import type { IdempotencyRecord, RunMode } from "../store/runs.ts";
+import { loanRequestCatalog } from "../tools/loan/request-catalog.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json, jsonBody, publicBaseUrl } from "./http.ts";
 import { hashKey, IDEMPOTENCY_TTL_SECONDS, idempotencyKeyOf, requestHash } from "./idempotency.ts";
@@ -38,7 +39,11 @@ export async function startEvaluation(
   const body = session.body;
   let request: ValidatedRequest;
   try {
-    request = validateRequest(body, { documents: documentPolicy, results: resultPolicy });
+    request = validateRequest(body, {
+      documents: documentPolicy,
+      results: resultPolicy,
+      catalog: loanRequestCatalog(),
+    });
   } catch (error) {
     if (error instanceof RequestTooLargeError) {
       throw new HttpError(413, "request_too_large", error.message, error.problems);

@@ -13,6 +13,7 @@
 // The layers share one cache: in the twin, where every handler runs in one process, the API, the
 // planner and the worker see the same stores, the same registry and the same models.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import type { ResultPolicy } from "../core/destinations.ts";
 import type { DocumentPolicy } from "../core/documents.ts";
 import type { ToolCatalog } from "../core/types.ts";
 import { createLiveDelivery, type LiveDeliveryServices } from "../live/delivery.ts";
@@ -62,11 +63,7 @@ export function buildBaseServices(config: Config, options: ServiceOptions = {}) 
   const evidence = new EvidenceStore(runs, blobs, config.artifactsBucket, config.evidenceInlineLimit);
   const publisher = new EventPublisher(runs, options.sinks ?? [], options.logger);
   const faults = new FaultInjector(config.faults.spec, config.faults.seed);
-  const documentPolicy: DocumentPolicy = {
-    documentsBucket: config.documentsBucket,
-    allowedPrefixes: config.allowedDocumentPrefixes,
-  };
-  const resultPolicy = { allowedDestinations: config.allowedResultDestinations };
+  const { documentPolicy, resultPolicy } = locationPolicies(config);
   return {
     config,
     clients,
@@ -80,6 +77,20 @@ export function buildBaseServices(config: Config, options: ServiceOptions = {}) 
     documentPolicy,
     resultPolicy,
     now,
+  };
+}
+
+/** Where the configuration lets a request read documents and write its result. */
+export function locationPolicies(config: Config): {
+  documentPolicy: DocumentPolicy;
+  resultPolicy: ResultPolicy;
+} {
+  return {
+    documentPolicy: {
+      documentsBucket: config.documentsBucket,
+      allowedPrefixes: config.allowedDocumentPrefixes,
+    },
+    resultPolicy: { allowedDestinations: config.allowedResultDestinations },
   };
 }
 

@@ -130,7 +130,11 @@ const BAD_INPUTS: BadInput[] = [
   },
   {
     name: "metadata nested deeper than its copy in the plan can be stored",
-    body: () => JSON.stringify({ ...valid(), metadata: nested(MAX_METADATA_DEPTH + 1) }),
+    body: () =>
+      JSON.stringify({
+        ...valid(),
+        metadata: { ...valid().metadata, ...(nested(MAX_METADATA_DEPTH + 1) as object) },
+      }),
     status: 400,
     code: "invalid_request",
     field: `metadata${".a".repeat(MAX_METADATA_DEPTH)}`,
@@ -282,6 +286,60 @@ const BAD_INPUTS: BadInput[] = [
     message: /expected s3:\/\/bucket\/prefix\/ or s3:\/\/bucket\/key\.json/,
   },
   {
+    name: "a classification the catalog does not know (a personal return)",
+    body: () => withMetadata({ classification: "1040 Personal Tax Return" }),
+    status: 400,
+    code: "invalid_request",
+    field: "metadata.classification",
+    message:
+      /^unknown classification "1040 Personal Tax Return": expected one of "1120 Corporate Tax Return", "Bank Statements"/,
+  },
+  {
+    name: "a classification the catalog does not know (pay stubs)",
+    body: () => withMetadata({ classification: "Pay Stubs" }),
+    status: 400,
+    code: "invalid_request",
+    field: "metadata.classification",
+    message:
+      /^unknown classification "Pay Stubs": expected one of "1120 Corporate Tax Return", "Bank Statements"/,
+  },
+  {
+    name: "an as-of date that is no day of the calendar",
+    body: () => withMetadata({ as_of_date: "2025-13-45" }),
+    status: 400,
+    code: "invalid_request",
+    field: "metadata.as_of_date",
+    message: /^expected a date, YYYY-MM-DD, e\.g\. 2025-04-15$/,
+  },
+  {
+    name: "an empty loan program",
+    body: () => withMetadata({ loan_program: "" }),
+    status: 400,
+    code: "invalid_request",
+    field: "metadata.loan_program",
+    message: /^required: the loan program/,
+  },
+  {
+    name: "a negative monthly income",
+    body: () => withMetadata({ borrower_info: { ...valid().metadata.borrower_info, monthly_income: -8000 } }),
+    status: 400,
+    code: "invalid_request",
+    field: "metadata.borrower_info.monthly_income",
+    message: /^expected a positive amount in US dollars/,
+  },
+  {
+    name: "an infinite monthly income (1e999)",
+    body: () =>
+      withMetadata({ borrower_info: { ...valid().metadata.borrower_info, monthly_income: 0 } }).replace(
+        '"monthly_income":0',
+        '"monthly_income":1e999',
+      ),
+    status: 400,
+    code: "invalid_request",
+    field: "metadata.borrower_info.monthly_income",
+    message: /^expected a positive amount in US dollars/,
+  },
+  {
     name: "JSON array instead of an object",
     body: () => "[]",
     status: 400,
@@ -315,6 +373,44 @@ describe("bad requests over the REST API of the twin", () => {
 
   it("answered every bad input with a clear 4xx", () => {
     expect(answered.length).toBe(BAD_INPUTS.length);
+  });
+
+  it("names every problem of a request in one 400: options, documents, destination and metadata", async () => {
+    const before = await runIds();
+    const body = JSON.stringify({
+      ...valid(),
+      metadata: {
+        ...valid().metadata,
+        loan_program: "",
+        classification: "Pay Stubs",
+        as_of_date: "2025-02-30",
+        borrower_info: { ...valid().metadata.borrower_info, monthly_income: -1 },
+      },
+      s3_pdf_paths: ["s3://someone-elses-bucket/1120.pdf", "rm-conditions/1120-signed.pdf"],
+      output_destination: "s3://bucket-that-does-not-exist/results/",
+      options: { max_steps: 0, approval: "maybe" },
+    });
+    for (const path of ["/v1/evaluate-conditions", "/v1/evaluate-loan-conditions"]) {
+      const result = await post(path, body);
+      expect(result.status, JSON.stringify(result.body)).toBe(400);
+      expect(result.body.error.code).toBe("invalid_request");
+      const fields = result.body.error.fields as Array<{ field: string; message: string }>;
+      expect(fields.map((problem) => problem.field).sort()).toEqual(
+        [
+          "metadata.as_of_date",
+          "metadata.borrower_info.monthly_income",
+          "metadata.classification",
+          "metadata.loan_program",
+          "options.approval",
+          "options.max_steps",
+          "output_destination",
+          "s3_pdf_paths[0]",
+        ].sort(),
+      );
+      for (const { field, message } of fields)
+        expect(result.body.error.message).toContain(`${field}: ${message}`);
+    }
+    expect(await runIds()).toEqual(before);
   });
 });
 
