@@ -11,6 +11,7 @@ export interface ApiContext {
     | "runs"
     | "sessions"
     | "batches"
+    | "blobs"
     | "publisher"
     | "documentPolicy"
     | "resultPolicy"
