@@ -9,14 +9,14 @@ import pc from "picocolors";
 import { generateSampleDocuments } from "../examples/samples.ts";
 import { generateScannedSampleDocuments } from "../examples/scanned.ts";
 import { localS3ClientConfig } from "../infra/local/provision.ts";
-import { startTwin, type Twin } from "../infra/local/twin.ts";
+import { startTwin, type Twin, twinRequestPolicy } from "../infra/local/twin.ts";
 import { InvalidRequestError } from "../lambdas/core/request.ts";
 import type { RunRecord } from "../lambdas/core/types.ts";
 import { ApiClient } from "./api-client.ts";
 import { type BatchCommandOptions, runBatch } from "./batch.ts";
 import { type BatchInput, stageBatchDocuments } from "./batch-input.ts";
 import { chatPageUrl, DEFAULT_CUSTOMER, mintCustomerToken } from "./customer-token.ts";
-import { type StagedDocument, stageLocalDocuments } from "./local-documents.ts";
+import { checkLocalRequest, type StagedDocument } from "./local-documents.ts";
 import { type CommandOutput, EXIT_RUN_FAILED, reportProblems } from "./output.ts";
 import { EXIT_INTERRUPTED, runApiEvaluation, runApiResume } from "./remote.ts";
 import { localDataDir, publishTwinApi, type RunningTwin, runningTwin } from "./twin-address.ts";
@@ -149,7 +149,7 @@ export async function runLocalEvaluation(
   let request: unknown;
   let staged: StagedDocument[];
   try {
-    ({ request, staged } = stageLocalDocuments(input, options.baseDir ?? process.cwd()));
+    ({ request, staged } = checkLocalRequest(input, options.baseDir ?? process.cwd(), twinRequestPolicy()));
   } catch (error) {
     return reportInvalid(error, options.label);
   }

@@ -21,6 +21,9 @@ export const INSTRUCTION_EXAMPLES = [
   "Are these statements sufficient? What's missing?",
 ];
 
+/** What the API says of a missing loan program (lambdas/core/loan-request.ts). */
+const LOAN_PROGRAM_REQUIRED = "required: the loan program, e.g. Flex Supreme";
+
 /** Fields the form always shows above the classification's own (so an input naming one is not repeated). */
 const FIXED_FIELDS = ["loan_program", "classification", "loan_number", "as_of_date"];
 
@@ -59,21 +62,41 @@ export function setPath(target, dotted, value) {
   return target;
 }
 
+/**
+ * The API's rules for metadata values (lambdas/core/loan-request.ts): an amount is digits with `$`,
+ * `,` and spaces allowed and above zero; a date is YYYY-MM-DD naming a day that exists.
+ */
+export function amountOf(text) {
+  const cleaned = String(text).replace(/[$,\s]/g, "");
+  return /^\d+(?:\.\d+)?$/.test(cleaned) ? Number(cleaned) : undefined;
+}
+
+export function isCalendarDate(text) {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(text));
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** What the API says of an as-of date that is not one (the catalog's words for the field). */
+const AS_OF_DATE_EXPECTED = "a date, YYYY-MM-DD, e.g. 2025-04-15";
+
 /** A typed value as the request carries it, or the problem with it (said as the API's `expected` says). */
 function fieldValue(input, raw) {
   const text = String(raw ?? "").trim();
   if (text === "") return { value: undefined };
   switch (inputKind(input)) {
     case "money": {
-      const amount = Number(text.replace(/[$,\s]/g, ""));
-      return Number.isFinite(amount) && amount > 0
+      const amount = amountOf(text);
+      return amount !== undefined && amount > 0
         ? { value: amount }
         : { problem: `expected ${input.expected}` };
     }
     case "year":
       return /^\d{4}$/.test(text) ? { value: Number(text) } : { problem: `expected ${input.expected}` };
     case "date":
-      return /^\d{4}-\d{2}-\d{2}$/.test(text) ? { value: text } : { problem: `expected ${input.expected}` };
+      return isCalendarDate(text) ? { value: text } : { problem: `expected ${input.expected}` };
     case "ein":
       return /^\d{2}-?\d{7}$/.test(text) ? { value: text } : { problem: `expected ${input.expected}` };
     default:
@@ -88,28 +111,29 @@ function fieldValue(input, raw) {
  *
  * values: {loan_program, classification, loan_number, as_of_date, fields: {<dotted>: text},
  * instructions, parallel, max_steps, approval}; inputs: the classification's catalog inputs;
- * documents: [{status, s3_pdf_path}] in the order shown.
+ * documents: [{status, s3_pdf_path}] in the order shown; classifications: the catalog's names.
  */
-export function buildRequest(values, inputs, documents) {
+export function buildRequest(values, inputs, documents, classifications = []) {
   const errors = [];
   const metadata = {};
   const loanProgram = String(values.loan_program ?? "").trim();
   if (loanProgram) metadata.loan_program = loanProgram;
-  else
-    errors.push({ field: "metadata.loan_program", message: "required: the loan program, e.g. Flex Supreme" });
+  else errors.push({ field: "metadata.loan_program", message: LOAN_PROGRAM_REQUIRED });
   const classification = String(values.classification ?? "").trim();
   if (classification) metadata.classification = classification;
   else
     errors.push({
       field: "metadata.classification",
-      message: "required: choose the documents' classification",
+      message: classifications.length
+        ? `required: one of ${classifications.map((name) => JSON.stringify(name)).join(", ")}`
+        : "required: choose the documents' classification",
     });
   const loanNumber = String(values.loan_number ?? "").trim();
   if (loanNumber) metadata.loan_number = loanNumber;
   const asOf = String(values.as_of_date ?? "").trim();
   if (asOf) {
-    if (/^\d{4}-\d{2}-\d{2}$/.test(asOf)) metadata.as_of_date = asOf;
-    else errors.push({ field: "metadata.as_of_date", message: "expected a date, YYYY-MM-DD" });
+    if (isCalendarDate(asOf)) metadata.as_of_date = asOf;
+    else errors.push({ field: "metadata.as_of_date", message: `expected ${AS_OF_DATE_EXPECTED}` });
   }
   for (const input of inputs ?? []) {
     if (FIXED_FIELDS.includes(input.field)) continue;
@@ -838,7 +862,8 @@ export class NewEvaluation {
   /** The request as it would be sent now, or the problems that keep it from being sent. */
   currentRequest() {
     const entry = this.#classificationEntry();
-    return buildRequest(this.#values(), entry?.inputs ?? [], this.documents);
+    const names = (this.catalog?.classifications ?? []).map((classification) => classification.name);
+    return buildRequest(this.#values(), entry?.inputs ?? [], this.documents, names);
   }
 
   async #submit() {

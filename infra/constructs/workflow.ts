@@ -129,9 +129,12 @@ export class Workflow extends Construct {
     solver
       .bindTable(runsTable, { access: "readWrite", envName: ENV.RUNS_TABLE })
       .bindObjects(artifactsBucket, { read: [prefixes.evidence] });
+    // Finalize writes a result only where no object is (If-None-Match), and reads whose an object
+    // already there is (HeadObject; ListBucket so a missing key answers 404): its own, from a retry.
     finalize
       .bindTable(runsTable, { access: "readWrite", envName: ENV.RUNS_TABLE })
-      .bindObjects(artifactsBucket, { write: [prefixes.results] })
+      .bindObjects(artifactsBucket, { read: [prefixes.results], write: [prefixes.results] })
+      .bindObjectLocations(config.results.additionalDestinations, "read")
       .bindObjectLocations(config.results.additionalDestinations, "write");
     if (config.ocr.engine === "textract") worker.bindTextract();
     if (config.lender.apiTokenSecretArn) {

@@ -10,6 +10,7 @@ import S3rver from "s3rver";
 import s3rverAccounts from "s3rver/lib/models/account.js";
 import { releaseDynaliteIterators } from "./dynalite-iterators.ts";
 import { attachDynamoDbTransactions } from "./dynamodb-transactions.ts";
+import { conditionalWrites } from "./s3-conditional-writes.ts";
 import { presignedRequestChecks } from "./s3-presigned.ts";
 
 export interface EmulatorOptions {
@@ -104,8 +105,10 @@ export async function startEmulators(options: EmulatorOptions): Promise<Emulator
     // checked as S3 checks them (s3rver itself checks only the key id), so a browser upload of
     // another size or content is refused here as in AWS.
     // (s3rver is a Koa application; its type declarations leave Koa's middleware list out.)
+    // Then S3's conditional writes (PUT with If-None-Match: *), which s3rver ignores.
     (s3 as unknown as { middleware: unknown[] }).middleware.unshift(
       presignedRequestChecks(LOCAL_CREDENTIALS),
+      conditionalWrites(),
     );
     const s3Address = await s3.run();
     const s3Server = s3.httpServer;

@@ -20,12 +20,14 @@ import {
 import { LOCAL_ALLOWED_ORIGINS } from "../../lambdas/contracts/cors.ts";
 import { ENV, TOKEN_KEY_VARIABLES } from "../../lambdas/contracts/environment.ts";
 import { TABLES } from "../../lambdas/contracts/tables.ts";
-import { validateRequest } from "../../lambdas/core/request.ts";
+import { type RequestPolicy, validateRequest } from "../../lambdas/core/request.ts";
 import { isTerminal, type RunRecord } from "../../lambdas/core/types.ts";
 import { resumeRun } from "../../lambdas/runs/resume-run.ts";
 import { startRun } from "../../lambdas/runs/start-run.ts";
-import { type Services, services } from "../../lambdas/runtime/services.ts";
+import { parseConfig } from "../../lambdas/runtime/config.ts";
+import { locationPolicies, type Services, services } from "../../lambdas/runtime/services.ts";
 import { executionNameOf } from "../../lambdas/store/runs.ts";
+import { loanRequestCatalog } from "../../lambdas/tools/loan/request-catalog.ts";
 import { seedDemoBank } from "./banking-demo.ts";
 import { type DistributedWorkflow, loadDistributedWorkflow } from "./distributed-map.ts";
 import { LocalDynamoDbStreams } from "./dynamodb-streams.ts";
@@ -140,6 +142,15 @@ const LOCAL_NAMES = {
 };
 
 let booted: Twin | undefined;
+
+/**
+ * The policy the twin's API will check requests with, without booting it: what `rewoo evaluate --local`
+ * checks a request file against before it starts anything.
+ */
+export function twinRequestPolicy(env: NodeJS.ProcessEnv = process.env): RequestPolicy {
+  const { documentPolicy, resultPolicy } = locationPolicies(parseConfig({ ...env, ...LOCAL_NAMES }));
+  return { documents: documentPolicy, results: resultPolicy, catalog: loanRequestCatalog() };
+}
 
 /**
  * Boots the twin. The handlers' configuration is per process (like a Lambda container), so one
@@ -421,6 +432,7 @@ async function bootTwin(
       const validated = validateRequest(request, {
         documents: svc.documentPolicy,
         results: svc.resultPolicy,
+        catalog: loanRequestCatalog(),
       });
       const { run_id } = await startRun(
         validated,

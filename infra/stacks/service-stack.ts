@@ -124,6 +124,11 @@ export class ServiceStack extends Stack {
     this.restApi = this.rest.api;
     // POST /v1/documents signs uploads under the upload prefix; GET /v1/runs/{run_id}/documents signs reads.
     bindDocumentAccess(this.rest.handler, config, documentsBucket);
+    // A request whose output_destination already holds an object is refused (409): the API looks
+    // (HeadObject) where results may be written.
+    this.rest.handler
+      .bindObjects(artifactsBucket, { read: [RESULTS_PREFIX] })
+      .bindObjectLocations(config.results.additionalDestinations, "read");
     // POST /v1/batches reads a manifest where documents may be, and writes the batch's numbered copy.
     this.batches.grantCreateBatches(this.rest.handler, {
       documentsBucket,

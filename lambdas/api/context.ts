@@ -12,6 +12,7 @@ export interface ApiContext {
     | "runs"
     | "sessions"
     | "batches"
+    | "blobs"
     | "publisher"
     | "documentPolicy"
     | "resultPolicy"

@@ -4,6 +4,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { mintToken, type TokenKeyring } from "../auth/tokens.ts";
 import type { StartedRun } from "../contracts/api-types.ts";
+import { resultObjectLocation } from "../core/destinations.ts";
 import {
   InvalidRequestError,
   RequestTooLargeError,
@@ -14,6 +15,7 @@ import type { RunStatus } from "../core/types.ts";
 import { newRunId, StartExecutionError, startRun } from "../runs/start-run.ts";
 import { isTransient } from "../runtime/transient.ts";
 import type { IdempotencyRecord, RunMode } from "../store/runs.ts";
+import { loanRequestCatalog } from "../tools/loan/request-catalog.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json, jsonBody, publicBaseUrl } from "./http.ts";
 import { hashKey, IDEMPOTENCY_TTL_SECONDS, idempotencyKeyOf, requestHash } from "./idempotency.ts";
@@ -38,7 +40,11 @@ export async function startEvaluation(
   const body = session.body;
   let request: ValidatedRequest;
   try {
-    request = validateRequest(body, { documents: documentPolicy, results: resultPolicy });
+    request = validateRequest(body, {
+      documents: documentPolicy,
+      results: resultPolicy,
+      catalog: loanRequestCatalog(),
+    });
   } catch (error) {
     if (error instanceof RequestTooLargeError) {
       throw new HttpError(413, "request_too_large", error.message, error.problems);
@@ -61,6 +67,7 @@ export async function startEvaluation(
     });
   }
   try {
+    await refuseTakenDestination(request, runId, ctx);
     await makeRoom(session.session, ctx);
   } catch (error) {
     if (claim) await runs.releaseIdempotencyKey(claim.keyHash, runId);
@@ -87,6 +94,22 @@ export async function startEvaluation(
     idempotent: key !== undefined,
   });
   return json(202, startedRun(event, ctx, keys, runId, "PLANNING", session.session_id));
+}
+
+/**
+ * A destination that already holds an object is refused before anything starts: a result never
+ * replaces another (Finalize also writes only where no object is, for a key taken meanwhile).
+ */
+async function refuseTakenDestination(request: ValidatedRequest, runId: string, ctx: ApiContext) {
+  const destination = request.output_destination;
+  if (destination === undefined) return;
+  const { blobs, resultPolicy, documentPolicy } = ctx.services;
+  const target = resultObjectLocation(destination, runId, resultPolicy, documentPolicy, request.s3_pdf_paths);
+  if (!(await blobs.exists(target))) return;
+  const message = `s3://${target.bucket}/${target.key} already holds an object; results are never overwritten: name a new key, or a prefix ending in / (each run writes <prefix><run_id>.json)`;
+  throw new HttpError(409, "destination_exists", `output_destination: ${message}`, [
+    { field: "output_destination", message },
+  ]);
 }
 
 /**

@@ -13,6 +13,7 @@ import { loanPlanReviewInput, reviewPlan } from "../core/review.ts";
 import type { Approval, Clarification, EvaluationRequest, Plan, Review, RunStatus } from "../core/types.ts";
 import { PlanValidationError } from "../core/validate.ts";
 import type { MetaItem } from "../store/runs.ts";
+import { loanRequestCatalog } from "../tools/loan/request-catalog.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json, jsonBody } from "./http.ts";
 import { checkRunId } from "./runs.ts";
@@ -104,13 +105,23 @@ function answeredRun(
     });
     // A loan request is checked whole (documents, destinations, sizes); another agent's plan checks its args.
     if (!meta.profile)
-      validateRequest(answered.request, { documents: documentPolicy, results: resultPolicy });
+      validateRequest(answered.request, {
+        documents: documentPolicy,
+        results: resultPolicy,
+        catalog: loanRequestCatalog(),
+      });
   } catch (error) {
     if (error instanceof RequestTooLargeError) {
       throw new HttpError(413, "request_too_large", error.message, error.problems);
     }
     if (error instanceof InvalidRequestError) {
-      throw new HttpError(400, "invalid_answer", error.message, error.problems);
+      // An answered field's problem is the answer's: named as the caller sent it.
+      const problems = error.problems.map((problem) => {
+        const answered = problem.field.replace(/^metadata\./, "");
+        return Object.hasOwn(answers, answered) ? { ...problem, field: `answers.${answered}` } : problem;
+      });
+      const message = `invalid answer: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`;
+      throw new HttpError(400, "invalid_answer", message, problems);
     }
     if (error instanceof PlanValidationError) {
       const problems = error.issues.map((issue) => ({ field: "answers", message: issue }));

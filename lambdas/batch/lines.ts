@@ -17,6 +17,7 @@ import { isTerminal, type TerminalStatus } from "../core/types.ts";
 import { createRunRecord } from "../runs/start-run.ts";
 import type { BatchStore } from "../store/batches.ts";
 import type { RunStore } from "../store/runs.ts";
+import { loanRequestCatalog } from "../tools/loan/request-catalog.ts";
 
 export interface LineDeps {
   runs: RunStore;
@@ -58,6 +59,7 @@ export async function startLine(batchId: string, item: ManifestItem, deps: LineD
     const validated = validateRequest(request, {
       documents: deps.documentPolicy,
       results: deps.resultPolicy,
+      catalog: loanRequestCatalog(),
     });
     ({ created } = await createRunRecord(validated, { runs: deps.runs }, { runId, mode: "rewoo" }));
   } catch (error) {

@@ -25,6 +25,11 @@ export class ResultDestinationError extends Error {
   override name = "ResultDestinationError";
 }
 
+/** The destination already holds an object that is not this run's result: results are never overwritten. */
+export class ResultExistsError extends Error {
+  override name = "ResultExistsError";
+}
+
 /**
  * Room a prefix destination keeps for the `<run_id>.json` appended to it (run ids are at most
  * 104 characters), so the final key still fits S3's limit.

@@ -2,6 +2,7 @@
 // starts) with the same policy, so all accept and refuse the same requests. Every offending field is
 // reported at once, by its path.
 import * as z from "zod";
+import { isPlainObject } from "./describe.ts";
 import { checkResultDestination, ResultDestinationError, type ResultPolicy } from "./destinations.ts";
 import {
   type DocumentLocation,
@@ -10,6 +11,7 @@ import {
   resolveDocumentPath,
   s3KeyProblem,
 } from "./documents.ts";
+import { type LoanRequestCatalog, loanMetadataProblems } from "./loan-request.ts";
 import {
   DOCUMENT_PATH_COPIES,
   DYNAMODB_ITEM_BYTES,
@@ -97,10 +99,14 @@ export class RequestTooLargeError extends InvalidRequestError {
   override name = "RequestTooLargeError";
 }
 
-/** Where this deployment lets a request read documents and write its result. */
+/**
+ * Where this deployment lets a request read documents and write its result, and what the condition
+ * catalog lets it name (lambdas/tools/loan/request-catalog.ts).
+ */
 export interface RequestPolicy {
   documents: DocumentPolicy;
   results: ResultPolicy;
+  catalog: LoanRequestCatalog;
 }
 
 declare const validated: unique symbol;
@@ -112,8 +118,10 @@ declare const validated: unique symbol;
 export type ValidatedRequest = EvaluationRequest & { readonly [validated]: true };
 
 /**
- * Validates the shape, that every document and the result destination are in allowed locations,
- * and that what the run will store fits DynamoDB (RequestTooLargeError when only that fails).
+ * Validates the shape, the metadata against the condition catalog, that every document and the result
+ * destination are in allowed locations, and that what the run will store fits DynamoDB
+ * (RequestTooLargeError when only that fails). Every problem is reported at once: a field the shape
+ * refuses is not looked at further, every other field is.
  */
 export function validateRequest(input: unknown, policy: RequestPolicy): ValidatedRequest {
   const tooDeep = findTooDeep(input, MAX_JSON_DEPTH);
@@ -127,45 +135,55 @@ export function validateRequest(input: unknown, policy: RequestPolicy): Validate
   }
   const parsed = EvaluationRequestSchema.safeParse(input);
   const problems: RequestProblem[] = [];
+  const refused: PropertyKey[][] = [];
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const keys = issue.code === "unrecognized_keys" ? issue.keys : [undefined];
       for (const key of keys) {
         const path = [...issue.path, ...(key === undefined ? [] : [key])];
+        refused.push(path);
         problems.push({
           field: formatPath(path) || "(body)",
           message: issue.code === "unrecognized_keys" ? "unknown field" : issue.message,
         });
       }
     }
-    throw new InvalidRequestError(problems);
   }
-  const request = parsed.data as EvaluationRequest;
+  // What the shape let through is checked further, so one answer names every problem.
+  const body = isPlainObject(input) ? input : {};
+  const shapeRefused = (...path: PropertyKey[]) =>
+    refused.some((at) => at.length <= path.length && at.every((part, index) => part === path[index]));
   const documents: DocumentLocation[] = [];
-  request.s3_pdf_paths.forEach((path, index) => {
+  const paths = Array.isArray(body.s3_pdf_paths) && !shapeRefused("s3_pdf_paths") ? body.s3_pdf_paths : [];
+  paths.forEach((path: unknown, index: number) => {
+    if (typeof path !== "string" || shapeRefused("s3_pdf_paths", index)) return;
     try {
-      documents.push(resolveDocumentPath(path, policy.documents));
+      documents.push(resolveDocumentPath(path.trim(), policy.documents));
     } catch (error) {
       if (!(error instanceof DocumentPathError)) throw error;
       problems.push({ field: `s3_pdf_paths[${index}]`, message: error.message });
     }
   });
-  if (request.output_destination !== undefined) {
+  if (typeof body.output_destination === "string" && !shapeRefused("output_destination")) {
     try {
-      checkResultDestination(request.output_destination, policy.results, policy.documents, documents);
+      checkResultDestination(body.output_destination, policy.results, policy.documents, documents);
     } catch (error) {
       if (!(error instanceof ResultDestinationError)) throw error;
       problems.push({ field: "output_destination", message: error.message });
     }
   }
-  const deepMetadata = findTooDeep(request.metadata, MAX_METADATA_DEPTH, "metadata");
-  if (deepMetadata) {
-    problems.push({
-      field: deepMetadata.path,
-      message: `metadata nests ${deepMetadata.depth} levels deep here (metadata itself is level 1); at most ${MAX_METADATA_DEPTH}: the run stores a copy of metadata inside its plan, 4 levels down, and DynamoDB nests at most ${DYNAMODB_MAX_NESTED_CONTAINERS} maps and lists`,
-    });
+  if (isPlainObject(body.metadata)) {
+    const deepMetadata = findTooDeep(body.metadata, MAX_METADATA_DEPTH, "metadata");
+    if (deepMetadata) {
+      problems.push({
+        field: deepMetadata.path,
+        message: `metadata nests ${deepMetadata.depth} levels deep here (metadata itself is level 1); at most ${MAX_METADATA_DEPTH}: the run stores a copy of metadata inside its plan, 4 levels down, and DynamoDB nests at most ${DYNAMODB_MAX_NESTED_CONTAINERS} maps and lists`,
+      });
+    }
+    problems.push(...loanMetadataProblems(body.metadata, policy.catalog));
   }
-  if (problems.length > 0) throw new InvalidRequestError(problems);
+  if (problems.length > 0 || !parsed.success) throw new InvalidRequestError(problems);
+  const request = parsed.data as EvaluationRequest;
   assertStorable(request);
   return request as ValidatedRequest;
 }

@@ -121,12 +121,14 @@ export async function finalizeRun(
         services.documentPolicy,
         meta.request.s3_pdf_paths,
       );
-      const uri = await blobs.putJson(target, {
-        run_id: event.run_id,
-        request: meta.request,
-        result: meta.result,
-      });
-      log.info("result written", { destination: uri });
+      // Never over another object: a result already there that is not this run's fails the run
+      // (ResultExistsError); this run's own, from an earlier attempt, is kept as it is.
+      const { uri, written } = await blobs.putJsonOnce(
+        target,
+        { run_id: event.run_id, request: meta.request, result: meta.result },
+        event.run_id,
+      );
+      log.info(written ? "result written" : "result already written by this run", { destination: uri });
     }
     // A retried Finalize finds the run already SUCCEEDED and must not announce it twice.
     // The loan history index is by loan program and classification: a banking run has neither.

@@ -3,7 +3,8 @@
 //
 // In layers, because CDK bundles each function into one file (no code splitting) and esbuild keeps
 // only what an entry reaches: a handler that asks for a lower layer carries none of the higher ones.
-//   baseServices()     stores, events, live delivery, policies      ws, push, finalize, batch
+//   baseServices()     stores, events, policies                     ws, push, finalize, batch
+//   liveDelivery()     + WebSocket connections and delivery         ws, push
 //   catalogServices()  + the tool registry: schemas, descriptions,  api (plan edits, answers)
 //                        questions, solver views
 //   services()         + the models                                  planner, solver, worker, twin
@@ -12,9 +13,10 @@
 // The layers share one cache: in the twin, where every handler runs in one process, the API, the
 // planner and the worker see the same stores, the same registry and the same models.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import type { ResultPolicy } from "../core/destinations.ts";
 import type { DocumentPolicy } from "../core/documents.ts";
 import type { ToolCatalog } from "../core/types.ts";
-import { createLiveDelivery } from "../live/delivery.ts";
+import { createLiveDelivery, type LiveDeliveryServices } from "../live/delivery.ts";
 import { createLlmProviders, type LlmProviders, type ModelBinding } from "../llm/index.ts";
 import { BatchStore } from "../store/batches.ts";
 import { BlobStore } from "../store/blobs.ts";
@@ -59,22 +61,9 @@ export function buildBaseServices(config: Config, options: ServiceOptions = {}) 
   const batches = new BatchStore(clients.ddb, clients.s3, config.runsTable, now);
   const blobs = new BlobStore(clients.s3);
   const evidence = new EvidenceStore(runs, blobs, config.artifactsBucket, config.evidenceInlineLimit);
-  // Live WebSocket delivery, present when the deployment has a WebSocket API. Publishers never push:
-  // the stream consumer (lambdas/ws/stream.ts) and the subscribe route do.
-  const websocket = createLiveDelivery({
-    ddb: clients.ddb,
-    connectionsTable: config.connectionsTable,
-    managementApi: createManagementApiClient(config),
-    runs,
-    logger: options.logger ?? createLogger("rewoo-live-delivery"),
-  });
   const publisher = new EventPublisher(runs, options.sinks ?? [], options.logger);
   const faults = new FaultInjector(config.faults.spec, config.faults.seed);
-  const documentPolicy: DocumentPolicy = {
-    documentsBucket: config.documentsBucket,
-    allowedPrefixes: config.allowedDocumentPrefixes,
-  };
-  const resultPolicy = { allowedDestinations: config.allowedResultDestinations };
+  const { documentPolicy, resultPolicy } = locationPolicies(config);
   return {
     config,
     clients,
@@ -84,11 +73,24 @@ export function buildBaseServices(config: Config, options: ServiceOptions = {}) 
     blobs,
     evidence,
     publisher,
-    websocket,
     faults,
     documentPolicy,
     resultPolicy,
     now,
+  };
+}
+
+/** Where the configuration lets a request read documents and write its result. */
+export function locationPolicies(config: Config): {
+  documentPolicy: DocumentPolicy;
+  resultPolicy: ResultPolicy;
+} {
+  return {
+    documentPolicy: {
+      documentsBucket: config.documentsBucket,
+      allowedPrefixes: config.allowedDocumentPrefixes,
+    },
+    resultPolicy: { allowedDestinations: config.allowedResultDestinations },
   };
 }
 
@@ -149,10 +151,32 @@ export function linkToolRuntime(linked: ToolRuntime): void {
   runtime = linked;
 }
 
-/** Stores, events, live delivery and policies: the WebSocket, push, finalize and batch functions. */
+/** Stores, events and policies: the WebSocket, push, finalize and batch functions. */
 export function baseServices(): BaseServices {
   base ??= buildBaseServices(parseConfig(process.env));
   return base;
+}
+
+let live: { delivery: LiveDeliveryServices | undefined } | undefined;
+
+/**
+ * Live WebSocket delivery over the base services, present when the deployment has a WebSocket API.
+ * Publishers never push: the stream consumer (lambdas/ws/stream.ts) and the subscribe route do, so
+ * only the WebSocket functions ask for it and only their bundles carry the Management API client.
+ */
+export function liveDelivery(): LiveDeliveryServices | undefined {
+  live ??= { delivery: buildLiveDelivery(baseServices()) };
+  return live.delivery;
+}
+
+export function buildLiveDelivery(base: BaseServices, logger?: Logger): LiveDeliveryServices | undefined {
+  return createLiveDelivery({
+    ddb: base.clients.ddb,
+    connectionsTable: base.config.connectionsTable,
+    managementApi: createManagementApiClient(base.config),
+    runs: base.runs,
+    logger: logger ?? createLogger("rewoo-live-delivery"),
+  });
 }
 
 /** The base and the tool registry, without models: the API (plan edits, answers to questions). */

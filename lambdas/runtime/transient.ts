@@ -34,6 +34,8 @@ const TRANSIENT_NAMES = new Set([
   "TransactionInProgressException",
   // Textract: too many asynchronous jobs running in the account at once.
   "LimitExceededException",
+  // S3: another conditional write of the same key is in flight; once it lands, the retry sees it.
+  "ConditionalRequestConflict",
 ]);
 const TRANSIENT_CODES =
   /Throttl|ServiceUnavailable|Timeout|ECONNRESET|ECONNREFUSED|ENOTFOUND|EPIPE|ETIMEDOUT|EAI_AGAIN|socket hang up/i;

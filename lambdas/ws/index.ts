@@ -3,7 +3,7 @@
 // stored events is not done here but by the stream consumer (lambdas/ws/stream.ts, with
 // lambdas/live/delivery.ts); this handler only registers connections and starts a subscriber's replay.
 import { createLogger } from "../runtime/logger.ts";
-import { baseServices } from "../runtime/services.ts";
+import { baseServices, liveDelivery } from "../runtime/services.ts";
 import { type RouteResult, type WebSocketRouteDeps, webSocketOperationFor } from "./routes.ts";
 
 /** The parts of API Gateway's WebSocket proxy event (payload v1) this handler reads. */
@@ -28,14 +28,15 @@ let deps: WebSocketRouteDeps | undefined;
 function routeDeps(): WebSocketRouteDeps {
   if (deps) return deps;
   const svc = baseServices();
-  if (!svc.websocket) {
+  const websocket = liveDelivery();
+  if (!websocket) {
     throw new Error(
       "Invalid configuration: the WebSocket handler needs CONNECTIONS_TABLE and WEBSOCKET_ENDPOINT",
     );
   }
   deps = {
-    connections: svc.websocket.connections,
-    delivery: svc.websocket.delivery,
+    connections: websocket.connections,
+    delivery: websocket.delivery,
     runs: svc.runs,
     // dynalite updates its indexes with the item, so the twin needs no settling; DynamoDB's GSIs
     // lag by well under a second in practice.

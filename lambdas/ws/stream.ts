@@ -5,7 +5,7 @@
 // PUSH_STREAM_FILTERS) invokes this; the local twin's stream emulation invokes the same handler.
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
 import { createLogger } from "../runtime/logger.ts";
-import { baseServices } from "../runtime/services.ts";
+import { liveDelivery } from "../runtime/services.ts";
 
 export { PUSH_STREAM_FILTERS } from "../contracts/event-patterns.ts";
 
@@ -47,7 +47,7 @@ export async function pushBatch(
 }
 
 export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-  const websocket = baseServices().websocket;
+  const websocket = liveDelivery();
   if (!websocket) {
     throw new Error(
       "Invalid configuration: the push function needs CONNECTIONS_TABLE and WEBSOCKET_ENDPOINT",

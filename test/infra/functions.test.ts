@@ -434,6 +434,21 @@ describe("functions with Bedrock, the lender's services and extra locations", ()
       "Rewoo-staging-Data-ArtifactsBucketArn/results/*",
       "arn:<AWS::Partition>:s3:::lender-results/rewoo/*",
     ]);
+    // Both look whether a result destination already holds an object (the API: 409; finalize: is it
+    // this run's own, from an earlier attempt): read where results go, nothing else of the artifacts.
+    expect(access("rewoo-finalize").allowing("s3:GetObject").sort()).toEqual([
+      "Rewoo-staging-Data-ArtifactsBucketArn/results/*",
+      "arn:<AWS::Partition>:s3:::lender-results/rewoo/*",
+    ]);
+    expect(
+      access("rewoo-api")
+        .allowing("s3:GetObject")
+        .filter((resource) => !resource.includes("DocumentsBucket") && !resource.includes("lender-archive"))
+        .sort(),
+    ).toEqual([
+      "Rewoo-staging-Data-ArtifactsBucketArn/results/*",
+      "arn:<AWS::Partition>:s3:::lender-results/rewoo/*",
+    ]);
     for (const service of ["rewoo-api", "rewoo-finalize"]) {
       const destinations = access(service).environment.ALLOWED_RESULT_DESTINATIONS as {
         "Fn::Join": [string, unknown[]];

@@ -2,6 +2,7 @@
 // gateway, as a loan system or an attacker reaches it): each one gets a 4xx that names the field,
 // and none of them creates a run. Also: the largest request the API accepts runs to SUCCEEDED, and
 // Finalize refuses to write a result over a document even when a run record bypassed the API.
+import { Logger } from "@aws-lambda-powertools/logger";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Twin } from "../../infra/local/twin.ts";
 import { MAX_JSON_DEPTH } from "../../lambdas/core/request.ts";
@@ -10,6 +11,7 @@ import {
   REQUEST_STORAGE_BUDGET_BYTES,
   requestFootprint,
 } from "../../lambdas/core/request-budget.ts";
+import { finalizeRun } from "../../lambdas/finalize/finalize-run.ts";
 import { bootTwinWithSamples, taxReturnRequest } from "./twin-fixture.ts";
 
 const MAX_BODY_BYTES = 256 * 1024; // REWOO_MAX_BODY_BYTES's default
@@ -130,7 +132,11 @@ const BAD_INPUTS: BadInput[] = [
   },
   {
     name: "metadata nested deeper than its copy in the plan can be stored",
-    body: () => JSON.stringify({ ...valid(), metadata: nested(MAX_METADATA_DEPTH + 1) }),
+    body: () =>
+      JSON.stringify({
+        ...valid(),
+        metadata: { ...valid().metadata, ...(nested(MAX_METADATA_DEPTH + 1) as object) },
+      }),
     status: 400,
     code: "invalid_request",
     field: `metadata${".a".repeat(MAX_METADATA_DEPTH)}`,
@@ -282,6 +288,60 @@ const BAD_INPUTS: BadInput[] = [
     message: /expected s3:\/\/bucket\/prefix\/ or s3:\/\/bucket\/key\.json/,
   },
   {
+    name: "a classification the catalog does not know (a personal return)",
+    body: () => withMetadata({ classification: "1040 Personal Tax Return" }),
+    status: 400,
+    code: "invalid_request",
+    field: "metadata.classification",
+    message:
+      /^unknown classification "1040 Personal Tax Return": expected one of "1120 Corporate Tax Return", "Bank Statements"/,
+  },
+  {
+    name: "a classification the catalog does not know (pay stubs)",
+    body: () => withMetadata({ classification: "Pay Stubs" }),
+    status: 400,
+    code: "invalid_request",
+    field: "metadata.classification",
+    message:
+      /^unknown classification "Pay Stubs": expected one of "1120 Corporate Tax Return", "Bank Statements"/,
+  },
+  {
+    name: "an as-of date that is no day of the calendar",
+    body: () => withMetadata({ as_of_date: "2025-13-45" }),
+    status: 400,
+    code: "invalid_request",
+    field: "metadata.as_of_date",
+    message: /^expected a date, YYYY-MM-DD, e\.g\. 2025-04-15$/,
+  },
+  {
+    name: "an empty loan program",
+    body: () => withMetadata({ loan_program: "" }),
+    status: 400,
+    code: "invalid_request",
+    field: "metadata.loan_program",
+    message: /^required: the loan program/,
+  },
+  {
+    name: "a negative monthly income",
+    body: () => withMetadata({ borrower_info: { ...valid().metadata.borrower_info, monthly_income: -8000 } }),
+    status: 400,
+    code: "invalid_request",
+    field: "metadata.borrower_info.monthly_income",
+    message: /^expected a positive amount in US dollars/,
+  },
+  {
+    name: "an infinite monthly income (1e999)",
+    body: () =>
+      withMetadata({ borrower_info: { ...valid().metadata.borrower_info, monthly_income: 0 } }).replace(
+        '"monthly_income":0',
+        '"monthly_income":1e999',
+      ),
+    status: 400,
+    code: "invalid_request",
+    field: "metadata.borrower_info.monthly_income",
+    message: /^expected a positive amount in US dollars/,
+  },
+  {
     name: "JSON array instead of an object",
     body: () => "[]",
     status: 400,
@@ -315,6 +375,44 @@ describe("bad requests over the REST API of the twin", () => {
 
   it("answered every bad input with a clear 4xx", () => {
     expect(answered.length).toBe(BAD_INPUTS.length);
+  });
+
+  it("names every problem of a request in one 400: options, documents, destination and metadata", async () => {
+    const before = await runIds();
+    const body = JSON.stringify({
+      ...valid(),
+      metadata: {
+        ...valid().metadata,
+        loan_program: "",
+        classification: "Pay Stubs",
+        as_of_date: "2025-02-30",
+        borrower_info: { ...valid().metadata.borrower_info, monthly_income: -1 },
+      },
+      s3_pdf_paths: ["s3://someone-elses-bucket/1120.pdf", "rm-conditions/1120-signed.pdf"],
+      output_destination: "s3://bucket-that-does-not-exist/results/",
+      options: { max_steps: 0, approval: "maybe" },
+    });
+    for (const path of ["/v1/evaluate-conditions", "/v1/evaluate-loan-conditions"]) {
+      const result = await post(path, body);
+      expect(result.status, JSON.stringify(result.body)).toBe(400);
+      expect(result.body.error.code).toBe("invalid_request");
+      const fields = result.body.error.fields as Array<{ field: string; message: string }>;
+      expect(fields.map((problem) => problem.field).sort()).toEqual(
+        [
+          "metadata.as_of_date",
+          "metadata.borrower_info.monthly_income",
+          "metadata.classification",
+          "metadata.loan_program",
+          "options.approval",
+          "options.max_steps",
+          "output_destination",
+          "s3_pdf_paths[0]",
+        ].sort(),
+      );
+      for (const { field, message } of fields)
+        expect(result.body.error.message).toContain(`${field}: ${message}`);
+    }
+    expect(await runIds()).toEqual(before);
   });
 });
 
@@ -374,5 +472,74 @@ describe("Finalize checks the destination again before writing", () => {
     });
     const after = await twin.services.blobs.getBytes({ bucket: documentsBucket, key: documentKey });
     expect(Buffer.from(after).equals(Buffer.from(before))).toBe(true);
+  });
+});
+
+describe("results are never overwritten", () => {
+  const resultBytes = (key: string) => twin.services.blobs.getBytes({ bucket: artifactsBucket, key });
+
+  it("refuses a second run pointing at an existing result with 409 naming output_destination, and starts nothing", async () => {
+    const destination = `s3://${artifactsBucket}/results/loan-77/result.json`;
+    const first = await post("/v1/evaluate-conditions", withField("output_destination", destination));
+    expect(first.status, JSON.stringify(first.body)).toBe(202);
+    expect((await twin.waitForRun(first.body.run_id)).status).toBe("SUCCEEDED");
+    const written = await resultBytes("results/loan-77/result.json");
+    expect(JSON.parse(new TextDecoder().decode(written)).run_id).toBe(first.body.run_id);
+
+    const before = await runIds();
+    for (const path of ["/v1/evaluate-conditions", "/v1/evaluate-loan-conditions"]) {
+      const second = await post(path, withField("output_destination", destination));
+      expect(second.status, JSON.stringify(second.body)).toBe(409);
+      expect(second.body.error.code).toBe("destination_exists");
+      expect(second.body.error.fields).toEqual([
+        {
+          field: "output_destination",
+          message: `${destination} already holds an object; results are never overwritten: name a new key, or a prefix ending in / (each run writes <prefix><run_id>.json)`,
+        },
+      ]);
+    }
+    expect(await runIds()).toEqual(before);
+    expect(Buffer.from(await resultBytes("results/loan-77/result.json")).equals(Buffer.from(written))).toBe(
+      true,
+    );
+  });
+
+  it("fails a run whose destination was taken after it started, and leaves the other result byte for byte", async () => {
+    const key = "results/taken-meanwhile.json";
+    const otherResult = new TextEncoder().encode('{"run_id":"run-of-someone-else"}');
+    // A record that never went through the API's check (the key taken between its start and its end).
+    const runId = `run-taken-${Date.now()}`;
+    await twin.services.runs.createRun(runId, {
+      ...valid(),
+      output_destination: `s3://${artifactsBucket}/${key}`,
+    });
+    await twin.services.blobs.putBytes({ bucket: artifactsBucket, key }, otherResult, "application/json");
+    await twin.startExecution(runId, { run_id: runId });
+    const run = await twin.waitForRun(runId);
+
+    expect(run.status).toBe("FAILED");
+    expect(run.error).toEqual({
+      error: "ResultExistsError",
+      cause: `s3://${artifactsBucket}/${key} already holds an object that this run did not write; results are never overwritten, so run ${runId} wrote nothing there`,
+    });
+    expect(Buffer.from(await resultBytes(key)).equals(Buffer.from(otherResult))).toBe(true);
+  });
+
+  it("lets a retried Finalize of the same run find its own result and succeed, the result unchanged", async () => {
+    const started = await post(
+      "/v1/evaluate-conditions",
+      withField("output_destination", `s3://${artifactsBucket}/results/retried.json`),
+    );
+    expect(started.status).toBe(202);
+    expect((await twin.waitForRun(started.body.run_id)).status).toBe("SUCCEEDED");
+    const written = await resultBytes("results/retried.json");
+
+    const again = await finalizeRun(
+      { run_id: started.body.run_id, mode: "success" },
+      twin.services,
+      new Logger({ logLevel: "SILENT" }),
+    );
+    expect(again).toEqual({ status: "SUCCEEDED" });
+    expect(Buffer.from(await resultBytes("results/retried.json")).equals(Buffer.from(written))).toBe(true);
   });
 });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBatchBench } from "../../bench/batch.ts";
 import type { Twin } from "../../infra/local/twin.ts";
 import { recordLine, startLine } from "../../lambdas/batch/lines.ts";
+import { runIdForLine } from "../../lambdas/core/batch.ts";
 import { bootTwinWithSamples, post } from "./twin-fixture.ts";
 
 const sample = (name: string) =>
@@ -433,6 +434,39 @@ describe("the item steps, called again as a retry or a redrive would", () => {
     const batch = await twin.services.batches.get(batchId);
     expect(batch.processed).toBe(1);
     expect(batch.counts).toEqual({ [ended.status]: 1 });
+  });
+
+  it("refuses a line with bad loan metadata as the API refuses the same request, in the same words, and creates no run", async () => {
+    const batchId = "batch-20260101000000-invalid1";
+    await newBatch(batchId);
+    const request = {
+      ...TAX_RETURN,
+      metadata: {
+        ...(TAX_RETURN.metadata as Record<string, unknown>),
+        loan_program: "",
+        classification: "1040 Personal Tax Return",
+        as_of_date: "2025-13-45",
+        borrower_info: { monthly_income: -5 },
+      },
+    };
+    const started = await startLine(batchId, { line: 1, request }, deps());
+    expect(started.run_id).toBeUndefined();
+    const api = await post(twin.urls.api, "/v1/evaluate-conditions", request);
+    expect(api.status).toBe(400);
+    expect(started.invalid).toEqual({
+      code: "invalid_request",
+      message: api.body.error.message,
+      fields: api.body.error.fields,
+    });
+    expect(started.invalid?.fields?.map((problem) => problem.field).sort()).toEqual([
+      "metadata.as_of_date",
+      "metadata.borrower_info.monthly_income",
+      "metadata.classification",
+      "metadata.loan_program",
+    ]);
+    await expect(twin.services.runs.getMeta(runIdForLine(batchId, 1))).rejects.toMatchObject({
+      name: "RunNotFoundError",
+    });
   });
 
   it("reports a line whose run could not be created, or whose execution ended before its run, as FAILED", async () => {

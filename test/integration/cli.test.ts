@@ -176,6 +176,38 @@ describe("rewoo evaluate --local", () => {
     expect(stderr).toMatch(/s3_pdf_paths\[1\]: local file .*notes\.pdf is not a PDF/);
   });
 
+  it("names every problem of a request file at once, its local files' and the metadata's, before anything starts", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rewoo-local-docs-"));
+    const request = JSON.parse(readFileSync(join(root, "examples/sample-tax-return.json"), "utf8"));
+    writeFileSync(
+      join(dir, "request.json"),
+      JSON.stringify({
+        ...request,
+        metadata: {
+          ...request.metadata,
+          classification: "1040 Personal Tax Return",
+          as_of_date: "2025-13-45",
+          borrower_info: { ...request.metadata.borrower_info, monthly_income: -8000 },
+        },
+        s3_pdf_paths: ["./missing.pdf", "s3://someone-elses-bucket/a.pdf"],
+        options: { max_steps: 0 },
+      }),
+    );
+    const { code, stdout, stderr } = await rewoo(["evaluate", join(dir, "request.json"), "--local"], {
+      REWOO_DATA_DIR: dataDir,
+    });
+    expect(code).toBe(2);
+    expect(stdout).not.toMatch(/RUN/);
+    expect(stderr).toMatch(/s3_pdf_paths\[0\]: local file .*missing\.pdf does not exist/);
+    expect(stderr).toMatch(/s3_pdf_paths\[1\]: .*outside the allowed document locations/);
+    expect(stderr).toMatch(
+      /metadata\.classification: unknown classification "1040 Personal Tax Return": expected one of "1120 Corporate Tax Return", "Bank Statements"/,
+    );
+    expect(stderr).toMatch(/metadata\.as_of_date: expected a date, YYYY-MM-DD/);
+    expect(stderr).toMatch(/metadata\.borrower_info\.monthly_income: expected a positive amount/);
+    expect(stderr).toMatch(/options\.max_steps: /);
+  });
+
   it("exits 2 and names the field of an invalid request without starting a run", async () => {
     const dir = mkdtempSync(join(tmpdir(), "rewoo-cli-"));
     const file = join(dir, "request.json");

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Twin } from "../../infra/local/twin.ts";
 import type { EvaluationRequest, ProgressEventBody } from "../../lambdas/core/types.ts";
 import { MAX_MESSAGE_BYTES } from "../../lambdas/live/messages.ts";
+import { liveDelivery } from "../../lambdas/runtime/services.ts";
 import { EventPublisher } from "../../lambdas/store/events.ts";
 import { RunStore } from "../../lambdas/store/runs.ts";
 import { type WebSocketEvent, handler as wsHandler } from "../../lambdas/ws/index.ts";
@@ -181,7 +182,7 @@ const jitteryPublisher = () =>
 
 describe("live WebSocket delivery", () => {
   it("is wired into the services when the connections table and the endpoint are configured", () => {
-    expect(twin.services.websocket).toBeDefined();
+    expect(liveDelivery()).toBeDefined();
   });
 
   it("sends stored then live events exactly once, in order, while 10 publishers write during the replay", async () => {
@@ -211,7 +212,7 @@ describe("live WebSocket delivery", () => {
       expect(endpoint.errors(connectionId)).toEqual([]);
       // Live events really were written while the history was being pushed.
       expect(receivedAtPublish.some((count) => count > 0 && count < history)).toBe(true);
-      const stored = await twin.services.websocket?.connections.get(connectionId);
+      const stored = await liveDelivery()?.connections.get(connectionId);
       expect(stored?.delivered_seq).toBe(total);
       expect(stored?.lease_owner).toBeUndefined();
     } finally {
@@ -295,7 +296,7 @@ describe("live WebSocket delivery", () => {
 
     const event = await publishSettled(runId, workerEvent(1));
     expect(event?.seq).toBe(1);
-    expect(await twin.services.websocket?.connections.get(goneId)).toBeUndefined();
+    expect(await liveDelivery()?.connections.get(goneId)).toBeUndefined();
     expect(endpoint.seqs(liveId)).toEqual([1]);
     expect(endpoint.seqs(goneId)).toEqual([]);
     await publishSettled(runId, workerEvent(2));
@@ -366,7 +367,7 @@ describe("live WebSocket delivery", () => {
       `this token may only watch run "${mine}", not "${other}"`,
     ]);
     expect(endpoint.seqs(connectionId)).toEqual([]);
-    expect(await twin.services.websocket?.connections.get(connectionId)).toMatchObject({ scope: "run" });
+    expect(await liveDelivery()?.connections.get(connectionId)).toMatchObject({ scope: "run" });
 
     expect(await subscribe(connectionId, mine, 0, runScope(mine))).toEqual({ statusCode: 200 });
     expect(endpoint.messages(connectionId).at(-1)).toMatchObject({ run_id: mine, seq: 1 });
@@ -431,7 +432,7 @@ describe("live WebSocket delivery", () => {
   it("forgets a connection on $disconnect", async () => {
     const connectionId = await connect();
     expect(await wsHandler(wsEvent("$disconnect", connectionId, operator))).toEqual({ statusCode: 200 });
-    expect(await twin.services.websocket?.connections.get(connectionId)).toBeUndefined();
+    expect(await liveDelivery()?.connections.get(connectionId)).toBeUndefined();
   });
 
   it("refuses $connect without the authorizer's context", async () => {

@@ -23,9 +23,11 @@ import {
 } from "./statement-fields.ts";
 import {
   cite,
+  comparePersonNames,
   dayNumber,
   findDateRanges,
   formatMoney,
+  generation,
   isoDate,
   parseMoney,
   personNamesMatch,
@@ -374,19 +376,26 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
   if (statements.length === 0) return noStatements(context);
   // Joint owners are printed together ("JANE Q DOE OR JOHN DOE"); a sole proprietor's account
   // title adds the business ("JANE Q DOE DBA DOE DESIGN STUDIO"). The borrower need be one of them.
-  const matches = (value: string) =>
+  const comparisons = (value: string) =>
     splitJointNames(value)
       .map((name) => name.split(/\s+(?:dba|d\/b\/a|t\/a)\s+/i)[0] ?? name)
-      .some((name) => personNamesMatch(name, expected));
+      .map((name) => comparePersonNames(name, expected));
+  const matches = (value: string) => comparisons(value).includes("match");
+  // The borrower's name with a generational suffix on one side only (JOHN SMITH for John Smith Jr.):
+  // maybe the borrower, maybe the father or the son. Not a match, not another holder either.
+  const generationOnly = (value: string) => comparisons(value).includes("generation_one_side");
   const matched: Array<Located<string>> = [];
   const mismatched: Array<Located<string>> = [];
+  const suffixDiffers: Array<Located<string>> = [];
   const unsettled: UnsettledHolder[] = [];
   const addressMatches: Array<Located<string>> = [];
   for (const statement of statements) {
     const labelled = statement.holders.filter((holder) => holder.source !== "model");
     if (labelled.length > 0) {
       const borrower = labelled.find((holder) => matches(holder.value));
+      const suffixOnly = labelled.find((holder) => generationOnly(holder.value));
       if (borrower) matched.push(borrower);
+      else if (suffixOnly) suffixDiffers.push(suffixOnly);
       else mismatched.push(labelled[0] as Located<string>);
       continue;
     }
@@ -395,6 +404,11 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
       if (borrower) {
         matched.push(borrower);
         addressMatches.push(borrower);
+        continue;
+      }
+      const suffixOnly = statement.addressNames.find((holder) => generationOnly(holder.value));
+      if (suffixOnly) {
+        suffixDiffers.push(suffixOnly);
         continue;
       }
       // The mailing address may name whoever receives the mail; a name printed there only once is
@@ -474,6 +488,31 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
         (h) =>
           `Provide statements of an account held by ${expected}, or document that ${expected} owns the account of ${h.page.document} (held by ${quote(h.value)})`,
       ),
+    };
+  }
+  if (suffixDiffers.length > 0) {
+    const suffix = (name: string) => generation(name)?.toUpperCase();
+    const differences = suffixDiffers.map((h) => {
+      const printed = suffix(h.value);
+      const filed = suffix(expected);
+      return `${h.page.document} names ${quote(h.value)}${printed ? ` (${printed})` : " (no generational suffix)"} and the file says ${quote(expected)}${filed ? ` (${filed})` : " (no generational suffix)"}`;
+    });
+    const others = unsettled.map((u) => `${u.document} (${u.detail})`);
+    return {
+      ...insufficient(
+        `account holder name matches ${quote(expected)} (borrower_info.name) except for a generational suffix on one side only, which may be another person (a father or a son): ${differences.join("; ")}${others.length > 0 ? `; and no account holder name found in ${others.join("; ")}` : ""}${unreadableNote(context)}`,
+        {
+          holders: suffixDiffers.map((h) => ({ document: h.page.document, name: h.value, source: h.source })),
+        },
+        {
+          missing: differences.map((difference) => `${difference}: the generational suffix differs`),
+          remedies: suffixDiffers.map(
+            (h) =>
+              `Confirm that ${quote(h.value)} on ${h.page.document} is the borrower ${expected} (not a relative with the same name), or correct borrower_info.name`,
+          ),
+        },
+      ),
+      citations: suffixDiffers.map(citationOf),
     };
   }
   if (unsettled.length > 0) {

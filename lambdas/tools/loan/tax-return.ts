@@ -37,6 +37,7 @@ import {
   type Citation,
   cite,
   documentPages,
+  entityTypeDifference,
   firstTextLine,
   isoDate,
   type PageText,
@@ -455,13 +456,13 @@ export function evaluateName(context: EvaluationContext): Finding {
     if (businessNamesMatch(model.value, expected)) {
       return {
         status: "fulfilled",
-        reason: `${modelWhere(model)} names the corporation ${quote(model.value)}, which matches ${quote(expected)} (case, punctuation and legal suffixes ignored)`,
+        reason: `${modelWhere(model)} names the corporation ${quote(model.value)}, which matches ${quote(expected)} (case, punctuation and the spelling of the entity type ignored)`,
         citations: [assistedCitation(model)],
         observed: { corporation_name: model.value },
       };
     }
     return insufficient(
-      `no "Name" label the finders could read; ${modelWhere(model)} names the corporation ${quote(model.value)}, not ${quote(expected)}: confirm the name by hand`,
+      `no "Name" label the finders could read; ${modelWhere(model)} names the corporation ${quote(model.value)}, not ${quote(expected)}${entityTypeNote(model.value, expected)}: confirm the name by hand`,
       { corporation_name: model.value },
     );
   }
@@ -485,10 +486,18 @@ function nameMatches(
 ): Finding {
   return {
     status: "fulfilled",
-    reason: `${where(page)} ${how ? "shows" : "names the corporation"} ${quote(name)}, which matches ${quote(expected)}${how || " (case, punctuation and legal suffixes ignored)"}`,
+    reason: `${where(page)} ${how ? "shows" : "names the corporation"} ${quote(name)}, which matches ${quote(expected)}${how || " (case, punctuation and the spelling of the entity type ignored)"}`,
     citations: [citation],
     observed: { corporation_name: name },
   };
+}
+
+/** Why two business names that read alike are still two businesses, when that is the difference. */
+function entityTypeNote(onReturn: string, expected: string): string {
+  const types = entityTypeDifference(onReturn, expected);
+  return types
+    ? `: the same name with another entity type (${types[0]} on the return, ${types[1]} in the file), a different legal entity`
+    : "";
 }
 
 function nameDiffers(reading: Located<CorporationName>, expected: string): Finding {
@@ -499,7 +508,7 @@ function nameDiffers(reading: Located<CorporationName>, expected: string): Findi
       : "";
   return {
     status: "not_fulfilled",
-    reason: `${where(reading.page)} names the corporation ${quote(name)}, which does not match ${quote(expected)} (borrower_info.business_name)${dbaNote}`,
+    reason: `${where(reading.page)} names the corporation ${quote(name)}, which does not match ${quote(expected)} (borrower_info.business_name)${entityTypeNote(name, expected)}${dbaNote}`,
     citations: [reading.citation],
     observed: { corporation_name: name, ...(dba ? { dba } : {}) },
     missing: [`the return names ${quote(name)}; the file says ${quote(expected)}`],

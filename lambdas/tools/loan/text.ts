@@ -390,25 +390,45 @@ export function parseMoney(value: unknown): number | null {
 
 // ---------------------------------------------------------------- names
 
-const BUSINESS_SUFFIXES = new Set([
-  "inc",
-  "incorporated",
-  "corp",
-  "corporation",
-  "co",
-  "company",
-  "llc",
-  "ltd",
-  "limited",
-  "lp",
-  "llp",
-  "pc",
-  "pllc",
-  "plc",
-]);
+/**
+ * The designators that end a business name: how each is shown, the kind of entity it makes, and its
+ * spelling (longest first). Designators of one kind name the same entity type: Inc., Corp., Co. and
+ * Ltd (however spelled) all make a corporation; an LLC, a partnership (LP, LLP) or a professional
+ * entity (PC, PLLC) is another legal entity ("Acme Widgets LLC" is not "Acme Widgets, Inc.").
+ */
+const DESIGNATORS: ReadonlyArray<{ shown: string; kind: string; words: string[] }> = [
+  { shown: "PLLC", kind: "PLLC", words: ["professional", "limited", "liability", "company"] },
+  { shown: "LLC", kind: "LLC", words: ["limited", "liability", "company"] },
+  { shown: "LLP", kind: "LLP", words: ["limited", "liability", "partnership"] },
+  { shown: "LP", kind: "LP", words: ["limited", "partnership"] },
+  { shown: "PC", kind: "PC", words: ["professional", "corporation"] },
+  { shown: "Inc.", kind: "corporation", words: ["incorporated"] },
+  { shown: "Inc.", kind: "corporation", words: ["inc"] },
+  { shown: "Corp.", kind: "corporation", words: ["corporation"] },
+  { shown: "Corp.", kind: "corporation", words: ["corp"] },
+  { shown: "Co.", kind: "corporation", words: ["company"] },
+  { shown: "Co.", kind: "corporation", words: ["co"] },
+  { shown: "Ltd", kind: "corporation", words: ["limited"] },
+  { shown: "Ltd", kind: "corporation", words: ["ltd"] },
+  { shown: "LLC", kind: "LLC", words: ["llc"] },
+  { shown: "LLP", kind: "LLP", words: ["llp"] },
+  { shown: "LP", kind: "LP", words: ["lp"] },
+  { shown: "PLLC", kind: "PLLC", words: ["pllc"] },
+  { shown: "PC", kind: "PC", words: ["pc"] },
+  { shown: "PLC", kind: "PLC", words: ["plc"] },
+];
 
-/** "Acme Widgets, Inc." and "ACME WIDGETS INC" both normalize to "acmewidgets". */
-export function normalizeBusinessName(name: string): string {
+export interface BusinessNameParts {
+  /** The name's words, without case, punctuation, a leading "The" and the designators ending it. */
+  base: string;
+  /** The kind of entity its last designator makes ("corporation", "LLC"…), when it ends in one. */
+  entityKind?: string;
+  /** That designator as shown in a reason ("Inc.", "LLC"). */
+  designator?: string;
+}
+
+/** A business name as compared ("Acme Widgets Co., Inc." is "acmewidgets", a corporation). */
+export function businessNameParts(name: string): BusinessNameParts {
   const tokens = name
     .toLowerCase()
     .replace(/&/g, " and ")
@@ -417,14 +437,41 @@ export function normalizeBusinessName(name: string): string {
     .trim()
     .split(" ")
     .filter((token) => token !== "");
-  while (tokens.length > 1 && BUSINESS_SUFFIXES.has(tokens[tokens.length - 1] ?? "")) tokens.pop();
+  let last: (typeof DESIGNATORS)[number] | undefined;
+  for (;;) {
+    const found = DESIGNATORS.find(
+      ({ words }) =>
+        tokens.length > words.length &&
+        words.every((word, i) => tokens[tokens.length - words.length + i] === word),
+    );
+    if (!found) break;
+    tokens.splice(tokens.length - found.words.length);
+    last ??= found;
+  }
   if (tokens.length > 1 && tokens[0] === "the") tokens.shift();
-  return tokens.join("");
+  return { base: tokens.join(""), ...(last ? { entityKind: last.kind, designator: last.shown } : {}) };
 }
 
+/** "Acme Widgets, Inc." and "ACME WIDGETS INCORPORATED" both normalize to "acmewidgets". */
+export function normalizeBusinessName(name: string): string {
+  return businessNameParts(name).base;
+}
+
+/**
+ * The same business: the same name (case, punctuation, "The" and the designator's spelling ignored)
+ * and the same kind of entity, or a designator on one side only.
+ */
 export function businessNamesMatch(a: string, b: string): boolean {
-  const left = normalizeBusinessName(a);
-  return left !== "" && left === normalizeBusinessName(b);
+  const [left, right] = [businessNameParts(a), businessNameParts(b)];
+  if (left.base === "" || left.base !== right.base) return false;
+  return !left.entityKind || !right.entityKind || left.entityKind === right.entityKind;
+}
+
+/** When two names differ only in the kind of entity they name: their designators, `a`'s and `b`'s. */
+export function entityTypeDifference(a: string, b: string): [string, string] | undefined {
+  const [left, right] = [businessNameParts(a), businessNameParts(b)];
+  if (left.base === "" || left.base !== right.base || !left.designator || !right.designator) return undefined;
+  return left.entityKind === right.entityKind ? undefined : [left.designator, right.designator];
 }
 
 const PERSON_SUFFIXES = new Set(["jr", "sr", "ii", "iii", "iv", "v"]);
@@ -452,27 +499,35 @@ function personTokens(name: string): string[] {
  * The generational suffix ending a name (Jr, Sr, II…), if any. Only the last word counts: a "V"
  * inside a name is a middle initial.
  */
-function generation(name: string): string | null {
+export function generation(name: string): string | null {
   const tokens = allPersonTokens(name);
   const last = tokens[tokens.length - 1];
   return tokens.length > 2 && last !== undefined && PERSON_SUFFIXES.has(last) ? last : null;
 }
 
 /**
- * Same first and last name; middle names/initials ignored unless both are spelled out and differ.
- * A generational suffix is ignored when one side omits it, but Jr and Sr are father and son.
+ * How two person names compare: `match` (same first and last name; middle names/initials ignored
+ * unless both are spelled out and differ; the same generational suffix or none), `generation_one_side`
+ * (the same name, a generational suffix on one side only: maybe the same person, maybe father and
+ * son), or `different` (another name, or two suffixes: Jr and Sr are two people).
  */
-export function personNamesMatch(a: string, b: string): boolean {
+export function comparePersonNames(a: string, b: string): "match" | "generation_one_side" | "different" {
   const left = personTokens(a);
   const right = personTokens(b);
-  if (left.length < 2 || right.length < 2) return false;
-  const [leftGeneration, rightGeneration] = [generation(a), generation(b)];
-  if (leftGeneration && rightGeneration && leftGeneration !== rightGeneration) return false;
-  if (left[0] !== right[0] || left[left.length - 1] !== right[right.length - 1]) return false;
+  if (left.length < 2 || right.length < 2) return "different";
+  if (left[0] !== right[0] || left[left.length - 1] !== right[right.length - 1]) return "different";
   const leftMiddle = left.slice(1, -1).filter((token) => token.length > 1);
   const rightMiddle = right.slice(1, -1).filter((token) => token.length > 1);
-  if (leftMiddle.length > 0 && rightMiddle.length > 0) return leftMiddle.join(" ") === rightMiddle.join(" ");
-  return true;
+  if (leftMiddle.length > 0 && rightMiddle.length > 0 && leftMiddle.join(" ") !== rightMiddle.join(" ")) {
+    return "different";
+  }
+  const [leftGeneration, rightGeneration] = [generation(a), generation(b)];
+  if (leftGeneration === rightGeneration) return "match";
+  return leftGeneration && rightGeneration ? "different" : "generation_one_side";
+}
+
+export function personNamesMatch(a: string, b: string): boolean {
+  return comparePersonNames(a, b) === "match";
 }
 
 /** Joint accounts print "JANE Q DOE AND JOHN DOE" or "Jane Q. Doe / John Doe". */

@@ -25,6 +25,7 @@ function fakeContext(overrides: Partial<ApiContext> = {}): ApiContext {
       runs: untouchable as ApiContext["services"]["runs"],
       sessions: untouchable as ApiContext["services"]["sessions"],
       batches: untouchable as ApiContext["services"]["batches"],
+      blobs: untouchable as ApiContext["services"]["blobs"],
       publisher: untouchable as ApiContext["services"]["publisher"],
       documentPolicy: { documentsBucket: "docs", allowedPrefixes: ["docs"] },
       resultPolicy: { allowedDestinations: ["artifacts/results/"] },

@@ -90,6 +90,15 @@ describe("Lambda bundles", () => {
     expect(inputsMatching("planner-rule-based", /node_modules\/gpt-tokenizer\//).length).toBeGreaterThan(0);
   });
 
+  it("give the WebSocket Management API client and live delivery to the WebSocket functions alone", () => {
+    const LIVE = /node_modules\/@aws-sdk\/client-apigatewaymanagementapi\/|lambdas\/live\/delivery\.ts$/;
+    for (const name of ["websocket", "push"])
+      expect(inputsMatching(name, LIVE).length, name).toBeGreaterThan(0);
+    for (const name of ["api", "batch", "finalize", "planner", "solver"]) {
+      expect(inputsMatching(name, LIVE), name).toEqual([]);
+    }
+  });
+
   it("give the functions without models no model client at all", () => {
     for (const name of WITHOUT_MODELS) {
       expect(

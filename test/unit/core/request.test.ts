@@ -11,14 +11,17 @@ import {
   REQUEST_STORAGE_BUDGET_BYTES,
   requestFootprint,
 } from "../../../lambdas/core/request-budget.ts";
+import { loanRequestCatalog } from "../../../lambdas/tools/loan/request-catalog.ts";
 
 const policy: RequestPolicy = {
   documents: { documentsBucket: "loan-docs", allowedPrefixes: ["loan-docs"] },
   results: { allowedDestinations: ["artifacts/results/"] },
+  catalog: loanRequestCatalog(),
 };
 
+const LOAN = { loan_program: "Flex Supreme", classification: "1120 Corporate Tax Return" };
 const request = (extra: Record<string, unknown> = {}) => ({
-  metadata: { loan_program: "Flex Supreme", classification: "1120 Corporate Tax Return" },
+  metadata: LOAN,
   s3_pdf_paths: ["rm-conditions/1120-signed.pdf"],
   ...extra,
 });
@@ -99,7 +102,7 @@ describe("validateRequest", () => {
 
   it(`rejects a body nested deeper than ${MAX_JSON_DEPTH} levels, naming where, without recursion`, () => {
     // 100,000 levels: a recursive walk would overflow the stack before it could answer.
-    const problems = problemsOf(request({ metadata: { notes: nested(100_000) } }));
+    const problems = problemsOf(request({ metadata: { ...LOAN, notes: nested(100_000) } }));
     expect(problems).toHaveLength(1);
     expect(problems[0]?.field).toBe(`metadata.notes${".a".repeat(MAX_JSON_DEPTH - 2)}`);
     expect(problems[0]?.message).toMatch(/nest at most 32 levels/);
@@ -112,8 +115,9 @@ describe("validateRequest", () => {
 
   it("limits metadata nesting to what the plan's copy can store in DynamoDB", () => {
     // metadata is level 1: MAX_METADATA_DEPTH objects in all is the deepest accepted.
-    expect(() => validateRequest(request({ metadata: nested(MAX_METADATA_DEPTH) }), policy)).not.toThrow();
-    const problems = problemsOf(request({ metadata: nested(MAX_METADATA_DEPTH + 1) }));
+    const deep = (levels: number) => ({ ...LOAN, ...(nested(levels) as object) });
+    expect(() => validateRequest(request({ metadata: deep(MAX_METADATA_DEPTH) }), policy)).not.toThrow();
+    const problems = problemsOf(request({ metadata: deep(MAX_METADATA_DEPTH + 1) }));
     expect(problems).toEqual([
       {
         field: `metadata${".a".repeat(MAX_METADATA_DEPTH)}`,
@@ -126,8 +130,7 @@ describe("validateRequest", () => {
 
   it("answers RequestTooLargeError naming metadata when the run record could not hold it", () => {
     const padding = (bytes: number) => "m".repeat(bytes);
-    const sized = (bytes: number) =>
-      request({ metadata: { loan_program: "Flex Supreme", notes: padding(bytes) } });
+    const sized = (bytes: number) => request({ metadata: { ...LOAN, notes: padding(bytes) } });
     // Find the largest notes that fit, by the footprint the validator uses.
     const base = requestFootprint(sized(0)).total;
     const fits = Math.floor((REQUEST_STORAGE_BUDGET_BYTES - base) / 2);
@@ -155,7 +158,10 @@ describe("validateRequest", () => {
     const paths = Array.from({ length: 50 }, (_, i) => `rm-conditions/${String(i).padStart(1000, "0")}.pdf`);
     const problems = (() => {
       try {
-        validateRequest(request({ s3_pdf_paths: paths, metadata: { notes: "n".repeat(60_000) } }), policy);
+        validateRequest(
+          request({ s3_pdf_paths: paths, metadata: { ...LOAN, notes: "n".repeat(60_000) } }),
+          policy,
+        );
       } catch (error) {
         return (error as RequestTooLargeError).problems;
       }

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { CatalogView } from "../../../lambdas/contracts/api-types.ts";
 import { type InvalidRequestError, validateRequest } from "../../../lambdas/core/request.ts";
 import { buildCatalogView } from "../../../lambdas/tools/loan/catalog-view.ts";
+import { loanRequestCatalog } from "../../../lambdas/tools/loan/request-catalog.ts";
 
 // The dashboard's modules are plain browser JavaScript without type declarations.
 const modulePath = (name: string) => `../../../dashboard/${name}`;
@@ -33,6 +34,7 @@ const form = (await import(modulePath("new-evaluation.js"))) as {
     values: Values,
     inputs: Input[],
     documents: { status: string; s3_pdf_path?: string }[],
+    classifications?: string[],
   ) => { request: Record<string, unknown> | null; errors: Problem[] };
   errorTarget: (field: string, controls: string[]) => { control?: string; document?: number } | null;
 };
@@ -49,6 +51,7 @@ const uploaded = [{ status: "uploaded", s3_pdf_path: "uploads/0123456789abcdef/1
 const policy = {
   documents: { documentsBucket: "docs", allowedPrefixes: ["docs/uploads/"] },
   results: { allowedDestinations: [] },
+  catalog: loanRequestCatalog(),
 };
 
 describe("the classification's fields", () => {
@@ -146,18 +149,76 @@ describe("the request the form sends", () => {
       "s3_pdf_paths",
       "options.max_steps",
     ]);
-    // The API names the same fields for the same faults (those it checks itself).
+    // The API names the same fields for the same faults, all in one answer.
     try {
       validateRequest(
-        { metadata: {}, instructions: tooLong, s3_pdf_paths: [], options: { max_steps: 51 } },
+        {
+          metadata: { borrower_info: { monthly_income: -5 } },
+          instructions: tooLong,
+          s3_pdf_paths: [],
+          options: { max_steps: 51 },
+        },
         policy,
       );
       expect.unreachable();
     } catch (error) {
       expect((error as InvalidRequestError).problems.map((p) => p.field).sort()).toEqual(
-        ["instructions", "options.max_steps", "s3_pdf_paths"].sort(),
+        errors.map((e) => e.field).sort(),
       );
     }
+  });
+
+  it("says what the API says of the same bad metadata, in the same words", () => {
+    const names = catalog.classifications.map((c) => c.name);
+    const bad = {
+      loan_program: "",
+      classification: "",
+      as_of_date: "2025-13-45",
+      fields: { "borrower_info.monthly_income": "-8,000" },
+    };
+    const { errors } = form.buildRequest(bad, inputsOf("Bank Statements"), uploaded, names);
+    let api: Problem[] = [];
+    try {
+      validateRequest(
+        {
+          metadata: { as_of_date: bad.as_of_date, borrower_info: { monthly_income: "-8,000" } },
+          s3_pdf_paths: ["uploads/0123456789abcdef/1120-signed.pdf"],
+        },
+        policy,
+      );
+      expect.unreachable();
+    } catch (error) {
+      api = (error as InvalidRequestError).problems;
+    }
+    const byField = (problems: Problem[]) =>
+      Object.fromEntries(problems.map((problem) => [problem.field, problem.message]));
+    expect(byField(errors)).toEqual(byField(api));
+    expect(Object.keys(byField(errors)).sort()).toEqual([
+      "metadata.as_of_date",
+      "metadata.borrower_info.monthly_income",
+      "metadata.classification",
+      "metadata.loan_program",
+    ]);
+    // The same rules: a day that does not exist, an amount the engines would not read.
+    for (const [as_of_date, ok] of [
+      ["2024-02-29", true],
+      ["2025-02-29", false],
+    ] as const) {
+      const built = form.buildRequest({ loan_program: "P", classification: TAX, as_of_date }, [], uploaded);
+      expect(built.errors.length === 0, as_of_date).toBe(ok);
+    }
+    const amount = (text: string) =>
+      form.buildRequest(
+        {
+          loan_program: "P",
+          classification: "Bank Statements",
+          fields: { "borrower_info.monthly_income": text },
+        },
+        inputsOf("Bank Statements"),
+        uploaded,
+      ).errors;
+    expect(amount("1e3")).toHaveLength(1);
+    expect(amount("$8,000.00")).toEqual([]);
   });
 
   it("waits for uploads, and refuses a failed one until it is retried or removed", () => {

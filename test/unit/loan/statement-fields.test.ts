@@ -394,19 +394,45 @@ describe("holders: the mailing address between another column's lines, generatio
   it.each([
     ["Account Holder: JOHN A SMITH SR", "not_fulfilled"],
     ["Account Holder: JOHN A SMITH JR", "fulfilled"],
-    ["Account Holder: JOHN A SMITH", "fulfilled"],
-    ["Account Holder: SMITH, JOHN V", "fulfilled"],
-  ])("compares %s with John Smith Jr.: Jr and Sr are two people", async (printed, status) => {
+    ["Account Holder: JOHN A SMITH", "insufficient_evidence"],
+    ["Account Holder: SMITH, JOHN V", "insufficient_evidence"],
+  ])(
+    "compares %s with John Smith Jr.: Jr and Sr are two people, Jr on one side only is not proof",
+    async (printed, status) => {
+      const document = await statement({
+        header: [
+          [
+            [50, printed],
+            [330, "Statement Period 01/01/26 through 01/31/26"],
+          ],
+          [[50, "Acct # ...5512"]],
+        ],
+      });
+      expect(verdictOf(evaluate(JUNIOR, [document]), "BS_NAME_MATCH").status).toBe(status);
+    },
+  );
+
+  it("says which suffix is on which side when only the statement has one, and cites the holder", async () => {
     const document = await statement({
+      name: "junior.pdf",
       header: [
         [
-          [50, printed],
+          [50, "Account Holder: JANE Q DOE JR"],
           [330, "Statement Period 01/01/26 through 01/31/26"],
         ],
         [[50, "Acct # ...5512"]],
       ],
     });
-    expect(verdictOf(evaluate(JUNIOR, [document]), "BS_NAME_MATCH").status).toBe(status);
+    const verdict = verdictOf(evaluate(METADATA, [document]), "BS_NAME_MATCH");
+    expect(verdict.status).toBe("insufficient_evidence");
+    expect(verdict.reason).toBe(
+      'account holder name matches "Jane Q. Doe" (borrower_info.name) except for a generational suffix on one side only, which may be another person (a father or a son): junior.pdf names "JANE Q DOE JR" (JR) and the file says "Jane Q. Doe" (no generational suffix)',
+    );
+    expect(verdict.citations[0]?.document).toBe("junior.pdf");
+    expect(verdict.citations[0]?.excerpt).toContain("JANE Q DOE JR");
+    expect(verdict.remedies).toEqual([
+      'Confirm that "JANE Q DOE JR" on junior.pdf is the borrower Jane Q. Doe (not a relative with the same name), or correct borrower_info.name',
+    ]);
   });
 
   /** The holder above the mailing address, a customer-service line of the right column between them. */

@@ -169,12 +169,15 @@ describe("TR_EIN_MATCH", () => {
 });
 
 describe("TR_NAME_MATCH", () => {
-  it("is fulfilled ignoring case, punctuation and legal suffixes", async () => {
+  it("is fulfilled ignoring case, punctuation and how the corporation's designator is written", async () => {
     const [signed] = await sample("1120-signed.pdf");
     for (const name of [
       "Acme Widgets Inc",
+      "ACME WIDGETS INCORPORATED",
+      "acme widgets, inc.",
+      "The Acme Widgets Inc.",
       "ACME WIDGETS CORPORATION",
-      "acme widgets, llc",
+      "Acme Widgets Co.",
       "Acme Widgets",
     ]) {
       const verdict = verdictOf(evaluate(withBusiness(name), signed ? [signed] : []), "TR_NAME_MATCH");
@@ -182,6 +185,25 @@ describe("TR_NAME_MATCH", () => {
       expect(verdict.observed).toEqual({ corporation_name: "Acme Widgets, Inc." });
     }
   });
+
+  it.each([
+    ["acme widgets, llc", "LLC"],
+    ["Acme Widgets Limited Liability Company", "LLC"],
+    ["Acme Widgets LP", "LP"],
+    ["Acme Widgets L.L.P.", "LLP"],
+    ["Acme Widgets PLLC", "PLLC"],
+  ])(
+    "is not fulfilled for %s: the same name, another kind of entity, named in the reason",
+    async (name, type) => {
+      const [signed] = await sample("1120-signed.pdf");
+      const verdict = verdictOf(evaluate(withBusiness(name), signed ? [signed] : []), "TR_NAME_MATCH");
+      expect(verdict.status).toBe("not_fulfilled");
+      expect(verdict.reason).toBe(
+        `rm-conditions/1120-signed.pdf page 1 names the corporation "Acme Widgets, Inc.", which does not match "${name}" (borrower_info.business_name): the same name with another entity type (Inc. on the return, ${type} in the file), a different legal entity`,
+      );
+      expect(verdict.citations[0]?.excerpt).toContain("Acme Widgets, Inc.");
+    },
+  );
 
   it("is not fulfilled when the corporation on the return is another one", async () => {
     const document = await pdf(await buildForm1120({ corporationName: "Acme Gadgets, Inc." }), "gadgets.pdf");
