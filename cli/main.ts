@@ -35,7 +35,10 @@ const program = new Command()
   .description(
     "ReWOO loan-conditions agent (Planner → Worker → Solver on AWS Step Functions, with an offline twin)",
   )
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // A command line the parser refuses (an unknown option, a missing argument, two targets) is invalid
+  // input, exit 2, never 1: 1 says a run failed. Set before the commands, which inherit it.
+  .exitOverride((error) => process.exit(error.exitCode === 1 ? EXIT_INVALID_INPUT : error.exitCode));
 
 const portOption = () =>
   new Option("--port <n>", "port of the API, WebSocket and dashboard on 127.0.0.1 (0: any free port)")
@@ -111,7 +114,7 @@ program
       file: string,
       options: { local?: boolean; api?: string; token?: string; json?: boolean; instructions?: string },
     ) => {
-      if (options.local === (options.api !== undefined)) {
+      if ((options.local === true) === (options.api !== undefined)) {
         program.error(
           "rewoo evaluate: choose one of --local (the local twin) or --api <url> (a running API)",
         );
@@ -123,7 +126,8 @@ program
       try {
         request = JSON.parse(readFileSync(file, "utf8"));
       } catch (error) {
-        program.error(`rewoo evaluate: cannot read ${file}: ${(error as Error).message}`);
+        process.exitCode = reportUnreadable("rewoo evaluate", file, error);
+        return;
       }
       if (options.instructions !== undefined) request = withInstructions(request, options.instructions);
       // A person at a terminal is asked the run's question there; scripts and pipes get the command to answer it.
@@ -149,6 +153,24 @@ program
     },
   );
 
+/**
+ * A file the command was given that cannot be read (missing, a folder, not JSON): one line on stderr
+ * and exit 2, without the usage text (the command line itself was right).
+ */
+function reportUnreadable(command: string, file: string, error: unknown): number {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why =
+    code === "ENOENT"
+      ? "no such file"
+      : code === "EISDIR"
+        ? "it is a folder, not a file"
+        : error instanceof SyntaxError
+          ? `not JSON (${error.message})`
+          : (error as Error).message;
+  process.stderr.write(`${command}: cannot read ${file}: ${why}\n`);
+  return EXIT_INVALID_INPUT;
+}
+
 /** The request with `instructions` replaced; a request that is not an object is left for validation to name. */
 function withInstructions(request: unknown, instructions: string): unknown {
   if (typeof request !== "object" || request === null || Array.isArray(request)) return request;
@@ -166,7 +188,7 @@ runs
   .option("--api <url>", "the run lives behind this API (e.g. http://127.0.0.1:3000 from `rewoo dev`)")
   .option("--json", "print only the final run record as JSON on stdout")
   .action(async (runId: string, options: { local?: boolean; api?: string; json?: boolean }) => {
-    if (options.local === (options.api !== undefined)) {
+    if ((options.local === true) === (options.api !== undefined)) {
       program.error(
         "rewoo runs resume: choose one of --local (the local twin) or --api <url> (a running API)",
       );
@@ -211,7 +233,7 @@ async function onTarget(
   runId: string | undefined,
   act: (target: Target) => Promise<number>,
 ): Promise<number> {
-  if (options.local === (options.api !== undefined)) {
+  if ((options.local === true) === (options.api !== undefined)) {
     program.error(`${name}: choose one of --local (the local twin) or --api <url> (a running API)`, {
       exitCode: EXIT_INVALID_INPUT,
     });
@@ -477,7 +499,7 @@ program
         json?: boolean;
       },
     ) => {
-      if (options.local === (options.api !== undefined)) {
+      if ((options.local === true) === (options.api !== undefined)) {
         program.error("rewoo batch: choose one of --local (the local twin) or --api <url> (a running API)", {
           exitCode: EXIT_INVALID_INPUT,
         });
