@@ -2,6 +2,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
+import pc from "picocolors";
+import { DataFolderInUseError } from "../infra/local/emulators.ts";
 import type { PlanDecision } from "./api-client.ts";
 import { runBatch, runBatchShow } from "./batch.ts";
 import { type BatchInput, BatchInputError, readBatchInput } from "./batch-input.ts";
@@ -15,7 +17,7 @@ import {
   runLocalResume,
   withLocalApi,
 } from "./local.ts";
-import { EXIT_INVALID_INPUT, reportProblems } from "./output.ts";
+import { EXIT_INVALID_INPUT, EXIT_RUN_FAILED, reportProblems } from "./output.ts";
 import { parsePlanCommand } from "./plan-parse.ts";
 import {
   type ActionOptions,
@@ -623,4 +625,14 @@ plan
     process.exitCode = await parsePlanCommand(file, options);
   });
 
-await program.parseAsync();
+try {
+  await program.parseAsync();
+} catch (error) {
+  // A twin that holds the data folder without serving it (one still booting, or not a `rewoo`
+  // command's): said in one line, not as a stack trace.
+  if (!(error instanceof DataFolderInUseError)) throw error;
+  process.stderr.write(
+    `${pc.red("the data folder is busy")}: ${error.message}; wait until that process is done, or use another data folder (REWOO_DATA_DIR)\n`,
+  );
+  process.exitCode = EXIT_RUN_FAILED;
+}

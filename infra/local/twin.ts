@@ -16,7 +16,7 @@ import { LOCAL_ALLOWED_ORIGINS } from "../../lambdas/contracts/cors.ts";
 import { ENV } from "../../lambdas/contracts/environment.ts";
 import { TABLES } from "../../lambdas/contracts/tables.ts";
 import { validateRequest } from "../../lambdas/core/request.ts";
-import { isTerminal, type RunRecord } from "../../lambdas/core/types.ts";
+import { isTerminal, type RunRecord, type RunStatus } from "../../lambdas/core/types.ts";
 import { resumeRun } from "../../lambdas/runs/resume-run.ts";
 import { startRun } from "../../lambdas/runs/start-run.ts";
 import { type Services, services } from "../../lambdas/runtime/services.ts";
@@ -110,6 +110,11 @@ export interface RecoveredRun {
   run_id: string;
   /** resumed: a new execution continues it; interrupted: it could not be, and ended INTERRUPTED. */
   outcome: "resumed" | "interrupted";
+  /**
+   * The run's status when the twin found it. A run that was waiting for a person (AWAITING_INPUT,
+   * AWAITING_APPROVAL) is not moved on by its new execution: it asks again and waits.
+   */
+  status: RunStatus;
   detail: string;
 }
 
@@ -476,7 +481,12 @@ async function recoverRuns(
         { runs: svc.runs, publisher: svc.publisher, startExecution },
         { reason: "the local twin restarted while the run was in flight", orphaned: true },
       );
-      recovered.push({ run_id: runId, outcome: "resumed", detail: `attempt ${resumed.attempt}` });
+      recovered.push({
+        run_id: runId,
+        outcome: "resumed",
+        status: meta.status,
+        detail: `attempt ${resumed.attempt}`,
+      });
     } catch (error) {
       const cause = (error as Error).message;
       const error_ = {
@@ -490,7 +500,7 @@ async function recoverRuns(
           error: `${error_.error}: ${error_.cause}`,
         });
       }
-      recovered.push({ run_id: runId, outcome: "interrupted", detail: cause });
+      recovered.push({ run_id: runId, outcome: "interrupted", status: meta.status, detail: cause });
     }
   }
   return recovered;
