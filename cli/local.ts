@@ -3,6 +3,7 @@
 // follow its progress events over the WebSocket (or by polling), act on it through its routes.
 // `dev` keeps the twin's gateway (API, WebSocket, dashboard) serving afterwards.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import pc from "picocolors";
@@ -22,6 +23,8 @@ import { EXIT_INTERRUPTED, type RemoteOptions, runApiEvaluation, runApiResume } 
 import { localDataDir, publishTwinApi, type RunningTwin, runningTwin } from "./twin-address.ts";
 import { answerCommand, type RunAddress, rewooCommand } from "./wait-commands.ts";
 
+/** In the data folder: the logs of the twins that `--local` commands and `rewoo dev` boot. */
+export const TWIN_LOG_FILE = "twin.log";
 /** What `npm start` evaluates: a signed return (all fulfilled) and an unsigned one (TR_SIGNED not fulfilled). */
 const START_SAMPLES = ["examples/sample-tax-return.json", "examples/sample-unsigned-return.json"];
 const POLL_MS = 50;
@@ -228,11 +231,13 @@ async function bootLocalTwin(say: Say, options: { port?: number } = {}): Promise
   const twin = await startTwin({
     ...(process.env.REWOO_DATA_DIR ? { dataDir: process.env.REWOO_DATA_DIR } : {}),
     ...(options.port !== undefined ? { port: options.port } : {}),
+    // The functions' log lines are for a developer, the command's output for a person: apart.
+    logFile: join(localDataDir(), TWIN_LOG_FILE),
   });
   const { dynamodbEndpoint, s3Endpoint } = twin.emulators;
   say(
     pc.dim(
-      `local twin: dynalite ${dynamodbEndpoint}, s3rver ${s3Endpoint}, state machine statemachine/rewoo.asl.json`,
+      `local twin: dynalite ${dynamodbEndpoint}, s3rver ${s3Endpoint}, state machine statemachine/rewoo.asl.json, logs ${twin.logFile}`,
     ),
   );
   for (const line of recoveryLines(twin.recovered)) say(pc.yellow(line));
