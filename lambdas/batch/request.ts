@@ -35,6 +35,10 @@ export class InvalidBatchError extends InvalidRequestError {
   }
 }
 
+/** The highest line number a caller may give (a file of a billion lines is not a loan portfolio). */
+const MAX_LINE_NUMBER = 999_999_999;
+const LINE_NUMBER = `expected a line number (an integer from 1 to ${MAX_LINE_NUMBER})`;
+
 function schema(maxConcurrency: number) {
   return z.strictObject({
     manifest: z
@@ -54,9 +58,11 @@ function schema(maxConcurrency: number) {
       .array(
         z.strictObject({
           line: z
-            .number({ error: "expected a line number (an integer from 1)" })
-            .int("expected a line number (an integer from 1)")
-            .min(1, "expected a line number (an integer from 1)"),
+            .number({ error: LINE_NUMBER })
+            .int(LINE_NUMBER)
+            .min(1, LINE_NUMBER)
+            // A line's run is named after it: the number must stay short.
+            .max(MAX_LINE_NUMBER, LINE_NUMBER),
           file: z
             .string({ error: "expected a file name" })
             .min(1, `expected 1 to ${MAX_FILE_NAME_CHARS} characters`)

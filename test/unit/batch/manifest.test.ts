@@ -235,10 +235,12 @@ describe("validateBatchRequest", () => {
         message: "expected a line after 3 (lines.1.line): each request's line in the file, in file order",
       },
     ]);
-    expect(problems({ requests: [{}], lines: [{ line: 0 }] })[0]).toEqual({
-      field: "lines.0.line",
-      message: "expected a line number (an integer from 1)",
-    });
+    for (const line of [0, 1.5, 1e9, "1"]) {
+      expect(problems({ requests: [{}], lines: [{ line }] })[0]).toEqual({
+        field: "lines.0.line",
+        message: "expected a line number (an integer from 1 to 999999999)",
+      });
+    }
     expect(problems({ requests: [{}], lines: [{ line: 1, file: "a\nb.json" }] })[0]).toEqual({
       field: "lines.0.file",
       message: "expected a file name without control characters",
