@@ -3,8 +3,8 @@
 // remember after `npm install`.
 import { register } from "tsx/esm/api";
 
-// The twin runs on the machine's Node 20; Lambda runs Node 22. The SDK's notice about its
-// future Node 22 requirement is not actionable for a local run.
+// The project runs on Node 22 (.nvmrc), as Lambda does. Should an older node start it anyway, the
+// SDK's notice about its Node version support would only add noise to a local run.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 register();
 await import("../cli/main.ts");

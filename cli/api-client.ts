@@ -40,6 +40,8 @@ export type PlanDecision =
 /** The body of POST /v1/batches as the CLI sends it: the requests inline, one per batch line. */
 export interface BatchSubmission {
   requests: unknown[];
+  /** Each request's line in the caller's file (and the file it came from), in the same order. */
+  lines?: Array<{ line: number; file?: string }>;
   max_concurrency?: number;
   tolerated_failure_percentage?: number;
   name?: string;
@@ -71,8 +73,17 @@ export type BatchRecordView = z.infer<typeof BatchRecordAnswer>;
 /** One line of GET /v1/batches/{batch_id}/results (BatchLineResult). */
 const BatchLineAnswer = z.object({
   line: z.number().int().positive(),
+  file: z.string().optional(),
+  documents: z.array(z.string()).optional(),
   status: z.string(),
   run_id: z.string().optional(),
+  verdicts: z
+    .object({
+      fulfilled: z.number().int().nonnegative(),
+      not_fulfilled: z.number().int().nonnegative(),
+      insufficient_evidence: z.number().int().nonnegative(),
+    })
+    .optional(),
   error: BatchLineError.optional(),
 });
 export type BatchLineView = z.infer<typeof BatchLineAnswer>;

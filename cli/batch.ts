@@ -4,7 +4,7 @@
 // could not send (see batch-input.ts). `rewoo batches show <id>` reports a batch that already runs.
 import { writeFileSync } from "node:fs";
 import pc from "picocolors";
-import { type LineError, MAX_INLINE_REQUESTS } from "../lambdas/core/batch.ts";
+import { type LineError, MAX_INLINE_REQUESTS, type VerdictCounts } from "../lambdas/core/batch.ts";
 import { WAITING_STATUSES } from "../lambdas/core/types.ts";
 import {
   ApiClient,
@@ -35,11 +35,16 @@ const READ_ATTEMPTS = 5;
 
 /** One line's outcome as `rewoo batch` reports it (and writes to --out, one JSON object per line). */
 export interface BatchLineOutcome {
+  /** The line's number in the input: a manifest's line (blank lines counted), a folder's file in name order. */
   line: number;
   /** The request file, for a folder. */
   file?: string;
+  /** The file names of the request's s3_pdf_paths. */
+  documents?: string[];
   status: string;
   run_id?: string;
+  /** How the line's run judged its conditions, when it ended with a result. */
+  verdicts?: VerdictCounts;
   error?: LineError;
   /** true: the CLI found the line invalid and did not send it (the API's batch does not hold it). */
   not_sent?: true;
@@ -113,6 +118,8 @@ export async function runBatch(input: BatchInput, options: BatchCommandOptions):
     client = new ApiClient(options.api, options.client);
     const submission: BatchSubmission = {
       requests: sent.map((line) => line.request),
+      // The batch's line numbers (its results, its runs' ids) are the input's, not 1..n of what was sent.
+      lines: sent.map((line) => ({ line: line.line, ...(line.file ? { file: line.file } : {}) })),
       ...(options.maxConcurrency !== undefined ? { max_concurrency: options.maxConcurrency } : {}),
       ...(options.toleratedFailurePercentage !== undefined
         ? { tolerated_failure_percentage: options.toleratedFailurePercentage }
@@ -141,7 +148,8 @@ export async function runBatch(input: BatchInput, options: BatchCommandOptions):
       say: out.say,
       notice: (line) => out.stderr(`${line}\n`),
     });
-  const followed = await followBatch(client, batchId, view, options, out, (apiLine) => sent[apiLine - 1]);
+  const byLine = new Map(sent.map((line) => [line.line, line]));
+  const followed = await followBatch(client, batchId, view, options, out, (line) => byLine.get(line));
   if (followed.outcome === "lost") {
     out.stderr(`${pc.red("lost the batch")} ${batchId}: ${followed.reason}\n`);
     return EXIT_RUN_FAILED;
@@ -173,7 +181,7 @@ async function followBatch(
   view: BatchProgressView,
   options: BatchCommandOptions,
   out: CommandOutput,
-  sourceOf: (apiLine: number) => BatchLine | undefined,
+  sourceOf: (line: number) => BatchLine | undefined,
 ): Promise<Followed> {
   const pollMs = options.pollIntervalMs ?? 1_000;
   const stallPolls = options.stallPolls ?? 10;
@@ -215,7 +223,7 @@ async function tellWaitingRuns(
   told: Set<string>,
   view: BatchProgressView,
   address: RunAddress,
-  sourceOf: (apiLine: number) => BatchLine | undefined,
+  sourceOf: (line: number) => BatchLine | undefined,
 ): Promise<void> {
   try {
     const inFlight = (await client.batchResults(batchId)).filter(
@@ -255,8 +263,9 @@ async function finishReport(
     out.stderr(`${pc.red("cannot read the batch's results")}: ${error.message}\n`);
     return EXIT_RUN_FAILED;
   }
+  const byLine = new Map(sent.map((line) => [line.line, line]));
   const results: BatchLineOutcome[] = [
-    ...lines.map((result) => outcomeOf(result, sent[result.line - 1])),
+    ...lines.map((result) => outcomeOf(result, byLine.get(result.line))),
     ...notSent.map(
       (line): BatchLineOutcome => ({
         line: line.line,
@@ -271,13 +280,16 @@ async function finishReport(
   return report(summary, options, out);
 }
 
-/** The API numbers the lines it received 1..n; the CLI's line is the manifest's line or the folder's file. */
+/** The API's result of a line (numbered as the input, sent with the requests), with the file the CLI read it from. */
 function outcomeOf(result: BatchLineView, source: BatchLine | undefined): BatchLineOutcome {
+  const file = result.file ?? source?.file;
   return {
-    line: source?.line ?? result.line,
-    ...(source?.file ? { file: source.file } : {}),
+    line: result.line,
+    ...(file ? { file } : {}),
+    ...(result.documents?.length ? { documents: result.documents } : {}),
     status: result.status,
     ...(result.run_id ? { run_id: result.run_id } : {}),
+    ...(result.verdicts ? { verdicts: result.verdicts } : {}),
     ...(result.error ? { error: result.error } : {}),
   };
 }
@@ -337,14 +349,24 @@ export function formatBatchSummary(summary: BatchSummary, address: RunAddress): 
     );
   }
   const withFile = summary.results.some((result) => result.file);
+  const withSource = withFile || summary.results.some((result) => result.documents?.length);
+  const withVerdicts = summary.results.some((result) => result.verdicts);
   const rows = summary.results.map((result) => [
     String(result.line),
-    ...(withFile ? [result.file ?? ""] : []),
+    ...(withSource ? [sourceText(result)] : []),
     result.run_id ?? "-",
     result.status,
+    ...(withVerdicts ? [result.verdicts ? verdictsCell(result.verdicts) : ""] : []),
     result.error ? describeLineError(result.error) : "",
   ]);
-  const header = ["line", ...(withFile ? ["file"] : []), "run_id", "status", "error"];
+  const header = [
+    "line",
+    ...(withSource ? [withFile ? "file" : "documents"] : []),
+    "run_id",
+    "status",
+    ...(withVerdicts ? [VERDICTS_HEADING] : []),
+    "error",
+  ];
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
   );
@@ -358,6 +380,7 @@ export function formatBatchSummary(summary: BatchSummary, address: RunAddress): 
       .join("  ")
       .trimEnd();
   lines.push("", pc.dim(format(header, false)), ...rows.map((row) => format(row, true)));
+  if (withVerdicts) lines.push(pc.dim(VERDICTS_LEGEND));
   const failed = summary.results.find((result) => result.run_id && result.status !== "SUCCEEDED");
   if (failed?.run_id) {
     lines.push(
@@ -366,6 +389,23 @@ export function formatBatchSummary(summary: BatchSummary, address: RunAddress): 
     );
   }
   return lines;
+}
+
+/** What tells the line's loan: its file, else the documents its request names (cut to stay a column). */
+function sourceText(result: BatchLineOutcome): string {
+  if (result.file) return result.file;
+  const documents = (result.documents ?? []).join(", ");
+  return documents.length > 48 ? `${documents.slice(0, 47)}…` : documents;
+}
+
+/** The verdicts column's heading, and what it means under the table. */
+const VERDICTS_HEADING = "verdicts F/N/I";
+const VERDICTS_LEGEND =
+  "verdicts F/N/I: conditions fulfilled / not fulfilled / insufficient evidence in the line's result";
+
+/** "4/1/0": fulfilled, not fulfilled, insufficient evidence (VERDICTS_LEGEND). */
+export function verdictsCell(verdicts: VerdictCounts): string {
+  return `${verdicts.fulfilled}/${verdicts.not_fulfilled}/${verdicts.insufficient_evidence}`;
 }
 
 /**

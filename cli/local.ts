@@ -3,25 +3,28 @@
 // follow its progress events over the WebSocket (or by polling), act on it through its routes.
 // `dev` keeps the twin's gateway (API, WebSocket, dashboard) serving afterwards.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import pc from "picocolors";
 import { generateSampleDocuments } from "../examples/samples.ts";
 import { generateScannedSampleDocuments } from "../examples/scanned.ts";
 import { localS3ClientConfig } from "../infra/local/provision.ts";
-import { startTwin, type Twin, twinRequestPolicy } from "../infra/local/twin.ts";
+import { type RecoveredRun, startTwin, type Twin, twinRequestPolicy } from "../infra/local/twin.ts";
 import { InvalidRequestError } from "../lambdas/core/request.ts";
-import type { RunRecord } from "../lambdas/core/types.ts";
+import { type RunRecord, WAITING_STATUSES } from "../lambdas/core/types.ts";
 import { ApiClient } from "./api-client.ts";
 import { type BatchCommandOptions, runBatch } from "./batch.ts";
 import { type BatchInput, stageBatchDocuments } from "./batch-input.ts";
 import { chatPageUrl, DEFAULT_CUSTOMER, mintCustomerToken } from "./customer-token.ts";
 import { checkLocalRequest, type StagedDocument } from "./local-documents.ts";
 import { type CommandOutput, EXIT_RUN_FAILED, reportProblems } from "./output.ts";
-import { EXIT_INTERRUPTED, runApiEvaluation, runApiResume } from "./remote.ts";
+import { EXIT_INTERRUPTED, type RemoteOptions, runApiEvaluation, runApiResume } from "./remote.ts";
 import { localDataDir, publishTwinApi, type RunningTwin, runningTwin } from "./twin-address.ts";
 import { answerCommand, type RunAddress, rewooCommand } from "./wait-commands.ts";
 
+/** In the data folder: the logs of the twins that `--local` commands and `rewoo dev` boot. */
+export const TWIN_LOG_FILE = "twin.log";
 /** What `npm start` evaluates: a signed return (all fulfilled) and an unsigned one (TR_SIGNED not fulfilled). */
 const START_SAMPLES = ["examples/sample-tax-return.json", "examples/sample-unsigned-return.json"];
 const POLL_MS = 50;
@@ -153,6 +156,22 @@ export async function runLocalEvaluation(
   } catch (error) {
     return reportInvalid(error, options.label);
   }
+  const running = await runningTwin(localDataDir());
+  if (running) {
+    if (running.lifetime !== "serving") return refuseBusyFolder(running, "the run");
+    const interrupt = interruptSignal();
+    try {
+      if (!(await uploadToServingTwin(running, staged, say))) return EXIT_RUN_FAILED;
+      say(pc.dim(`through the twin serving ${localDataDir()} (pid ${running.pid}): ${running.api}`));
+      return await runApiEvaluation(request, {
+        ...evaluationOptions(running.api, options),
+        signal: interrupt.signal,
+        stopped: (runId, _client, out) => stoppedFollowingServed(runId, out),
+      });
+    } finally {
+      interrupt.dispose();
+    }
+  }
   const twin = await bootLocalTwin(say);
   const unpublish = await publishTwinApi(localDataDir(), twin.urls.api, "following", twinDocuments(twin));
   const interrupt = interruptSignal();
@@ -168,6 +187,26 @@ export async function runLocalEvaluation(
     await unpublish();
     await twin.stop();
   }
+}
+
+/**
+ * The twin that holds the data folder belongs to a command that stops it when its own run ends: work
+ * started through it would stop with it. Said in one line, exit 1.
+ */
+function refuseBusyFolder(running: RunningTwin, what: string): number {
+  process.stderr.write(
+    `${pc.red("the data folder is busy")}: ${localDataDir()} is served by the twin of another command (pid ${running.pid}), which stops when its run ends and would stop ${what} with it; try again when that command is done, or start \`npx rewoo dev\` in another terminal and run this again (it goes through that twin)\n`,
+  );
+  return EXIT_RUN_FAILED;
+}
+
+/** Ctrl-C while following a run of the twin that `rewoo dev` serves: the run goes on there. */
+function stoppedFollowingServed(runId: string, out: CommandOutput): Promise<number> {
+  const show = rewooCommand(localAddress(), ["runs", "show", runId]);
+  out.stderr(
+    `${pc.yellow(`stopped following ${runId}`)}: it goes on in the twin serving ${localDataDir()}; ${show} shows where it stands\n`,
+  );
+  return Promise.resolve(EXIT_INTERRUPTED);
 }
 
 /**
@@ -196,21 +235,16 @@ async function bootLocalTwin(say: Say, options: { port?: number } = {}): Promise
   const twin = await startTwin({
     ...(process.env.REWOO_DATA_DIR ? { dataDir: process.env.REWOO_DATA_DIR } : {}),
     ...(options.port !== undefined ? { port: options.port } : {}),
+    // The functions' log lines are for a developer, the command's output for a person: apart.
+    logFile: join(localDataDir(), TWIN_LOG_FILE),
   });
   const { dynamodbEndpoint, s3Endpoint } = twin.emulators;
   say(
     pc.dim(
-      `local twin: dynalite ${dynamodbEndpoint}, s3rver ${s3Endpoint}, state machine statemachine/rewoo.asl.json`,
+      `local twin: dynalite ${dynamodbEndpoint}, s3rver ${s3Endpoint}, state machine statemachine/rewoo.asl.json, logs ${twin.logFile}`,
     ),
   );
-  if (twin.recovered.length > 0) {
-    const resumed = twin.recovered.filter((run) => run.outcome === "resumed").length;
-    say(
-      pc.yellow(
-        `${twin.recovered.length} runs were in flight when the last twin stopped: ${resumed} resumed, ${twin.recovered.length - resumed} ended INTERRUPTED`,
-      ),
-    );
-  }
+  for (const line of recoveryLines(twin.recovered)) say(pc.yellow(line));
   const uploaded = await uploadSampleDocuments(twin, say);
   say(
     pc.dim(
@@ -218,6 +252,33 @@ async function bootLocalTwin(say: Say, options: { port?: number } = {}): Promise
     ),
   );
   return twin;
+}
+
+/**
+ * What the boot did with the runs the last twin left: the ones it moved on (resumed) or could not
+ * (INTERRUPTED), and apart from them the ones that wait for a person, which a new execution only
+ * takes back to their wait: nothing happens to them until someone answers or decides.
+ */
+export function recoveryLines(recovered: readonly RecoveredRun[]): string[] {
+  const waiting = recovered.filter(
+    (run) => run.outcome === "resumed" && WAITING_STATUSES.includes(run.status),
+  );
+  const moving = recovered.filter((run) => !waiting.includes(run));
+  const lines: string[] = [];
+  if (moving.length > 0) {
+    const resumed = moving.filter((run) => run.outcome === "resumed").length;
+    lines.push(
+      `${moving.length} ${moving.length === 1 ? "run was" : "runs were"} in flight when the last twin stopped: ${resumed} resumed, ${moving.length - resumed} ended INTERRUPTED`,
+    );
+  }
+  if (waiting.length > 0) {
+    const which = waiting.map((run) => `${run.run_id} ${run.status}`).join(", ");
+    const command = rewooCommand(localAddress(), ["runs", "list", "--needs-you"]);
+    lines.push(
+      `${waiting.length} ${waiting.length === 1 ? "run waits" : "runs wait"} for a person, as before the last twin stopped (not resumed: ${waiting.length === 1 ? "it waits" : "they wait"} for an answer or a decision): ${which}; ${command}`,
+    );
+  }
+  return lines;
 }
 
 /**
@@ -246,7 +307,22 @@ async function evaluateOnTwin(
     say(pc.dim(`uploaded ${document.file} to s3://${bucket}/${document.key}`));
   }
   return runApiEvaluation(request, {
-    api: twin.urls.api,
+    ...evaluationOptions(twin.urls.api, options),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.stopped ? { stopped: options.stopped } : {}),
+  });
+}
+
+/**
+ * `rewoo evaluate --local` through a twin's API prints what the local mode always printed: no status
+ * URL, the request's problems as an invalid request, the commands with `--local`.
+ */
+function evaluationOptions(
+  api: string,
+  options: { json: boolean; label: string; interactive?: boolean },
+): RemoteOptions {
+  return {
+    api,
     json: options.json,
     label: options.label,
     // The same plain lines as `rewoo evaluate --api` prints when its output is not a terminal.
@@ -255,9 +331,7 @@ async function evaluateOnTwin(
     address: localAddress(),
     statusLine: false,
     refusalHeading: "invalid request",
-    ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.stopped ? { stopped: options.stopped } : {}),
-  });
+  };
 }
 
 /** Ctrl-C while following: say where the run stands and how to go on with it once the twin is back. */
@@ -363,12 +437,7 @@ export async function runLocalBatch(
   const { input: staged, staged: documents } = stageBatchDocuments(input);
   const say: Say = options.json ? () => {} : (line) => process.stdout.write(`${line}\n`);
   const running = await runningTwin(localDataDir());
-  if (running && running.lifetime !== "serving") {
-    process.stderr.write(
-      `${pc.red("the data folder is busy")}: ${localDataDir()} is served by the twin of another command (pid ${running.pid}), which stops when its run ends and would stop the batch with it; run the batch when that command is done, or start \`npx rewoo dev\` and run it again\n`,
-    );
-    return EXIT_RUN_FAILED;
-  }
+  if (running && running.lifetime !== "serving") return refuseBusyFolder(running, "the batch");
   const interrupt = interruptSignal();
   try {
     if (running) {

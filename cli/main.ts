@@ -2,6 +2,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
+import pc from "picocolors";
+import { DataFolderInUseError } from "../infra/local/emulators.ts";
 import type { PlanDecision } from "./api-client.ts";
 import { runBatch, runBatchShow } from "./batch.ts";
 import { type BatchInput, BatchInputError, readBatchInput } from "./batch-input.ts";
@@ -15,7 +17,7 @@ import {
   runLocalResume,
   withLocalApi,
 } from "./local.ts";
-import { EXIT_INVALID_INPUT, reportProblems } from "./output.ts";
+import { EXIT_INVALID_INPUT, EXIT_RUN_FAILED, reportProblems } from "./output.ts";
 import { parsePlanCommand } from "./plan-parse.ts";
 import {
   type ActionOptions,
@@ -36,7 +38,10 @@ const program = new Command()
   .description(
     "ReWOO loan-conditions agent (Planner → Worker → Solver on AWS Step Functions, with an offline twin)",
   )
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // A command line the parser refuses (an unknown option, a missing argument, two targets) is invalid
+  // input, exit 2, never 1: 1 says a run failed. Set before the commands, which inherit it.
+  .exitOverride((error) => process.exit(error.exitCode === 1 ? EXIT_INVALID_INPUT : error.exitCode));
 
 const portOption = () =>
   new Option("--port <n>", "port of the API, WebSocket and dashboard on 127.0.0.1 (0: any free port)")
@@ -112,7 +117,7 @@ program
       file: string,
       options: { local?: boolean; api?: string; token?: string; json?: boolean; instructions?: string },
     ) => {
-      if (options.local === (options.api !== undefined)) {
+      if ((options.local === true) === (options.api !== undefined)) {
         program.error(
           "rewoo evaluate: choose one of --local (the local twin) or --api <url> (a running API)",
         );
@@ -124,7 +129,8 @@ program
       try {
         request = JSON.parse(readFileSync(file, "utf8"));
       } catch (error) {
-        program.error(`rewoo evaluate: cannot read ${file}: ${(error as Error).message}`);
+        process.exitCode = reportUnreadable("rewoo evaluate", file, error);
+        return;
       }
       if (options.instructions !== undefined) request = withInstructions(request, options.instructions);
       // A person at a terminal is asked the run's question there; scripts and pipes get the command to answer it.
@@ -150,6 +156,24 @@ program
     },
   );
 
+/**
+ * A file the command was given that cannot be read (missing, a folder, not JSON): one line on stderr
+ * and exit 2, without the usage text (the command line itself was right).
+ */
+function reportUnreadable(command: string, file: string, error: unknown): number {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why =
+    code === "ENOENT"
+      ? "no such file"
+      : code === "EISDIR"
+        ? "it is a folder, not a file"
+        : error instanceof SyntaxError
+          ? `not JSON (${error.message})`
+          : (error as Error).message;
+  process.stderr.write(`${command}: cannot read ${file}: ${why}\n`);
+  return EXIT_INVALID_INPUT;
+}
+
 /** The request with `instructions` replaced; a request that is not an object is left for validation to name. */
 function withInstructions(request: unknown, instructions: string): unknown {
   if (typeof request !== "object" || request === null || Array.isArray(request)) return request;
@@ -167,7 +191,7 @@ runs
   .option("--api <url>", "the run lives behind this API (e.g. http://127.0.0.1:3000 from `rewoo dev`)")
   .option("--json", "print only the final run record as JSON on stdout")
   .action(async (runId: string, options: { local?: boolean; api?: string; json?: boolean }) => {
-    if (options.local === (options.api !== undefined)) {
+    if ((options.local === true) === (options.api !== undefined)) {
       program.error(
         "rewoo runs resume: choose one of --local (the local twin) or --api <url> (a running API)",
       );
@@ -212,7 +236,7 @@ async function onTarget(
   runId: string | undefined,
   act: (target: Target) => Promise<number>,
 ): Promise<number> {
-  if (options.local === (options.api !== undefined)) {
+  if ((options.local === true) === (options.api !== undefined)) {
     program.error(`${name}: choose one of --local (the local twin) or --api <url> (a running API)`, {
       exitCode: EXIT_INVALID_INPUT,
     });
@@ -478,7 +502,7 @@ program
         json?: boolean;
       },
     ) => {
-      if (options.local === (options.api !== undefined)) {
+      if ((options.local === true) === (options.api !== undefined)) {
         program.error("rewoo batch: choose one of --local (the local twin) or --api <url> (a running API)", {
           exitCode: EXIT_INVALID_INPUT,
         });
@@ -624,4 +648,14 @@ plan
     process.exitCode = await parsePlanCommand(file, options);
   });
 
-await program.parseAsync();
+try {
+  await program.parseAsync();
+} catch (error) {
+  // A twin that holds the data folder without serving it (one still booting, or not a `rewoo`
+  // command's): said in one line, not as a stack trace.
+  if (!(error instanceof DataFolderInUseError)) throw error;
+  process.stderr.write(
+    `${pc.red("the data folder is busy")}: ${error.message}; wait until that process is done, or use another data folder (REWOO_DATA_DIR)\n`,
+  );
+  process.exitCode = EXIT_RUN_FAILED;
+}

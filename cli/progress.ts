@@ -30,7 +30,9 @@ import type {
   ProgressEvent,
   RunRecord,
 } from "../lambdas/core/types.ts";
-import { answerCommand, approvalCommands, type RunAddress } from "./wait-commands.ts";
+import { RESUMABLE_STATUSES } from "../lambdas/core/types.ts";
+import { MAX_ATTEMPTS } from "../lambdas/runs/resume-run.ts";
+import { answerCommand, approvalCommands, type RunAddress, rewooCommand } from "./wait-commands.ts";
 
 /** Where the run lives, so that lines about a wait can say the exact command that answers it. */
 export interface FormatContext {
@@ -192,6 +194,7 @@ export function formatRunRecord(run: RunRecord, context: FormatContext = {}): st
     `${pc.bold(`Run ${run.run_id}: ${run.status}`)}${replans ? pc.yellow(` · replanned ×${replans}`) : ""}`,
   ];
   if (run.error) lines.push(pc.red(`  ${run.error.error}: ${run.error.cause}`));
+  lines.push(...formatResume(run, context));
   lines.push(...formatWaits(run, context));
   for (const [target, review] of [
     ["plan", run.plan_review],
@@ -235,6 +238,16 @@ export function formatRunRecord(run: RunRecord, context: FormatContext = {}): st
     ),
   );
   return lines;
+}
+
+/** A FAILED or INTERRUPTED run: the command that resumes it where it stopped, or why none would. */
+function formatResume(run: RunRecord, context: FormatContext): string[] {
+  if (!RESUMABLE_STATUSES.includes(run.status) || !context.address) return [];
+  if ((run.attempt ?? 1) >= MAX_ATTEMPTS) {
+    return [pc.dim(`  it has run ${run.attempt} times, the limit for one run: start a new run to try again`)];
+  }
+  const command = rewooCommand(context.address, ["runs", "resume", run.run_id]);
+  return [`  resume: ${pc.cyan(command)} ${pc.dim("(finished steps are not run again)")}`];
 }
 
 /**

@@ -1,6 +1,6 @@
 // The Batches view: a portfolio batch's progress (lines processed, counts by line status as a bar
-// with the numbers in words) and one row per line (line, run, status, error), refreshed while the
-// batch runs. The API has no list of batches, so the page offers any batch by its id and remembers
+// with the numbers in words) and one row per line (its number in the batch's file, the file or the
+// request's documents, run, status, verdicts, error), refreshed while the batch runs. The API has no list of batches, so the page offers any batch by its id and remembers
 // the batches opened in this browser (localStorage). What is derived from the API's answers are plain
 // functions at the top (tested without a browser); the view below builds its card once per batch and
 // updates it in place, so the keyboard focus and the filter survive refreshes.
@@ -46,8 +46,9 @@ export function lineStatusLabel(status) {
 }
 
 /**
- * The results answer (JSON Lines) as `[{line, status, run_id?, error?}]`. A line that is not such an
- * object is skipped and counted in `unreadable`, so one bad line never blanks the table.
+ * The results answer (JSON Lines) as `[{line, file?, documents?, status, run_id?, verdicts?, error?}]`.
+ * A line that is not such an object is skipped and counted in `unreadable`, so one bad line never
+ * blanks the table; a field of an unexpected type counts as absent.
  */
 export function parseBatchResults(text) {
   const lines = [];
@@ -70,14 +71,40 @@ export function parseBatchResults(text) {
       unreadable++;
       continue;
     }
+    const documents = Array.isArray(parsed.documents)
+      ? parsed.documents.filter((name) => typeof name === "string")
+      : [];
+    const verdicts = verdictCountsOf(parsed.verdicts);
     lines.push({
       line: parsed.line,
+      ...(typeof parsed.file === "string" && parsed.file ? { file: parsed.file } : {}),
+      ...(documents.length ? { documents } : {}),
       status: parsed.status,
       ...(typeof parsed.run_id === "string" ? { run_id: parsed.run_id } : {}),
+      ...(verdicts ? { verdicts } : {}),
       ...(parsed.error && typeof parsed.error === "object" ? { error: parsed.error } : {}),
     });
   }
   return { lines: lines.sort((a, b) => a.line - b.line), unreadable };
+}
+
+function verdictCountsOf(value) {
+  if (!value || typeof value !== "object") return null;
+  const kinds = ["fulfilled", "not_fulfilled", "insufficient_evidence"];
+  if (!kinds.every((kind) => Number.isInteger(value[kind]) && value[kind] >= 0)) return null;
+  return Object.fromEntries(kinds.map((kind) => [kind, value[kind]]));
+}
+
+/** What tells a line's loan: the file it came from, else the documents its request names ("" when neither is known yet). */
+export function lineSourceText(line) {
+  if (line.file) return line.file;
+  return (line.documents ?? []).join(", ");
+}
+
+/** "4 fulfilled · 1 not fulfilled · 0 insufficient evidence", or "" for a line without a result. */
+export function verdictsText(verdicts) {
+  if (!verdicts) return "";
+  return `${verdicts.fulfilled} fulfilled · ${verdicts.not_fulfilled} not fulfilled · ${verdicts.insufficient_evidence} insufficient evidence`;
 }
 
 /**
@@ -505,8 +532,10 @@ export class BatchesView {
               "tr",
               {},
               h("th", { scope: "col" }, "Line"),
+              h("th", { scope: "col" }, "File or documents"),
               h("th", { scope: "col" }, "Run"),
               h("th", { scope: "col" }, "Status"),
+              h("th", { scope: "col" }, "Verdicts"),
               h("th", { scope: "col" }, "Error"),
             ),
           ),
@@ -572,6 +601,11 @@ function lineRow(line) {
     h("td", { class: "mono" }, String(line.line)),
     h(
       "td",
+      { class: "batch-line-source", dataset: { testid: "batch-line-source" } },
+      lineSourceText(line) || h("span", { class: "muted" }, "not started"),
+    ),
+    h(
+      "td",
       {},
       line.run_id
         ? h(
@@ -586,6 +620,11 @@ function lineRow(line) {
         : h("span", { class: "muted" }, "no run"),
     ),
     h("td", {}, lineStatusBadge(line.status)),
+    h(
+      "td",
+      { class: "batch-line-verdicts", dataset: { testid: "batch-line-verdicts" } },
+      verdictsText(line.verdicts),
+    ),
     h("td", { class: "batch-line-error" }, describeLineError(line.error)),
   );
 }

@@ -214,6 +214,20 @@ function closeServer(server: Server, close: (done: (error?: Error) => void) => v
   });
 }
 
+/** Another process's twin holds the data folder (its DynamoDB files are locked while it runs). */
+export class DataFolderInUseError extends Error {
+  override name = "DataFolderInUseError";
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    super(
+      `The DynamoDB data folder ${path} is in use by another process (is another local twin running on the same data folder?)`,
+      { cause },
+    );
+  }
+}
+
 /**
  * A second dynalite on a LevelDB folder that another process holds does not fail at start: it crashes
  * the whole process with an uncaught LEVEL_DATABASE_NOT_OPEN on its first request. Opening the folder
@@ -230,12 +244,7 @@ async function assertLevelDbUnlocked(path: string): Promise<void> {
     await db.open();
   } catch (error) {
     const code = (error as { cause?: { code?: string } }).cause?.code;
-    if (code === "LEVEL_LOCKED") {
-      throw new Error(
-        `The DynamoDB data folder ${path} is in use by another process (is another local twin running on the same data folder?)`,
-        { cause: error },
-      );
-    }
+    if (code === "LEVEL_LOCKED") throw new DataFolderInUseError(path, error);
     throw error;
   } finally {
     await db.close().catch(() => undefined);

@@ -32,12 +32,14 @@ export class LambdaThread<E, R> {
 
   /**
    * `module` is the handler module's file URL; `exportName` the handler's export; `env` variables set
-   * on top of the process's (a function's configuration).
+   * on top of the process's (a function's configuration); `output` where the environment's stdout
+   * and stderr go (its logs; default: the process's).
    */
   constructor(
     private readonly module: URL,
     private readonly exportName = "handler",
     private readonly env: Record<string, string> = {},
+    private readonly output?: NodeJS.WritableStream,
   ) {}
 
   /** Creates the environment now (cold start off the first invocation's path); errors surface on invoke. */
@@ -68,7 +70,12 @@ export class LambdaThread<E, R> {
       const worker = new Worker(new URL("./lambda-thread-entry.mjs", import.meta.url), {
         workerData: { module: this.module.href, exportName: this.exportName },
         env: { ...process.env, ...this.env },
+        ...(this.output ? { stdout: true, stderr: true } : {}),
       });
+      if (this.output) {
+        worker.stdout.pipe(this.output, { end: false });
+        worker.stderr.pipe(this.output, { end: false });
+      }
       // The twin's servers keep the process alive; an idle function must not.
       worker.unref();
       this.worker = worker;
@@ -110,11 +117,11 @@ export class LambdaThread<E, R> {
 export class LambdaPool<E, R> {
   private readonly environments: Array<{ fn: LambdaThread<E, R>; busy: number }>;
 
-  constructor(module: URL, size: number, exportName = "handler") {
+  constructor(module: URL, size: number, exportName = "handler", output?: NodeJS.WritableStream) {
     if (!Number.isInteger(size) || size < 1)
       throw new Error(`a function pool needs at least 1 environment, not ${size}`);
     this.environments = Array.from({ length: size }, () => ({
-      fn: new LambdaThread<E, R>(module, exportName),
+      fn: new LambdaThread<E, R>(module, exportName, {}, output),
       busy: 0,
     }));
   }

@@ -21,10 +21,11 @@ import { LOCAL_ALLOWED_ORIGINS } from "../../lambdas/contracts/cors.ts";
 import { ENV, TOKEN_KEY_VARIABLES } from "../../lambdas/contracts/environment.ts";
 import { TABLES } from "../../lambdas/contracts/tables.ts";
 import { type RequestPolicy, validateRequest } from "../../lambdas/core/request.ts";
-import { isTerminal, type RunRecord } from "../../lambdas/core/types.ts";
+import { isTerminal, type RunRecord, type RunStatus } from "../../lambdas/core/types.ts";
 import { resumeRun } from "../../lambdas/runs/resume-run.ts";
 import { startRun } from "../../lambdas/runs/start-run.ts";
 import { parseConfig } from "../../lambdas/runtime/config.ts";
+import { setLogOutput } from "../../lambdas/runtime/logger.ts";
 import { locationPolicies, type Services, services } from "../../lambdas/runtime/services.ts";
 import { executionNameOf } from "../../lambdas/store/runs.ts";
 import { loanRequestCatalog } from "../../lambdas/tools/loan/request-catalog.ts";
@@ -43,6 +44,7 @@ import {
   type TextractEmulator,
   type TextractEmulatorOptions,
 } from "./textract-emulator.ts";
+import { openTwinLog, type TwinLog } from "./twin-log.ts";
 
 export const ASL_PATH = fileURLToPath(new URL("../../statemachine/rewoo.asl.json", import.meta.url));
 export const BATCH_ASL_PATH = fileURLToPath(new URL("../../statemachine/batch.asl.json", import.meta.url));
@@ -76,6 +78,13 @@ export interface TwinOptions {
    * (as Textract does, text pages too) and the worker polls it, which only adds time offline.
    */
   textract?: Pick<TextractEmulatorOptions, "minInProgress" | "concurrentJobs" | "jobsKept">;
+  /**
+   * Append the twin's logs to this file instead of stdout and stderr: the functions' Powertools
+   * lines (from their worker threads too), the gateway's failures with their stack traces, the
+   * twin's own warnings. The CLI's `--local` commands use `<data folder>/twin.log`, so that their
+   * output stays what a person reads. A file above 10 MB is moved to `<file>.1` first.
+   */
+  logFile?: string;
 }
 
 export interface Twin {
@@ -115,6 +124,8 @@ export interface Twin {
   waitForRun(runId: string): Promise<RunRecord>;
   /** Resolves when every stream record and bus event written so far has been handled. */
   settled(): Promise<void>;
+  /** TwinOptions.logFile, when the logs go there. */
+  logFile?: string;
   stop(): Promise<void>;
 }
 
@@ -122,6 +133,11 @@ export interface RecoveredRun {
   run_id: string;
   /** resumed: a new execution continues it; interrupted: it could not be, and ended INTERRUPTED. */
   outcome: "resumed" | "interrupted";
+  /**
+   * The run's status when the twin found it. A run that was waiting for a person (AWAITING_INPUT,
+   * AWAITING_APPROVAL) is not moved on by its new execution: it asks again and waits.
+   */
+  status: RunStatus;
   detail: string;
 }
 
@@ -166,10 +182,16 @@ export async function startTwin(options: TwinOptions = {}): Promise<Twin> {
   let emulators: Emulators | undefined;
   let textract: TextractEmulator | undefined;
   let gateway: Gateway | undefined;
+  let log: TwinLog | undefined;
   try {
     emulators = await startEmulators({ dataDir, persist });
+    // Opened once the data folder is this process's (the emulators lock it).
+    if (options.logFile) {
+      log = await openTwinLog(options.logFile);
+      setLogOutput(log.stream);
+    }
     textract = await startTextractFor(options, emulators);
-    const twin = await bootTwin(server, emulators, textract, options, dataDir, persist, (started) => {
+    const twin = await bootTwin(server, emulators, textract, options, dataDir, persist, log, (started) => {
       gateway = started;
     });
     booted = twin;
@@ -180,8 +202,15 @@ export async function startTwin(options: TwinOptions = {}): Promise<Twin> {
     if (server.listening) await new Promise((resolve) => server.close(resolve));
     await textract?.stop().catch(() => undefined);
     await emulators?.stop().catch(() => undefined);
+    await closeLog(log);
     throw error;
   }
+}
+
+async function closeLog(log: TwinLog | undefined): Promise<void> {
+  if (!log) return;
+  setLogOutput(undefined);
+  await log.close();
 }
 
 async function bootTwin(
@@ -191,6 +220,7 @@ async function bootTwin(
   options: TwinOptions,
   dataDir: string,
   persist: boolean,
+  log: TwinLog | undefined,
   onGateway: (gateway: Gateway) => void,
 ): Promise<Twin> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -266,18 +296,24 @@ async function bootTwin(
       import("../../lambdas/batch/index.ts"),
       import("../../lambdas/stream/index.ts"),
     ]);
+  const logLine = log ? log.line : (line: string) => process.stderr.write(`${line}\n`);
   const warn = (message: string, extra: Record<string, unknown>) =>
-    console.warn(`[rewoo twin] ${message} ${JSON.stringify(extra)}`);
+    logLine(`[rewoo twin] ${message} ${JSON.stringify(extra)}`);
   // The push function's work grows with the dashboards watching, so it runs in an environment of
   // its own, as in AWS: dashboards do not slow a run down.
   const pushFunction = new LambdaThread<DynamoDBStreamEvent, DynamoDBBatchResponse>(
     new URL("../../lambdas/ws/stream.ts", import.meta.url),
+    "handler",
+    {},
+    log?.stream,
   );
   pushFunction.warm();
   const workerPool = options.workerEnvironments
     ? new LambdaPool<unknown, unknown>(
         new URL("../../lambdas/worker/index.ts", import.meta.url),
         options.workerEnvironments,
+        "handler",
+        log?.stream,
       )
     : undefined;
   workerPool?.warm();
@@ -353,6 +389,7 @@ async function bootTwin(
     stage: DEFAULT_STAGE,
     region: REGION,
     dashboardDir: options.dashboardDir ?? DASHBOARD_DIR,
+    log: logLine,
   });
   onGateway(gateway);
   const svc = services();
@@ -468,6 +505,7 @@ async function bootTwin(
       if (!record) throw new Error(`run ${runId} has no record`);
       return record;
     },
+    ...(log ? { logFile: log.file } : {}),
     async settled() {
       await eventBus.idle();
       await streams.idle();
@@ -487,6 +525,7 @@ async function bootTwin(
       // Before S3: a job it is reading still reads its document there.
       await textract?.stop();
       await emulators.stop();
+      await closeLog(log);
     },
   };
   return twin;
@@ -512,7 +551,12 @@ async function recoverRuns(
         { runs: svc.runs, publisher: svc.publisher, startExecution },
         { reason: "the local twin restarted while the run was in flight", orphaned: true },
       );
-      recovered.push({ run_id: runId, outcome: "resumed", detail: `attempt ${resumed.attempt}` });
+      recovered.push({
+        run_id: runId,
+        outcome: "resumed",
+        status: meta.status,
+        detail: `attempt ${resumed.attempt}`,
+      });
     } catch (error) {
       const cause = (error as Error).message;
       const error_ = {
@@ -526,7 +570,7 @@ async function recoverRuns(
           error: `${error_.error}: ${error_.cause}`,
         });
       }
-      recovered.push({ run_id: runId, outcome: "interrupted", detail: cause });
+      recovered.push({ run_id: runId, outcome: "interrupted", status: meta.status, detail: cause });
     }
   }
   return recovered;

@@ -18,13 +18,20 @@ import {
   batchManifestKey,
   batchResultsPrefix,
   type LineResult,
+  type LineSource,
   linesOf,
   MAX_MANIFEST_BYTES,
   MAX_MANIFEST_LINES,
 } from "../core/batch.ts";
 import { DocumentPathError, resolveDocumentPath } from "../core/documents.ts";
 import { isTransient } from "../runtime/transient.ts";
-import { type BatchItem, BatchNotFoundError, newBatchId, ObjectTooLargeError } from "../store/batches.ts";
+import {
+  type BatchItem,
+  BatchNotFoundError,
+  type LineItem,
+  newBatchId,
+  ObjectTooLargeError,
+} from "../store/batches.ts";
 import { s3Uri } from "../store/blobs.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json, jsonBody, publicBaseUrl } from "./http.ts";
@@ -56,7 +63,7 @@ export async function createBatch(
   const manifest =
     request.manifest !== undefined
       ? await readManifest(request.manifest, ctx)
-      : numberInlineRequests(request.requests ?? []);
+      : numberInlineRequests(request.requests ?? [], request.lines);
   if (manifest.total === 0) {
     throw invalidManifest("has no line with a request (every line is blank)");
   }
@@ -166,14 +173,17 @@ export async function getBatchResults(batchId: string, ctx: ApiContext): Promise
     else if (item.status === "RUNNING") {
       result = {
         line,
+        ...sourceOf(item),
         status: running ? "RUNNING" : "STOPPED",
         ...(item.run_id ? { run_id: item.run_id } : {}),
       };
     } else {
       result = {
         line,
+        ...sourceOf(item),
         status: item.status,
         ...(item.run_id ? { run_id: item.run_id } : {}),
+        ...(item.verdicts ? { verdicts: item.verdicts } : {}),
         ...(item.error ? { error: item.error } : {}),
       };
     }
@@ -183,6 +193,14 @@ export async function getBatchResults(batchId: string, ctx: ApiContext): Promise
     statusCode: 200,
     headers: { "content-type": "application/x-ndjson", "cache-control": "no-store" },
     body: out.length ? `${out.join("\n")}\n` : "",
+  };
+}
+
+/** The line's file and documents, known once the line has started (a line not started yet has neither). */
+function sourceOf(item: LineItem): LineSource {
+  return {
+    ...(item.file ? { file: item.file } : {}),
+    ...(item.documents?.length ? { documents: item.documents } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
 // the batch's own ending (FinishBatch, FailBatch) and the batch workflow's EventBridge status changes.
 // Thin: check the event, call the logic next to this file.
 import * as z from "zod";
-import type { ManifestItem } from "../core/batch.ts";
+import { MAX_FILE_NAME_CHARS, MAX_LINE_DOCUMENTS, type ManifestItem } from "../core/batch.ts";
 import { instrumentHandler } from "../runtime/invocation.ts";
 import { createLogger } from "../runtime/logger.ts";
 import { baseServices } from "../runtime/services.ts";
@@ -19,15 +19,17 @@ const problem = z.object({ field: z.string(), message: z.string() });
 const lineError = z.object({ code: z.string(), message: z.string(), fields: z.array(problem).optional() });
 const batchId = z.string().regex(/^batch-[\w-]{1,100}$/);
 const line = z.number().int().min(1);
+const file = z.string().max(MAX_FILE_NAME_CHARS).optional();
+const documents = z.array(z.string().max(MAX_FILE_NAME_CHARS)).max(MAX_LINE_DOCUMENTS).optional();
 
 const BatchEventSchema = z.discriminatedUnion("action", [
   z.object({
     action: z.literal("start_line"),
     batch_id: batchId,
     item: z.union([
-      z.object({ line, unreadable: lineError }),
+      z.object({ line, file, unreadable: lineError }),
       // `request` is the caller's line as parsed: validated by the run's own request validation.
-      z.object({ line, request: z.unknown() }),
+      z.object({ line, file, request: z.unknown() }),
     ]),
   }),
   z.object({
@@ -35,6 +37,8 @@ const BatchEventSchema = z.discriminatedUnion("action", [
     batch_id: batchId,
     started: z.object({
       line,
+      file,
+      documents,
       run_id: z.string().optional(),
       invalid: lineError.optional(),
       finished: z

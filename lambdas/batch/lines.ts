@@ -4,11 +4,15 @@
 // it waits for; RecordLine reads how the run ended and counts the line once in the batch record.
 
 import {
+  documentNames,
   FAILED_LINE_STATUSES,
   type LineError,
+  type LineSource,
   type ManifestItem,
   type RecordedLineStatus,
   runIdForLine,
+  type VerdictCounts,
+  verdictCounts,
 } from "../core/batch.ts";
 import type { ResultPolicy } from "../core/destinations.ts";
 import type { DocumentPolicy } from "../core/documents.ts";
@@ -34,7 +38,7 @@ const MAX_MESSAGE_CHARS = 2_000;
  * What StartLine hands to the rest of the child workflow: the run to execute, or why there is none
  * (`invalid`), or that the run had already ended (`finished`, a retried item), so nothing runs again.
  */
-export interface StartedLine {
+export interface StartedLine extends LineSource {
   line: number;
   run_id?: string;
   invalid?: LineError;
@@ -42,18 +46,23 @@ export interface StartedLine {
 }
 
 export async function startLine(batchId: string, item: ManifestItem, deps: LineDeps): Promise<StartedLine> {
-  const { line } = item;
-  if ("unreadable" in item) return { line, invalid: item.unreadable };
+  const documents = "request" in item ? documentNames(item.request) : undefined;
+  const source: LineSource = {
+    ...(item.file ? { file: item.file } : {}),
+    ...(documents ? { documents } : {}),
+  };
+  const line = { line: item.line, ...source };
+  if ("unreadable" in item) return { ...line, invalid: item.unreadable };
   const request = item.request;
   if (request !== null && typeof request === "object" && "session_id" in request) {
     const message =
       "a batch line may not name a session: sessions are conversations, each batch line is a request of its own";
     return {
-      line,
+      ...line,
       invalid: { code: "session_not_allowed", message, fields: [{ field: "session_id", message }] },
     };
   }
-  const runId = runIdForLine(batchId, line);
+  const runId = runIdForLine(batchId, item.line);
   let created: boolean;
   try {
     const validated = validateRequest(request, {
@@ -63,15 +72,15 @@ export async function startLine(batchId: string, item: ManifestItem, deps: LineD
     });
     ({ created } = await createRunRecord(validated, { runs: deps.runs }, { runId, mode: "rewoo" }));
   } catch (error) {
-    if (error instanceof InvalidRequestError) return { line, invalid: invalidLine(error) };
+    if (error instanceof InvalidRequestError) return { ...line, invalid: invalidLine(error) };
     throw error;
   }
   if (!created) {
     const { status } = await deps.runs.getMeta(runId);
-    if (isTerminal(status)) return { line, run_id: runId, finished: status };
+    if (isTerminal(status)) return { ...line, run_id: runId, finished: status };
   }
-  await deps.batches.lineStarted(batchId, line, runId);
-  return { line, run_id: runId };
+  await deps.batches.lineStarted(batchId, item.line, runId, source);
+  return { ...line, run_id: runId };
 }
 
 /**
@@ -80,11 +89,12 @@ export async function startLine(batchId: string, item: ManifestItem, deps: LineD
  */
 export type ExecutionOutcome = { status: string } | { Error: string; Cause?: string } | { skipped: true };
 
-export interface RecordedLine {
+export interface RecordedLine extends LineSource {
   line: number;
   status: RecordedLineStatus;
   run_id?: string;
   error?: LineError;
+  verdicts?: VerdictCounts;
   /** The child workflow fails on this line, so that the Map's tolerated failure percentage sees it. */
   failed: boolean;
 }
@@ -105,18 +115,28 @@ async function lineResult(
   execution: ExecutionOutcome,
   deps: LineDeps,
 ): Promise<Omit<RecordedLine, "failed">> {
-  const { line } = started;
+  const line = started.line;
+  const source: LineSource = {
+    ...(started.file ? { file: started.file } : {}),
+    ...(started.documents?.length ? { documents: started.documents } : {}),
+  };
+  return { line, ...source, ...(await outcomeOf(started, execution, deps)) };
+}
+
+async function outcomeOf(
+  started: StartedLine,
+  execution: ExecutionOutcome,
+  deps: LineDeps,
+): Promise<Omit<RecordedLine, "failed" | "line" | keyof LineSource>> {
   if (!started.invalid && !started.run_id && "Error" in execution) {
     // StartLine itself failed (after its retries): no run was created, the line could not be started.
     return {
-      line,
       status: "FAILED",
       error: { code: "start_failed", message: clip(`${execution.Error}: ${execution.Cause ?? ""}`) },
     };
   }
   if (started.invalid || !started.run_id) {
     return {
-      line,
       status: "INVALID",
       error: started.invalid ?? { code: "invalid_request", message: "the line has no request" },
     };
@@ -125,9 +145,9 @@ async function lineResult(
   const meta = await deps.runs.getMeta(runId);
   if (isTerminal(meta.status)) {
     return {
-      line,
       run_id: runId,
       status: meta.status,
+      ...(meta.result ? { verdicts: verdictCounts(meta.result) } : {}),
       ...(meta.error && meta.status !== "SUCCEEDED"
         ? { error: { code: "run_failed", message: clip(`${meta.error.error}: ${meta.error.cause}`) } }
         : {}),
@@ -138,7 +158,6 @@ async function lineResult(
   const cause =
     "Error" in execution ? `${execution.Error}: ${execution.Cause ?? ""}` : `run is ${meta.status}`;
   return {
-    line,
     run_id: runId,
     status: "FAILED",
     error: {

@@ -32,13 +32,24 @@ export function numberJsonLines(text: string): NumberedManifest {
   return numbered(items);
 }
 
-/** Inline requests: entry n is line n + 1; each is sized as the line it would be in a manifest. */
-export function numberInlineRequests(requests: readonly unknown[]): NumberedManifest {
+/**
+ * Inline requests: entry n is line n + 1, unless the caller said where each stands in its file
+ * (`lines`, one per request, checked by validateBatchRequest); each is sized as the line it would be
+ * in a manifest.
+ */
+export function numberInlineRequests(
+  requests: readonly unknown[],
+  lines?: readonly { line: number; file?: string }[],
+): NumberedManifest {
   return numbered(
-    requests.map((request, index) => {
-      const line = index + 1;
+    requests.map((request, index): ManifestItem => {
+      const source = lines?.[index];
+      const line = source?.line ?? index + 1;
+      const file = source?.file !== undefined ? { file: source.file } : {};
       const size = utf8Length(JSON.stringify(request) ?? "null");
-      return size > MAX_LINE_BYTES ? { line, unreadable: tooLarge(size) } : { line, request };
+      return size > MAX_LINE_BYTES
+        ? { line, unreadable: tooLarge(size), ...file }
+        : { line, request, ...file };
     }),
   );
 }

@@ -5,13 +5,23 @@ import * as z from "zod";
 import {
   DEFAULT_MAX_CONCURRENCY,
   DEFAULT_TOLERATED_FAILURE_PERCENTAGE,
+  FILE_NAME_PATTERN,
+  MAX_FILE_NAME_CHARS,
   MAX_INLINE_REQUESTS,
 } from "../core/batch.ts";
 import { InvalidRequestError, type RequestProblem } from "../core/request.ts";
 
+/** Where an inline request stands in the caller's file: its line there, and the file it came from. */
+export interface InlineLine {
+  line: number;
+  file?: string;
+}
+
 export interface BatchRequest {
   manifest?: string;
   requests?: unknown[];
+  /** With requests: each one's line in the caller's file (default: request n is line n). */
+  lines?: InlineLine[];
   max_concurrency: number;
   tolerated_failure_percentage: number;
   name?: string;
@@ -24,6 +34,10 @@ export class InvalidBatchError extends InvalidRequestError {
     this.message = `invalid batch: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`;
   }
 }
+
+/** The highest line number a caller may give (a file of a billion lines is not a loan portfolio). */
+const MAX_LINE_NUMBER = 999_999_999;
+const LINE_NUMBER = `expected a line number (an integer from 1 to ${MAX_LINE_NUMBER})`;
 
 function schema(maxConcurrency: number) {
   return z.strictObject({
@@ -39,6 +53,26 @@ function schema(maxConcurrency: number) {
         MAX_INLINE_REQUESTS,
         `expected at most ${MAX_INLINE_REQUESTS} requests; put a larger portfolio in a manifest`,
       )
+      .optional(),
+    lines: z
+      .array(
+        z.strictObject({
+          line: z
+            .number({ error: LINE_NUMBER })
+            .int(LINE_NUMBER)
+            .min(1, LINE_NUMBER)
+            // A line's run is named after it: the number must stay short.
+            .max(MAX_LINE_NUMBER, LINE_NUMBER),
+          file: z
+            .string({ error: "expected a file name" })
+            .min(1, `expected 1 to ${MAX_FILE_NAME_CHARS} characters`)
+            .max(MAX_FILE_NAME_CHARS, `expected 1 to ${MAX_FILE_NAME_CHARS} characters`)
+            .regex(FILE_NAME_PATTERN, "expected a file name without control characters")
+            .optional(),
+        }),
+        { error: "expected an array of {line, file?}, one per request" },
+      )
+      .max(MAX_INLINE_REQUESTS, `expected at most ${MAX_INLINE_REQUESTS} entries, one per request`)
       .optional(),
     max_concurrency: z
       .number({ error: "expected an integer" })
@@ -99,5 +133,34 @@ export function validateBatchRequest(input: unknown, options: { maxConcurrency: 
       },
     ]);
   }
+  if (request.lines !== undefined) checkLines(request.lines, request.requests);
   return request;
+}
+
+/** `lines`: only beside requests, one per request, each line after the one before (as in a file). */
+function checkLines(lines: InlineLine[], requests: unknown[] | undefined): void {
+  if (requests === undefined) {
+    throw new InvalidBatchError([
+      { field: "lines", message: "only with requests: a manifest's lines are numbered as in the manifest" },
+    ]);
+  }
+  if (lines.length !== requests.length) {
+    throw new InvalidBatchError([
+      {
+        field: "lines",
+        message: `expected one entry per request (${requests.length}), got ${lines.length}`,
+      },
+    ]);
+  }
+  const problems: RequestProblem[] = [];
+  lines.forEach((entry, index) => {
+    const previous = lines[index - 1];
+    if (previous && entry.line <= previous.line) {
+      problems.push({
+        field: `lines.${index}.line`,
+        message: `expected a line after ${previous.line} (lines.${index - 1}.line): each request's line in the file, in file order`,
+      });
+    }
+  });
+  if (problems.length > 0) throw new InvalidBatchError(problems);
 }

@@ -2,7 +2,7 @@
 // Distributed Map's item steps and the batch's bookkeeping), the store and the CLI. Pure: no I/O (a new
 // batch's id is made by the store, lambdas/store/batches.ts, like a session's).
 import type { RequestProblem } from "./request.ts";
-import type { TerminalStatus } from "./types.ts";
+import type { RunResult, TerminalStatus } from "./types.ts";
 
 /** Requests a POST /v1/batches body may carry inline; a larger portfolio comes as a manifest. */
 export const MAX_INLINE_REQUESTS = 1_000;
@@ -52,18 +52,88 @@ export interface LineError {
   fields?: RequestProblem[];
 }
 
-export interface LineResult {
+/** Where a line came from, for people to find it: the caller's file, and the documents its request names. */
+export interface LineSource {
+  /** The file the caller read the request from (a folder's request file), as the caller named it. */
+  file?: string;
+  /** The file names of the request's s3_pdf_paths (the last part of each path). */
+  documents?: string[];
+}
+
+/** How a finished run judged its conditions: how many verdicts of each kind its result holds. */
+export interface VerdictCounts {
+  fulfilled: number;
+  not_fulfilled: number;
+  insufficient_evidence: number;
+}
+
+export interface LineResult extends LineSource {
   line: number;
   status: LineStatus;
   run_id?: string;
   error?: LineError;
+  /** The line's run ended with a result: its verdicts by kind. */
+  verdicts?: VerdictCounts;
 }
 
 /**
  * One item of the numbered manifest the Distributed Map reads: the line's request as parsed, or why
- * the line could not be parsed (then the item step reports it INVALID without looking further).
+ * the line could not be parsed (then the item step reports it INVALID without looking further), with
+ * the file the caller read it from when the caller said.
  */
-export type ManifestItem = { line: number; request: unknown } | { line: number; unreadable: LineError };
+export type ManifestItem = ({ line: number; request: unknown } | { line: number; unreadable: LineError }) & {
+  file?: string;
+};
+
+/** A line's `file` as a caller may name it: a file name or relative path, no control characters. */
+export const MAX_FILE_NAME_CHARS = 255;
+export const FILE_NAME_PATTERN = /^[^\p{Cc}]+$/u;
+/** Document names a line's result lists at most, each cut to MAX_FILE_NAME_CHARS. */
+export const MAX_LINE_DOCUMENTS = 20;
+
+/**
+ * The file names of a request's s3_pdf_paths, whatever else the request holds (an invalid line is
+ * named by them too); undefined when it names none.
+ */
+export function documentNames(request: unknown): string[] | undefined {
+  if (request === null || typeof request !== "object") return undefined;
+  const paths = (request as { s3_pdf_paths?: unknown }).s3_pdf_paths;
+  if (!Array.isArray(paths)) return undefined;
+  const names = paths
+    .filter((path): path is string => typeof path === "string" && path.trim() !== "")
+    .slice(0, MAX_LINE_DOCUMENTS)
+    .map((path) => (path.replace(/\/+$/, "").split("/").at(-1) || path).slice(0, MAX_FILE_NAME_CHARS));
+  return names.length > 0 ? names : undefined;
+}
+
+const VERDICT_KINDS = ["fulfilled", "not_fulfilled", "insufficient_evidence"] as const;
+
+/**
+ * The verdicts of a run's result by kind. A finding's own status decides ("Not Fulfilled" reads as
+ * not_fulfilled); without one, the list it is in (fulfilled, else not_fulfilled). Conditions listed
+ * as applying (nothing judged) are no verdicts.
+ */
+export function verdictCounts(result: RunResult): VerdictCounts {
+  const counts: VerdictCounts = { fulfilled: 0, not_fulfilled: 0, insufficient_evidence: 0 };
+  const count = (findings: unknown, fallback: keyof VerdictCounts) => {
+    if (!Array.isArray(findings)) return;
+    for (const finding of findings) {
+      const raw = (finding as { status?: unknown } | null)?.status;
+      const status =
+        typeof raw === "string"
+          ? raw
+              .trim()
+              .toLowerCase()
+              .replace(/[\s-]+/g, "_")
+          : "";
+      const kind = VERDICT_KINDS.find((candidate) => candidate === status) ?? fallback;
+      counts[kind] += 1;
+    }
+  };
+  count(result.fulfilled_conditions, "fulfilled");
+  count(result.unfulfilled_conditions, "not_fulfilled");
+  return counts;
+}
 
 /** The batch workflow's execution input (statemachine/batch.asl.json reads these paths). */
 export interface BatchExecutionInput {

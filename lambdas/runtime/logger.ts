@@ -4,8 +4,13 @@
 // borrowers' personal data, and a log line must not (lambdas/core/sensitive-data.ts says what is
 // removed). A formatter sees each record before serialization, including persistent keys, child
 // loggers' keys and Error objects, so no call site can forget it.
+import { Console } from "node:console";
 import { LogFormatter, Logger, LogItem } from "@aws-lambda-powertools/logger";
-import type { LogAttributes, UnformattedAttributes } from "@aws-lambda-powertools/logger/types";
+import type {
+  ConstructorOptions,
+  LogAttributes,
+  UnformattedAttributes,
+} from "@aws-lambda-powertools/logger/types";
 import { redactForLog, scrubSensitiveText } from "../core/redaction.ts";
 
 /** Powertools' standard record (same keys, so log queries keep working) with its content redacted. */
@@ -48,8 +53,44 @@ export function serviceNameFor(fallback: string): string {
   return process.env.POWERTOOLS_SERVICE_NAME || fallback;
 }
 
+/** Where Lambda takes a function's logs from: its stdout and stderr, as Powertools writes them. */
+const lambdaOutput = new Console({ stdout: process.stdout, stderr: process.stderr });
+let output: Console = lambdaOutput;
+
+/**
+ * The console every logger of this process prints through, resolved at each line, so that the local
+ * twin, which hosts the functions inside a command whose own output is for a person, can send their
+ * lines to a file instead (setLogOutput). In Lambda nothing sets it: stdout and stderr as Powertools has them.
+ */
+const routedConsole = {
+  log: (...data: unknown[]) => output.log(...data),
+  info: (...data: unknown[]) => output.info(...data),
+  warn: (...data: unknown[]) => output.warn(...data),
+  error: (...data: unknown[]) => output.error(...data),
+  debug: (...data: unknown[]) => output.debug(...data),
+  trace: (...data: unknown[]) => output.log(...data),
+};
+
+/** Sends every logger's lines of this process to `stream` (undefined: back to stdout and stderr). */
+export function setLogOutput(stream: NodeJS.WritableStream | undefined): void {
+  output = stream ? new Console({ stdout: stream, stderr: stream }) : lambdaOutput;
+}
+
+/** Powertools' Logger printing through routedConsole; its children (createChild) too. */
+class RoutedLogger extends Logger {
+  constructor(options?: ConstructorOptions) {
+    super(options);
+    // Powertools keeps its console private, made once per logger from process.stdout and stderr.
+    (this as unknown as { console: typeof routedConsole }).console = routedConsole;
+  }
+
+  protected override createLogger(options?: ConstructorOptions): Logger {
+    return new RoutedLogger(options);
+  }
+}
+
 export function createLogger(serviceName: string): Logger {
-  return new Logger({
+  return new RoutedLogger({
     serviceName: serviceNameFor(serviceName),
     logFormatter: new RedactingLogFormatter(),
   });

@@ -14,7 +14,14 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { TTL_ATTRIBUTE } from "../contracts/tables.ts";
-import type { BatchStatus, LineError, LineRanges, RecordedLineStatus } from "../core/batch.ts";
+import type {
+  BatchStatus,
+  LineError,
+  LineRanges,
+  LineSource,
+  RecordedLineStatus,
+  VerdictCounts,
+} from "../core/batch.ts";
 import type { S3Location } from "./blobs.ts";
 import { conditionalWrite } from "./conditional.ts";
 import { BATCH_RECORD, batchKey, batchLineKey, timeOrderedId } from "./keys.ts";
@@ -52,13 +59,22 @@ export interface BatchItem {
   finished_at?: string;
 }
 
-export interface LineItem {
+export interface LineItem extends LineSource {
   line: number;
   /** RUNNING while its run is in flight. */
   status: RecordedLineStatus | "RUNNING";
   run_id?: string;
   error?: LineError;
+  verdicts?: VerdictCounts;
   updated_at: string;
+}
+
+/** A line's file and documents as stored on its item (only what is there). */
+function sourceAttributes(source: LineSource): LineSource {
+  return {
+    ...(source.file ? { file: source.file } : {}),
+    ...(source.documents?.length ? { documents: source.documents } : {}),
+  };
 }
 
 export class BatchNotFoundError extends Error {
@@ -151,7 +167,7 @@ export class BatchStore {
   }
 
   /** The line's run exists and is about to run; a line already finished keeps its result. */
-  async lineStarted(batchId: string, line: number, runId: string): Promise<void> {
+  async lineStarted(batchId: string, line: number, runId: string, source: LineSource = {}): Promise<void> {
     try {
       await this.ddb.send(
         new PutCommand({
@@ -160,6 +176,7 @@ export class BatchStore {
             pk: batchKey(batchId),
             sk: batchLineKey(line),
             line,
+            ...sourceAttributes(source),
             status: "RUNNING",
             run_id: runId,
             updated_at: this.now().toISOString(),
@@ -181,7 +198,13 @@ export class BatchStore {
    */
   async recordLine(
     batchId: string,
-    result: { line: number; status: RecordedLineStatus; run_id?: string; error?: LineError },
+    result: LineSource & {
+      line: number;
+      status: RecordedLineStatus;
+      run_id?: string;
+      error?: LineError;
+      verdicts?: VerdictCounts;
+    },
   ): Promise<boolean> {
     const at = this.now().toISOString();
     let counted = true;
@@ -222,8 +245,10 @@ export class BatchStore {
           pk: batchKey(batchId),
           sk: batchLineKey(result.line),
           line: result.line,
+          ...sourceAttributes(result),
           status: result.status,
           ...(result.run_id ? { run_id: result.run_id } : {}),
+          ...(result.verdicts ? { verdicts: result.verdicts } : {}),
           ...(result.error ? { error: result.error } : {}),
           updated_at: at,
           [TTL_ATTRIBUTE]: this.expiry(),

@@ -73,8 +73,11 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
 
 interface LineResult {
   line: number;
+  file?: string;
+  documents?: string[];
   status: string;
   run_id?: string;
+  verdicts?: { fulfilled: number; not_fulfilled: number; insufficient_evidence: number };
 }
 
 describe("the Batches view", () => {
@@ -166,7 +169,23 @@ describe("the Batches view", () => {
         .toBe(result.status);
       if (result.run_id)
         expect(await row.locator("[data-testid=batch-line-run]").innerText()).toBe(result.run_id);
+      // The loan each line is, by its request's documents, and how its run judged the conditions.
+      expect(await row.locator("[data-testid=batch-line-source]").innerText()).toBe(
+        result.documents?.join(", "),
+      );
+      const { verdicts } = result;
+      expect(await row.locator("[data-testid=batch-line-verdicts]").innerText()).toBe(
+        verdicts
+          ? `${verdicts.fulfilled} fulfilled · ${verdicts.not_fulfilled} not fulfilled · ${verdicts.insufficient_evidence} insufficient evidence`
+          : "",
+      );
     }
+    // The unsigned return (line 2): its signature is not fulfilled, the rest are.
+    expect(results.find((result) => result.line === 2)?.verdicts).toEqual({
+      fulfilled: 4,
+      not_fulfilled: 1,
+      insufficient_evidence: 0,
+    });
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, "dashboard-batch.png"), fullPage: true });
 

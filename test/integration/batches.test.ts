@@ -14,6 +14,7 @@ import { runBatchBench } from "../../bench/batch.ts";
 import type { Twin } from "../../infra/local/twin.ts";
 import { recordLine, startLine } from "../../lambdas/batch/lines.ts";
 import { runIdForLine } from "../../lambdas/core/batch.ts";
+import type { RunResult } from "../../lambdas/core/types.ts";
 import { bootTwinWithSamples, post } from "./twin-fixture.ts";
 
 const sample = (name: string) =>
@@ -53,8 +54,11 @@ interface BatchView {
 
 interface LineView {
   line: number;
+  file?: string;
+  documents?: string[];
   status: string;
   run_id?: string;
+  verdicts?: { fulfilled: number; not_fulfilled: number; insufficient_evidence: number };
   error?: { code: string; message: string; fields?: Array<{ field: string; message: string }> };
 }
 
@@ -186,11 +190,22 @@ describe("a batch of 20 loan files from a manifest", () => {
     expect(valid).toHaveLength(16);
     for (const line of valid) {
       expect(line.run_id).toBe(`run-${batchId.replace(/^batch-/, "")}-${line.line}`);
-      const run = await getJson<{ status: string; request: { metadata: Record<string, unknown> } }>(
-        `/v1/runs/${line.run_id}`,
-      );
+      const run = await getJson<{
+        status: string;
+        request: { metadata: Record<string, unknown>; s3_pdf_paths: string[] };
+        result: RunResult;
+      }>(`/v1/runs/${line.run_id}`);
       expect(run.status).toBe(200);
       expect(run.body.status).toBe(line.status);
+      // The line says which loan it is (its documents) and how its run judged the conditions.
+      expect(line.documents).toEqual(run.body.request.s3_pdf_paths.map((path) => path.split("/").at(-1)));
+      const unfulfilled = run.body.result.unfulfilled_conditions;
+      expect(line.verdicts).toEqual({
+        fulfilled: run.body.result.fulfilled_conditions.length,
+        not_fulfilled: unfulfilled.filter((condition) => condition.status === "not_fulfilled").length,
+        insufficient_evidence: unfulfilled.filter((condition) => condition.status === "insufficient_evidence")
+          .length,
+      });
       expect(["SUCCEEDED", "NEEDS_REVIEW"]).toContain(line.status);
       if (line.line >= 10) expect(run.body.request.metadata.loan_id).toBe(`loan-${line.line}`);
     }
@@ -359,6 +374,18 @@ describe("POST /v1/batches refusals", () => {
       "tolerated_failure_percentage",
     ]);
 
+    const lines = await post(twin.urls.api, "/v1/batches", {
+      requests: [TAX_RETURN, TAX_RETURN],
+      lines: [{ line: 4, file: "loan-4.json" }, { line: 2 }],
+    });
+    expect(lines.status).toBe(400);
+    expect(lines.body.error.fields).toEqual([
+      {
+        field: "lines.1.line",
+        message: "expected a line after 4 (lines.0.line): each request's line in the file, in file order",
+      },
+    ]);
+
     const tooMany = await post(twin.urls.api, "/v1/batches", {
       requests: Array.from({ length: 1_001 }, () => ({})),
     });
@@ -426,7 +453,12 @@ describe("the item steps, called again as a retry or a redrive would", () => {
     const ended = await twin.waitForRun(first.run_id ?? "");
 
     const again = await startLine(batchId, { line: 1, request: TAX_RETURN }, deps());
-    expect(again).toEqual({ line: 1, run_id: first.run_id, finished: ended.status });
+    expect(again).toEqual({
+      line: 1,
+      documents: ["1120-signed.pdf"],
+      run_id: first.run_id,
+      finished: ended.status,
+    });
     const recorded = await recordLine(batchId, again, { skipped: true }, deps());
     const recordedAgain = await recordLine(batchId, again, { skipped: true }, deps());
     expect(recordedAgain).toEqual(recorded);

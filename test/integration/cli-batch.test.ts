@@ -1,7 +1,8 @@
 // `rewoo batch` as a user runs it: a separate process over a folder of 200 generated loan files
 // through the local twin it boots (tool latency unset), then, in this process, the same data folder's
 // twin serving a JSON Lines manifest sent by `rewoo batch --local` from another process (uploads
-// through the serving twin's S3, blank and broken lines numbered as in the file) and `rewoo batches show`.
+// through the serving twin's S3, blank, comment and broken lines numbered as in the file by the CLI,
+// `rewoo batches show`, the API's results and the runs' ids alike).
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -209,46 +210,52 @@ describe("the batch's runs, read back from the same data folder", () => {
     expect(keys.size).toBe(1);
   });
 
-  it("a manifest through the twin serving the folder: numbered as in the file, uploads through its S3, then rewoo batches show", async () => {
+  it("a manifest through the twin serving the folder: numbered as in the file by the CLI, the API and the runs' ids alike, each line with its documents and verdicts", async () => {
     const unpublish = await publishTwinApi(dataDir, twin.urls.api, "serving", {
       s3_endpoint: twin.emulators.s3Endpoint,
       bucket: twin.services.config.documentsBucket,
     });
     try {
       const manifest = join(folder, "follow-ups.jsonl");
+      const outFile = join(folder, "..", `${folder.split("/").pop()}-follow-ups.jsonl`);
       const request = sample("sample-unsigned-return");
       writeFileSync(
         manifest,
         [
           JSON.stringify({ ...request, metadata: { ...request.metadata, loan_id: "LN-FU-1" } }), // 1
           "", // 2: blank, still counted
-          '{"metadata": {"loan_program": "Flex Supreme"', // 3: not JSON
-          JSON.stringify({ ...request, s3_pdf_paths: ["./scans/acme 1120.pdf"] }), // 4: a PDF on disk
-          JSON.stringify({ ...request, session_id: "s-1" }), // 5: refused by the API
+          "# follow-ups after the guideline change", // 3: a comment is not JSON: not sent
+          '{"metadata": {"loan_program": "Flex Supreme"', // 4: not JSON
+          JSON.stringify({ ...request, s3_pdf_paths: ["./scans/acme 1120.pdf"] }), // 5: a PDF on disk
+          JSON.stringify({ ...request, session_id: "s-1" }), // 6: refused by the API
         ].join("\n"),
       );
-      const sent = await rewoo(["batch", manifest, "--local", "--max-concurrency", "2"], {
+      const sent = await rewoo(["batch", manifest, "--local", "--max-concurrency", "2", "--out", outFile], {
         REWOO_DATA_DIR: dataDir,
       });
       expect(sent.code, sent.stderr).toBe(5);
       expect(sent.stdout).toContain(`through the twin serving ${dataDir}`);
       expect(sent.stdout).toMatch(/uploaded .*acme 1120\.pdf to s3:\/\/rewoo-documents\/uploads\//);
       // Plain lines (not a terminal): the batch, its progress, then the summary and one row per line.
-      expect(sent.stdout).toMatch(/^BATCH {3}batch-\S+ \(.*follow-ups\.jsonl\): 3 lines sent, 1 not sent/m);
+      expect(sent.stdout).toMatch(/^BATCH {3}batch-\S+ \(.*follow-ups\.jsonl\): 3 lines sent, 2 not sent/m);
       expect(sent.stdout).toMatch(/^BATCH {3}3\/3 lines processed \(100%\)/m);
-      expect(sent.stdout).toMatch(/^4 lines: SUCCEEDED 2 · INVALID 2$/m);
-      const rows = sent.stdout
-        .split("\n")
-        .filter((line) => /^\d+ {2}/.test(line))
-        .map((line) => line.split(/ {2,}/));
-      expect(rows.map((row) => [row[0], row[2]])).toEqual([
-        ["1", "SUCCEEDED"],
-        ["3", "INVALID"],
-        ["4", "SUCCEEDED"],
-        ["5", "INVALID"],
+      expect(sent.stdout).toMatch(/^5 lines: SUCCEEDED 2 · INVALID 3$/m);
+      expect(sent.stdout).toMatch(/^line {2}documents {2,}run_id {2,}status {2,}verdicts F\/N\/I {2}error$/m);
+      const rows = sent.stdout.split("\n").filter((line) => /^\d+ {2}/.test(line));
+      expect(rows.map((row) => [Number(row.split(" ")[0]), /SUCCEEDED|INVALID/.exec(row)?.[0]])).toEqual([
+        [1, "SUCCEEDED"],
+        [3, "INVALID"],
+        [4, "INVALID"],
+        [5, "SUCCEEDED"],
+        [6, "INVALID"],
       ]);
-      expect(rows[1]?.[3]).toMatch(/^line 3 is not JSON: /);
-      expect(rows[3]?.[3]).toMatch(/^session_id: a batch line may not name a session/);
+      expect(rows[0]).toMatch(/^1 +1120-unsigned\.pdf .* 4\/1\/0$/);
+      expect(rows[1]).toMatch(/line 3 is not JSON: /);
+      expect(rows[4]).toMatch(/session_id: a batch line may not name a session/);
+      const cli = readFileSync(outFile, "utf8")
+        .trimEnd()
+        .split("\n")
+        .map((text) => JSON.parse(text) as Outcome & { documents?: string[]; verdicts?: unknown });
 
       const batchId = /^BATCH {3}(batch-\S+)/m.exec(sent.stdout)?.[1] as string;
       const shown = await rewoo(["batches", "show", batchId, "--local", "--json"], {
@@ -256,11 +263,43 @@ describe("the batch's runs, read back from the same data folder", () => {
       });
       expect(shown.code, shown.stderr).toBe(0);
       const record = JSON.parse(shown.stdout) as Summary & { processed: number };
-      // The API's view: the three lines it received, numbered 1..3 as it received them.
+      // The API's view: the three lines it received, numbered as in the file, as the CLI numbered them.
       expect(record).toMatchObject({ batch_id: batchId, status: "SUCCEEDED", total: 3, processed: 3 });
       expect(record.counts).toEqual({ SUCCEEDED: 2, INVALID: 1 });
-      expect(record.results.map((line) => line.status)).toEqual(["SUCCEEDED", "SUCCEEDED", "INVALID"]);
-      const fromDisk = await twin.services.runs.getMeta(record.results[1]?.run_id as string);
+      const response = await fetch(`${twin.urls.api}/v1/batches/${batchId}/results`);
+      const api = (await response.text())
+        .trimEnd()
+        .split("\n")
+        .map((text) => JSON.parse(text) as Outcome & { documents?: string[]; verdicts?: unknown });
+      expect(api.map((line) => [line.line, line.status])).toEqual([
+        [1, "SUCCEEDED"],
+        [5, "SUCCEEDED"],
+        [6, "INVALID"],
+      ]);
+      expect(record.results).toEqual(api);
+      expect(cli.filter((line) => !line.not_sent)).toEqual(api);
+      expect(cli.filter((line) => line.not_sent).map((line) => line.line)).toEqual([3, 4]);
+      // Each run is named after its line, and each line says which loan it is and how it came out.
+      for (const line of api.filter((candidate) => candidate.run_id)) {
+        expect(line.run_id).toBe(`run-${batchId.replace(/^batch-/, "")}-${line.line}`);
+      }
+      expect(api.map((line) => line.documents)).toEqual([
+        ["1120-unsigned.pdf"],
+        ["acme 1120.pdf"],
+        ["1120-unsigned.pdf"],
+      ]);
+      const unsigned = await twin.services.runs.getRun(api[0]?.run_id as string);
+      expect(unsigned?.result?.unfulfilled_conditions.map((condition) => condition.id)).toEqual([
+        "TR_SIGNED",
+      ]);
+      expect(api[0]?.verdicts).toEqual({
+        fulfilled: unsigned?.result?.fulfilled_conditions.length,
+        not_fulfilled: 1,
+        insufficient_evidence: 0,
+      });
+      expect(api[1]?.verdicts).toMatchObject({ not_fulfilled: expect.any(Number) });
+      expect(api[2]?.verdicts).toBeUndefined();
+      const fromDisk = await twin.services.runs.getMeta(api[1]?.run_id as string);
       expect(fromDisk.request.s3_pdf_paths[0]).toMatch(/^uploads\/[0-9a-f]{16}\/acme 1120\.pdf$/);
     } finally {
       await unpublish();

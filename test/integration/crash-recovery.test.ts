@@ -83,7 +83,7 @@ describe("a twin killed mid-run", () => {
     expect(storedBefore.length).toBeGreaterThan(0);
 
     const second = await startDev(dataDir);
-    expect(second.output()).toMatch(/runs were in flight when the last twin stopped: \d+ resumed/);
+    expect(second.output()).toMatch(/(runs were|run was) in flight when the last twin stopped: \d+ resumed/);
     let after: RunRecord[] = [];
     for (let i = 0; i < 600; i++) {
       after = await Promise.all(runIds.map((id) => getJson<RunRecord>(`${second.api}/v1/runs/${id}`)));

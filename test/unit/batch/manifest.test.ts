@@ -2,7 +2,15 @@
 import { describe, expect, it } from "vitest";
 import { manifestText, numberInlineRequests, numberJsonLines } from "../../../lambdas/batch/manifest.ts";
 import { InvalidBatchError, validateBatchRequest } from "../../../lambdas/batch/request.ts";
-import { lineRanges, linesOf, MAX_LINE_BYTES, runIdForLine } from "../../../lambdas/core/batch.ts";
+import {
+  documentNames,
+  lineRanges,
+  linesOf,
+  MAX_LINE_BYTES,
+  runIdForLine,
+  verdictCounts,
+} from "../../../lambdas/core/batch.ts";
+import type { RunResult } from "../../../lambdas/core/types.ts";
 import { RUN_ID_PATTERN } from "../../../lambdas/runs/start-run.ts";
 
 describe("numberJsonLines", () => {
@@ -57,6 +65,72 @@ describe("numberInlineRequests", () => {
     expect(manifest.items[1]).toMatchObject({ line: 2, unreadable: { code: "line_too_large" } });
     expect(manifest.items[2]).toEqual({ line: 3, request: null });
     expect(manifest.ranges).toEqual([[1, 3]]);
+  });
+});
+
+describe("numberInlineRequests with the caller's lines", () => {
+  it("numbers each request as its line in the caller's file and keeps the file it came from", () => {
+    const manifest = numberInlineRequests(
+      [{ a: 1 }, "x".repeat(MAX_LINE_BYTES + 1), { c: 3 }],
+      [{ line: 2, file: "loan-a.json" }, { line: 5 }, { line: 6, file: "loan-c.json" }],
+    );
+    expect(manifest.items[0]).toEqual({ line: 2, request: { a: 1 }, file: "loan-a.json" });
+    expect(manifest.items[1]).toMatchObject({ line: 5, unreadable: { code: "line_too_large" } });
+    expect(manifest.items[1]).not.toHaveProperty("file");
+    expect(manifest.items[2]).toEqual({ line: 6, request: { c: 3 }, file: "loan-c.json" });
+    expect(manifest.ranges).toEqual([
+      [2, 2],
+      [5, 6],
+    ]);
+  });
+});
+
+describe("documentNames", () => {
+  it("takes the last part of each s3_pdf_path, whatever else the request holds", () => {
+    expect(
+      documentNames({ s3_pdf_paths: ["rm-conditions/1120-signed.pdf", "s3://bucket/a/b/stmt 1.pdf", 7, ""] }),
+    ).toEqual(["1120-signed.pdf", "stmt 1.pdf"]);
+    expect(documentNames({ metadata: {} })).toBeUndefined();
+    expect(documentNames({ s3_pdf_paths: "one.pdf" })).toBeUndefined();
+    expect(documentNames(null)).toBeUndefined();
+    expect(documentNames({ s3_pdf_paths: Array.from({ length: 30 }, (_, i) => `d/${i}.pdf`) })).toHaveLength(
+      20,
+    );
+  });
+});
+
+describe("verdictCounts", () => {
+  const result = (fulfilled: unknown[], unfulfilled: unknown[]) =>
+    ({
+      summary: "",
+      fulfilled_conditions: fulfilled,
+      unfulfilled_conditions: unfulfilled,
+      missing_information: [],
+      recommendations: [],
+    }) as unknown as RunResult;
+
+  it("counts each finding by its status, else by the list it is in", () => {
+    expect(
+      verdictCounts(
+        result(
+          [{ id: "A" }, { id: "B", status: "fulfilled" }],
+          [
+            { id: "C", status: "not_fulfilled" },
+            { id: "D", status: "Insufficient Evidence" },
+            { id: "E", status: "insufficient-evidence" },
+            { id: "F" },
+          ],
+        ),
+      ),
+    ).toEqual({ fulfilled: 2, not_fulfilled: 2, insufficient_evidence: 2 });
+  });
+
+  it("counts nothing for a result that judged nothing", () => {
+    expect(verdictCounts(result([], []))).toEqual({
+      fulfilled: 0,
+      not_fulfilled: 0,
+      insufficient_evidence: 0,
+    });
   });
 });
 
@@ -140,5 +214,40 @@ describe("validateBatchRequest", () => {
     });
     expect(problems({ requests: Array.from({ length: 1001 }, () => ({})) })[0]?.field).toBe("requests");
     expect(problems({ requests: [{}], max_concurrency: 2.5 })[0]?.field).toBe("max_concurrency");
+  });
+
+  it("takes each request's line and file in the caller's file, checked against the requests", () => {
+    const lines = [{ line: 2, file: "loan-1.json" }, { line: 7 }];
+    expect(validateBatchRequest({ requests: [{}, {}], lines }, { maxConcurrency: 50 }).lines).toEqual(lines);
+    expect(problems({ manifest: "s3://b/a.jsonl", lines: [{ line: 1 }] })).toEqual([
+      { field: "lines", message: "only with requests: a manifest's lines are numbered as in the manifest" },
+    ]);
+    expect(problems({ requests: [{}, {}], lines: [{ line: 1 }] })).toEqual([
+      { field: "lines", message: "expected one entry per request (2), got 1" },
+    ]);
+    expect(problems({ requests: [{}, {}, {}], lines: [{ line: 3 }, { line: 3 }, { line: 1 }] })).toEqual([
+      {
+        field: "lines.1.line",
+        message: "expected a line after 3 (lines.0.line): each request's line in the file, in file order",
+      },
+      {
+        field: "lines.2.line",
+        message: "expected a line after 3 (lines.1.line): each request's line in the file, in file order",
+      },
+    ]);
+    for (const line of [0, 1.5, 1e9, "1"]) {
+      expect(problems({ requests: [{}], lines: [{ line }] })[0]).toEqual({
+        field: "lines.0.line",
+        message: "expected a line number (an integer from 1 to 999999999)",
+      });
+    }
+    expect(problems({ requests: [{}], lines: [{ line: 1, file: "a\nb.json" }] })[0]).toEqual({
+      field: "lines.0.file",
+      message: "expected a file name without control characters",
+    });
+    expect(problems({ requests: [{}], lines: [{ line: 1, colour: "red" }] })[0]).toEqual({
+      field: "lines.0.colour",
+      message: "unknown field",
+    });
   });
 });

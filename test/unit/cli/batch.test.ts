@@ -250,13 +250,26 @@ async function batch(script: StubScript, options: Partial<BatchCommandOptions> =
   return { code, stdout: strip(stdout), stderr: strip(stderr), stub };
 }
 
+/** The API numbers the lines as they were sent (`lines`): the files' lines, 1 and 3. */
 const API_RESULTS_OK = [
-  { line: 1, status: "SUCCEEDED", run_id: "run-x-1" },
-  { line: 2, status: "SUCCEEDED", run_id: "run-x-2" },
+  {
+    line: 1,
+    file: "a.json",
+    status: "SUCCEEDED",
+    run_id: "run-x-1",
+    verdicts: { fulfilled: 5, not_fulfilled: 0, insufficient_evidence: 0 },
+  },
+  {
+    line: 3,
+    file: "c.json",
+    status: "SUCCEEDED",
+    run_id: "run-x-3",
+    verdicts: { fulfilled: 3, not_fulfilled: 1, insufficient_evidence: 1 },
+  },
 ];
 
 describe("rewoo batch (against the API)", () => {
-  it("sends the requests inline with the options, maps the API's lines back to the files, and exits 5 for the file it could not send", async () => {
+  it("sends the requests inline with their lines and files and the options, and exits 5 for the file it could not send", async () => {
     const { code, stdout, stub } = await batch(
       {
         records: [
@@ -274,6 +287,10 @@ describe("rewoo batch (against the API)", () => {
           { ...REQUEST, loan: "a" },
           { ...REQUEST, loan: "c" },
         ],
+        lines: [
+          { line: 1, file: "a.json" },
+          { line: 3, file: "c.json" },
+        ],
         max_concurrency: 4,
         tolerated_failure_percentage: 0,
         name: "Q1",
@@ -287,10 +304,14 @@ describe("rewoo batch (against the API)", () => {
     expect(stdout).toContain("1 line was not sent: rewoo batch found it invalid");
     const rows = stdout.split("\n").filter((line) => /^\d+ {2}/.test(line));
     expect(rows.map((row) => row.split(/ {2,}/))).toEqual([
-      ["1", "a.json", "run-x-1", "SUCCEEDED"],
+      ["1", "a.json", "run-x-1", "SUCCEEDED", "5/0/0"],
       ["2", "b.json", "-", "INVALID", "b.json is not JSON: x"],
-      ["3", "c.json", "run-x-2", "SUCCEEDED"],
+      ["3", "c.json", "run-x-3", "SUCCEEDED", "3/1/1"],
     ]);
+    expect(stdout).toMatch(/^line {2}file {4}run_id {3}status {5}verdicts F\/N\/I {2}error$/m);
+    expect(stdout).toContain(
+      "verdicts F/N/I: conditions fulfilled / not fulfilled / insufficient evidence in the line's result",
+    );
   });
 
   it("exits 0 when every line SUCCEEDED, and writes --out as JSON Lines", async () => {
@@ -305,15 +326,13 @@ describe("rewoo batch (against the API)", () => {
         .trimEnd()
         .split("\n")
         .map((line) => JSON.parse(line)),
-    ).toEqual([
-      { line: 1, file: "a.json", status: "SUCCEEDED", run_id: "run-x-1" },
-      { line: 3, file: "c.json", status: "SUCCEEDED", run_id: "run-x-2" },
-    ]);
+    ).toEqual(API_RESULTS_OK);
   });
 
   it("--json prints only the summary on stdout; an invalid line's error names its field", async () => {
     const invalid = {
-      line: 2,
+      line: 3,
+      file: "c.json",
       status: "INVALID",
       error: {
         code: "invalid_request",
@@ -365,7 +384,7 @@ describe("rewoo batch (against the API)", () => {
           run_id: "run-x-1",
           error: { code: "run_failed", message: "WorkerError: boom" },
         },
-        { line: 2, status: "NOT_RUN" },
+        { line: 3, status: "NOT_RUN" },
       ],
     });
     expect(code).toBe(1);
@@ -435,15 +454,15 @@ describe("rewoo batch (against the API)", () => {
         ],
         results: [
           { line: 1, status: "SUCCEEDED", run_id: "run-x-1" },
-          { line: 2, status: "RUNNING", run_id: "run-x-2" },
+          { line: 3, status: "RUNNING", run_id: "run-x-3" },
         ],
-        runs: { "run-x-2": "AWAITING_INPUT" },
+        runs: { "run-x-3": "AWAITING_INPUT" },
       },
       { stallPolls: 2, address: { local: true } },
     );
     const notes = stdout.split("\n").filter((line) => line.includes("waits for"));
     expect(notes).toEqual([
-      "c.json: run run-x-2 waits for an answer, and the batch with it: npx rewoo runs show run-x-2 --local",
+      "c.json: run run-x-3 waits for an answer, and the batch with it: npx rewoo runs show run-x-3 --local",
     ]);
   });
 

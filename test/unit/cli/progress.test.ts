@@ -240,3 +240,35 @@ describe("formatRunRecord", () => {
     ]);
   });
 });
+
+describe("formatRunRecord of a run that can be resumed", () => {
+  const failed = (extra: Partial<RunRecord>): RunRecord => ({
+    ...runRecord("FAILED"),
+    error: { error: "PlanError", cause: "no plan in the planner's answer" },
+    ...extra,
+  });
+
+  it("says the command that resumes a FAILED or INTERRUPTED run, for where the run lives", () => {
+    expect(
+      plain(formatRunRecord(failed({}), { address: { local: true, dataDir: "/tmp/d" } })).slice(1, 4),
+    ).toEqual([
+      `Run ${RUN_ID}: FAILED`,
+      "  PlanError: no plan in the planner's answer",
+      `  resume: REWOO_DATA_DIR=/tmp/d npx rewoo runs resume ${RUN_ID} --local (finished steps are not run again)`,
+    ]);
+    const interrupted = failed({ status: "INTERRUPTED" });
+    expect(plain(formatRunRecord(interrupted, { address: { api: "https://api.example" } }))).toContain(
+      `  resume: npx rewoo runs resume ${RUN_ID} --api https://api.example (finished steps are not run again)`,
+    );
+  });
+
+  it("says why not once the run has used its attempts, and nothing for other statuses", () => {
+    expect(plain(formatRunRecord(failed({ attempt: 5 }), { address: { local: true } }))).toContain(
+      "  it has run 5 times, the limit for one run: start a new run to try again",
+    );
+    const succeeded = plain(formatRunRecord(recordWith(emptyResult), { address: { local: true } }));
+    expect(succeeded.some((line) => line.includes("resume"))).toBe(false);
+    const cancelled = plain(formatRunRecord(failed({ status: "CANCELLED" }), { address: { local: true } }));
+    expect(cancelled.some((line) => line.includes("resume"))).toBe(false);
+  });
+});

@@ -21,7 +21,14 @@ interface Remembered {
 const modulePath = (name: string) => `../../../dashboard/${name}`;
 const batches = (await import(modulePath("batches.js"))) as {
   parseBatchResults: (text: string) => {
-    lines: Array<{ line: number; status: string; run_id?: string; error?: unknown }>;
+    lines: Array<{
+      line: number;
+      file?: string;
+      documents?: string[];
+      status: string;
+      run_id?: string;
+      error?: unknown;
+    }>;
     unreadable: number;
   };
   batchProgress: (batch: unknown) => Progress;
@@ -32,9 +39,37 @@ const batches = (await import(modulePath("batches.js"))) as {
   readRemembered: (storage: { getItem(key: string): string | null } | null) => Remembered[];
   batchStatusLabel: (status: string) => string;
   lineStatusLabel: (status: string) => string;
+  lineSourceText: (line: { file?: string; documents?: string[] }) => string;
+  verdictsText: (verdicts: unknown) => string;
 };
 
 const BATCH = "batch-20260101120000-abcdef12";
+
+describe("a line's file or documents, and its verdicts", () => {
+  it("keeps them when well formed, drops them when not, and words them for the table", () => {
+    const verdicts = { fulfilled: 4, not_fulfilled: 1, insufficient_evidence: 0 };
+    const { lines } = batches.parseBatchResults(
+      [
+        JSON.stringify({ line: 2, file: "loan-2.json", documents: ["a.pdf"], status: "SUCCEEDED", verdicts }),
+        JSON.stringify({
+          line: 5,
+          documents: ["a.pdf", 3, "b.pdf"],
+          status: "SUCCEEDED",
+          verdicts: { fulfilled: 1 },
+        }),
+        JSON.stringify({ line: 7, file: 9, documents: "a.pdf", status: "PENDING" }),
+      ].join("\n"),
+    );
+    expect(lines).toEqual([
+      { line: 2, file: "loan-2.json", documents: ["a.pdf"], status: "SUCCEEDED", verdicts },
+      { line: 5, documents: ["a.pdf", "b.pdf"], status: "SUCCEEDED" },
+      { line: 7, status: "PENDING" },
+    ]);
+    expect(lines.map((line) => batches.lineSourceText(line))).toEqual(["loan-2.json", "a.pdf, b.pdf", ""]);
+    expect(batches.verdictsText(verdicts)).toBe("4 fulfilled · 1 not fulfilled · 0 insufficient evidence");
+    expect(batches.verdictsText(undefined)).toBe("");
+  });
+});
 
 describe("parseBatchResults", () => {
   it("reads one result per line in line order, and counts what it cannot read instead of failing", () => {

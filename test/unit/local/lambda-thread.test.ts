@@ -1,11 +1,13 @@
 // The twin's function environments in threads of their own: the handler really runs off the main
 // thread, keeps its state between invocations like a warm Lambda, reads the environment it was
 // started with, reports function errors by name and message, and is replaced after it dies.
+import { once } from "node:events";
+import { PassThrough } from "node:stream";
 import { threadId } from "node:worker_threads";
 import { afterEach, describe, expect, it } from "vitest";
 import { LambdaPool, LambdaThread } from "../../../infra/local/lambda-thread.ts";
 
-type Event = { action: "echo" | "fail" | "die"; value?: unknown };
+type Event = { action: "echo" | "fail" | "die" | "log"; value?: unknown };
 type Result = { value: unknown; invocations: number; threadId: number; setting: string | null };
 
 const MODULE = new URL("./fixtures/thread-handler.ts", import.meta.url);
@@ -29,6 +31,14 @@ describe("LambdaThread", () => {
     expect(first.threadId).not.toBe(threadId);
     expect(second).toMatchObject({ value: "again", invocations: 2, threadId: first.threadId });
     expect(second.setting).toBe("from-the-twin");
+  });
+
+  it("sends the environment's stdout and stderr to `output` when given (the twin's log file)", async () => {
+    const output = new PassThrough();
+    fn = new LambdaThread<Event, Result>(MODULE, "handler", {}, output);
+    const arrived = once(output, "data");
+    await fn.invoke({ action: "log", value: "a line" });
+    expect(String((await arrived)[0])).toBe("logged a line\n");
   });
 
   it("answers invocations in flight together, each with its own result", async () => {

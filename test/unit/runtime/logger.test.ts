@@ -1,7 +1,9 @@
 // What the functions' logger really prints: Powertools writes each record as one JSON line to
 // stdout, captured here, so the redaction is checked on the output, not on an intermediate value.
+
+import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createLogger } from "../../../lambdas/runtime/logger.ts";
+import { createLogger, setLogOutput } from "../../../lambdas/runtime/logger.ts";
 
 let lines: string[];
 
@@ -240,5 +242,28 @@ describe("shapes that break naive serializers", () => {
     const detail = record.detail as string;
     expect(detail.endsWith(`… [truncated: ${page.length} chars in all]`)).toBe(true);
     expect(detail).toContain("Jane Q. Doe SSN [REDACTED:ssn] account [REDACTED:account_number]");
+  });
+});
+
+describe("setLogOutput", () => {
+  afterEach(() => setLogOutput(undefined));
+
+  it("sends every logger's lines, its children's too, to the stream instead of stdout and stderr, until reset", () => {
+    const sent: string[] = [];
+    const stream = new PassThrough();
+    stream.on("data", (chunk: Buffer) => sent.push(...chunk.toString("utf8").split("\n").filter(Boolean)));
+    const log = logger();
+    setLogOutput(stream);
+    log.createChild({ persistentKeys: { run_id: "run-1" } }).warn("tool failed");
+    logger().info("routed too");
+    expect(lines).toEqual([]);
+    expect(sent.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ level: "WARN", message: "tool failed", run_id: "run-1" }),
+      expect.objectContaining({ level: "INFO", message: "routed too" }),
+    ]);
+    setLogOutput(undefined);
+    log.error("back on stderr");
+    expect(printed().record).toMatchObject({ level: "ERROR", message: "back on stderr" });
+    expect(sent).toHaveLength(2);
   });
 });
