@@ -118,7 +118,12 @@ function answeredRun(
       // An answered field's problem is the answer's: named as the caller sent it.
       const problems = error.problems.map((problem) => {
         const answered = problem.field.replace(/^metadata\./, "");
-        return Object.hasOwn(answers, answered) ? { ...problem, field: `answers.${answered}` } : problem;
+        return Object.hasOwn(answers, answered)
+          ? {
+              field: `answers.${answered}`,
+              message: `${problem.message}, got ${JSON.stringify(answers[answered])}`,
+            }
+          : problem;
       });
       const message = `invalid answer: ${problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`;
       throw new HttpError(400, "invalid_answer", message, problems);

@@ -81,7 +81,8 @@ describe("rewoo chat --local", () => {
     expect(lines[1]).toMatch(/^assistant: From which account/);
     expect(lines[2]).toMatch(/^ {2}\[awaiting_clarification · /);
     expect(lines[4]).toMatch(
-      /^assistant: Please confirm: send 50\.00 USD from your checking account to Sam\./,
+      // The confirmation names what will move, as Alice's holdings name it.
+      /^assistant: Please confirm: send 50\.00 USD from your checking account ending 1234 to Sam Lee\./,
     );
     expect(lines[5]).toMatch(/^ {2}\[awaiting_approval · plan \d+\/10\]$/);
     // Alice's checking account was seeded with 2,500.00 USD in this fresh data folder.

@@ -53,7 +53,7 @@ function stubServices(run: ToolRun) {
     },
     faults: { draw: () => undefined },
     tools: { get: () => ({ args: z.looseObject({}), timeout_ms: TOOL_TIMEOUT_MS, run }) },
-    config: { toolLatencyMs: {} },
+    config: { toolLatencyMs: {}, toolTimeoutMs: {} },
   };
   stub.current = services;
   return { services: services as unknown as Services, published, stored };
