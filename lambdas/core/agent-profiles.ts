@@ -3,8 +3,8 @@
 // must be asked before tools run, how an answer changes the plan, who writes the result); the
 // workflow, the worker, the stores and the API are the same for all. Pure.
 
-import type { Slots } from "./banking/nlu.ts";
-import { checkTransfer, type Holdings } from "./banking/preflight.ts";
+import type { Slots } from "../agents/banking/nlu.ts";
+import { checkTransfer, type Holdings } from "../agents/banking/preflight.ts";
 import {
   BANKING_ACTING_TOOLS,
   BANKING_PROFILE,
@@ -19,8 +19,8 @@ import {
   reviewBankingResult,
   slotsFromAnswers,
   withModelReading,
-} from "./banking/profile.ts";
-import { bankingResult } from "./banking/responder.ts";
+} from "../agents/banking/profile.ts";
+import { bankingResult } from "../agents/banking/responder.ts";
 import type { InstructionScope } from "./instructions.ts";
 import { planWithAnswers, withAnswers } from "./interaction.ts";
 import { parsePlanText } from "./parse.ts";
