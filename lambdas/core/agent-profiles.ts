@@ -21,10 +21,10 @@ import {
   withModelReading,
 } from "../agents/banking/profile.ts";
 import { bankingResult } from "../agents/banking/responder.ts";
+import { loanEvaluationProfileFor, loanPlanFromText } from "../agents/loan/profiles.ts";
 import type { InstructionScope } from "./instructions.ts";
 import { planWithAnswers, withAnswers } from "./interaction.ts";
 import { parsePlanText } from "./parse.ts";
-import { loanEvaluationProfileFor, loanPlanFromText } from "./profiles.ts";
 import {
   type EvaluationRequest,
   type Evidence,

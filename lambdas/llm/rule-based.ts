@@ -4,8 +4,8 @@
 // same parser and validation as a real model's.
 
 import { BANKING_PROFILE, bankingMetadata, bankingPlanSteps } from "../agents/banking/profile.ts";
+import { judgesConditions, preconditionsArgs, scopedDocuments } from "../agents/loan/profiles.ts";
 import type { InstructionScope } from "../core/instructions.ts";
-import { judgesConditions, preconditionsArgs, scopedDocuments } from "../core/profiles.ts";
 import { ocrMarks, shortSolverAnswer } from "../core/result.ts";
 import type {
   ConditionFinding,

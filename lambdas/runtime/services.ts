@@ -17,6 +17,7 @@ import {
   type BankingToolRunners,
   describeBankingToolCatalog,
 } from "../agents/banking/banking-tool-catalog.ts";
+import { describeLoanTools, type LoanToolRunners } from "../agents/loan/loan-tool-catalog.ts";
 import type { ResultPolicy } from "../core/destinations.ts";
 import type { DocumentPolicy } from "../core/documents.ts";
 import type { ToolCatalog } from "../core/types.ts";
@@ -28,7 +29,6 @@ import { EventPublisher, type EventSink } from "../store/events.ts";
 import { EvidenceStore } from "../store/evidence.ts";
 import { RunStore } from "../store/runs.ts";
 import { SessionStore } from "../store/sessions.ts";
-import { describeLoanTools, type LoanToolRunners } from "../tools/loan-tool-catalog.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { createAwsClients, createManagementApiClient } from "./clients.ts";
 import { type Config, parseConfig } from "./config.ts";

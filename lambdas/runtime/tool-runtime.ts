@@ -3,11 +3,11 @@
 // its entry imports this module (lambdas/worker/index.ts links it with linkToolRuntime).
 
 import { bankingToolRunners } from "../agents/banking/banking-tools.ts";
+import { type LoanToolServices, loanToolRunners } from "../agents/loan/loan-tools.ts";
 import type { ModelBinding } from "../llm/index.ts";
 import { CoreBankingStore } from "../store/core-banking.ts";
 import { DocumentReader } from "../tools/document-reader.ts";
 import { createLenderCalls } from "../tools/lender-client.ts";
-import { type LoanToolServices, loanToolRunners } from "../tools/loan-tools.ts";
 import { ocrEngineFor } from "../tools/ocr/select.ts";
 import { createLogger } from "./logger.ts";
 import type { BaseServices, ToolRunners } from "./services.ts";

@@ -2,6 +2,7 @@
 // running a tool needs the runtime the worker links (what the tools do), built once, on first use.
 import { describe, expect, it } from "vitest";
 import { bankingToolRunners } from "../../../lambdas/agents/banking/banking-tools.ts";
+import { loanToolRunners } from "../../../lambdas/agents/loan/loan-tools.ts";
 import { parseConfig } from "../../../lambdas/runtime/config.ts";
 import {
   buildBaseServices,
@@ -11,7 +12,6 @@ import {
   withTools,
 } from "../../../lambdas/runtime/services.ts";
 import type { DocumentReader } from "../../../lambdas/tools/document-reader.ts";
-import { loanToolRunners } from "../../../lambdas/tools/loan-tools.ts";
 
 const config = parseConfig({
   RUNS_TABLE: "runs",
