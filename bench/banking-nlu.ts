@@ -1,4 +1,4 @@
-// The banking assistant's understanding of chat messages (lambdas/core/banking/nlu.ts), scored on two
+// The banking assistant's understanding of chat messages (lambdas/agents/banking/nlu.ts), scored on two
 // labelled tables: the development table its patterns were corrected against
 // (examples/banking/messages.ts) and the held-out table written apart from them
 // (examples/banking/held-out.ts). Only the held-out score says how the rules fare on unseen
@@ -24,7 +24,7 @@ import {
   detectCommand,
   type Slots,
   understand,
-} from "../lambdas/core/banking/nlu.ts";
+} from "../lambdas/agents/banking/nlu.ts";
 import { formatJson } from "./json.ts";
 import { bankingNluSection, writeReport } from "./report.ts";
 import type { BankingNluResults, BenchResults, NluIntentRow, NluScore } from "./results.ts";

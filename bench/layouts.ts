@@ -8,9 +8,9 @@ import type { LabelledCase } from "../examples/layouts/cases.ts";
 import { form1120Cases } from "../examples/layouts/form-1120.ts";
 import { holdoutCases } from "../examples/layouts/holdout.ts";
 import { holdoutCases2 } from "../examples/layouts/holdout-2.ts";
-import { evaluateConditions, type Verdict } from "../lambdas/tools/loan/conditions-engine.ts";
-import { type ExtractedDocument, extractPdfText } from "../lambdas/tools/loan/pdf-text.ts";
-import { predictConditions } from "../lambdas/tools/loan/preconditions.ts";
+import { evaluateConditions, type Verdict } from "../lambdas/agents/loan/conditions-engine.ts";
+import { type ExtractedDocument, extractPdfText } from "../lambdas/agents/loan/pdf-text.ts";
+import { predictConditions } from "../lambdas/agents/loan/preconditions.ts";
 
 export interface LayoutScore {
   layout: string;

@@ -32,9 +32,9 @@ import {
   DEFAULT_OCR_MIN_CONFIDENCE,
   evaluateConditions,
   type Verdict,
-} from "../lambdas/tools/loan/conditions-engine.ts";
-import { type ExtractedDocument, extractPdfText } from "../lambdas/tools/loan/pdf-text.ts";
-import { predictConditions } from "../lambdas/tools/loan/preconditions.ts";
+} from "../lambdas/agents/loan/conditions-engine.ts";
+import { type ExtractedDocument, extractPdfText } from "../lambdas/agents/loan/pdf-text.ts";
+import { predictConditions } from "../lambdas/agents/loan/preconditions.ts";
 import type { OcrEngine } from "../lambdas/tools/ocr/engine.ts";
 import { createTesseractEngine } from "../lambdas/tools/ocr/tesseract.ts";
 import { formatJson } from "./json.ts";

@@ -2,7 +2,7 @@
 // (report.ts). Types only: the measures (bench.ts, ocr.ts, banking-nlu.ts, ...) and the report both
 // import them here, so the measures can call the report's section writers without a cycle.
 import type { DEFAULT_SCAN } from "../examples/scanned.ts";
-import type { BankingIntent, Slots } from "../lambdas/core/banking/nlu.ts";
+import type { BankingIntent, Slots } from "../lambdas/agents/banking/nlu.ts";
 import type { BatchBenchResult } from "./batch.ts";
 import type { BundleResult } from "./bundles.ts";
 import type { LayoutResults } from "./layouts.ts";

@@ -1,11 +1,11 @@
 // Follows a run's progress events from a running API (a deployed stage, or the local twin's): over
 // the WebSocket when it can (subscribe, replay after `after_seq`, then live), else by polling GET
 // /v1/runs/{id}/events. Whatever the source, events reach the caller once each, in seq order, ending
-// with the `complete` event: the ordering is dashboard/event-order.js, the dashboard's own
+// with the `complete` event: the ordering is lambdas/contracts/event-order.ts, the server's too
 // (docs/events.md).
 import WebSocket from "ws";
-import { EventOrder, isProgressEvent } from "../dashboard/event-order.js";
 import type { EventsPage } from "../lambdas/contracts/api-types.ts";
+import { EventOrder, isProgressEvent } from "../lambdas/contracts/event-order.ts";
 import { isTerminal, type ProgressEvent } from "../lambdas/core/types.ts";
 import type { ApiClient, ApiRequestError } from "./api-client.ts";
 

@@ -1,9 +1,9 @@
 // `rewoo plan parse`: the planner-output parser and validator as a command. Exit 2 on input that
 // is not a runnable plan, with {"error": "..."} naming the problem.
 import { readFileSync } from "node:fs";
+import { createLoanTools } from "../lambdas/agents/loan/loan-tools.ts";
 import { parsePlanText } from "../lambdas/core/parse.ts";
 import { normalizePlan } from "../lambdas/core/validate.ts";
-import { createLoanTools } from "../lambdas/tools/loan-tools.ts";
 import { ToolRegistry } from "../lambdas/tools/registry.ts";
 
 export async function parsePlanCommand(

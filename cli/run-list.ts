@@ -1,5 +1,6 @@
 // `rewoo runs list`'s options as GET /v1/runs's query: the API checks every value (and names a wrong
 // one in its 400); the CLI only maps its option names and expands --needs-you.
+import { NEEDS_YOU_STATUSES } from "../lambdas/contracts/run-status.ts";
 import type { RunListParams } from "./api-client.ts";
 
 /** The options of `rewoo runs list` that choose runs. */
@@ -17,8 +18,6 @@ export interface RunListOptions {
   needsYou?: boolean;
 }
 
-/** What "needs you" means, as statuses (WAITING_STATUSES and RESUMABLE_STATUSES of lambdas/core/types.ts). */
-export const NEEDS_YOU_STATUSES = ["AWAITING_INPUT", "AWAITING_APPROVAL", "FAILED", "INTERRUPTED"] as const;
 /** How far back --needs-you looks: a run left waiting or failed a month ago still needs someone. */
 export const NEEDS_YOU_DAYS = 30;
 
@@ -33,6 +32,7 @@ export function runListParams(options: RunListOptions, now: Date = new Date()): 
   }
   const needsYou = options.needsYou
     ? {
+        // What "needs you" means, as statuses: the one list the dashboard's "Needs you" reads too.
         status: NEEDS_YOU_STATUSES.join(","),
         ...(options.from === undefined ? { from: firstDay(options.to, now) } : {}),
       }

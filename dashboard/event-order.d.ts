@@ -1,5 +1,4 @@
-// Types of event-order.js for the CLI and the server side, which order events with the same code
-// as the dashboard.
+// Types of event-order.js, for the tests that hold it equal to lambdas/contracts/event-order.ts.
 
 /** What ordering reads of an event; anything else is carried through untouched. */
 export interface Sequenced {

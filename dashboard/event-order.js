@@ -1,9 +1,9 @@
 // A run's progress events once each and in seq order, whatever delivers them: WebSocket pushes,
 // pages of GET /v1/runs/{run_id}/events, a replay after a reconnect, the runs table itself. The one
-// implementation of that rule, shared by the dashboard (live.js), the CLI's follower and the
-// server side (the events route and the WebSocket push read contiguousAfter). It lives here because
-// the dashboard is served as plain files and cannot import TypeScript; event-order.d.ts types it.
-// docs/events.md describes the events and how to follow a run.
+// rule for the page (live.js). The server side and the CLI's follower read
+// lambdas/contracts/event-order.ts; the page is served as plain files and cannot import TypeScript,
+// so this file is its twin, held to the same output by test/unit/contracts/event-order.test.ts.
+// event-order.d.ts types it. docs/events.md describes the events and how to follow a run.
 //
 // Why ordering is needed at all: a seq is handed out (an atomic counter) before its event is
 // written, so the steps of one level can land seq 5 before seq 4. A follower that jumped to 5 would

@@ -21,7 +21,7 @@ export const INSTRUCTION_EXAMPLES = [
   "Are these statements sufficient? What's missing?",
 ];
 
-/** What the API says of a missing loan program (lambdas/core/loan-request.ts). */
+/** What the API says of a missing loan program (lambdas/agents/loan/loan-request.ts). */
 const LOAN_PROGRAM_REQUIRED = "required: the loan program, e.g. Flex Supreme";
 
 /** Fields the form always shows above the classification's own (so an input naming one is not repeated). */
@@ -63,7 +63,7 @@ export function setPath(target, dotted, value) {
 }
 
 /**
- * The API's rules for metadata values (lambdas/core/loan-request.ts): an amount is digits with `$`,
+ * The API's rules for metadata values (lambdas/agents/loan/loan-request.ts): an amount is digits with `$`,
  * `,` and spaces allowed and above zero; a date is YYYY-MM-DD naming a day that exists.
  */
 export function amountOf(text) {

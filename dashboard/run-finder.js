@@ -6,6 +6,7 @@
 // first, `next_cursor` until the last page). Everything from the API is set as text (dom.js).
 import { ApiError } from "./api.js";
 import { formatDateTime, formatRelative, h, replace } from "./dom.js";
+import { NEEDS_YOU_STATUSES } from "./run-status.js";
 import { formatUsd, runStatusLabel } from "./views.js";
 
 /** The statuses an officer picks from, grouped by what they mean for them; each has an icon besides its word. */
@@ -621,7 +622,6 @@ export class RunFinder {
 // ---------------------------------------------------------------------------------------------
 // Needs you
 
-export const NEEDS_YOU_STATUSES = ["AWAITING_INPUT", "AWAITING_APPROVAL", "FAILED", "INTERRUPTED"];
 const NEEDS_YOU_DAYS = 30;
 const NEEDS_YOU_PAGE = 100;
 /** Enough for any desk; a portfolio with more would page the finder instead. */

@@ -16,16 +16,11 @@
 // decided or timed out, never opens again: whichever source (an event, the record, or the page's
 // own accepted POST) says it is over wins, so a record fetched before the answer cannot reopen it.
 
-export const TERMINAL = new Set([
-  "SUCCEEDED",
-  "FAILED",
-  "CANCELLED",
-  "INTERRUPTED",
-  "NEEDS_REVIEW",
-  "REJECTED",
-]);
+import { TERMINAL_STATUSES, WAITING_STATUSES } from "./run-status.js";
+
+export const TERMINAL = new Set(TERMINAL_STATUSES);
 /** Statuses in which the run waits for a person. */
-export const WAITING = new Set(["AWAITING_INPUT", "AWAITING_APPROVAL"]);
+export const WAITING = new Set(WAITING_STATUSES);
 const PROGRESS = {
   PLANNING: 0,
   RUNNING: 1,

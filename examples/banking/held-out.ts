@@ -1,7 +1,7 @@
 // Held-out chat messages for the banking assistant: written as customers type them (lower case, no
 // punctuation, typos, amounts in many forms, slot-only answers to a question the assistant asked,
 // commands, requests the assistant does not handle), labelled by hand without looking at the
-// patterns of lambdas/core/banking/nlu.ts. Its score (bench/banking-nlu.ts) is the one that says how
+// patterns of lambdas/agents/banking/nlu.ts. Its score (bench/banking-nlu.ts) is the one that says how
 // the rules fare on messages nobody tuned them for.
 //
 // This table is never used to tune the rules. If a later change to the rules is made because of one
@@ -24,7 +24,7 @@
 //   came: the message is read as an answer to it (understand(message, pending));
 // - `command` is what the message says to the conversation itself; a command decides what happens
 //   whatever else the message says, so its intent is null and its slots are not scored.
-import type { BankingIntent, ChatCommand } from "../../lambdas/core/banking/nlu.ts";
+import type { BankingIntent, ChatCommand } from "../../lambdas/agents/banking/nlu.ts";
 import type { LabelledMessage } from "./messages.ts";
 
 export interface HeldOutMessage extends LabelledMessage {

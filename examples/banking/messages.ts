@@ -1,9 +1,9 @@
 // Chat messages a bank's customers write, labelled with the request and the details they name:
 // paraphrases, typos, missing details, amounts in words and in other currencies, payees and
 // relations, follow-up answers and commands. This is the development set: the patterns of
-// lambdas/core/banking/nlu.ts were corrected against it (six of its first 46 verdicts were wrong), so
+// lambdas/agents/banking/nlu.ts were corrected against it (six of its first 46 verdicts were wrong), so
 // its score says nothing about unseen messages; a held-out set, written apart, measures that.
-import type { BankingIntent, ChatCommand, Slots } from "../../lambdas/core/banking/nlu.ts";
+import type { BankingIntent, ChatCommand, Slots } from "../../lambdas/agents/banking/nlu.ts";
 
 export interface LabelledMessage {
   message: string;

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
+import { loanRequestCatalog } from "../../lambdas/agents/loan/request-catalog.ts";
 import {
   mintToken,
   TOKEN_AUDIENCES,
@@ -28,7 +29,6 @@ import { parseConfig } from "../../lambdas/runtime/config.ts";
 import { setLogOutput } from "../../lambdas/runtime/logger.ts";
 import { locationPolicies, type Services, services } from "../../lambdas/runtime/services.ts";
 import { executionNameOf } from "../../lambdas/store/runs.ts";
-import { loanRequestCatalog } from "../../lambdas/tools/loan/request-catalog.ts";
 import { seedDemoBank } from "./banking-demo.ts";
 import { type DistributedWorkflow, loadDistributedWorkflow } from "./distributed-map.ts";
 import { LocalDynamoDbStreams } from "./dynamodb-streams.ts";

@@ -1,9 +1,9 @@
-// GET /v1/catalog: the condition catalog as a new-evaluation form needs it (lambdas/tools/loan/catalog-view.ts).
+// GET /v1/catalog: the condition catalog as a new-evaluation form needs it (lambdas/agents/loan/catalog-view.ts).
 // The catalog ships with the function, so the answer changes only with a deployment: it is built once
 // per cold start, and browsers may keep it a few minutes instead of asking on every visit of the form.
 import type { APIGatewayProxyResult } from "aws-lambda";
+import { buildCatalogView } from "../agents/loan/catalog-view.ts";
 import type { CatalogView } from "../contracts/api-types.ts";
-import { buildCatalogView } from "../tools/loan/catalog-view.ts";
 import { json } from "./http.ts";
 
 /** How long a browser may reuse the answer; a deployment's new catalog is seen at most this late. */

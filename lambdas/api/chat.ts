@@ -7,8 +7,6 @@
 // token's (X-Customer-Token), never anything in the message.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import * as z from "zod";
-import { InvalidTokenError, mintToken } from "../auth/tokens.ts";
-import type { ChatReply } from "../contracts/api-types.ts";
 import {
   type BankingIntent,
   detectCommand,
@@ -16,7 +14,7 @@ import {
   mergeSlots,
   type Slots,
   understand,
-} from "../core/banking/nlu.ts";
+} from "../agents/banking/nlu.ts";
 import {
   BANKING_PROFILE,
   bankingMetadata,
@@ -24,7 +22,9 @@ import {
   confirmationAnswer,
   confirmationPrompt,
   slotsFromAnswers,
-} from "../core/banking/profile.ts";
+} from "../agents/banking/profile.ts";
+import { InvalidTokenError, mintToken } from "../auth/tokens.ts";
+import type { ChatReply } from "../contracts/api-types.ts";
 import { SESSION_ID_PATTERN, sessionState } from "../core/sessions.ts";
 import { isTerminal, WAITING_STATUSES } from "../core/types.ts";
 import { newRunId, StartExecutionError, startExecutionOf } from "../runs/start-run.ts";

@@ -2,7 +2,7 @@
 // POST /v1/runs/{run_id}/resume.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import type { EventsPage, RunList } from "../contracts/api-types.ts";
-import { isTerminal, type RunStatus } from "../core/types.ts";
+import { isTerminal, RUN_STATUSES, type RunStatus } from "../core/types.ts";
 import { ResumeRefusedError, resumeRun } from "../runs/resume-run.ts";
 import { RUN_ID_PATTERN } from "../runs/start-run.ts";
 import { contiguousAfter } from "../store/events.ts";
@@ -14,21 +14,6 @@ import { HttpError, json } from "./http.ts";
 
 export const DEFAULT_EVENTS_LIMIT = 500;
 export const MAX_EVENTS_LIMIT = 1000;
-
-/** Every run status, for the `status` filter (typed so that a new status cannot be forgotten here). */
-const RUN_STATUSES = Object.keys({
-  PLANNING: true,
-  RUNNING: true,
-  SOLVING: true,
-  SUCCEEDED: true,
-  FAILED: true,
-  CANCELLED: true,
-  INTERRUPTED: true,
-  NEEDS_REVIEW: true,
-  AWAITING_INPUT: true,
-  AWAITING_APPROVAL: true,
-  REJECTED: true,
-} satisfies Record<RunStatus, true>) as RunStatus[];
 
 /** Days a list may span (a quarter): by_day is read one day after the other. */
 export const MAX_LIST_DAYS = 92;

@@ -2,6 +2,7 @@
 // plan: docs/architecture.md, "Where this project comes from"): check the body, honour Idempotency-Key,
 // create the run and start its execution, answer 202 with where to follow it.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import { loanRequestCatalog } from "../agents/loan/request-catalog.ts";
 import { mintToken, type TokenKeyring } from "../auth/tokens.ts";
 import type { StartedRun } from "../contracts/api-types.ts";
 import { resultObjectLocation } from "../core/destinations.ts";
@@ -15,7 +16,6 @@ import type { RunStatus } from "../core/types.ts";
 import { newRunId, StartExecutionError, startRun } from "../runs/start-run.ts";
 import { isTransient } from "../runtime/transient.ts";
 import type { IdempotencyRecord, RunMode } from "../store/runs.ts";
-import { loanRequestCatalog } from "../tools/loan/request-catalog.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json, jsonBody, publicBaseUrl } from "./http.ts";
 import { hashKey, IDEMPOTENCY_TTL_SECONDS, idempotencyKeyOf, requestHash } from "./idempotency.ts";

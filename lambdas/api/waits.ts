@@ -4,16 +4,16 @@
 // (so of two answers racing, or an answer racing the timeout, exactly one wins), then the token goes
 // back to Step Functions and the execution continues. The token itself never leaves the service.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
+import { maxStepsFor } from "../agents/loan/profiles.ts";
+import { loanRequestCatalog } from "../agents/loan/request-catalog.ts";
 import { profileModule, runQuestions } from "../core/agent-profiles.ts";
 import { AnswerError, readAnswers } from "../core/interaction.ts";
 import { PlanParseError } from "../core/parse.ts";
-import { maxStepsFor } from "../core/profiles.ts";
 import { InvalidRequestError, RequestTooLargeError, validateRequest } from "../core/request.ts";
 import { loanPlanReviewInput, reviewPlan } from "../core/review.ts";
 import type { Approval, Clarification, EvaluationRequest, Plan, Review, RunStatus } from "../core/types.ts";
 import { PlanValidationError } from "../core/validate.ts";
 import type { MetaItem } from "../store/runs.ts";
-import { loanRequestCatalog } from "../tools/loan/request-catalog.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json, jsonBody } from "./http.ts";
 import { checkRunId } from "./runs.ts";

@@ -2,6 +2,7 @@
 // the batch's own ending (FinishBatch, FailBatch) and the batch workflow's EventBridge status changes.
 // Thin: check the event, call the logic next to this file.
 import * as z from "zod";
+import { TERMINAL_STATUS_TUPLE } from "../contracts/run-status.ts";
 import { MAX_FILE_NAME_CHARS, MAX_LINE_DOCUMENTS, type ManifestItem } from "../core/batch.ts";
 import { instrumentHandler } from "../runtime/invocation.ts";
 import { createLogger } from "../runtime/logger.ts";
@@ -41,9 +42,7 @@ const BatchEventSchema = z.discriminatedUnion("action", [
       documents,
       run_id: z.string().optional(),
       invalid: lineError.optional(),
-      finished: z
-        .enum(["SUCCEEDED", "FAILED", "CANCELLED", "INTERRUPTED", "NEEDS_REVIEW", "REJECTED"])
-        .optional(),
+      finished: z.enum(TERMINAL_STATUS_TUPLE).optional(),
     }),
     execution: z.union([
       z.object({ status: z.string() }),

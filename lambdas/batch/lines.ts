@@ -3,6 +3,7 @@
 // starting it, because the child workflow runs the evaluation workflow itself, as a child execution that
 // it waits for; RecordLine reads how the run ended and counts the line once in the batch record.
 
+import { loanRequestCatalog } from "../agents/loan/request-catalog.ts";
 import {
   documentNames,
   FAILED_LINE_STATUSES,
@@ -21,7 +22,6 @@ import { isTerminal, type TerminalStatus } from "../core/types.ts";
 import { createRunRecord } from "../runs/start-run.ts";
 import type { BatchStore } from "../store/batches.ts";
 import type { RunStore } from "../store/runs.ts";
-import { loanRequestCatalog } from "../tools/loan/request-catalog.ts";
 
 export interface LineDeps {
   runs: RunStore;

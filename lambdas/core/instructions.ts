@@ -9,9 +9,9 @@
 // signature of a return on a bank-statement loan) as not possible, with the conditions it can judge
 // instead. Instructions that ask only for what is out of reach judge nothing they did not ask for.
 //
-// The reading itself is in lambdas/core/instructions/: its vocabulary, the document references,
+// The reading itself is in lambdas/agents/loan/instructions/: its vocabulary, the document references,
 // the three reading stages, and the wording of the interpretation.
-import { baseName, resolveReference } from "./instructions/documents.ts";
+import { baseName, resolveReference } from "../agents/loan/instructions/documents.ts";
 import {
   asksForVerdicts,
   asksWhichApply,
@@ -20,18 +20,18 @@ import {
   readClause,
   scanClause,
   type UnhandledPart,
-} from "./instructions/reading.ts";
-import { buildLexicon, type ScopeCondition } from "./instructions/vocabulary.ts";
+} from "../agents/loan/instructions/reading.ts";
+import { buildLexicon, type ScopeCondition } from "../agents/loan/instructions/vocabulary.ts";
 import {
   fallbackInterpretation,
   interpretationOf,
   joinWords,
   MAX_INTERPRETATION_CHARS,
   type Outcome,
-} from "./instructions/wording.ts";
+} from "../agents/loan/instructions/wording.ts";
 
-export type { UnhandledPart } from "./instructions/reading.ts";
-export type { ScopeCondition } from "./instructions/vocabulary.ts";
+export type { UnhandledPart } from "../agents/loan/instructions/reading.ts";
+export type { ScopeCondition } from "../agents/loan/instructions/vocabulary.ts";
 export { MAX_INTERPRETATION_CHARS };
 
 export const QUESTIONS = [

@@ -2,6 +2,7 @@
 // starts) with the same policy, so all accept and refuse the same requests. Every offending field is
 // reported at once, by its path.
 import * as z from "zod";
+import { type LoanRequestCatalog, loanMetadataProblems } from "../agents/loan/loan-request.ts";
 import { isPlainObject } from "./describe.ts";
 import { checkResultDestination, ResultDestinationError, type ResultPolicy } from "./destinations.ts";
 import {
@@ -11,7 +12,6 @@ import {
   resolveDocumentPath,
   s3KeyProblem,
 } from "./documents.ts";
-import { type LoanRequestCatalog, loanMetadataProblems } from "./loan-request.ts";
 import {
   DOCUMENT_PATH_COPIES,
   DYNAMODB_ITEM_BYTES,
@@ -101,7 +101,7 @@ export class RequestTooLargeError extends InvalidRequestError {
 
 /**
  * Where this deployment lets a request read documents and write its result, and what the condition
- * catalog lets it name (lambdas/tools/loan/request-catalog.ts).
+ * catalog lets it name (lambdas/agents/loan/request-catalog.ts).
  */
 export interface RequestPolicy {
   documents: DocumentPolicy;

@@ -3,8 +3,9 @@
 // points per issue found: a critical issue takes it to 1, a major one costs 4, a minor one 1. The
 // score is the rounded mean of the criteria; a review is approved when the score reaches the
 // threshold and no issue is critical. Pure: the evidence comes in resolved (outputs read from S3).
+
+import { judgesConditions, loanEvaluationProfileFor } from "../agents/loan/profiles.ts";
 import type { InstructionScope } from "./instructions.ts";
-import { judgesConditions, loanEvaluationProfileFor } from "./profiles.ts";
 import type {
   AgentProfile,
   EvaluationRequest,

@@ -1,5 +1,6 @@
 // The contracts of docs/api.openapi.yaml, shared by every function. Pure types: no I/O here.
 import type { z } from "zod";
+import type { RunStatus, TerminalStatus } from "../contracts/run-status.ts";
 import type { RunCost } from "./cost.ts";
 import type { InstructionScope } from "./instructions.ts";
 
@@ -123,62 +124,19 @@ export interface Evidence {
   duration_ms: number;
 }
 
-export type RunStatus =
-  | "PLANNING"
-  | "RUNNING"
-  | "SOLVING"
-  | "SUCCEEDED"
-  | "FAILED"
-  | "CANCELLED"
-  | "INTERRUPTED"
-  | "NEEDS_REVIEW"
-  | "AWAITING_INPUT"
-  | "AWAITING_APPROVAL"
-  | "REJECTED";
-
-/**
- * A run in one of these has ended: its `complete` event is published and nothing moves it on.
- * NEEDS_REVIEW: it ran to the end but a reviewer scored its plan or result below the threshold.
- * REJECTED: an operator rejected its plan (or approved nothing in time); no tool ran.
- */
-export const TERMINAL_STATUSES: readonly RunStatus[] = [
-  "SUCCEEDED",
-  "FAILED",
-  "CANCELLED",
-  "INTERRUPTED",
-  "NEEDS_REVIEW",
-  "REJECTED",
-];
-export type TerminalStatus =
-  | "SUCCEEDED"
-  | "FAILED"
-  | "CANCELLED"
-  | "INTERRUPTED"
-  | "NEEDS_REVIEW"
-  | "REJECTED";
-
-export function isTerminal(status: RunStatus): status is TerminalStatus {
-  return TERMINAL_STATUSES.includes(status);
-}
-
-/**
- * Ended runs that `POST /v1/runs/{run_id}/resume` may redrive: the work already done (plan, ok
- * evidence, result) is kept and the rest runs again. SUCCEEDED has nothing left to do and
- * CANCELLED was somebody's decision.
- */
-/** A run in one of these is in flight: some execution is (or was, if its process died) driving it. */
-export const UNFINISHED_STATUSES: readonly RunStatus[] = [
-  "PLANNING",
-  "RUNNING",
-  "SOLVING",
-  "AWAITING_INPUT",
-  "AWAITING_APPROVAL",
-];
-
-/** Statuses in which the run's execution waits for a person (a task token is stored on the run). */
-export const WAITING_STATUSES: readonly RunStatus[] = ["AWAITING_INPUT", "AWAITING_APPROVAL"];
-
-export const RESUMABLE_STATUSES: readonly RunStatus[] = ["FAILED", "INTERRUPTED"];
+// The statuses and their groups live in lambdas/contracts/run-status.ts, where the CLI and the
+// dashboard's twin list read them too; re-exported here for the engine's modules.
+export {
+  isTerminal,
+  NEEDS_YOU_STATUSES,
+  RESUMABLE_STATUSES,
+  RUN_STATUSES,
+  type RunStatus,
+  TERMINAL_STATUSES,
+  type TerminalStatus,
+  UNFINISHED_STATUSES,
+  WAITING_STATUSES,
+} from "../contracts/run-status.ts";
 
 export interface ConditionFinding {
   id: string;

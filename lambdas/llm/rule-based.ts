@@ -3,9 +3,9 @@
 // same text format a model is asked for (a JSON plan, a JSON result), so its output goes through the
 // same parser and validation as a real model's.
 
-import { BANKING_PROFILE, bankingMetadata, bankingPlanSteps } from "../core/banking/profile.ts";
+import { BANKING_PROFILE, bankingMetadata, bankingPlanSteps } from "../agents/banking/profile.ts";
+import { judgesConditions, preconditionsArgs, scopedDocuments } from "../agents/loan/profiles.ts";
 import type { InstructionScope } from "../core/instructions.ts";
-import { judgesConditions, preconditionsArgs, scopedDocuments } from "../core/profiles.ts";
 import { ocrMarks, shortSolverAnswer } from "../core/result.ts";
 import type {
   ConditionFinding,

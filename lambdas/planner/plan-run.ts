@@ -4,9 +4,9 @@
 // project comes from") skip the LLM: their plan is the fixed PreConditions → Conditions AI pair that the
 // loan profile requires anyway.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { loanEvaluationProfile, maxStepsFor } from "../agents/loan/profiles.ts";
 import { profileModule } from "../core/agent-profiles.ts";
 import type { InstructionScope } from "../core/instructions.ts";
-import { loanEvaluationProfile, maxStepsFor } from "../core/profiles.ts";
 import { renderPlannerPrompt } from "../core/prompts.ts";
 import { reconcilePlan } from "../core/replan.ts";
 import { type EvaluationRequest, isTerminal, type Plan, type ProfileName } from "../core/types.ts";

@@ -2,10 +2,10 @@
 // the threshold goes back to the planner once with the reviewer's issues (within the replan
 // budget); if the new plan still scores below, the run ends NEEDS_REVIEW without calling a tool.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import type { Holdings } from "../agents/banking/preflight.ts";
+import { maxStepsFor } from "../agents/loan/profiles.ts";
 import { profileModule, runQuestions } from "../core/agent-profiles.ts";
-import type { Holdings } from "../core/banking/preflight.ts";
 import { approvalRequired, mayAsk, nextWait, type WaitDecision } from "../core/interaction.ts";
-import { maxStepsFor } from "../core/profiles.ts";
 import { loanPlanReviewInput, scoreReview } from "../core/review.ts";
 import { isTerminal, type Plan, type Review } from "../core/types.ts";
 import { PlanValidationError } from "../core/validate.ts";

@@ -13,6 +13,11 @@
 // The layers share one cache: in the twin, where every handler runs in one process, the API, the
 // planner and the worker see the same stores, the same registry and the same models.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import {
+  type BankingToolRunners,
+  describeBankingToolCatalog,
+} from "../agents/banking/banking-tool-catalog.ts";
+import { describeLoanTools, type LoanToolRunners } from "../agents/loan/loan-tool-catalog.ts";
 import type { ResultPolicy } from "../core/destinations.ts";
 import type { DocumentPolicy } from "../core/documents.ts";
 import type { ToolCatalog } from "../core/types.ts";
@@ -24,8 +29,6 @@ import { EventPublisher, type EventSink } from "../store/events.ts";
 import { EvidenceStore } from "../store/evidence.ts";
 import { RunStore } from "../store/runs.ts";
 import { SessionStore } from "../store/sessions.ts";
-import { type BankingToolRunners, describeBankingToolCatalog } from "../tools/banking-tool-catalog.ts";
-import { describeLoanTools, type LoanToolRunners } from "../tools/loan-tool-catalog.ts";
 import { ToolRegistry } from "../tools/registry.ts";
 import { createAwsClients, createManagementApiClient } from "./clients.ts";
 import { type Config, parseConfig } from "./config.ts";

@@ -1,12 +1,13 @@
 // What the tools do when they run: the reference engines, document reading (PDF text extraction,
 // whose library is most of a bundle), the lender's services and the banking tools' core-banking store. Only the worker runs tools, and only
 // its entry imports this module (lambdas/worker/index.ts links it with linkToolRuntime).
+
+import { bankingToolRunners } from "../agents/banking/banking-tools.ts";
+import { type LoanToolServices, loanToolRunners } from "../agents/loan/loan-tools.ts";
 import type { ModelBinding } from "../llm/index.ts";
 import { CoreBankingStore } from "../store/core-banking.ts";
-import { bankingToolRunners } from "../tools/banking-tools.ts";
 import { DocumentReader } from "../tools/document-reader.ts";
 import { createLenderCalls } from "../tools/lender-client.ts";
-import { type LoanToolServices, loanToolRunners } from "../tools/loan-tools.ts";
 import { ocrEngineFor } from "../tools/ocr/select.ts";
 import { createLogger } from "./logger.ts";
 import type { BaseServices, ToolRunners } from "./services.ts";

@@ -51,6 +51,7 @@ export class EventPublisher {
  * The events that directly follow `afterSeq` without a hole. Seqs are handed out before their items
  * are written, so concurrent publishers (the steps of one level) can land seq 5 before seq 4: a
  * follower that jumped to 5 would never see 4. Followers advance only through contiguous seqs. The
- * rule is written once, in plain JS, for the dashboard, the CLI and these handlers (docs/events.md).
+ * rule is lambdas/contracts/event-order.ts, the CLI's too; the dashboard's twin is held equal to it
+ * (docs/events.md).
  */
-export { contiguousAfter } from "../../dashboard/event-order.js";
+export { contiguousAfter } from "../contracts/event-order.ts";

@@ -3,10 +3,10 @@
 // steps of a run. Bounded so a long-lived process does not grow without limit. Pages without a text
 // layer are read by the OCR engine, if one is configured, within that same once-per-run read.
 import { NoSuchKey, S3ServiceException } from "@aws-sdk/client-s3";
+import type { UnavailableDocument } from "../agents/loan/conditions-engine.ts";
+import { DocumentError, type ExtractedDocument, extractPdfText } from "../agents/loan/pdf-text.ts";
 import { DocumentPathError, type DocumentPolicy, resolveDocumentPath } from "../core/documents.ts";
 import type { BlobStore, StoredObject } from "../store/blobs.ts";
-import type { UnavailableDocument } from "./loan/conditions-engine.ts";
-import { DocumentError, type ExtractedDocument, extractPdfText } from "./loan/pdf-text.ts";
 import type { OcrEngine } from "./ocr/engine.ts";
 
 export interface ReadDocument {

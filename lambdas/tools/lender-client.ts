@@ -3,13 +3,13 @@
 // return, so the planner, the solver and stored evidence do not depend on which one ran.
 
 import * as z from "zod";
+import { findCondition } from "../agents/loan/catalog.ts";
+import type { ConditionInput, ConditionsResult, Verdict } from "../agents/loan/conditions-engine.ts";
+import type { PreconditionsResult } from "../agents/loan/preconditions.ts";
+import { fromJsDate, isoDate, parseIsoOrUsDate } from "../agents/loan/text.ts";
 import { scrubSensitiveText } from "../core/redaction.ts";
 import { MAX_QUOTED_REASON_CHARS } from "../core/sensitive-data.ts";
 import { secretReader } from "../secrets/reader.ts";
-import { findCondition } from "./loan/catalog.ts";
-import type { ConditionInput, ConditionsResult, Verdict } from "./loan/conditions-engine.ts";
-import type { PreconditionsResult } from "./loan/preconditions.ts";
-import { fromJsDate, isoDate, parseIsoOrUsDate } from "./loan/text.ts";
 
 export const DEFAULT_LENDER_TIMEOUT_MS = 10_000;
 export const DEFAULT_LENDER_MAX_ATTEMPTS = 4;

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildForm1120, generateSampleDocuments } from "../../examples/samples.ts";
 import type { Twin } from "../../infra/local/twin.ts";
+import { extractPdfText } from "../../lambdas/agents/loan/pdf-text.ts";
 import type { RunRecord } from "../../lambdas/core/types.ts";
-import { extractPdfText } from "../../lambdas/tools/loan/pdf-text.ts";
 import { bootTwinWithSamples, taxReturnRequest } from "./twin-fixture.ts";
 
 let twin: Twin;

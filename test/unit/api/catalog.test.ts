@@ -2,12 +2,12 @@
 // it lists checked against what the PreConditions engine actually asks for.
 import { Logger } from "@aws-lambda-powertools/logger";
 import { describe, expect, it } from "vitest";
+import { loadCatalog } from "../../../lambdas/agents/loan/catalog.ts";
+import { buildCatalogView } from "../../../lambdas/agents/loan/catalog-view.ts";
+import { missingInputs, predictConditions } from "../../../lambdas/agents/loan/preconditions.ts";
 import type { ApiContext } from "../../../lambdas/api/context.ts";
 import { routeRequest } from "../../../lambdas/api/routes.ts";
 import type { CatalogView } from "../../../lambdas/contracts/api-types.ts";
-import { loadCatalog } from "../../../lambdas/tools/loan/catalog.ts";
-import { buildCatalogView } from "../../../lambdas/tools/loan/catalog-view.ts";
-import { missingInputs, predictConditions } from "../../../lambdas/tools/loan/preconditions.ts";
 import { apiEvent } from "./events.ts";
 
 // The catalog reads nothing of the deployment: any use of the context is a bug.

@@ -48,11 +48,11 @@ function inputsMatching(name: string, pattern: RegExp): string[] {
 }
 
 const TOKENIZER = /node_modules\/gpt-tokenizer\/|lambdas\/llm\/tokenizer\.ts$/;
-const PDF = /node_modules\/unpdf\/|lambdas\/tools\/(document-reader|loan\/pdf-text)\.ts$/;
+const PDF = /node_modules\/unpdf\/|lambdas\/(tools\/document-reader|agents\/loan\/pdf-text)\.ts$/;
 const LENDER = /lambdas\/tools\/lender-client\.ts$/;
-/** What the tools do (lambdas/tools/loan-tools.ts and the reference engines): the worker's alone. */
+/** What the tools do (lambdas/agents/loan/loan-tools.ts and the reference engines): the worker's alone. */
 const ENGINES =
-  /lambdas\/tools\/(loan-tools|loan\/(conditions-engine|tax-return|tax-return-fields|bank-statements|statement-fields))\.ts$/;
+  /lambdas\/agents\/loan\/(loan-tools|conditions-engine|tax-return|tax-return-fields|bank-statements|statement-fields)\.ts$/;
 const ZOD_LOCALES = /node_modules\/zod\/v4\/locales\/(?!en\.js$)/;
 
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import {
   formatMoney,
   minorUnits,
   toMinorUnits,
-} from "../../../lambdas/core/banking/money.ts";
+} from "../../../lambdas/agents/banking/money.ts";
 
 describe("minor units", () => {
   it.each([

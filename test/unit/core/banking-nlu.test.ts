@@ -11,7 +11,7 @@ import {
   readConfirmation,
   understand,
   withResolvedAmount,
-} from "../../../lambdas/core/banking/nlu.ts";
+} from "../../../lambdas/agents/banking/nlu.ts";
 
 describe("banking NLU on the labelled messages", () => {
   it("has at least 100 labelled messages, each once", () => {

@@ -1,8 +1,8 @@
 // The banking profile's pure parts: the plan per intent, the questions a missing detail raises,
 // the plan and execution reviewers (good and bad plans), the confirmation and the reply.
 import { describe, expect, it } from "vitest";
-import { profileModule } from "../../../lambdas/core/agent-profiles.ts";
-import { understand } from "../../../lambdas/core/banking/nlu.ts";
+import { describeBankingTools } from "../../../lambdas/agents/banking/banking-tools.ts";
+import { understand } from "../../../lambdas/agents/banking/nlu.ts";
 import {
   type BankingResult,
   bankingMetadata,
@@ -15,12 +15,12 @@ import {
   reviewBankingPlan,
   reviewBankingResult,
   slotsFromAnswers,
-} from "../../../lambdas/core/banking/profile.ts";
-import { bankingResult } from "../../../lambdas/core/banking/responder.ts";
+} from "../../../lambdas/agents/banking/profile.ts";
+import { bankingResult } from "../../../lambdas/agents/banking/responder.ts";
+import { profileModule } from "../../../lambdas/core/agent-profiles.ts";
 import { renderPlannerPrompt } from "../../../lambdas/core/prompts.ts";
 import type { EvaluationRequest, Evidence, Plan } from "../../../lambdas/core/types.ts";
 import { normalizePlan } from "../../../lambdas/core/validate.ts";
-import { describeBankingTools } from "../../../lambdas/tools/banking-tools.ts";
 
 /** The banking tools' descriptions and args schemas (nothing runs here). */
 const BANKING_CATALOG = new Map(

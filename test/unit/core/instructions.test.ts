@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { loadCatalog } from "../../../lambdas/agents/loan/catalog.ts";
 import {
   describeScope,
   type InstructionScope,
@@ -6,7 +7,6 @@ import {
   MAX_INTERPRETATION_CHARS,
   type ScopeCondition,
 } from "../../../lambdas/core/instructions.ts";
-import { loadCatalog } from "../../../lambdas/tools/loan/catalog.ts";
 
 const catalog = loadCatalog().conditions;
 const narrowed = (classification: string) =>

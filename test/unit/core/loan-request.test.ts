@@ -1,17 +1,17 @@
 // A loan request's metadata checked against the condition catalog before a run exists, with every
 // problem of the request (shape, metadata, locations) in one answer.
 import { describe, expect, it } from "vitest";
+import { knownClassifications, loadCatalog } from "../../../lambdas/agents/loan/catalog.ts";
+import { buildCatalogView } from "../../../lambdas/agents/loan/catalog-view.ts";
 import {
   amountOf,
   isCalendarDate,
   LOAN_PROGRAM_REQUIRED,
   type LoanRequestCatalog,
   loanMetadataProblems,
-} from "../../../lambdas/core/loan-request.ts";
+} from "../../../lambdas/agents/loan/loan-request.ts";
+import { loanRequestCatalog } from "../../../lambdas/agents/loan/request-catalog.ts";
 import { InvalidRequestError, type RequestPolicy, validateRequest } from "../../../lambdas/core/request.ts";
-import { knownClassifications, loadCatalog } from "../../../lambdas/tools/loan/catalog.ts";
-import { buildCatalogView } from "../../../lambdas/tools/loan/catalog-view.ts";
-import { loanRequestCatalog } from "../../../lambdas/tools/loan/request-catalog.ts";
 
 const policy: RequestPolicy = {
   documents: { documentsBucket: "loan-docs", allowedPrefixes: ["loan-docs"] },

@@ -3,6 +3,7 @@
 // is checked (each wrong field named with what was expected and what came), and how the two
 // reviews merge (the model can only lower a review; a critical rule finding is never approved away).
 import { describe, expect, it } from "vitest";
+import { loanEvaluationProfileFor } from "../../../lambdas/agents/loan/profiles.ts";
 import {
   MAX_MODEL_ISSUES,
   mergeReviews,
@@ -13,7 +14,6 @@ import {
   renderResultReviewPrompt,
   withUnusableModelReview,
 } from "../../../lambdas/core/model-review.ts";
-import { loanEvaluationProfileFor } from "../../../lambdas/core/profiles.ts";
 import { reviewPlan, reviewResult, scoreReview } from "../../../lambdas/core/review.ts";
 import type { EvaluationRequest, Evidence, Plan, RunResult } from "../../../lambdas/core/types.ts";
 import { evidenceContent } from "../../support/prompt-tags.ts";

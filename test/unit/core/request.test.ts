@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { loanRequestCatalog } from "../../../lambdas/agents/loan/request-catalog.ts";
 import {
   InvalidRequestError,
   MAX_JSON_DEPTH,
@@ -11,7 +12,6 @@ import {
   REQUEST_STORAGE_BUDGET_BYTES,
   requestFootprint,
 } from "../../../lambdas/core/request-budget.ts";
-import { loanRequestCatalog } from "../../../lambdas/tools/loan/request-catalog.ts";
 
 const policy: RequestPolicy = {
   documents: { documentsBucket: "loan-docs", allowedPrefixes: ["loan-docs"] },

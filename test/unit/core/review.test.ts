@@ -2,7 +2,7 @@
 // exists to catch lowers its criterion, and the dangerous ones (an unknown tool, a document the
 // caller did not send, a verdict without evidence) refuse approval whatever the score.
 import { describe, expect, it } from "vitest";
-import { loanEvaluationProfileFor } from "../../../lambdas/core/profiles.ts";
+import { loanEvaluationProfileFor } from "../../../lambdas/agents/loan/profiles.ts";
 import { reviewPlan, reviewResult, scoreReview } from "../../../lambdas/core/review.ts";
 import type { EvaluationRequest, Evidence, Plan, RunResult } from "../../../lambdas/core/types.ts";
 

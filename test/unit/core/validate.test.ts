@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { loanEvaluationProfile } from "../../../lambdas/agents/loan/profiles.ts";
 import { parsePlanText } from "../../../lambdas/core/parse.ts";
-import { loanEvaluationProfile } from "../../../lambdas/core/profiles.ts";
 import type {
   AgentProfile,
   EvaluationRequest,

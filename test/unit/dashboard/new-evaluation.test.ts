@@ -3,10 +3,10 @@
 // finds first (named like the API names them, checked against the API's own validation), and where
 // an API error's field is shown.
 import { describe, expect, it } from "vitest";
+import { buildCatalogView } from "../../../lambdas/agents/loan/catalog-view.ts";
+import { loanRequestCatalog } from "../../../lambdas/agents/loan/request-catalog.ts";
 import type { CatalogView } from "../../../lambdas/contracts/api-types.ts";
 import { type InvalidRequestError, validateRequest } from "../../../lambdas/core/request.ts";
-import { buildCatalogView } from "../../../lambdas/tools/loan/catalog-view.ts";
-import { loanRequestCatalog } from "../../../lambdas/tools/loan/request-catalog.ts";
 
 // The dashboard's modules are plain browser JavaScript without type declarations.
 const modulePath = (name: string) => `../../../dashboard/${name}`;

@@ -1,10 +1,10 @@
 // The `llm` tool hands the model the planner's instruction as the task and the evidence the worker
 // substituted into it as delimited data.
 import { describe, expect, it } from "vitest";
+import { createLoanTools, type LoanToolServices } from "../../../lambdas/agents/loan/loan-tools.ts";
 import { TOOL_SYSTEM_PROMPT } from "../../../lambdas/core/prompts.ts";
 import type { Evidence } from "../../../lambdas/core/types.ts";
 import { ScriptedProvider } from "../../../lambdas/llm/scripted.ts";
-import { createLoanTools, type LoanToolServices } from "../../../lambdas/tools/loan-tools.ts";
 import { type ToolContext, ToolRegistry } from "../../../lambdas/tools/registry.ts";
 import { ok } from "./fixtures.ts";
 

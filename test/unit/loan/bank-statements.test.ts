@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildBankStatement, buildScannedPdf, buildTextPdf } from "../../../examples/samples.ts";
-import { evaluateHolderName, statementExtraction } from "../../../lambdas/tools/loan/bank-statements.ts";
-import type { AssistedField } from "../../../lambdas/tools/loan/extraction.ts";
+import { evaluateHolderName, statementExtraction } from "../../../lambdas/agents/loan/bank-statements.ts";
+import type { AssistedField } from "../../../lambdas/agents/loan/extraction.ts";
 import { BANK_METADATA, evaluate, pdf, sample, verdictOf } from "./fixtures.ts";
 
 const withBorrower = (borrower: Record<string, unknown>) => ({

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import rawCatalog from "../../../lambdas/tools/loan/catalog.json" with { type: "json" };
+import rawCatalog from "../../../lambdas/agents/loan/catalog.json" with { type: "json" };
 import {
   knownClassifications,
   loadCatalog,
   parseCatalog,
   resolveClassification,
-} from "../../../lambdas/tools/loan/catalog.ts";
+} from "../../../lambdas/agents/loan/catalog.ts";
 
 describe("condition catalog", () => {
   it("validates and holds the conditions of issue 3 with their classifications", () => {

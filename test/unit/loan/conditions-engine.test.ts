@@ -1,9 +1,9 @@
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { buildForm1120 } from "../../../examples/samples.ts";
-import { evaluateConditions } from "../../../lambdas/tools/loan/conditions-engine.ts";
-import { extractPdfText } from "../../../lambdas/tools/loan/pdf-text.ts";
-import { predictConditions } from "../../../lambdas/tools/loan/preconditions.ts";
+import { evaluateConditions } from "../../../lambdas/agents/loan/conditions-engine.ts";
+import { extractPdfText } from "../../../lambdas/agents/loan/pdf-text.ts";
+import { predictConditions } from "../../../lambdas/agents/loan/preconditions.ts";
 import {
   AS_OF,
   BANK_METADATA,

@@ -3,8 +3,8 @@
 // and each such document says what it is in the engine's report.
 import { describe, expect, it } from "vitest";
 import { buildForm1120 } from "../../../examples/samples.ts";
-import { evaluateConditions } from "../../../lambdas/tools/loan/conditions-engine.ts";
-import { predictConditions } from "../../../lambdas/tools/loan/preconditions.ts";
+import { evaluateConditions } from "../../../lambdas/agents/loan/conditions-engine.ts";
+import { predictConditions } from "../../../lambdas/agents/loan/preconditions.ts";
 import {
   AS_OF,
   BANK_METADATA,

@@ -1,8 +1,8 @@
 // Model-assisted field location is grounded: only a quote found on the named page, holding the value,
 // makes a field; everything else is rejected with the reason.
 import { describe, expect, it } from "vitest";
-import { findField } from "../../../lambdas/tools/loan/catalog.ts";
-import type { ExtractionReport } from "../../../lambdas/tools/loan/extraction.ts";
+import { findField } from "../../../lambdas/agents/loan/catalog.ts";
+import type { ExtractionReport } from "../../../lambdas/agents/loan/extraction.ts";
 import {
   FIELD_SYSTEM_PROMPT,
   type FieldQuestion,
@@ -12,8 +12,8 @@ import {
   renderFieldPrompt,
   verifyFieldAnswer,
   withOutcomes,
-} from "../../../lambdas/tools/loan/field-assist.ts";
-import type { ExtractedDocument } from "../../../lambdas/tools/loan/pdf-text.ts";
+} from "../../../lambdas/agents/loan/field-assist.ts";
+import type { ExtractedDocument } from "../../../lambdas/agents/loan/pdf-text.ts";
 
 const RETURN: ExtractedDocument = {
   document: "rm/return.pdf",

@@ -5,9 +5,9 @@ import {
   type ConditionInput,
   evaluateConditions,
   type Verdict,
-} from "../../../lambdas/tools/loan/conditions-engine.ts";
-import { type ExtractedDocument, extractPdfText } from "../../../lambdas/tools/loan/pdf-text.ts";
-import { predictConditions } from "../../../lambdas/tools/loan/preconditions.ts";
+} from "../../../lambdas/agents/loan/conditions-engine.ts";
+import { type ExtractedDocument, extractPdfText } from "../../../lambdas/agents/loan/pdf-text.ts";
+import { predictConditions } from "../../../lambdas/agents/loan/preconditions.ts";
 
 export const AS_OF = new Date("2025-04-15T12:00:00Z");
 

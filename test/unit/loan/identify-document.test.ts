@@ -4,9 +4,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { buildBankStatement, buildForm1120 } from "../../../examples/samples.ts";
-import type { DocumentIdentification } from "../../../lambdas/tools/loan/document-kinds.ts";
-import { identifyDocument } from "../../../lambdas/tools/loan/identify-document.ts";
-import type { ExtractedDocument } from "../../../lambdas/tools/loan/pdf-text.ts";
+import type { DocumentIdentification } from "../../../lambdas/agents/loan/document-kinds.ts";
+import { identifyDocument } from "../../../lambdas/agents/loan/identify-document.ts";
+import type { ExtractedDocument } from "../../../lambdas/agents/loan/pdf-text.ts";
 import { pdf } from "./fixtures.ts";
 
 function pages(name: string, ...texts: string[]): ExtractedDocument {

@@ -3,8 +3,8 @@
 // labelled both ways on every layout; every labelled verdict right; never a false "fulfilled".
 import { describe, expect, it } from "vitest";
 import type { LabelledCase } from "../../../examples/layouts/cases.ts";
-import type { Verdict } from "../../../lambdas/tools/loan/conditions-engine.ts";
-import { extractPdfText } from "../../../lambdas/tools/loan/pdf-text.ts";
+import type { Verdict } from "../../../lambdas/agents/loan/conditions-engine.ts";
+import { extractPdfText } from "../../../lambdas/agents/loan/pdf-text.ts";
 import { evaluate } from "./fixtures.ts";
 
 export const TAX_CONDITIONS = ["TR_SIGNED", "TR_TAX_YEAR", "TR_EIN_MATCH", "TR_NAME_MATCH", "TR_COMPLETE"];

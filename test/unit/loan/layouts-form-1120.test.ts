@@ -3,9 +3,9 @@
 import { describe, expect, it } from "vitest";
 import type { LabelledCase } from "../../../examples/layouts/cases.ts";
 import { FORM_1120_LAYOUTS, form1120Cases } from "../../../examples/layouts/form-1120.ts";
-import type { Verdict } from "../../../lambdas/tools/loan/conditions-engine.ts";
-import { type ExtractedDocument, extractPdfText } from "../../../lambdas/tools/loan/pdf-text.ts";
-import { taxReturnExtraction } from "../../../lambdas/tools/loan/tax-return.ts";
+import type { Verdict } from "../../../lambdas/agents/loan/conditions-engine.ts";
+import { type ExtractedDocument, extractPdfText } from "../../../lambdas/agents/loan/pdf-text.ts";
+import { taxReturnExtraction } from "../../../lambdas/agents/loan/tax-return.ts";
 import { evaluate } from "./fixtures.ts";
 
 const TR_CONDITIONS = ["TR_SIGNED", "TR_TAX_YEAR", "TR_EIN_MATCH", "TR_NAME_MATCH", "TR_COMPLETE"];

@@ -8,7 +8,7 @@ import {
   comparePersonNames,
   entityTypeDifference,
   personNamesMatch,
-} from "../../../lambdas/tools/loan/text.ts";
+} from "../../../lambdas/agents/loan/text.ts";
 
 describe("business names", () => {
   it.each([

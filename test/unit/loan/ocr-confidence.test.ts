@@ -2,9 +2,9 @@
 // configured confidence. The OCR output is simulated on the text sample (same lines and columns,
 // confidences set per column) so each rule is checked exactly; real scans are read in ocr-scans.
 import { describe, expect, it } from "vitest";
-import { evaluateConditions } from "../../../lambdas/tools/loan/conditions-engine.ts";
-import type { ExtractedDocument } from "../../../lambdas/tools/loan/pdf-text.ts";
-import { predictConditions } from "../../../lambdas/tools/loan/preconditions.ts";
+import { evaluateConditions } from "../../../lambdas/agents/loan/conditions-engine.ts";
+import type { ExtractedDocument } from "../../../lambdas/agents/loan/pdf-text.ts";
+import { predictConditions } from "../../../lambdas/agents/loan/preconditions.ts";
 import { AS_OF, expectValidCitations, sample, TAX_METADATA } from "./fixtures.ts";
 
 const CONDITIONS = predictConditions(TAX_METADATA, { asOf: AS_OF }).conditions;

@@ -1,8 +1,8 @@
 // What OCR does to printed labels and numbers, and what the finders still read through it: the
 // look-alike letters a loan officer reads past (0/O, 1/l, 5/S, rn/m), periods for thousands commas.
 import { describe, expect, it } from "vitest";
-import { readDigits } from "../../../lambdas/tools/loan/ocr-digits.ts";
-import { findAmounts, scannedPhrase } from "../../../lambdas/tools/loan/text.ts";
+import { readDigits } from "../../../lambdas/agents/loan/ocr-digits.ts";
+import { findAmounts, scannedPhrase } from "../../../lambdas/agents/loan/text.ts";
 
 describe("readDigits", () => {
   it.each([

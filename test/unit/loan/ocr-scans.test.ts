@@ -5,9 +5,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateSampleDocuments } from "../../../examples/samples.ts";
 import { generateScannedSampleDocuments, SCANNED_SAMPLE_PREFIX } from "../../../examples/scanned.ts";
-import { evaluateConditions, type Verdict } from "../../../lambdas/tools/loan/conditions-engine.ts";
-import { type ExtractedDocument, extractPdfText } from "../../../lambdas/tools/loan/pdf-text.ts";
-import { predictConditions } from "../../../lambdas/tools/loan/preconditions.ts";
+import { evaluateConditions, type Verdict } from "../../../lambdas/agents/loan/conditions-engine.ts";
+import { type ExtractedDocument, extractPdfText } from "../../../lambdas/agents/loan/pdf-text.ts";
+import { predictConditions } from "../../../lambdas/agents/loan/preconditions.ts";
 import { createTesseractEngine } from "../../../lambdas/tools/ocr/tesseract.ts";
 import { AS_OF, BANK_METADATA, expectValidCitations, TAX_METADATA } from "./fixtures.ts";
 

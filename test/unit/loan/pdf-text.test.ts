@@ -6,8 +6,8 @@ import {
   buildTextPdf,
   generateSampleDocuments,
 } from "../../../examples/samples.ts";
-import { DocumentError, extractPdfText } from "../../../lambdas/tools/loan/pdf-text.ts";
-import { cellAt, cellBelow, documentPages } from "../../../lambdas/tools/loan/text.ts";
+import { DocumentError, extractPdfText } from "../../../lambdas/agents/loan/pdf-text.ts";
+import { cellAt, cellBelow, documentPages } from "../../../lambdas/agents/loan/text.ts";
 import { sample } from "./fixtures.ts";
 
 describe("extractPdfText", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { predictConditions } from "../../../lambdas/tools/loan/preconditions.ts";
+import { predictConditions } from "../../../lambdas/agents/loan/preconditions.ts";
 import { AS_OF, BANK_METADATA, TAX_METADATA } from "./fixtures.ts";
 
 describe("predictConditions", () => {

@@ -3,9 +3,9 @@
 // knows exactly what is missing (a month, a letter for one deposit, a blank date, two values).
 import { describe, expect, it } from "vitest";
 import { buildBankStatement, buildForm1120 } from "../../../examples/samples.ts";
-import { findCondition } from "../../../lambdas/tools/loan/catalog.ts";
-import { evaluateConditions, type Verdict } from "../../../lambdas/tools/loan/conditions-engine.ts";
-import { predictConditions } from "../../../lambdas/tools/loan/preconditions.ts";
+import { findCondition } from "../../../lambdas/agents/loan/catalog.ts";
+import { evaluateConditions, type Verdict } from "../../../lambdas/agents/loan/conditions-engine.ts";
+import { predictConditions } from "../../../lambdas/agents/loan/preconditions.ts";
 import {
   AS_OF,
   BANK_METADATA,

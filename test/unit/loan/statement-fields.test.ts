@@ -3,9 +3,9 @@
 // names, and the extraction report they produce.
 import { describe, expect, it } from "vitest";
 import { buildTextPdf, type SimpleLine } from "../../../examples/samples.ts";
-import { statementExtraction } from "../../../lambdas/tools/loan/bank-statements.ts";
-import type { ExtractedDocument } from "../../../lambdas/tools/loan/pdf-text.ts";
-import { dateInPeriods, findDateRanges, isoDate, parseDate } from "../../../lambdas/tools/loan/text.ts";
+import { statementExtraction } from "../../../lambdas/agents/loan/bank-statements.ts";
+import type { ExtractedDocument } from "../../../lambdas/agents/loan/pdf-text.ts";
+import { dateInPeriods, findDateRanges, isoDate, parseDate } from "../../../lambdas/agents/loan/text.ts";
 import { BANK_METADATA, evaluate, pdf, sample, verdictOf } from "./fixtures.ts";
 
 const METADATA = { ...BANK_METADATA, as_of_date: "2026-02-20" };

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { buildForm1120, buildScannedPdf, buildTextPdf } from "../../../examples/samples.ts";
-import type { AssistedField } from "../../../lambdas/tools/loan/extraction.ts";
-import type { ExtractedDocument } from "../../../lambdas/tools/loan/pdf-text.ts";
-import { evaluateEin, taxReturnExtraction } from "../../../lambdas/tools/loan/tax-return.ts";
-import type { EvaluationContext } from "../../../lambdas/tools/loan/verdict.ts";
+import type { AssistedField } from "../../../lambdas/agents/loan/extraction.ts";
+import type { ExtractedDocument } from "../../../lambdas/agents/loan/pdf-text.ts";
+import { evaluateEin, taxReturnExtraction } from "../../../lambdas/agents/loan/tax-return.ts";
+import type { EvaluationContext } from "../../../lambdas/agents/loan/verdict.ts";
 import { evaluate, pdf, sample, TAX_METADATA, verdictOf } from "./fixtures.ts";
 
 const withEntities = (entities: Record<string, unknown>) => ({

@@ -4,7 +4,7 @@
 // answer leaves the rules' review with a minor issue.
 import { Logger } from "@aws-lambda-powertools/logger";
 import { describe, expect, it, vi } from "vitest";
-import { loanEvaluationProfileFor } from "../../../lambdas/core/profiles.ts";
+import { loanEvaluationProfileFor } from "../../../lambdas/agents/loan/profiles.ts";
 import { reviewPlan, reviewResult } from "../../../lambdas/core/review.ts";
 import type { EvaluationRequest, Evidence, Plan, RunResult, Usage } from "../../../lambdas/core/types.ts";
 import { createLlmProviders } from "../../../lambdas/llm/index.ts";

@@ -1,6 +1,8 @@
 // The service layers: the registry describes, validates and asks without models or a tool runtime;
 // running a tool needs the runtime the worker links (what the tools do), built once, on first use.
 import { describe, expect, it } from "vitest";
+import { bankingToolRunners } from "../../../lambdas/agents/banking/banking-tools.ts";
+import { loanToolRunners } from "../../../lambdas/agents/loan/loan-tools.ts";
 import { parseConfig } from "../../../lambdas/runtime/config.ts";
 import {
   buildBaseServices,
@@ -9,9 +11,7 @@ import {
   ToolRuntimeMissingError,
   withTools,
 } from "../../../lambdas/runtime/services.ts";
-import { bankingToolRunners } from "../../../lambdas/tools/banking-tools.ts";
 import type { DocumentReader } from "../../../lambdas/tools/document-reader.ts";
-import { loanToolRunners } from "../../../lambdas/tools/loan-tools.ts";
 
 const config = parseConfig({
   RUNS_TABLE: "runs",

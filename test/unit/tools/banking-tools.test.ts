@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_CUSTOMERS } from "../../../examples/banking/customers.ts";
 import { type Emulators, startEmulators } from "../../../infra/local/emulators.ts";
 import { coreBankingTableDefinition, localDynamoDbClientConfig } from "../../../infra/local/provision.ts";
+import { describeBankingTools } from "../../../lambdas/agents/banking/banking-tools.ts";
 import { CoreBankingStore } from "../../../lambdas/store/core-banking.ts";
-import { describeBankingTools } from "../../../lambdas/tools/banking-tools.ts";
 import type { ToolContext, ToolDefinition } from "../../../lambdas/tools/registry.ts";
 
 let emulators: Emulators;

@@ -8,14 +8,14 @@ import { CreateBucketCommand, PutObjectCommand, S3Client, S3ServiceException } f
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTextPdf, generateSampleDocuments } from "../../../examples/samples.ts";
 import { type Emulators, LOCAL_CREDENTIALS, startEmulators } from "../../../infra/local/emulators.ts";
+import type { DocumentReport, Verdict } from "../../../lambdas/agents/loan/conditions-engine.ts";
+import { createLoanTools } from "../../../lambdas/agents/loan/loan-tools.ts";
 import { RuleBasedProvider } from "../../../lambdas/llm/rule-based.ts";
 import { ScriptedProvider } from "../../../lambdas/llm/scripted.ts";
 import type { LlmProvider } from "../../../lambdas/llm/types.ts";
 import { BlobStore } from "../../../lambdas/store/blobs.ts";
 import type { RunStore } from "../../../lambdas/store/runs.ts";
 import { DocumentReader } from "../../../lambdas/tools/document-reader.ts";
-import type { DocumentReport, Verdict } from "../../../lambdas/tools/loan/conditions-engine.ts";
-import { createLoanTools } from "../../../lambdas/tools/loan-tools.ts";
 import type { ToolDefinition } from "../../../lambdas/tools/registry.ts";
 import { AS_OF, BANK_METADATA, TAX_METADATA } from "../loan/fixtures.ts";
 

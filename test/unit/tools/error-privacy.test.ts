@@ -2,6 +2,8 @@
 // name the service or document, the HTTP status and a short scrubbed reason, never a lender's raw
 // body nor a document's bytes. The lender is a real HTTP server on loopback.
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { createLoanTools } from "../../../lambdas/agents/loan/loan-tools.ts";
+import { DocumentError, extractPdfText } from "../../../lambdas/agents/loan/pdf-text.ts";
 import type { LlmProvider } from "../../../lambdas/llm/types.ts";
 import { createLogger } from "../../../lambdas/runtime/logger.ts";
 import type { RunStore } from "../../../lambdas/store/runs.ts";
@@ -12,8 +14,6 @@ import {
   LenderServiceError,
   PreconditionsResponseSchema,
 } from "../../../lambdas/tools/lender-client.ts";
-import { DocumentError, extractPdfText } from "../../../lambdas/tools/loan/pdf-text.ts";
-import { createLoanTools } from "../../../lambdas/tools/loan-tools.ts";
 import {
   type RecordingServer,
   type StubReply,

@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createLoanTools, type LoanToolServices } from "../../../lambdas/agents/loan/loan-tools.ts";
 import type { LlmProvider } from "../../../lambdas/llm/types.ts";
 import { parseConfig } from "../../../lambdas/runtime/config.ts";
 import type { RunStore } from "../../../lambdas/store/runs.ts";
@@ -14,7 +15,6 @@ import {
   LenderServiceError,
   PreconditionsResponseSchema,
 } from "../../../lambdas/tools/lender-client.ts";
-import { createLoanTools, type LoanToolServices } from "../../../lambdas/tools/loan-tools.ts";
 import type { ToolContext } from "../../../lambdas/tools/registry.ts";
 import {
   type RecordedRequest,

@@ -1,12 +1,12 @@
 // call_preconditions_api's `conditions` / `exclude` filters, in both modes: the reference engine and
 // the lender's service (a real HTTP server on loopback answering as the lender would).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadCatalog } from "../../../lambdas/agents/loan/catalog.ts";
+import { createLoanTools } from "../../../lambdas/agents/loan/loan-tools.ts";
 import type { LlmProvider } from "../../../lambdas/llm/types.ts";
 import type { RunStore } from "../../../lambdas/store/runs.ts";
 import type { DocumentReader } from "../../../lambdas/tools/document-reader.ts";
 import { createLenderCalls, type LenderCalls } from "../../../lambdas/tools/lender-client.ts";
-import { loadCatalog } from "../../../lambdas/tools/loan/catalog.ts";
-import { createLoanTools } from "../../../lambdas/tools/loan-tools.ts";
 import type { ToolDefinition } from "../../../lambdas/tools/registry.ts";
 import { type RecordingServer, startRecordingServer } from "../../support/recording-server.ts";
 import { AS_OF, TAX_METADATA } from "../loan/fixtures.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { describeBankingTools } from "../../../lambdas/agents/banking/banking-tools.ts";
+import { createLoanTools } from "../../../lambdas/agents/loan/loan-tools.ts";
 import type { Evidence } from "../../../lambdas/core/types.ts";
-import { describeBankingTools } from "../../../lambdas/tools/banking-tools.ts";
-import { createLoanTools } from "../../../lambdas/tools/loan-tools.ts";
 import { defineTool, ToolRegistry } from "../../../lambdas/tools/registry.ts";
 
 const registry = new ToolRegistry(

@@ -3,20 +3,20 @@
 // documents' text, or, when their URLs
 // are configured, as HTTP calls to the lender's own services (docs/lender-services.md). This module
 // is what the tools do; what they are (names, args, questions, solver views) is
-// lambdas/tools/loan-tool-catalog.ts, which every function needs and which carries no engine.
-import { type DocumentPolicy, resolveDocumentPath } from "../core/documents.ts";
-import { renderToolPrompt, TOOL_SYSTEM_PROMPT } from "../core/prompts.ts";
-import type { LlmProvider } from "../llm/types.ts";
-import type { RunStore } from "../store/runs.ts";
-import type { DocumentReader } from "./document-reader.ts";
-import type { LenderCalls } from "./lender-client.ts";
-import { evaluateConditions } from "./loan/conditions-engine.ts";
-import type { AssistedField } from "./loan/extraction.ts";
-import { withModelLocatedFields } from "./loan/field-assist.ts";
-import type { ExtractedDocument } from "./loan/pdf-text.ts";
-import { filterConditions, predictConditions } from "./loan/preconditions.ts";
+// lambdas/agents/loan/loan-tool-catalog.ts, which every function needs and which carries no engine.
+import { type DocumentPolicy, resolveDocumentPath } from "../../core/documents.ts";
+import { renderToolPrompt, TOOL_SYSTEM_PROMPT } from "../../core/prompts.ts";
+import type { LlmProvider } from "../../llm/types.ts";
+import type { RunStore } from "../../store/runs.ts";
+import type { DocumentReader } from "../../tools/document-reader.ts";
+import type { LenderCalls } from "../../tools/lender-client.ts";
+import type { ToolDefinition } from "../../tools/registry.ts";
+import { evaluateConditions } from "./conditions-engine.ts";
+import type { AssistedField } from "./extraction.ts";
+import { withModelLocatedFields } from "./field-assist.ts";
 import { describeLoanTools, type LoanToolRunners } from "./loan-tool-catalog.ts";
-import type { ToolDefinition } from "./registry.ts";
+import type { ExtractedDocument } from "./pdf-text.ts";
+import { filterConditions, predictConditions } from "./preconditions.ts";
 
 export interface LoanToolServices {
   documents: DocumentReader;

@@ -1,10 +1,10 @@
 // What a loan request's metadata must hold, checked against the condition catalog before a run exists:
 // a classification the catalog knows, a loan program, and well-formed values (real calendar dates,
 // positive finite amounts, four-digit years, EINs) wherever the engines read them. The catalog is
-// passed in (lambdas/tools/loan/request-catalog.ts builds it from the one the engines use), so this
+// passed in (lambdas/agents/loan/request-catalog.ts builds it from the one the engines use), so this
 // module stays pure and the API, batch lines, the twin and the CLI check with the same words.
-import { isPlainObject } from "./describe.ts";
-import type { RequestProblem } from "./request.ts";
+import { isPlainObject } from "../../core/describe.ts";
+import type { RequestProblem } from "../../core/request.ts";
 
 /** How a metadata value is read: `text` is any name or note (the engines trim it). */
 export type MetadataValueKind = "amount" | "date" | "year" | "ein" | "text";

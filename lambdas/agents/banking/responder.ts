@@ -1,7 +1,7 @@
 // The banking assistant's answer (the original assistant's responder): what the tools did, told
 // to the customer in a sentence or two, with the facts it rests on kept beside it for the
 // execution reviewer. Deterministic: the reply states only what the evidence holds.
-import type { Evidence, Plan } from "../types.ts";
+import type { Evidence, Plan } from "../../core/types.ts";
 import { formatMoney } from "./money.ts";
 import type { BankingIntent } from "./nlu.ts";
 import {

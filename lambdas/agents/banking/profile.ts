@@ -3,8 +3,8 @@
 // detail raises, the confirmation a money movement needs) and how its plans and answers are
 // reviewed. Pure: the tools that act on the core-banking store live in lambdas/tools.
 import * as z from "zod";
-import { balancedJsonEnd } from "../embedded-json.ts";
-import { scoreReview } from "../review.ts";
+import { balancedJsonEnd } from "../../core/embedded-json.ts";
+import { scoreReview } from "../../core/review.ts";
 import type {
   EvaluationRequest,
   Evidence,
@@ -14,7 +14,7 @@ import type {
   Review,
   ReviewIssue,
   RunResult,
-} from "../types.ts";
+} from "../../core/types.ts";
 import { formatMoney } from "./money.ts";
 import {
   BANKING_INTENTS,

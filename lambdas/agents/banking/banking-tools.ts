@@ -5,8 +5,7 @@
 // idempotent per step, so a retried worker never blocks, opens or sends twice.
 import { createHash } from "node:crypto";
 import type * as z from "zod";
-import { formatMoney } from "../core/banking/money.ts";
-import { TransientInfrastructureError } from "../runtime/transient.ts";
+import { TransientInfrastructureError } from "../../runtime/transient.ts";
 import {
   type Account,
   type Card,
@@ -17,13 +16,14 @@ import {
   type Transfer,
   TransferNotMadeError,
   TransferRefusedError,
-} from "../store/core-banking.ts";
+} from "../../store/core-banking.ts";
+import type { ToolContext, ToolDefinition } from "../../tools/registry.ts";
 import {
   type BankingToolRunners,
   describeBankingToolCatalog,
   type Reference,
 } from "./banking-tool-catalog.ts";
-import type { ToolContext, ToolDefinition } from "./registry.ts";
+import { formatMoney } from "./money.ts";
 
 /** A lookup that matched nothing the customer has (told to the customer as is). */
 export class NoMatchError extends Error {

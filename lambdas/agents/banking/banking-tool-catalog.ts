@@ -1,9 +1,9 @@
 // The banking tools as the planner and the registry know them: names, descriptions, argument schemas
-// and time limits. What they do (lambdas/tools/banking-tools.ts, over the core-banking store) only the
+// and time limits. What they do (lambdas/agents/banking/banking-tools.ts, over the core-banking store) only the
 // worker links, so the other functions' bundles carry neither the tools' code nor the store.
 import * as z from "zod";
-import { BANKING_TOOLS } from "../core/banking/profile.ts";
-import { defineTool, type ToolContext, type ToolDefinition } from "./registry.ts";
+import { defineTool, type ToolContext, type ToolDefinition } from "../../tools/registry.ts";
+import { BANKING_TOOLS } from "./profile.ts";
 
 export const Reference = z
   .object({
@@ -56,7 +56,7 @@ export const TransferArgs = z
     message: "expected exactly one of payee_id and to_account_id",
   });
 
-/** What each banking tool does when it runs, by tool (lambdas/tools/banking-tools.ts). */
+/** What each banking tool does when it runs, by tool (lambdas/agents/banking/banking-tools.ts). */
 export interface BankingToolRunners {
   findCard(args: z.infer<typeof FindCardArgs>, context: ToolContext): Promise<unknown>;
   blockCard(args: z.infer<typeof BlockCardArgs>, context: ToolContext): Promise<unknown>;

@@ -9,7 +9,12 @@
 import { getDocumentProxy } from "unpdf";
 import { scrubSensitiveText } from "../../core/redaction.ts";
 import { MAX_QUOTED_REASON_CHARS } from "../../core/sensitive-data.ts";
-import { OcrDocumentError, type OcrEngine, type OcrEngineName, type OcrPage } from "../ocr/engine.ts";
+import {
+  OcrDocumentError,
+  type OcrEngine,
+  type OcrEngineName,
+  type OcrPage,
+} from "../../tools/ocr/engine.ts";
 import { readDigits } from "./ocr-digits.ts";
 
 export interface ExtractedDocument {

@@ -1,13 +1,13 @@
 // The loan tools as the planner, the solver and the API know them: name, description, args schema,
 // timeout, what a step still needs from the caller (questions) and the part of its output the solver
-// reads (solver_view). What a tool does when it runs (lambdas/tools/loan-tools.ts: the reference
+// reads (solver_view). What a tool does when it runs (lambdas/agents/loan/loan-tools.ts: the reference
 // engines, document reading, the lender's clients) comes in as `runners`, resolved only when a tool
 // runs: the worker links them, so the other functions' bundles carry none of the engines.
 import * as z from "zod";
-import { findCondition, loadCatalog } from "./loan/catalog.ts";
-import type { ConditionsResult } from "./loan/conditions-engine.ts";
-import { missingInputs } from "./loan/preconditions.ts";
-import { defineTool, type ToolContext, type ToolDefinition } from "./registry.ts";
+import { defineTool, type ToolContext, type ToolDefinition } from "../../tools/registry.ts";
+import { findCondition, loadCatalog } from "./catalog.ts";
+import type { ConditionsResult } from "./conditions-engine.ts";
+import { missingInputs } from "./preconditions.ts";
 
 const SOLVER_PREVIEW_CHARS = 200;
 
@@ -76,7 +76,7 @@ export const QueryDatabaseArgs = z.object({
 /** llm's args. */
 export const LlmToolArgs = z.object({ prompt: z.string().min(1) });
 
-/** What each loan tool does when it runs, by tool name (lambdas/tools/loan-tools.ts loanToolRunners). */
+/** What each loan tool does when it runs, by tool name (lambdas/agents/loan/loan-tools.ts loanToolRunners). */
 export interface LoanToolRunners {
   call_preconditions_api(args: z.infer<typeof PreconditionsArgs>, context: ToolContext): Promise<unknown>;
   call_conditions_ai_api(args: z.infer<typeof ConditionsAiArgs>, context: ToolContext): Promise<unknown>;

@@ -103,7 +103,7 @@ export function parseCatalog(data: unknown): ConditionCatalog {
     const problems = parsed.error.issues.map(
       (issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`,
     );
-    throw new Error(`lambdas/tools/loan/catalog.json is invalid: ${problems.join("; ")}`);
+    throw new Error(`lambdas/agents/loan/catalog.json is invalid: ${problems.join("; ")}`);
   }
   return parsed.data;
 }

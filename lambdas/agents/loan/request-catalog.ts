@@ -1,14 +1,15 @@
-// The condition catalog as request validation needs it (lambdas/core/loan-request.ts): the
+// The condition catalog as request validation needs it (lambdas/agents/loan/loan-request.ts): the
 // classifications the engines know, and the metadata fields GET /v1/catalog offers with what a valid
 // value of each looks like. Built from the same view the New evaluation form reads, so a request is
 // refused exactly when the form would refuse it, in the same words.
-import type { LoanRequestCatalog, MetadataValueKind } from "../../core/loan-request.ts";
+
 import { knownClassifications, resolveClassification } from "./catalog.ts";
 import { buildCatalogView } from "./catalog-view.ts";
+import type { LoanRequestCatalog, MetadataValueKind } from "./loan-request.ts";
 
 /**
  * How each metadata field the catalog's conditions read is typed, and where else the PreConditions
- * engine reads the same value (lambdas/tools/loan/preconditions.ts, readFacts). A field the view
+ * engine reads the same value (lambdas/agents/loan/preconditions.ts, readFacts). A field the view
  * offers without an entry here is a programming error: it would go unchecked.
  */
 const FIELD_KINDS: Record<string, { kind: MetadataValueKind; alsoAt?: string[] }> = {
@@ -37,7 +38,7 @@ function buildRequestCatalog(): LoanRequestCatalog {
     const typed = FIELD_KINDS[field];
     if (!typed) {
       throw new Error(
-        `the catalog offers metadata.${field}, which lambdas/tools/loan/request-catalog.ts does not type: add it to FIELD_KINDS`,
+        `the catalog offers metadata.${field}, which lambdas/agents/loan/request-catalog.ts does not type: add it to FIELD_KINDS`,
       );
     }
     return { field, expected: words, ...typed };

@@ -3,7 +3,7 @@
 // (else: which one?), the payee is one of theirs (else: which payee?), the currency is the account's
 // (a missing one is taken from it), and the balance covers the amount (else: refused, saying what is
 // available). Pure: the holdings are read by the caller.
-import type { InputQuestion } from "../types.ts";
+import type { InputQuestion } from "../../core/types.ts";
 import type { ProductReference, SlotName, Slots } from "./nlu.ts";
 import { formatMoney } from "./profile.ts";
 

@@ -1,9 +1,9 @@
 // Agent profiles: steps a plan must contain whatever the planner wrote (the loan-agent plan's PreConditions →
 // Conditions AI: docs/architecture.md, "Where this project comes from").
-import type { InstructionScope } from "./instructions.ts";
-import { parsePlanText } from "./parse.ts";
-import type { AgentProfile, EvaluationRequest, Plan, RequiredStep, ToolCatalog } from "./types.ts";
-import { normalizePlan } from "./validate.ts";
+import type { InstructionScope } from "../../core/instructions.ts";
+import { parsePlanText } from "../../core/parse.ts";
+import type { AgentProfile, EvaluationRequest, Plan, RequiredStep, ToolCatalog } from "../../core/types.ts";
+import { normalizePlan } from "../../core/validate.ts";
 
 const PRECONDITIONS = "call_preconditions_api";
 const CONDITIONS_AI = "call_conditions_ai_api";
