@@ -1,0 +1,95 @@
+// Verdicts on documents nobody who writes the engines designed: the hand-labelled loan files of
+// test/fixtures/held-out-documents/ (official IRS Form 1120 and 1120-S PDFs filled through their own
+// fields and flattened, US, UK and Australian bank statements), judged as the agent judges them
+// (PreConditions, then Conditions AI over the extracted text) and scored against their labels. The
+// corpus is measured, never tuned on: only its numbers say how the rules fare on what users bring.
+// Run: npx tsx bench/held-out-documents.ts [--misses]
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import type { LabelledCase } from "../examples/layouts/cases.ts";
+import { extractPdfText } from "../lambdas/agents/loan/pdf-text.ts";
+import { scoreCase } from "./layouts.ts";
+
+const CORPUS = fileURLToPath(new URL("../test/fixtures/held-out-documents/", import.meta.url));
+
+interface ManifestLine {
+  file: string;
+  request: { metadata: Record<string, unknown>; s3_pdf_paths: string[] };
+  expected: LabelledCase["labels"];
+  notes: string;
+  documents: Record<string, string>;
+}
+
+export interface HeldOutScore {
+  files: number;
+  verdicts: number;
+  right: number;
+  false_fulfilled: number;
+  /** not_fulfilled where the label is fulfilled or insufficient_evidence (a wrong decided "no"). */
+  wrong_not_fulfilled: number;
+  insufficient: number;
+  by_condition: Record<string, { verdicts: number; right: number }>;
+  misses: string[];
+}
+
+export async function measureHeldOutDocuments(): Promise<HeldOutScore> {
+  const lines = (await readFile(`${CORPUS}manifest.jsonl`, "utf8"))
+    .split("\n")
+    .filter((line) => line.trim())
+    .map((line) => JSON.parse(line) as ManifestLine);
+  const score: HeldOutScore = {
+    files: lines.length,
+    verdicts: 0,
+    right: 0,
+    false_fulfilled: 0,
+    wrong_not_fulfilled: 0,
+    insufficient: 0,
+    by_condition: {},
+    misses: [],
+  };
+  for (const line of lines) {
+    const documents = await Promise.all(
+      line.request.s3_pdf_paths.map(async (key) => ({
+        key,
+        bytes: new Uint8Array(await readFile(`${CORPUS}${line.documents[key]}`)),
+      })),
+    );
+    const labelled: LabelledCase = {
+      layout: line.file,
+      description: line.file,
+      documents: documents as LabelledCase["documents"],
+      metadata: line.request.metadata,
+      labels: line.expected,
+    };
+    const extracted = await Promise.all(documents.map((item) => extractPdfText(item.bytes, item.key)));
+    const judged = scoreCase(labelled, extracted);
+    score.verdicts += judged.verdicts;
+    score.right += judged.right;
+    score.false_fulfilled += judged.false_fulfilled;
+    score.insufficient += judged.insufficient;
+    score.misses.push(...judged.misses);
+    for (const [condition, label] of Object.entries(line.expected)) {
+      const got = judged.judged.find((verdict) => verdict.condition_id === condition)?.status;
+      const entry = (score.by_condition[condition] ??= { verdicts: 0, right: 0 });
+      entry.verdicts += 1;
+      if (got === label) entry.right += 1;
+      if (got === "not_fulfilled" && label !== "not_fulfilled") score.wrong_not_fulfilled += 1;
+    }
+  }
+  return score;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const score = await measureHeldOutDocuments();
+  const pct = (right: number, total: number) => `${right}/${total} (${((100 * right) / total).toFixed(1)} %)`;
+  console.log(
+    `held-out documents: ${score.files} loan files, ${pct(score.right, score.verdicts)} labelled verdicts right`,
+  );
+  console.log(
+    `false fulfilled: ${score.false_fulfilled}, wrong not_fulfilled: ${score.wrong_not_fulfilled}, insufficient_evidence given: ${score.insufficient}`,
+  );
+  for (const [condition, entry] of Object.entries(score.by_condition).sort()) {
+    console.log(`  ${condition.padEnd(20)} ${pct(entry.right, entry.verdicts)}`);
+  }
+  if (process.argv.includes("--misses")) for (const miss of score.misses) console.log(`  miss: ${miss}`);
+}
