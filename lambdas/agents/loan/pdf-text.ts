@@ -397,7 +397,7 @@ function describeOpenError(documentName: string, bytes: Uint8Array, error: unkno
   if (name === "PasswordException") {
     return `${documentName} is not a readable PDF: it is encrypted and needs a password`;
   }
-  const head = new TextDecoder("latin1").decode(bytes.subarray(0, Math.min(1024, bytes.byteLength)));
+  const head = latin1(bytes.subarray(0, Math.min(1024, bytes.byteLength)));
   if (!head.includes("%PDF-")) {
     return `${documentName} is not a readable PDF: expected a PDF file (starting with %PDF-), got ${describeHead(bytes)}`;
   }
@@ -409,7 +409,7 @@ function describeOpenError(documentName: string, bytes: Uint8Array, error: unkno
  * file's first line may be a borrower's name or SSN), so they are never quoted.
  */
 function describeHead(bytes: Uint8Array): string {
-  const head = new TextDecoder("latin1").decode(bytes.subarray(0, 512));
+  const head = latin1(bytes.subarray(0, 512));
   const kind =
     FILE_SIGNATURES.find(([signature]) => head.startsWith(signature))?.[1] ??
     (/^\s*<(?:!doctype html|html)/i.test(head)
@@ -418,6 +418,14 @@ function describeHead(bytes: Uint8Array): string {
         ? "plain text"
         : "binary data");
   return `${kind} of ${bytes.byteLength} bytes`;
+}
+
+/**
+ * Each byte as the character of the same code: WHATWG's "latin1" TextDecoder is windows-1252 (Node 22
+ * decodes 0x89 as "‰"), which would hide the signatures below.
+ */
+function latin1(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
 }
 
 const FILE_SIGNATURES: ReadonlyArray<readonly [signature: string, kind: string]> = [
