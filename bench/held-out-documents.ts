@@ -70,7 +70,8 @@ export async function measureHeldOutDocuments(): Promise<HeldOutScore> {
     score.misses.push(...judged.misses);
     for (const [condition, label] of Object.entries(line.expected)) {
       const got = judged.judged.find((verdict) => verdict.condition_id === condition)?.status;
-      const entry = (score.by_condition[condition] ??= { verdicts: 0, right: 0 });
+      const entry = score.by_condition[condition] ?? { verdicts: 0, right: 0 };
+      score.by_condition[condition] = entry;
       entry.verdicts += 1;
       if (got === label) entry.right += 1;
       if (got === "not_fulfilled" && label !== "not_fulfilled") score.wrong_not_fulfilled += 1;
