@@ -65,6 +65,9 @@ async function checkedRun(
 ): Promise<MetaItem> {
   const profile = profileModule(meta.profile);
   if (!profile.check || !meta.customer_id || !meta.plan || meta.refusal) return meta;
+  // Once decided, what was confirmed is what runs: nothing is rewritten after the customer's yes (the
+  // transfer's own transaction still refuses what the balance no longer covers).
+  if (meta.approval && meta.approval.status !== "pending") return meta;
   if (!holdings)
     throw new Error("this function cannot read customers' holdings: CORE_BANKING_TABLE is not set");
   const checked = profile.check(meta.request, await holdings(meta.customer_id), {
