@@ -157,7 +157,8 @@ describe("the Chat page", () => {
     const record = await getJson<RunRecord>(`/v1/runs/${runId}`);
     expect(record.profile).toBe("banking_assistant");
     expect(record.session_id).toBe(sessionId);
-    expect(await page.innerText("#run-title")).toBe("Banking assistant · lost stolen card");
+    // The title follows the run record, which the page fetches after the route changes.
+    await expect.poll(() => page.innerText("#run-title")).toBe("Banking assistant · lost stolen card");
     const panel = page.locator("[data-testid=conversation]");
     await panel.waitFor({ state: "visible" });
     await expect
