@@ -24,6 +24,7 @@ import {
   type Reference,
 } from "./banking-tool-catalog.ts";
 import { formatMoney } from "./money.ts";
+import { payeesNamed } from "./preflight.ts";
 
 /** A lookup that matched nothing the customer has (told to the customer as is). */
 export class NoMatchError extends Error {
@@ -95,13 +96,8 @@ export function bankingToolRunners(store: () => CoreBankingStore): BankingToolRu
     },
     async findPayee({ name }, context) {
       const { payees } = await store().holdings(customerOf(context));
-      const wanted = normalizeName(required(name, "to"));
-      const matches = payees.filter((payee) =>
-        [payee.name, ...payee.aliases].some((known) => {
-          const candidate = normalizeName(known);
-          return candidate === wanted || candidate.split(" ")[0] === wanted;
-        }),
-      );
+      // The same matching the check before confirmation used, so the payee confirmed is the one found.
+      const matches = payeesNamed(required(name, "to"), payees);
       const payee = only(matches, `payee named "${name}"`, (match: Payee) => match.name);
       return { payee_id: payee.payee_id, name: payee.name };
     },
@@ -351,8 +347,4 @@ function only<T>(matches: T[], named: string, describe: (item: T) => string): T 
     throw new AmbiguousError(`you have several: ${matches.map(describe).join(", ")}; say which one.`);
   }
   return matches[0] as T;
-}
-
-function normalizeName(name: string): string {
-  return name.trim().toLowerCase().replace(/\s+/g, " ");
 }

@@ -4,8 +4,8 @@
 // (a missing one is taken from it), and the balance covers the amount (else: refused, saying what is
 // available). Pure: the holdings are read by the caller.
 import type { InputQuestion } from "../../core/types.ts";
+import { formatMoney } from "./money.ts";
 import type { ProductReference, SlotName, Slots } from "./nlu.ts";
-import { formatMoney } from "./profile.ts";
 
 export interface HeldAccount {
   account_id: string;
