@@ -6,7 +6,7 @@
 // engines read as a column boundary.
 // Pages without a text layer (scans, photos) are read by an OCR engine when one is configured; its
 // words go through the same line layout, so the engines read OCR text like any other.
-import { getDocumentProxy } from "unpdf";
+import { getDocumentProxy, getResolvedPDFJS } from "unpdf";
 import { scrubSensitiveText } from "../../core/redaction.ts";
 import { MAX_QUOTED_REASON_CHARS } from "../../core/sensitive-data.ts";
 import {
@@ -16,6 +16,8 @@ import {
   type OcrPage,
 } from "../../tools/ocr/engine.ts";
 import { readDigits } from "./ocr-digits.ts";
+import { type DocumentModel, type PageModel, pageModel } from "../../documents/page-model.ts";
+import { inkMarks, type OperatorCodes } from "../../documents/pdf-marks.ts";
 
 export interface ExtractedDocument {
   document: string;
@@ -37,6 +39,12 @@ export interface ExtractedDocument {
   page_sources?: PageSource[];
   /** How the pages without a text layer were read, when OCR was tried on any. */
   ocr?: OcrSummary;
+  /**
+   * The document model: every page's lines and words with their boxes, and the signatures seen
+   * (Textract's Block shape). `model.pages[i]`'s LINE blocks are `pages[i]`'s lines, in order.
+   * Absent for documents extracted elsewhere.
+   */
+  model?: DocumentModel;
 }
 
 /** Where a page's text came from; `confidence` (0–100, the mean of its words) only for OCR. */
@@ -60,6 +68,16 @@ export interface ExtractOptions {
   location?: { bucket: string; key: string };
   /** Stable for one document in one run, so a retried step reuses the same OCR job. */
   requestToken?: string;
+}
+
+/** Printed wording of a place to sign ("Signature of officer", "Sign Here", "Signed"). */
+const SIGNATURE_WORDING = /\bsign/i;
+
+let codes: Promise<OperatorCodes> | undefined;
+/** pdf.js's operator numbers, from the pdf.js build unpdf bundles (they differ between versions). */
+function operatorCodes(): Promise<OperatorCodes> {
+  codes ??= getResolvedPDFJS().then((pdfjs) => (pdfjs as unknown as { OPS: OperatorCodes }).OPS);
+  return codes;
 }
 
 /** Words read below this confidence (0–100) are specks, rules and stamps, not text. */
@@ -123,6 +141,7 @@ export async function extractPdfText(
   try {
     const pages: string[] = [];
     const cells: Cell[][][] = [];
+    const models: PageModel[] = [];
     const sizes: Array<{ width: number; height: number }> = [];
     for (let number = 1; number <= pdf.numPages; number++) {
       let page: Awaited<ReturnType<typeof pdf.getPage>>;
@@ -138,7 +157,7 @@ export async function extractPdfText(
       const shown = page.getViewport({ scale: 1 });
       sizes.push({ width: shown.width, height: shown.height });
       const items: PositionedText[] = [];
-      const rotated: string[] = [];
+      const rotated: Array<{ text: string; box: LineBox }> = [];
       const content = await page.getTextContent();
       for (const item of content.items) {
         if (!("str" in item) || item.str.trim() === "") continue;
@@ -146,7 +165,8 @@ export async function extractPdfText(
         // Vertical margin captions (common on IRS forms) would otherwise splice into whatever
         // horizontal line shares their y; they are kept as lines of their own.
         if (Math.abs(b) > Math.abs(a) + 1e-6) {
-          rotated.push(item.str.trim());
+          const size = Math.hypot(a, b) || 10;
+          rotated.push({ text: item.str.trim(), box: { x: x - size, y, right: x, top: y + item.width } });
           continue;
         }
         items.push({
@@ -158,9 +178,13 @@ export async function extractPdfText(
         });
       }
       items.push(...(await formFieldValues(page)));
-      const laid = layoutLines(items);
-      pages.push([...laid.map((line) => line.text), ...rotated].join("\n"));
-      cells.push([...laid.map((line) => line.cells), ...rotated.map(() => [])]);
+      const laid = [...layoutLines(items), ...rotated.map((line) => ({ ...line, cells: [] }))];
+      const text = laid.map((line) => line.text).join("\n");
+      pages.push(text);
+      cells.push(laid.map((line) => line.cells));
+      // Drawings are read only where a signature can be: the operator list costs as much as the text.
+      const marks = SIGNATURE_WORDING.test(text) ? inkMarks(await page.getOperatorList(), await operatorCodes()) : [];
+      models.push(pageModel(number, shown, laid, marks));
       page.cleanup();
     }
     const extracted: ExtractedDocument = {
@@ -169,6 +193,7 @@ export async function extractPdfText(
       pages,
       has_text_layer: pages.some((text) => text.trim() !== ""),
       cells,
+      model: { pages: models },
     };
     const blank = pages.flatMap((text, index) => (text.trim() === "" ? [index + 1] : []));
     if (!options.ocr || blank.length === 0) return extracted;
@@ -210,6 +235,7 @@ async function withOcr(
   }
   const pages = [...extracted.pages];
   const cells = [...(extracted.cells ?? extracted.pages.map(() => []))];
+  const models = extracted.model ? [...extracted.model.pages] : undefined;
   let total = 0;
   let count = 0;
   for (const page of read) {
@@ -232,6 +258,8 @@ async function withOcr(
     const laid = layoutLines(items);
     pages[index] = laid.map((line) => line.text).join("\n");
     cells[index] = laid.map((line) => line.cells);
+    const size = pageSizes[index];
+    if (models && size) models[index] = pageModel(page.page, size, laid, [], page.signatures ?? []);
     const sum = items.reduce((acc, item) => acc + (item.confidence ?? 0), 0);
     total += sum;
     count += items.length;
@@ -241,6 +269,7 @@ async function withOcr(
     ...extracted,
     pages,
     cells,
+    ...(models ? { model: { pages: models } } : {}),
     page_sources: sources,
     ocr: {
       engine: ocr.name,
@@ -284,7 +313,21 @@ async function formFieldValues(page: {
   return values;
 }
 
-function layoutLines(items: PositionedText[]): Array<{ text: string; cells: Cell[] }> {
+/** A laid-out line: its text, its columns, and its box on the page (points from the bottom left). */
+export interface LaidLine {
+  text: string;
+  cells: Cell[];
+  box: LineBox;
+}
+
+export interface LineBox {
+  x: number;
+  y: number;
+  right: number;
+  top: number;
+}
+
+function layoutLines(items: PositionedText[]): LaidLine[] {
   const sorted = [...items].sort((p, q) => q.y - p.y || p.x - q.x);
   const rows: Array<{ y: number; size: number; items: PositionedText[] }> = [];
   const extents = ocrLineExtents(items);
@@ -298,7 +341,7 @@ function layoutLines(items: PositionedText[]): Array<{ text: string; cells: Cell
       rows.push({ y: item.y, size: item.size, items: [item] });
     }
   }
-  const lines: Array<{ text: string; cells: Cell[] }> = [];
+  const lines: LaidLine[] = [];
   for (const row of rows) {
     const ordered = row.items.sort((p, q) => p.x - q.x);
     let line = "";
@@ -329,7 +372,14 @@ function layoutLines(items: PositionedText[]): Array<{ text: string; cells: Cell
     }
     const trimmed = line.trimEnd();
     if (trimmed === "") continue;
-    lines.push({ text: trimmed, cells: cellsOf(trimmed, cells) });
+    // Baseline to cap height: descenders below a baseline are a fifth of the size.
+    const box = {
+      x: Math.min(...row.items.map((item) => item.x)),
+      right: Math.max(...row.items.map((item) => item.x + item.width)),
+      y: Math.min(...row.items.map((item) => item.y - 0.2 * item.size)),
+      top: Math.max(...row.items.map((item) => item.y + 0.8 * item.size)),
+    };
+    lines.push({ text: trimmed, cells: cellsOf(trimmed, cells), box });
   }
   return lines;
 }

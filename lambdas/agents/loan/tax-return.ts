@@ -9,9 +9,16 @@ import {
   found,
   notFound,
 } from "./extraction.ts";
-import type { ExtractedDocument } from "./pdf-text.ts";
 import {
   blockCitation,
+  findSignatureBlocks,
+  type SignatureBlock,
+  signatureDate,
+  signatureNotFound,
+} from "./officer-signature.ts";
+import type { SignatureSource } from "../../documents/blocks.ts";
+import type { ExtractedDocument } from "./pdf-text.ts";
+import {
   type CorporationName,
   corporationNameByShape,
   describePages,
@@ -20,16 +27,12 @@ import {
   findEin,
   findPageOne,
   findScheduleL,
-  findSignatureBlocks,
   findTaxYear,
   isLocated,
   type Located,
   type Lookup,
   type ReturnPages,
   returnPages,
-  type SignatureBlock,
-  signatureDate,
-  signatureNotFound,
   type TaxYear,
 } from "./tax-return-fields.ts";
 import {
@@ -119,30 +122,53 @@ export function evaluateSigned(context: EvaluationContext): Finding {
   if (tax.pages.length === 0) return noReturn(context);
   const blocks = findSignatureBlocks(tax);
   if (blocks.length === 0) return signedByModel(context, tax);
-  const unsigned = blocks.filter((block) => !block.signer || !block.date);
+  const unsigned = blocks.filter((block) => !signed(block) || !block.date);
   if (unsigned.length > 0) {
     const problems = unsigned.map((block) => {
       const blanks = [
-        block.signer ? null : "the signature of officer is blank",
+        signed(block) ? null : "the signature of officer is blank",
         block.date ? null : "the date is blank",
       ].filter(Boolean);
-      return `${where(block.page)} "Sign Here" block: ${blanks.join(" and ")}${block.signer ? ` (signer: ${block.signer})` : ""}${block.date ? ` (date: ${block.date})` : ""}`;
+      const signer = signed(block) ? ` (signer: ${signerOf(block)})` : "";
+      return `${where(block.page)} "Sign Here" block: ${blanks.join(" and ")}${signer}${block.date ? ` (date: ${block.date})` : ""}`;
     });
     return {
       status: "not_fulfilled",
       reason: `the return is not signed and dated by an officer: ${problems.join("; ")}`,
       citations: unsigned.map(blockCitation),
-      observed: { signer: unsigned[0]?.signer ?? null, date: unsigned[0]?.date ?? null },
+      observed: { signer: unsigned[0] ? signerOf(unsigned[0]) : null, date: unsigned[0]?.date ?? null },
       ...signatureSpecifics(unsigned),
     };
   }
   const first = blocks[0] as SignatureBlock;
   return {
     status: "fulfilled",
-    reason: `${where(first.page)} "Sign Here" block is signed by ${first.signer}${first.title ? ` (${first.title})` : ""} and dated ${first.date}`,
+    reason: `${where(first.page)} "Sign Here" block is signed by ${signerOf(first)}${first.title ? ` (${first.title})` : ""} and dated ${first.date}`,
     citations: blocks.map(blockCitation),
-    observed: { signer: first.signer, date: first.date, title: first.title },
+    observed: {
+      signer: signerOf(first),
+      date: first.date,
+      title: first.title,
+      ...(first.drawn ? { signature: DRAWN_SIGNATURE[first.drawn.source] } : {}),
+    },
   };
+}
+
+/** How a signature seen in the box (not typed) is described to the reader. */
+const DRAWN_SIGNATURE: Record<SignatureSource, string> = {
+  "vector-drawing": "a hand-drawn signature in the officer's box",
+  image: "a signature image in the officer's box",
+  ink: "handwritten ink in the officer's box",
+  textract: "a handwritten signature Textract found in the officer's box",
+};
+
+function signed(block: SignatureBlock): boolean {
+  return Boolean(block.signer || block.drawn);
+}
+
+/** The signer's typed name, or what was seen in the box. */
+function signerOf(block: SignatureBlock): string | null {
+  return block.signer ?? (block.drawn ? DRAWN_SIGNATURE[block.drawn.source] : null);
 }
 
 /** No Sign Here block the finders can read: a model's signer and date, both quoted, or insufficient. */
@@ -168,18 +194,18 @@ function signatureSpecifics(unsigned: SignatureBlock[]): Pick<Finding, "missing"
   const remedies: string[] = [];
   for (const block of unsigned) {
     const described = `the "Sign Here" block on page ${block.page.page} of ${block.page.document}`;
-    if (!block.signer) missing.push(`officer's signature in ${described}`);
+    if (!signed(block)) missing.push(`officer's signature in ${described}`);
     if (!block.date) missing.push(`date beside the officer's signature in ${described}`);
-    if (!block.signer && !block.date) {
+    if (!signed(block) && !block.date) {
       remedies.push(`Have an officer sign and date ${described}, then provide the signed return`);
-    } else if (!block.signer) {
+    } else if (!signed(block)) {
       const dated = signatureDate(block);
       remedies.push(
         `Have an officer sign ${described} (it is dated ${dated ? isoDate(dated) : block.date} but not signed), then provide the signed return`,
       );
     } else {
       remedies.push(
-        `Have the officer who signed (${block.signer}) date ${described}, then provide the dated return`,
+        `Have the officer who signed (${block.signer ?? "the signature in the box"}) date ${described}, then provide the dated return`,
       );
     }
   }

@@ -1,6 +1,7 @@
 // Reading helpers shared by the condition engines: lines and columns of extracted pages,
 // dates, amounts, name comparison and verbatim citations.
 import type { Cell, ExtractedDocument } from "./pdf-text.ts";
+import type { PageModel } from "../../documents/blocks.ts";
 
 export interface Citation {
   document: string;
@@ -24,18 +25,23 @@ export interface PageText {
   lines: string[];
   /** The columns of each line with their extent on the page (`lines[i]` ↔ `cells[i]`), when known. */
   cells?: Cell[][];
+  /** The page in the document model (its LINE blocks are `lines`, in order), when it was built. */
+  model?: PageModel;
 }
 
 export function documentPages(document: ExtractedDocument): PageText[] {
   return document.pages.map((text, index) => {
     const lines = text.split("\n");
     const cells = document.cells?.[index];
+    const model = document.model?.pages[index];
+    const modelLines = model?.blocks.filter((block) => block.BlockType === "LINE").length;
     return {
       document: document.document,
       page: index + 1,
       text,
       lines,
       ...(cells && cells.length === lines.length ? { cells } : {}),
+      ...(model && modelLines === lines.length ? { model } : {}),
     };
   });
 }

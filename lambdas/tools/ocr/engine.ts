@@ -27,6 +27,17 @@ export interface OcrPage {
   /** 1-based. */
   page: number;
   lines: OcrLine[];
+  /** Signatures the engine saw (Textract's SIGNATURES feature), in PDF points from the bottom left. */
+  signatures?: OcrSignature[];
+}
+
+export interface OcrSignature {
+  x: number;
+  y: number;
+  right: number;
+  top: number;
+  /** 0–100. */
+  confidence: number;
 }
 
 export interface OcrRequest {
