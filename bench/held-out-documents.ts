@@ -18,6 +18,8 @@ interface ManifestLine {
   expected: LabelledCase["labels"];
   notes: string;
   documents: Record<string, string>;
+  /** Where the documents come from ("irs-official-form", "us-bank-statement", …); see the corpus README. */
+  source?: string;
 }
 
 export interface HeldOutScore {
@@ -29,6 +31,10 @@ export interface HeldOutScore {
   wrong_not_fulfilled: number;
   insufficient: number;
   by_condition: Record<string, { verdicts: number; right: number }>;
+  by_source: Record<
+    string,
+    { verdicts: number; right: number; false_fulfilled: number; insufficient: number }
+  >;
   misses: string[];
 }
 
@@ -45,6 +51,7 @@ export async function measureHeldOutDocuments(): Promise<HeldOutScore> {
     wrong_not_fulfilled: 0,
     insufficient: 0,
     by_condition: {},
+    by_source: {},
     misses: [],
   };
   for (const line of lines) {
@@ -67,13 +74,31 @@ export async function measureHeldOutDocuments(): Promise<HeldOutScore> {
     score.right += judged.right;
     score.false_fulfilled += judged.false_fulfilled;
     score.insufficient += judged.insufficient;
-    score.misses.push(...judged.misses);
+    const source = line.source ?? "unlabelled source";
+    const bySource = score.by_source[source] ?? {
+      verdicts: 0,
+      right: 0,
+      false_fulfilled: 0,
+      insufficient: 0,
+    };
+    score.by_source[source] = bySource;
     for (const [condition, label] of Object.entries(line.expected)) {
-      const got = judged.judged.find((verdict) => verdict.condition_id === condition)?.status;
+      const verdict = judged.judged.find((candidate) => candidate.condition_id === condition);
+      const got = verdict?.status;
       const entry = score.by_condition[condition] ?? { verdicts: 0, right: 0 };
       score.by_condition[condition] = entry;
       entry.verdicts += 1;
-      if (got === label) entry.right += 1;
+      bySource.verdicts += 1;
+      if (got === label) {
+        entry.right += 1;
+        bySource.right += 1;
+      } else {
+        score.misses.push(
+          `${condition}: ${label} → ${got ?? "no verdict"} (${line.file}): ${verdict?.reason ?? ""}`,
+        );
+      }
+      if (got === "fulfilled" && label !== "fulfilled") bySource.false_fulfilled += 1;
+      if (got === "insufficient_evidence") bySource.insufficient += 1;
       if (got === "not_fulfilled" && label !== "not_fulfilled") score.wrong_not_fulfilled += 1;
     }
   }
@@ -91,6 +116,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   );
   for (const [condition, entry] of Object.entries(score.by_condition).sort()) {
     console.log(`  ${condition.padEnd(20)} ${pct(entry.right, entry.verdicts)}`);
+  }
+  for (const [source, entry] of Object.entries(score.by_source).sort()) {
+    console.log(
+      `  ${source.padEnd(28)} ${pct(entry.right, entry.verdicts)}, false fulfilled ${entry.false_fulfilled}, insufficient ${entry.insufficient}`,
+    );
   }
   if (process.argv.includes("--misses")) for (const miss of score.misses) console.log(`  miss: ${miss}`);
 }

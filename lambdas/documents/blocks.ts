@@ -107,7 +107,10 @@ export function blocksOfType(page: PageModel, type: BlockType): Block[] {
 }
 
 /** SIGNATURE blocks whose box lies mostly (half or more) inside `region` (points). */
-export function signaturesIn(page: PageModel, region: PointBox): Array<{ block: Block; source: SignatureSource }> {
+export function signaturesIn(
+  page: PageModel,
+  region: PointBox,
+): Array<{ block: Block; source: SignatureSource }> {
   return blocksOfType(page, "SIGNATURE").flatMap((block) => {
     const box = pointBox(block.Geometry.BoundingBox, page);
     return overlapShare(box, region) >= 0.5

@@ -44,7 +44,9 @@ export function pageModel(
     const id = lineId(page, index);
     lineIds.push(id);
     const words = line.cells.flatMap((cell, cellIndex) => wordsOf(cell, line.box, `${id}.W${cellIndex}`));
-    const confidences = line.cells.flatMap((cell) => (cell.confidence === undefined ? [] : [cell.confidence]));
+    const confidences = line.cells.flatMap((cell) =>
+      cell.confidence === undefined ? [] : [cell.confidence],
+    );
     blocks.push({
       Id: id,
       BlockType: "LINE",
@@ -55,7 +57,13 @@ export function pageModel(
       ...(words.length ? { Relationships: [{ Type: "CHILD", Ids: words.map((word) => word.id) }] } : {}),
     });
     for (const word of words) {
-      blocks.push({ Id: word.id, BlockType: "WORD", Page: page, Text: word.text, Geometry: geometry(word.box) });
+      blocks.push({
+        Id: word.id,
+        BlockType: "WORD",
+        Page: page,
+        Text: word.text,
+        Geometry: geometry(word.box),
+      });
     }
   });
   const pens = marks.filter(penLike);

@@ -106,9 +106,12 @@ export function inkMarks(
   const stack: Matrix[] = [];
   let ctm: Matrix = IDENTITY;
   const images = new Set(
-    [ops.paintImageXObject, ops.paintInlineImageXObject, ops.paintImageMaskXObject, ops.paintImageXObjectRepeat].filter(
-      (code): code is number => code !== undefined,
-    ),
+    [
+      ops.paintImageXObject,
+      ops.paintInlineImageXObject,
+      ops.paintImageMaskXObject,
+      ops.paintImageXObjectRepeat,
+    ].filter((code): code is number => code !== undefined),
   );
   for (let index = 0; index < operatorList.fnArray.length; index++) {
     const fn = operatorList.fnArray[index];

@@ -75,7 +75,9 @@ function withAssisted(statement: Statement, assisted: ReadonlyArray<AssistedFiel
     const at = locate(field);
     if (!at) continue;
     if (field.field === "statement_period" && result.periods.length === 0) {
-      const range = findDateRanges(field.value)[0] ?? findDateRanges(field.excerpt)[0];
+      const range =
+        findDateRanges(field.value, statement.dateOrder)[0] ??
+        findDateRanges(field.excerpt, statement.dateOrder)[0];
       if (range) result.periods = [{ ...at, value: { start: range.start, end: range.end } }];
     } else if (
       field.field === "holder_name" &&

@@ -183,7 +183,9 @@ export async function extractPdfText(
       pages.push(text);
       cells.push(laid.map((line) => line.cells));
       // Drawings are read only where a signature can be: the operator list costs as much as the text.
-      const marks = SIGNATURE_WORDING.test(text) ? inkMarks(await page.getOperatorList(), await operatorCodes()) : [];
+      const marks = SIGNATURE_WORDING.test(text)
+        ? inkMarks(await page.getOperatorList(), await operatorCodes())
+        : [];
       models.push(pageModel(number, shown, laid, marks));
       page.cleanup();
     }

@@ -9,7 +9,9 @@ import {
   cellBelow,
   cite,
   citeSegment,
+  type DateOrder,
   dateInPeriods,
+  dateOrderOf,
   dayNumber,
   documentPages,
   type FoundAmount,
@@ -18,6 +20,7 @@ import {
   findDates,
   isoDate,
   leadingDate,
+  parseDate,
   type PageText,
   type SimpleDate,
   segments,
@@ -69,6 +72,8 @@ export interface ReversedFee {
 export interface Statement {
   document: string;
   pages: PageText[];
+  /** How the statement writes numeric dates (day first in the UK, Australia, New Zealand). */
+  dateOrder: DateOrder;
   periods: Array<Located<Period>>;
   /** Names beside an account-holder label (or located by a model). */
   holders: Array<Located<string>>;
@@ -115,16 +120,16 @@ function plausiblePeriod(start: SimpleDate, end: SimpleDate): boolean {
   return days >= 6 && days <= 100;
 }
 
-function readPeriods(pages: PageText[]): Array<Located<Period>> {
+function readPeriods(pages: PageText[], order: DateOrder): Array<Located<Period>> {
   const labeled: Array<Located<Period>> = [];
   const unlabeled: Array<Located<Period>> = [];
   for (const page of pages) {
     page.lines.forEach((line, index) => {
       // The range may wrap onto the next line under its label.
       const joined = `${line} ${page.lines[index + 1] ?? ""}`;
-      const ranges = findDateRanges(line);
+      const ranges = findDateRanges(line, order);
       const wrapped =
-        ranges.length === 0 ? findDateRanges(joined).filter((range) => range.index < line.length) : [];
+        ranges.length === 0 ? findDateRanges(joined, order).filter((range) => range.index < line.length) : [];
       for (const range of [...ranges, ...wrapped]) {
         if (!plausiblePeriod(range.start, range.end)) continue;
         const before = `${page.lines[index - 1] ?? ""} ${line.slice(0, range.index)}`;
@@ -144,7 +149,7 @@ function readPeriods(pages: PageText[]): Array<Located<Period>> {
   }
   const chosen = labeled.length > 0 ? labeled : unlabeled.slice(0, 1);
   if (chosen.length === 0) {
-    const fromBalances = periodFromBalanceDates(pages);
+    const fromBalances = periodFromBalanceDates(pages, order);
     if (fromBalances) chosen.push(fromBalances);
   }
   const unique: Array<Located<Period>> = [];
@@ -159,23 +164,35 @@ function periodKey(period: Period): string {
   return `${isoDate(period.start)}/${isoDate(period.end)}`;
 }
 
-/** "Beginning Balance on 01/01/26" with "Ending Balance on 01/31/26" or "Statement Date 01/31/26". */
-function periodFromBalanceDates(pages: PageText[]): Located<Period> | null {
+/**
+ * "Beginning Balance on 01/01/26" with "Ending Balance on 01/31/26" or "Statement Date 01/31/26".
+ * Summaries often print these without the year ("Beginning balance on 1/1"): the year is then the
+ * statement date's, printed in the page header ("January 31, 2026"), the start's a year earlier
+ * when its month comes after the end's.
+ */
+function periodFromBalanceDates(pages: PageText[], order: DateOrder): Located<Period> | null {
   const first = pages[0];
   if (!first) return null;
-  const dateAfter = (pattern: RegExp) => {
+  const headerYear = findDates(first.lines.slice(0, 8).join("\n"), order)[0]?.date.y;
+  const dateAfter = (pattern: RegExp, year?: number) => {
     for (let index = 0; index < first.lines.length; index++) {
       const line = first.lines[index] ?? "";
       const label = pattern.exec(line);
       if (!label) continue;
-      const date = findDates(line).find((found) => found.start >= label.index + label[0].length - 1);
-      if (date && date.start - (label.index + label[0].length) <= 4)
-        return { date: date.date, index, at: label.index };
+      const labelEnd = label.index + label[0].length;
+      const date = findDates(line, order).find((found) => found.start >= labelEnd - 1);
+      if (date && date.start - labelEnd <= 4) return { date: date.date, index, at: label.index };
+      const short = year === undefined ? null : leadingDate(line.slice(labelEnd));
+      const parsed = short ? parseDate(short.text, year, order) : null;
+      if (parsed) return { date: parsed, index, at: label.index };
     }
     return null;
   };
-  const start = dateAfter(START_BALANCE_DATE);
-  const end = dateAfter(END_BALANCE_DATE);
+  const end = dateAfter(END_BALANCE_DATE, headerYear);
+  let start = dateAfter(START_BALANCE_DATE, end?.date.y);
+  if (start && end && dayNumber(start.date) >= dayNumber(end.date) && start.date.y === end.date.y) {
+    start = dateAfter(START_BALANCE_DATE, end.date.y - 1);
+  }
   if (!start || !end) return null;
   if (!plausiblePeriod(start.date, end.date)) return null;
   return {
@@ -570,7 +587,7 @@ const signed = (amount: FoundAmount) => (amount.sign === "-" ? -amount.value : a
 const CHECK_GROUP =
   /(?:^|\s{2,})(\d{3,7})\*?\s{2,}(\d{1,2}\/\d{1,2}(?:\/\d{2,4})?)\s{2,}(\$?\d{1,3}(?:,\d{3})*\.\d{2})/g;
 
-function readTransactions(pages: PageText[], periods: Period[]): Transaction[] {
+function readTransactions(pages: PageText[], periods: Period[], order: DateOrder): Transaction[] {
   const transactions: Transaction[] = [];
   let section: Section = "none";
   let heads: ColumnHead[] = [];
@@ -603,7 +620,7 @@ function readTransactions(pages: PageText[], periods: Period[]): Transaction[] {
       }
       const date = leadingDate(line);
       if (!date) {
-        if (section === "withdrawals") transactions.push(...checkRows(page, index, periods));
+        if (section === "withdrawals") transactions.push(...checkRows(page, index, periods, order));
         return;
       }
       if (amounts.length === 0) return;
@@ -642,7 +659,7 @@ function readTransactions(pages: PageText[], periods: Period[]): Transaction[] {
       transactions.push({
         page,
         line: index,
-        date: dateInPeriods(date.text, periods),
+        date: dateInPeriods(date.text, periods, order),
         description,
         amount: amount.value,
         direction,
@@ -662,7 +679,7 @@ function readTransactions(pages: PageText[], periods: Period[]): Transaction[] {
   return transactions;
 }
 
-function checkRows(page: PageText, index: number, periods: Period[]): Transaction[] {
+function checkRows(page: PageText, index: number, periods: Period[], order: DateOrder): Transaction[] {
   const line = page.lines[index] ?? "";
   const rows: Transaction[] = [];
   CHECK_GROUP.lastIndex = 0;
@@ -672,7 +689,7 @@ function checkRows(page: PageText, index: number, periods: Period[]): Transactio
     rows.push({
       page,
       line: index,
-      date: dateInPeriods(match[2] ?? "", periods),
+      date: dateInPeriods(match[2] ?? "", periods, order),
       description: `Check ${match[1]}`,
       amount: amount.value,
       direction: "debit",
@@ -712,13 +729,28 @@ function lineAmountText(transaction: Transaction): string {
 // ---------------------------------------------------------------- fees
 
 /**
+ * The same fees as UK, Australian and New Zealand banks name them: a dishonour fee (a payment
+ * dishonoured for want of funds), an unpaid item or unpaid direct debit charge, a returned cheque,
+ * an unarranged overdraft fee, a bounced cheque.
+ */
+const INTERNATIONAL_FEE_NAMES = [
+  "dishono(?:u)?r(?:ed)?\\s+(?:(?:payment|item|cheque|check|direct\\s+debit)\\s+)?(?:fee|charge)s?",
+  "\\b(?:fee|charge)s?\\s*[-:/]?\\s*dishono(?:u)?r",
+  "unpaid\\s+(?:item|transaction|cheque|check|payment|direct\\s+debit|dd)\\s+(?:fee|charge)s?",
+  "retu(?:rn|m)(?:ed)?\\s+(?:cheque|payment|direct\\s+debit)\\s+(?:fee|charge)s?",
+  "unarranged\\s+overdraft\\s+(?:fee|charge|usage\\s+fee)s?",
+  "bounced\\s+(?:cheque|check)",
+].join("|");
+/**
  * The names of one fee: NSF, insufficient funds, overdraft (item / paid item / extended), OD or O/D,
  * overdrawn account, paid item, returned or return item (also "return item chargeback fee"),
  * courtesy pay; also the charge named first ("SERVICE CHARGE - OVERDRAWN ACCOUNT"), unless what
  * follows is an overdraft-protection transfer.
  */
-const FEE_NAME =
-  /\bN[S5]F\b|non[-\s]?sufficient[-\s]funds?|insuff(?:icient)?\.?[-\s]funds?|\b(?:extended\s+|continuous\s+)?overdraft(?:\s+(?:item|paid(?:\s+item)?))?\s+(?:fee|charge)s?|\bO\/?D\s+(?:item\s+)?(?:fee|charge)s?|overdrawn\s+(?:account|balance)\s+(?:fee|charge)s?|\b(?:fee|charge)s?\s*[-:/]?\s*(?:for\s+)?(?:an?\s+)?(?:overdrawn|overdraft|paid[-\s]item|retu(?:rn|m)(?:ed)?[-\s]item)(?!\s+(?:protection|transfer|xfer))|\bpaid[-\s]item\s+(?:fee|charge)s?|retu(?:rn|m)(?:ed)?[-\s]items?(?:\s+(?:chargeback\s+)?(?:fee|charge)s?)?|retu(?:rn|m)(?:ed)?\s+(?:check|ach|deposit(?:ed)?\s+item)\s+(?:fee|charge)s?|courtesy\s+pay\s+(?:fee|charge)s?/i;
+const FEE_NAME = new RegExp(
+  String.raw`\bN[S5]F\b|non[-\s]?sufficient[-\s]funds?|insuff(?:icient)?\.?[-\s]funds?|\b(?:extended\s+|continuous\s+)?overdraft(?:\s+(?:item|paid(?:\s+item)?))?\s+(?:fee|charge)s?|\bO\/?D\s+(?:item\s+)?(?:fee|charge)s?|overdrawn\s+(?:account|balance)\s+(?:fee|charge)s?|\b(?:fee|charge)s?\s*[-:/]?\s*(?:for\s+)?(?:an?\s+)?(?:overdrawn|overdraft|paid[-\s]item|retu(?:rn|m)(?:ed)?[-\s]item)(?!\s+(?:protection|transfer|xfer))|\bpaid[-\s]item\s+(?:fee|charge)s?|retu(?:rn|m)(?:ed)?[-\s]items?(?:\s+(?:chargeback\s+)?(?:fee|charge)s?)?|retu(?:rn|m)(?:ed)?\s+(?:check|ach|deposit(?:ed)?\s+item)\s+(?:fee|charge)s?|courtesy\s+pay\s+(?:fee|charge)s?|${INTERNATIONAL_FEE_NAMES}`,
+  "i",
+);
 const REVERSAL_WORDS =
   /waive[ds]?|refund(?:ed)?|revers(?:al|ed|e)|rebate|credit(?:ed)?\s+back|fee\s+credit|courtesy\s+credit/i;
 /** Headings of fee schedules and account disclosures: the fees they name are prices, not charges. */
@@ -843,11 +875,13 @@ const TAX_RETURN_MARK = /\bForm\s*1120\b|Corporation\s+Income\s+Tax\s+Return/i;
 /** Reads one document as a bank statement; null when it is not one. */
 export function readStatement(document: ExtractedDocument): Statement | null {
   const pages = documentPages(document);
-  const periods = readPeriods(pages);
+  const dateOrder = dateOrderOf(pages.map((page) => page.text).join("\n"));
+  const periods = readPeriods(pages, dateOrder);
   const accounts = readAccounts(pages);
   const transactions = readTransactions(
     pages,
     periods.map((p) => p.value),
+    dateOrder,
   );
   const looksLikeStatement =
     periods.length > 0 ||
@@ -859,6 +893,7 @@ export function readStatement(document: ExtractedDocument): Statement | null {
   return {
     document: document.document,
     pages,
+    dateOrder,
     periods,
     holders,
     addressNames: holders.length > 0 ? [] : readAddressNames(pages),

@@ -620,6 +620,5 @@ export function findCorporationName(view: ReturnPages): Lookup<CorporationName> 
   };
 }
 
-
 /** The caption under the officer's signature line; the Sign Here block is read in officer-signature.ts. */
 export const SIGNATURE_CAPTION = new RegExp(scannedPhrase("signature of officer"), "i");

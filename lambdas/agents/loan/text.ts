@@ -159,7 +159,7 @@ const MONTH_NAME =
 /** A date with its year: 01/31/2025, 1/31/25, 01-31-2025, 2025-01-31, January 31, 2025, Jan. 31 2025, 31 January 2025. */
 export const DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}/(?:\\d{4}|\\d{2})(?![\\d/])|(?<![\\d-])\\d{1,2}-\\d{1,2}-(?:\\d{4}|\\d{2})(?![\\d-])|(?<!\\d)\\d{4}-\\d{2}-\\d{2}(?!\\d)|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}(?!\\d)|(?<!\\d)\\d{1,2}\\s+${MONTH_NAME}\\.?,?\\s+\\d{4}(?!\\d))`;
 /** A date without its year, as transaction lines print it: 01/31, Jan 31. */
-const SHORT_DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}(?![\\d/])|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?!\\d))`;
+const SHORT_DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}(?![\\d/])|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?!\\d)|(?<![\\d/])\\d{1,2}\\s+${MONTH_NAME}\\b\\.?)`;
 const RANGE_SEPARATOR = "\\s*(?:-|–|—|\\bto\\b|\\bthrough\\b|\\bthru\\b|\\buntil\\b)\\s*";
 
 /**
@@ -197,17 +197,27 @@ const LOOK_ALIKES: Readonly<Record<string, string>> = {
   m: "(?:m|rn)",
 };
 
-export function parseDate(text: string, defaultYear?: number): SimpleDate | null {
+/**
+ * How a document writes numeric dates: month first (US: 03/14/2026) or day first (UK, Australia,
+ * New Zealand, most of the world: 14/03/2026). Names of months read the same either way.
+ */
+export type DateOrder = "mdy" | "dmy";
+
+export function parseDate(text: string, defaultYear?: number, order: DateOrder = "mdy"): SimpleDate | null {
   const value = text.trim().toLowerCase().replace(/\s+/g, " ");
+  const numeric = (year: number | undefined, first: number, second: number) =>
+    order === "dmy" ? validDate(year, second, first) : validDate(year, first, second);
   let match = /^(\d{1,2})\/(\d{1,2})(?:\/(\d{2}|\d{4}))?$/.exec(value);
   if (match) {
     const year = match[3] === undefined ? defaultYear : expandYear(Number(match[3]));
-    return validDate(year, Number(match[1]), Number(match[2]));
+    return numeric(year, Number(match[1]), Number(match[2]));
   }
   match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (match) return validDate(Number(match[1]), Number(match[2]), Number(match[3]));
   match = /^(\d{1,2})-(\d{1,2})-(\d{2}|\d{4})$/.exec(value);
-  if (match) return validDate(expandYear(Number(match[3])), Number(match[1]), Number(match[2]));
+  if (match) return numeric(expandYear(Number(match[3])), Number(match[1]), Number(match[2]));
+  match = /^(\d{1,2}) ([a-z]+)\.?$/.exec(value);
+  if (match) return validDate(defaultYear, MONTHS[(match[2] ?? "").slice(0, 3)], Number(match[1]));
   match = /^([a-z]+)\.? (\d{1,2})(?:st|nd|rd|th)?(?:,? (\d{4}))?$/.exec(value);
   if (match) {
     const year = match[3] === undefined ? defaultYear : Number(match[3]);
@@ -235,11 +245,11 @@ export interface FoundDate {
   text: string;
 }
 
-export function findDates(text: string): FoundDate[] {
+export function findDates(text: string, order: DateOrder = "mdy"): FoundDate[] {
   const result: FoundDate[] = [];
   const pattern = new RegExp(DATE_SOURCE, "gi");
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
-    const date = parseDate(match[0]);
+    const date = parseDate(match[0], undefined, order);
     if (date) result.push({ date, start: match.index, end: match.index + match[0].length, text: match[0] });
   }
   return result;
@@ -253,12 +263,12 @@ export interface FoundRange {
 }
 
 /** "01/01/2025 - 01/31/2025", "January 1, 2025 through January 31, 2025", "Jan 1 - Jan 31, 2025". */
-export function findDateRanges(text: string): FoundRange[] {
+export function findDateRanges(text: string, order: DateOrder = "mdy"): FoundRange[] {
   const result: FoundRange[] = [];
   const full = new RegExp(`(${DATE_SOURCE})${RANGE_SEPARATOR}(${DATE_SOURCE})`, "gi");
   for (let match = full.exec(text); match; match = full.exec(text)) {
-    const start = parseDate(match[1] ?? "");
-    const end = parseDate(match[2] ?? "");
+    const start = parseDate(match[1] ?? "", undefined, order);
+    const end = parseDate(match[2] ?? "", undefined, order);
     if (start && end && dayNumber(end) > dayNumber(start)) {
       result.push({ start, end, index: match.index, length: match[0].length });
     }
@@ -267,10 +277,10 @@ export function findDateRanges(text: string): FoundRange[] {
   // The start date often omits the year the end date carries.
   const short = new RegExp(`(${SHORT_DATE_SOURCE})${RANGE_SEPARATOR}(${DATE_SOURCE})`, "gi");
   for (let match = short.exec(text); match; match = short.exec(text)) {
-    const end = parseDate(match[2] ?? "");
+    const end = parseDate(match[2] ?? "", undefined, order);
     if (!end) continue;
-    let start = parseDate(match[1] ?? "", end.y);
-    if (start && dayNumber(start) >= dayNumber(end)) start = parseDate(match[1] ?? "", end.y - 1);
+    let start = parseDate(match[1] ?? "", end.y, order);
+    if (start && dayNumber(start) >= dayNumber(end)) start = parseDate(match[1] ?? "", end.y - 1, order);
     if (start && dayNumber(end) > dayNumber(start)) {
       result.push({ start, end, index: match.index, length: match[0].length });
     }
@@ -306,18 +316,44 @@ export function leadingDate(line: string): { text: string; length: number } | nu
 export function dateInPeriods(
   text: string,
   periods: ReadonlyArray<{ start: SimpleDate; end: SimpleDate }>,
+  order: DateOrder = "mdy",
 ): SimpleDate | null {
-  const withYear = parseDate(text);
+  const withYear = parseDate(text, undefined, order);
   if (withYear) return withYear;
   const years = [...new Set(periods.flatMap((period) => [period.start.y, period.end.y]))];
   for (const year of years) {
-    const date = parseDate(text, year);
+    const date = parseDate(text, year, order);
     if (!date) continue;
     const day = dayNumber(date);
     if (periods.some((period) => day >= dayNumber(period.start) - 7 && day <= dayNumber(period.end) + 7))
       return date;
   }
-  return years.length > 0 ? parseDate(text, years[years.length - 1]) : null;
+  return years.length > 0 ? parseDate(text, years[years.length - 1], order) : null;
+}
+
+/** Hints that a document is from a country that writes the day first: its currency or bank codes. */
+const DAY_FIRST_HINTS =
+  /£|\bGBP\b|\bAUD\b|\bNZD\b|A\$|NZ\$|\bsort\s+code\b|\bBSB\b|\bABN\b|\bIBAN\b|\bGST\b|\bVAT\b/i;
+const NUMERIC_DATE = /(?<![\d/.-])(\d{1,2})[/-](\d{1,2})(?:[/-](\d{4}|\d{2}))?(?![\d/.-])/g;
+
+/**
+ * Which way a document writes numeric dates, from the dates themselves: a first number above 12
+ * (31/03/2026) is a day, a second one above 12 (03/31/2026) is. When every date reads both ways
+ * (01/03/2026), the currency and the bank codes decide (pounds, a sort code or a BSB: day first);
+ * otherwise month first, as US documents write them.
+ */
+export function dateOrderOf(text: string): DateOrder {
+  let dayFirst = 0;
+  let monthFirst = 0;
+  NUMERIC_DATE.lastIndex = 0;
+  for (let match = NUMERIC_DATE.exec(text); match; match = NUMERIC_DATE.exec(text)) {
+    const first = Number(match[1]);
+    const second = Number(match[2]);
+    if (first > 12 && first <= 31 && second >= 1 && second <= 12) dayFirst++;
+    else if (second > 12 && second <= 31 && first >= 1 && first <= 12) monthFirst++;
+  }
+  if (dayFirst !== monthFirst) return dayFirst > monthFirst ? "dmy" : "mdy";
+  return DAY_FIRST_HINTS.test(text) ? "dmy" : "mdy";
 }
 
 export function dayNumber(date: SimpleDate): number {
