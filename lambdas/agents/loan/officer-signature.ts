@@ -2,8 +2,9 @@
 // signer, date and title read from the text around the "Signature of officer" caption, and a
 // signature drawn or pasted as an image into the officer's box seen in the document model. The
 // paid preparer's box, below it, never counts.
-import { lineId } from "../../documents/page-model.ts";
+
 import { pointBox, type SignatureSource, signaturesIn } from "../../documents/blocks.ts";
+import { lineId } from "../../documents/page-model.ts";
 import type { FieldSource } from "./extraction.ts";
 import type { Cell } from "./pdf-text.ts";
 import { describePages, type ReturnPages, SIGNATURE_CAPTION, searchOrder } from "./tax-return-fields.ts";

@@ -9,6 +9,8 @@
 import { getDocumentProxy, getResolvedPDFJS } from "unpdf";
 import { scrubSensitiveText } from "../../core/redaction.ts";
 import { MAX_QUOTED_REASON_CHARS } from "../../core/sensitive-data.ts";
+import { type DocumentModel, type PageModel, pageModel } from "../../documents/page-model.ts";
+import { inkMarks, type OperatorCodes } from "../../documents/pdf-marks.ts";
 import {
   OcrDocumentError,
   type OcrEngine,
@@ -16,8 +18,6 @@ import {
   type OcrPage,
 } from "../../tools/ocr/engine.ts";
 import { readDigits } from "./ocr-digits.ts";
-import { type DocumentModel, type PageModel, pageModel } from "../../documents/page-model.ts";
-import { inkMarks, type OperatorCodes } from "../../documents/pdf-marks.ts";
 
 export interface ExtractedDocument {
   document: string;

@@ -20,8 +20,8 @@ import {
   findDates,
   isoDate,
   leadingDate,
-  parseDate,
   type PageText,
+  parseDate,
   type SimpleDate,
   segments,
 } from "./text.ts";

@@ -2,6 +2,8 @@
 // Both read fields only through the finders of tax-return-fields.ts, page 1 first. A field the
 // finders cannot locate may come from a model (`context.assisted`, its quote verified to be on the
 // page); a model's value can confirm a match, never contradict the file on its own.
+
+import type { SignatureSource } from "../../documents/blocks.ts";
 import {
   type AssistedField,
   type ExtractionReport,
@@ -16,7 +18,6 @@ import {
   signatureDate,
   signatureNotFound,
 } from "./officer-signature.ts";
-import type { SignatureSource } from "../../documents/blocks.ts";
 import type { ExtractedDocument } from "./pdf-text.ts";
 import {
   type CorporationName,

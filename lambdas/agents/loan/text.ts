@@ -1,7 +1,8 @@
 // Reading helpers shared by the condition engines: lines and columns of extracted pages,
 // dates, amounts, name comparison and verbatim citations.
-import type { Cell, ExtractedDocument } from "./pdf-text.ts";
+
 import type { PageModel } from "../../documents/blocks.ts";
+import type { Cell, ExtractedDocument } from "./pdf-text.ts";
 
 export interface Citation {
   document: string;

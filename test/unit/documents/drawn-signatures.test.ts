@@ -87,11 +87,13 @@ describe("signatures drawn or pasted into the officer's box", () => {
     const page = extracted.model?.pages[0];
     const signatures = page?.blocks.filter((block) => block.BlockType === "SIGNATURE") ?? [];
     expect(signatures).toHaveLength(1);
-    const box = pointBox(signatures[0]!.Geometry.BoundingBox, page!);
+    const [signature] = signatures;
+    if (!page || !signature) throw new Error("no signature modelled");
+    const box = pointBox(signature.Geometry.BoundingBox, page);
     expect(box.x).toBeGreaterThan(95);
     expect(box.right).toBeLessThan(215);
     expect(box.y).toBeGreaterThan(125);
-    expect(page?.signatureSources?.[signatures[0]!.Id]).toBe("vector-drawing");
+    expect(page.signatureSources?.[signature.Id]).toBe("vector-drawing");
   });
 
   it("counts a drawn signature with a typed date as signed", async () => {
