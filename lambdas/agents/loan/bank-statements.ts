@@ -676,6 +676,17 @@ export function evaluateNoNsf(context: EvaluationContext): Finding {
       `no NSF, overdraft or returned-item fee in the readable statements${unreadableNote(context)}`,
     );
   }
+  const incomplete = incompleteStatements(statements);
+  if (incomplete) {
+    return insufficient(
+      `no NSF, overdraft or returned-item fee in the pages read, but ${incomplete}`,
+      undefined,
+      {
+        missing: incompleteMissing(statements),
+        remedies: incompleteRemedies(statements),
+      },
+    );
+  }
   const citations = statements.map((statement) => {
     const zeroFees = statement.zeroFeeLines[0];
     if (zeroFees) return citationOf(zeroFees);
@@ -691,6 +702,28 @@ export function evaluateNoNsf(context: EvaluationContext): Finding {
     citations,
     ...(reversed.length > 0 ? { observed: observedReversed } : {}),
   };
+}
+
+/** Statements whose own page numbers show pages missing from the file, described; null when none. */
+function incompleteStatements(statements: Statement[]): string | null {
+  const short = statements.filter((statement) => statement.missingPages.length > 0);
+  if (short.length === 0) return null;
+  return `${short.map((statement) => `${statement.document} is missing page${statement.missingPages.length > 1 ? "s" : ""} ${statement.missingPages.join(", ")} of its own numbering`).join("; ")}: the transactions on ${short.length > 1 || (short[0]?.missingPages.length ?? 0) > 1 ? "those pages" : "that page"} were never read`;
+}
+
+function incompleteMissing(statements: Statement[]): string[] {
+  return statements
+    .filter((statement) => statement.missingPages.length > 0)
+    .map((statement) => `page(s) ${statement.missingPages.join(", ")} of ${statement.document}`);
+}
+
+function incompleteRemedies(statements: Statement[]): string[] {
+  return statements
+    .filter((statement) => statement.missingPages.length > 0)
+    .map(
+      (statement) =>
+        `Obtain the complete statement ${statement.document} (page(s) ${statement.missingPages.join(", ")} are missing)`,
+    );
 }
 
 // ---------------------------------------------------------------- BS_LARGE_DEPOSITS
@@ -786,6 +819,13 @@ export function evaluateLargeDeposits(context: EvaluationContext): Finding {
   }
   if (context.unreadable.length > 0) {
     return insufficient(`no deposit above ${rule} in the readable statements${unreadableNote(context)}`);
+  }
+  const incomplete = incompleteStatements(statements);
+  if (incomplete) {
+    return insufficient(`no deposit above ${rule} in the pages read, but ${incomplete}`, undefined, {
+      missing: incompleteMissing(statements),
+      remedies: incompleteRemedies(statements),
+    });
   }
   const largest = [...deposits].sort((p, q) => q.amount - p.amount)[0];
   const citations = largest

@@ -90,6 +90,11 @@ export interface Statement {
   zeroFeeLines: Array<Located<string>>;
   /** The printed total of deposits and credits, when the statement prints one. */
   depositsTotal: Located<number> | null;
+  /**
+   * Pages the statement numbers ("Page 2 of 3") but the file does not hold: rows on them were never
+   * read, so nothing can be concluded from their absence.
+   */
+  missingPages: number[];
 }
 
 /** What each finder looked for, for a field it could not locate. */
@@ -400,9 +405,13 @@ const ACCOUNT_PATTERNS: RegExp[] = [
   /\b(?:account|acct)\.?\s*[:#]?\s*[*xX•]{2,}[-\s]?(\d{4})\b/i,
   // "Primary Account: 000123454321", "Account: 1234-5678-9012": the bare word with a colon, or
   // "Primary Account" without one, before the number in full.
-  /\b(?:(?:primary|checking|savings|deposit)\s+(?:account|acct)\.?\s*:?|(?:account|acct)\.?\s*:)\s*(\d[\d\s-]{2,}\d)\b(?![.,]\d)/i,
+  /\b(?:(?:primary|checking|chequing|savings|deposit|everyday|current|cheque|transaction|business|personal)\s+(?:account|acct)\.?\s*:?|(?:account|acct)\.?\s*:)\s*(\d[\d\s-]{2,}\d)\b(?![.,]\d)/i,
 ];
-const ACCOUNT_HEADING = /^(?:account|acct|member)\.?\s*(?:number|no\.?|num|#)\s*:?$/i;
+/** A label standing alone in its column, its number beside it or under it. */
+const ACCOUNT_HEADING =
+  /^(?:your\s+)?(?:(?:account|acct|member)\.?\s*(?:number|no\.?|num|#)|(?:account|acct)\.?\s+ending\s*(?:in)?)\s*:?$/i;
+/** An account number as printed: digits, masked digits, separators (12-3140-0412876-00, XXXXXX1234). */
+const ACCOUNT_VALUE = /^[\dxX*•.\- ]+$/;
 const MASKED_ACCOUNT = /(?:[*xX•]{3,}|\.{3})[-\s]?(\d{4})\b/;
 /**
  * Another account named on the statement: a linked savings, a transfer's counterpart (also on the
@@ -438,15 +447,20 @@ function readAccounts(pages: PageText[]): Array<Located<string>> {
           // The number beside its label ("Account Number  XXXXXX4821"), else under it in a header table.
           const parts = segments(line);
           const beside = parts[parts.findIndex((p) => p.start === part.start) + 1];
-          const besideValue = beside && /\d{4}$/.test(beside.text) ? { ...beside, line: index } : null;
+          const besideValue =
+            beside &&
+            (PREFIXED_ACCOUNT.test(beside.text.trim()) ||
+              (ACCOUNT_VALUE.test(beside.text) && beside.text.replace(/\D/g, "").length >= 4))
+              ? { ...beside, line: index }
+              : null;
           const below = besideValue ?? valueBelow(page, index, part.start);
           const prefixed = below ? PREFIXED_ACCOUNT.exec(below.text.trim()) : null;
           const digits = prefixed
             ? (prefixed[1] ?? "")
-            : below && /^[\dxX*•.\- ]+$/.test(below.text)
+            : below && ACCOUNT_VALUE.test(below.text)
               ? below.text.replace(/\D/g, "")
               : "";
-          if (below && digits.length >= 4 && /\d{4}$/.test(below.text)) {
+          if (below && digits.length >= 4 && /\d$/.test(below.text)) {
             accounts.push({
               value: digits.slice(-4),
               page,
@@ -865,7 +879,50 @@ function readDepositsTotal(pages: PageText[]): Located<number> | null {
       return { value: total.value, page, line: index, source: "label", confidence: 1 };
     }
   }
+  return depositsTotalInSummaryTable(pages);
+}
+
+/**
+ * A summary printed as a table: a row of headings ("Beginning Balance  Total Credits (26)  Total
+ * Debits (88)  Ending Balance") with the amounts in the row under them; the deposits total is the
+ * amount under its heading.
+ */
+function depositsTotalInSummaryTable(pages: PageText[]): Located<number> | null {
+  for (const page of pages) {
+    for (let index = 0; index < page.lines.length; index++) {
+      if (leadingDate(page.lines[index] ?? "")) continue;
+      const heading = page.cells?.[index]?.find((cell) => DEPOSITS_TOTAL.test(cell.text.trim()));
+      if (!heading) continue;
+      const under = cellBelow(page, index, heading, 1);
+      // The cell holds the amount alone ("7,959.93", "$7,959.93"), not a sentence with one in it.
+      const [amount, ...more] = under ? findAmounts(under.cell.text) : [];
+      if (under && amount && more.length === 0 && /^[$\s\d,.()+-]+$/.test(under.cell.text.trim())) {
+        return { value: amount.value, page, line: under.line, source: "table", confidence: 0.9 };
+      }
+    }
+  }
   return null;
+}
+
+// ---------------------------------------------------------------- page numbers
+
+const PAGE_NUMBER = /\bpage\s+(\d{1,3})\s*(?:of|\/)\s*(\d{1,3})\b/i;
+
+/** The statement's own page numbers ("Page 1 of 3", "Page 3 of 3") that no page of the file carries. */
+function missingPages(pages: PageText[]): number[] {
+  const printed = new Set<number>();
+  let total = 0;
+  for (const page of pages) {
+    const match = PAGE_NUMBER.exec(page.text);
+    if (!match) continue;
+    const number = Number(match[1]);
+    const of = Number(match[2]);
+    if (number < 1 || number > of || of > 500) continue;
+    printed.add(number);
+    total = Math.max(total, of);
+  }
+  if (printed.size === 0) return [];
+  return Array.from({ length: total }, (_, index) => index + 1).filter((number) => !printed.has(number));
 }
 
 // ---------------------------------------------------------------- the statement
@@ -901,6 +958,7 @@ export function readStatement(document: ExtractedDocument): Statement | null {
     transactions,
     ...readFees(pages, transactions),
     depositsTotal: readDepositsTotal(pages),
+    missingPages: missingPages(pages),
   };
 }
 

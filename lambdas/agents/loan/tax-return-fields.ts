@@ -548,13 +548,42 @@ function isHeaderRow(page: PageText, index: number, nameHeading: Cell, beside: s
   );
 }
 
+/** How far a wrapped name's second line may start from its first (points): the same box's margin. */
+const WRAP_ALIGNMENT_POINTS = 4;
+
+/**
+ * A name too long for its box wraps onto the next line of the same box ("Saint Lawrence Valley
+ * Agricultural Equipment" / "& Supply Corporation"): a value starting where the name starts, one or
+ * two lines down (a value of the next column may print between them), that carries on the name (it
+ * begins with "&", "and" or a lower-case word, or ends the name that had no business suffix with
+ * one). Only positions tie the two lines together, so without them the name is the first line.
+ */
+function withContinuation(page: PageText, line: number, cell: Cell | null, name: string): string {
+  if (!cell || !page.cells) return name;
+  for (let below = line + 1; below <= Math.min(page.lines.length - 1, line + 2); below++) {
+    const aligned = page.cells[below]?.find(
+      (candidate) => Math.abs(candidate.x - cell.x) <= WRAP_ALIGNMENT_POINTS,
+    );
+    if (!aligned) continue;
+    const text = aligned.text.trim();
+    const carriesOn =
+      /^(?:&|and\b|[a-z])/.test(text) || (!BUSINESS_SUFFIX.test(name) && BUSINESS_SUFFIX.test(text));
+    if (carriesOn && isNameValue(text.replace(/^&\s*/, "")) && !CONTACT_CAPTION.test(text))
+      return `${name} ${text}`;
+    return name;
+  }
+  return name;
+}
+
 function nameBesideOrUnder(page: PageText, index: number): Located<CorporationName> | null {
   const label = nameLabelAt(page.lines[index] ?? "");
   if (!label) return null;
-  const name = (value: string, line: number): CorporationName => ({
-    name: value.trim(),
-    dba: dbaUnder(page, line),
-  });
+  const name = (value: string, line: number): CorporationName => {
+    const parts = segments(page.lines[line] ?? "");
+    const part = parts.find((candidate) => candidate.text === value.trim());
+    const cell = part ? cellOfSegment(page, line, part.start) : null;
+    return { name: withContinuation(page, line, cell, value.trim()), dba: dbaUnder(page, line) };
+  };
   if (label.inline !== null) {
     return isNameValue(label.inline) ? located(name(label.inline, index), page, "label", index) : null;
   }
