@@ -3,8 +3,6 @@
 // against comes in each condition's `expected` (filled by the PreConditions engine).
 import {
   evaluateHolderName,
-  evaluateLargeDeposits,
-  evaluateNoNsf,
   evaluateSameAccount,
   evaluateTwoMonths,
   statementExtraction,
@@ -20,6 +18,7 @@ import { type DocumentIdentification, type IdentifiedKind, nameKind } from "./do
 import type { AssistedField, ExtractionReport } from "./extraction.ts";
 import { identifyDocument } from "./identify-document.ts";
 import { type ExtractedDocument, excerptConfidence, type OcrSummary } from "./pdf-text.ts";
+import { evaluateLargeDeposits, evaluateNoNsf } from "./statement-activity.ts";
 import {
   evaluateComplete,
   evaluateEin,

@@ -1,0 +1,247 @@
+import type { Cell } from "./pdf-text.ts";
+import type { Direction, Period, Transaction } from "./statement-fields.ts";
+import {
+  type DateOrder,
+  dateInPeriods,
+  type FoundAmount,
+  findAmounts,
+  leadingDate,
+  type PageText,
+  segments,
+} from "./text.ts";
+
+// ---------------------------------------------------------------- transactions
+
+type Section = "deposits" | "withdrawals" | "balances" | "mixed" | "loan" | "none";
+type ColumnKind = "credit" | "debit" | "amount" | "balance" | "loan" | "other";
+
+const CREDIT_HEADING = /deposits?|credits?|additions/i;
+const DEBIT_HEADING =
+  /withdrawals?|debits?|checks?\s+paid|\bchecks\b|payments|purchases|service\s+(?:fees|charges)|\bfees\b|atm|card\s+transactions|subtractions/i;
+const BALANCE_HEADING =
+  /daily\s+(?:ending\s+)?balances?|balance\s+summary|ending\s+daily\s+balances?|daily\s+balance\s+information/i;
+const MIXED_HEADING =
+  /transaction\s+(?:details|history|activity|detail)|account\s+activity|\btransactions\b|activity\s+detail/i;
+/** A loan or credit line listed beside the deposit accounts: its payments are not deposits. */
+const LOAN_HEADING = /\b(?:loan|line\s+of\s+credit|mortgage|heloc)\b/i;
+const ACCOUNT_HEADING_WORDS = /\b(?:savings|checking|share|draft|certificate|money\s+market)\b/i;
+const BALANCE_LINE =
+  /(?:beginning|opening|previous|starting|ending|closing|new)\s+balance|balance\s+(?:forward|brought)/i;
+const CREDIT_WORDS =
+  /deposit|payroll|dir(?:ect)?\s*dep|ach\s+credit|credit\b(?!\s+card)|transfer\s+from|xfer\s+from|zelle\s+from|from\s+savings|refund|interest\s+(?:paid|earned)|dividend|reversal|incoming\s+wire|wire\s+(?:transfer\s+)?(?:in|from)/i;
+const DEBIT_WORDS =
+  /withdrawal|purchase|payment|\bpmt\b|debit|\bcheck\b|\bchk\b|\bfee\b|transfer\s+to|xfer\s+to|zelle\s+to|\batm\b|\bpos\b|autopay|bill\s+pay|outgoing\s+wire/i;
+const COLUMN_WORD =
+  /^(?:date|posted|post\s+date|posting\s+date|description|transaction\s+description|transaction|details|check(?:\s+no\.?|\s+number|\s+#)?|number|no\.|amount|withdrawals?(?:\s*(?:\/|and)\s*(?:other\s+)?debits)?|debits?|deposits?(?:\s*(?:\/|and)\s*(?:other\s+)?credits)?|credits?|additions|subtractions|balance|ending\s+(?:daily\s+)?balance|daily\s+balance|running\s+balance|date\s+paid|principal|interest|payment|ref(?:erence)?|instances)$/i;
+
+export function headingSection(line: string): Section | null {
+  const trimmed = line.trim();
+  if (trimmed === "" || trimmed.length > 70 || leadingDate(trimmed) || findAmounts(trimmed).length > 0)
+    return null;
+  const first = segments(trimmed)[0]?.text ?? trimmed;
+  if (BALANCE_HEADING.test(first)) return "balances";
+  const credit = CREDIT_HEADING.test(trimmed);
+  const debit = DEBIT_HEADING.test(trimmed);
+  // Column headers of a one-table layout ("Date  Description  Withdrawals  Deposits  Balance").
+  if (credit && debit) return "mixed";
+  if (MIXED_HEADING.test(first)) return "mixed";
+  if (credit && CREDIT_HEADING.test(first)) return "deposits";
+  if (debit && DEBIT_HEADING.test(first)) return "withdrawals";
+  if (LOAN_HEADING.test(first)) return "loan";
+  // Another sub-account's heading ("SHARE SAVINGS (ID 00)") ends the previous table.
+  if (ACCOUNT_HEADING_WORDS.test(first) && segments(trimmed).length === 1) return "none";
+  return null;
+}
+
+interface ColumnHead {
+  kind: ColumnKind;
+  cell: Cell;
+}
+
+/**
+ * A table's header row ("Date  Description  Withdrawals  Deposits  Balance"): the kinds of its
+ * columns, and where each sits on the page when positions are known.
+ */
+function columnHeads(page: PageText, line: number): { kinds: Set<ColumnKind>; heads: ColumnHead[] } | null {
+  const parts = segments(page.lines[line] ?? "");
+  if (parts.length < 2 || !parts.every((part) => COLUMN_WORD.test(part.text))) return null;
+  const kinds = new Set(parts.map((part) => columnKind(part.text)));
+  const cells = page.cells?.[line];
+  const heads =
+    cells && cells.length === parts.length
+      ? cells.map((cell) => ({ kind: columnKind(cell.text), cell }))
+      : [];
+  return { kinds, heads };
+}
+
+function columnKind(heading: string): ColumnKind {
+  if (/balance/i.test(heading)) return "balance";
+  if (/principal|interest/i.test(heading)) return "loan";
+  if (/withdrawal|debit|subtraction|payment|check/i.test(heading)) return "debit";
+  if (/deposit|credit|addition/i.test(heading)) return "credit";
+  if (/amount/i.test(heading)) return "amount";
+  return "other";
+}
+
+/** The header column an amount sits under: the nearest by horizontal centre, if it overlaps it. */
+function columnOf(heads: ColumnHead[], page: PageText, line: number, amount: FoundAmount): ColumnKind | null {
+  const cell = page.cells?.[line]?.find(
+    (c) => amount.start >= c.start && amount.start < c.start + c.text.length,
+  );
+  if (!cell) return null;
+  const centre = (cell.x + cell.right) / 2;
+  let best: ColumnHead | null = null;
+  for (const head of heads) {
+    if (head.kind === "other" || head.kind === "loan") continue;
+    const overlaps = cell.x < head.cell.right + 4 && cell.right > head.cell.x - 4;
+    if (!overlaps) continue;
+    const distance = Math.abs(centre - (head.cell.x + head.cell.right) / 2);
+    if (!best || distance < Math.abs(centre - (best.cell.x + best.cell.right) / 2)) best = head;
+  }
+  return best?.kind ?? null;
+}
+
+const signed = (amount: FoundAmount) => (amount.sign === "-" ? -amount.value : amount.value);
+
+/** A checks-paid table row: one or more "number  date  amount" groups. */
+const CHECK_GROUP =
+  /(?:^|\s{2,})(\d{3,7})\*?\s{2,}(\d{1,2}\/\d{1,2}(?:\/\d{2,4})?)\s{2,}(\$?\d{1,3}(?:,\d{3})*\.\d{2})/g;
+
+export function readTransactions(pages: PageText[], periods: Period[], order: DateOrder): Transaction[] {
+  const transactions: Transaction[] = [];
+  let section: Section = "none";
+  let heads: ColumnHead[] = [];
+  let balance: number | null = null;
+  /** A heading naming a loan: its table is the loan's when its header has principal/interest columns. */
+  let loanHeading = false;
+  for (const page of pages) {
+    page.lines.forEach((line, index) => {
+      const header = columnHeads(page, index);
+      if (header) {
+        heads = header.heads;
+        if (header.kinds.has("loan") && loanHeading) section = "loan";
+        else if (header.kinds.has("credit") && header.kinds.has("debit")) section = "mixed";
+        loanHeading = false;
+        return;
+      }
+      const heading = headingSection(line);
+      if (heading) {
+        section = heading === "loan" ? "none" : heading;
+        loanHeading = heading === "loan";
+        heads = [];
+        return;
+      }
+      if (section === "balances" || section === "loan") return;
+      const amounts = columnAmounts(line);
+      if (BALANCE_LINE.test(line)) {
+        const last = amounts[amounts.length - 1];
+        if (last && /beginning|opening|previous|starting|forward|brought/i.test(line)) balance = signed(last);
+        return;
+      }
+      const date = leadingDate(line);
+      if (!date) {
+        if (section === "withdrawals") transactions.push(...checkRows(page, index, periods, order));
+        return;
+      }
+      if (amounts.length === 0) return;
+      const placed = amounts.map((amount) => ({ amount, column: columnOf(heads, page, index, amount) }));
+      const entry = placed.find((p) => p.column !== "balance") ?? placed[0];
+      if (!entry) return;
+      const amount = entry.amount;
+      const description = line
+        .slice(date.length, amount.start)
+        .replace(/\s{2,}/g, " ")
+        .trim();
+      // A line of dates and amounts only is a daily-balance row, not a transaction.
+      if (!/[A-Za-z]{2,}/.test(description)) return;
+      let direction: Direction = "unknown";
+      if (amount.sign === "-") direction = "debit";
+      else if (amount.sign === "+") direction = "credit";
+      else if (entry.column === "credit" || entry.column === "debit") direction = entry.column;
+      else if (section === "deposits") direction = "credit";
+      else if (section === "withdrawals") direction = "debit";
+      const runningBalance =
+        placed.find((p) => p.column === "balance" && p !== entry)?.amount ??
+        (amounts.length >= 2 ? amounts[amounts.length - 1] : undefined);
+      const newBalance = runningBalance ? signed(runningBalance) : null;
+      // A running balance column settles the direction of unsigned amounts.
+      if (direction === "unknown" && balance !== null && newBalance !== null) {
+        if (Math.abs(balance + amount.value - newBalance) < 0.005) direction = "credit";
+        else if (Math.abs(balance - amount.value - newBalance) < 0.005) direction = "debit";
+      }
+      if (direction === "unknown") {
+        const credit = CREDIT_WORDS.test(description);
+        const debit = DEBIT_WORDS.test(description);
+        if (credit && !debit) direction = "credit";
+        else if (debit && !credit) direction = "debit";
+      }
+      if (newBalance !== null) balance = newBalance;
+      transactions.push({
+        page,
+        line: index,
+        date: dateInPeriods(date.text, periods, order),
+        description,
+        amount: amount.value,
+        direction,
+      });
+    });
+  }
+  // Ledgers that print debits negative print credits unsigned.
+  const signedDebits = transactions.some(
+    (t) => t.direction === "debit" && /-|\(|DR/i.test(lineAmountText(t)),
+  );
+  if (signedDebits) {
+    for (const transaction of transactions) {
+      if (transaction.direction === "unknown" && !/-|\(|DR/i.test(lineAmountText(transaction)))
+        transaction.direction = "credit";
+    }
+  }
+  return transactions;
+}
+
+function checkRows(page: PageText, index: number, periods: Period[], order: DateOrder): Transaction[] {
+  const line = page.lines[index] ?? "";
+  const rows: Transaction[] = [];
+  CHECK_GROUP.lastIndex = 0;
+  for (let match = CHECK_GROUP.exec(line); match; match = CHECK_GROUP.exec(line)) {
+    const amount = findAmounts(match[3] ?? "")[0];
+    if (!amount) continue;
+    rows.push({
+      page,
+      line: index,
+      date: dateInPeriods(match[2] ?? "", periods, order),
+      description: `Check ${match[1]}`,
+      amount: amount.value,
+      direction: "debit",
+    });
+  }
+  return rows;
+}
+
+/** Amounts standing alone in a column of the line ("$34.00"), not inside a sentence or description. */
+export function standaloneAmounts(line: string): FoundAmount[] {
+  const parts = segments(line);
+  return findAmounts(line).filter((amount) =>
+    parts.some(
+      (part) =>
+        amount.start >= part.start &&
+        amount.end <= part.start + part.text.length &&
+        part.text.replace(amount.text, "").replace(/[$\s]/g, "") === "",
+    ),
+  );
+}
+
+/**
+ * The amounts of a line's amount columns. An amount inside a description ("Insufficient Funds
+ * Fee For A $120.00 Item") is not the transaction's amount; amounts standing alone in a column
+ * are. Lines without column gaps fall back to every amount on the line.
+ */
+function columnAmounts(line: string): FoundAmount[] {
+  const standalone = standaloneAmounts(line);
+  return standalone.length > 0 ? standalone : findAmounts(line);
+}
+
+function lineAmountText(transaction: Transaction): string {
+  const line = transaction.page.lines[transaction.line] ?? "";
+  return columnAmounts(line)[0]?.text ?? "";
+}
