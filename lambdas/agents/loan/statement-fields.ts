@@ -115,9 +115,10 @@ export const NOT_FOUND: Record<
 
 const PERIOD_LABEL =
   /period|statement\s+(?:dates?|cycle|from)|for\s+the\s+period|closing\s+date|opening\s+date|activity\s+(?:from|for)/i;
-const START_BALANCE_DATE = /(?:beginning|opening|previous|starting)\s+balance\s+(?:on|as\s+of)\s*:?\s*/i;
+const START_BALANCE_DATE =
+  /(?:beginning|opening|previous|starting)\s+balance\s+(?:on|as\s+of)\s*:?\s*|\b(?:opening|start(?:ing)?)\s+date\s*:?\s*/i;
 const END_BALANCE_DATE =
-  /(?:ending|closing|new)\s+balance\s+(?:on|as\s+of)\s*:?\s*|statement\s+(?:closing\s+|ending\s+)?date\s*:?\s*/i;
+  /(?:ending|closing|new)\s+balance\s+(?:on|as\s+of)\s*:?\s*|statement\s+(?:closing\s+|ending\s+)?date\s*:?\s*|\b(?:closing|end(?:ing)?)\s+date\s*:?\s*/i;
 
 /** Periods of 6 to 100 days: a week's statement at the least, a quarter's at the most. */
 function plausiblePeriod(start: SimpleDate, end: SimpleDate): boolean {
@@ -154,7 +155,7 @@ function readPeriods(pages: PageText[], order: DateOrder): Array<Located<Period>
   }
   const chosen = labeled.length > 0 ? labeled : unlabeled.slice(0, 1);
   if (chosen.length === 0) {
-    const fromBalances = periodFromBalanceDates(pages, order);
+    const fromBalances = periodFromBalanceDates(pages, order) ?? periodFromCycle(pages, order);
     if (fromBalances) chosen.push(fromBalances);
   }
   const unique: Array<Located<Period>> = [];
@@ -211,6 +212,52 @@ function periodFromBalanceDates(pages: PageText[], order: DateOrder): Located<Pe
   };
 }
 
+const STATEMENT_DATE = /\b(?:statement|closing|cycle\s+end(?:ing)?)\s+date\s*:?\s*/i;
+const DAYS_IN_CYCLE =
+  /\bdays\s+in\s+(?:(?:this|the|billing|statement)\s+)?(?:cycle|period)\s*:?\s*(\d{1,3})\b/i;
+
+/**
+ * "Statement Date: 02/28/2026" with "Days in cycle 28": the statement closes on its date and covers
+ * the days before it, so the period is the 28 days ending on that date.
+ */
+function periodFromCycle(pages: PageText[], order: DateOrder): Located<Period> | null {
+  const first = pages[0];
+  if (!first) return null;
+  let end: { date: SimpleDate; index: number; at: number } | null = null;
+  let days: { count: number; index: number; at: number } | null = null;
+  first.lines.forEach((line, index) => {
+    const label = STATEMENT_DATE.exec(line);
+    if (label && !end) {
+      const labelEnd = label.index + label[0].length;
+      const date = findDates(line, order).find(
+        (found) => found.start >= labelEnd - 1 && found.start - labelEnd <= 4,
+      );
+      if (date) end = { date: date.date, index, at: label.index };
+    }
+    const cycle = DAYS_IN_CYCLE.exec(line);
+    if (cycle && !days) days = { count: Number(cycle[1]), index, at: cycle.index };
+  });
+  const closing = end as { date: SimpleDate; index: number; at: number } | null;
+  const cycle = days as { count: number; index: number; at: number } | null;
+  if (!closing || !cycle || cycle.count < 1) return null;
+  const start = dateAfter(closing.date, 1 - cycle.count);
+  if (!plausiblePeriod(start, closing.date)) return null;
+  return {
+    value: { start, end: closing.date },
+    page: first,
+    line: closing.index,
+    offset: closing.at,
+    source: "label",
+    confidence: 0.8,
+    also: [citeSegment(first, cycle.index, cycle.at)],
+  };
+}
+
+function dateAfter(date: SimpleDate, days: number): SimpleDate {
+  const moved = new Date(Date.UTC(date.y, date.m - 1, date.d + days));
+  return { y: moved.getUTCFullYear(), m: moved.getUTCMonth() + 1, d: moved.getUTCDate() };
+}
+
 // ---------------------------------------------------------------- holders
 
 const HOLDER_LABEL =
@@ -218,8 +265,15 @@ const HOLDER_LABEL =
 const NOT_A_NAME =
   /\d|account|statement|period|balance|page|bank|credit\s+union|\bfcu\b|\bn\.?a\.?\b|trust|fdic|ncua|customer|service|member|information|summary|checking|savings/i;
 const STREET_LINE =
-  /^(?:\d+[A-Z]?\s+[A-Za-z0-9].*|P\.?\s?O\.?\s+BOX\s+\d+.*|(?:RR|HC)\s+\d+\s+BOX\s+\d+.*)$/i;
+  /^(?:\d+[A-Z]?\s+[A-Za-z0-9].*|P\.?\s?O\.?\s+BOX\s+\d+.*|(?:RR|HC)\s+\d+\s+BOX\s+\d+.*|[A-Z]{1,2}-\d+[A-Z]?,?\s+[A-Za-z].*|(?:flat|unit|apt|suite)\s+(?:no\.?\s*)?\d+.*)$/i;
 const CITY_LINE = /^[A-Za-z][A-Za-z .'-]*,?\s+[A-Z]{2}\s+\d{5}(?:-\d{4})?$/;
+/**
+ * The last line of an address outside the US: a town and its postcode (Auckland 1011, BONDI JUNCTION
+ * NSW 2022, MUMBAI 400053, Harrogate HG2 8QT, Montreal QC H2J 2L8, Nenagh E45 XK27).
+ */
+const POSTCODE_LINE =
+  /^(?:[A-Za-z][A-Za-z .,'-]*\s+(?:\d{4}|\d{6})|(?:[A-Za-z][A-Za-z .,'-]*\s+)?(?:[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]\d{2}\s?[A-Z0-9]{4}))$/;
+const addressEnd = (text: string) => CITY_LINE.test(text) || POSTCODE_LINE.test(text.trim());
 
 /** A printed person or business name: letters, a few words, none of a bank's or a heading's words. */
 function looksLikeName(value: string): boolean {
@@ -304,6 +358,13 @@ function valueBelow(
  * The names above the mailing address on page 1: a street line, then a "CITY ST 12345" line, in
  * the same column, under one to three name lines (joint owners are often printed one a line).
  */
+/** A line inside an address block: a second street line or a suburb, short and without amounts. */
+function looksLikeAddressPart(text: string): boolean {
+  return (
+    STREET_LINE.test(text) || (/^[A-Za-z][A-Za-z .,'-]{1,40}$/.test(text.trim()) && !NOT_A_NAME.test(text))
+  );
+}
+
 function readAddressNames(pages: PageText[]): Array<Located<string>> {
   const page = pages[0];
   if (!page) return [];
@@ -319,12 +380,16 @@ function readAddressNames(pages: PageText[]): Array<Located<string>> {
       };
       let cityLine = nextInColumn(index);
       let city = sameColumn(page, cityLine, street);
-      // A second street line (apartment, suite) may come before the city.
-      if (city && !CITY_LINE.test(city.text) && STREET_LINE.test(city.text)) {
+      // A second street line (apartment, suite) or a suburb may come before the city.
+      for (
+        let extra = 0;
+        extra < 2 && city && !addressEnd(city.text) && looksLikeAddressPart(city.text);
+        extra++
+      ) {
         cityLine = nextInColumn(cityLine);
         city = sameColumn(page, cityLine, street);
       }
-      if (!city || !CITY_LINE.test(city.text)) continue;
+      if (!city || !addressEnd(city.text)) continue;
       const names: Array<Located<string>> = [];
       for (let above = index - 1, read = 0; above >= 0 && read < 3; above--) {
         // A line of the column beside the address (customer service numbers printed between
@@ -334,7 +399,8 @@ function readAddressNames(pages: PageText[]): Array<Located<string>> {
         const name = sameColumn(page, above, street);
         if (!name || !looksLikeName(name.text)) break;
         names.unshift({
-          value: name.text,
+          // Joint owners print one per line, the first ending "OR" / "AND" / "&" before the next.
+          value: name.text.replace(/\s+(?:and|or|&)$/i, ""),
           page,
           line: above,
           offset: name.start,
@@ -401,12 +467,15 @@ export function printedElsewhere(pages: PageText[], name: string, except: Locate
 
 const ACCOUNT_PATTERNS: RegExp[] = [
   /\b(?:account|acct)\.?\s+ending\s+(?:in\s+)?[:#]?\s*[*xX•.\-\s]*(\d{4})\b/i,
-  /\b(?:account|acct|member)\.?\s*(?:number|no\.?|num|#)\s*[:#]?\s*(?:[A-Z][A-Z0-9]{0,4}-)?((?:[*xX•.-]|\d|\s(?=[\d*xX•.]))+\d{4})\b/i,
+  /\b(?:account|acct|member)\.?\s*(?:number|no\.?|num|#)\s*[:#]?\s*(?:(?=[A-Z0-9]{0,4}[A-Z])[A-Z0-9]{1,5}-)?((?:[*xX•.-]|\d|\s(?=[\d*xX•.]))+\d{4})\b/i,
+  // An IBAN (IE64 LDCU 9901 2345 6781 43): the account is its last digits.
+  /\bIBAN\b\s*:?\s*[A-Z]{2}\d{2}((?:\s?[A-Z0-9]{4}){2,7}(?:\s?[A-Z0-9]{1,4})?)\b/,
   /\b(?:account|acct)\.?\s*[:#]?\s*[*xX•]{2,}[-\s]?(\d{4})\b/i,
   // "Primary Account: 000123454321", "Account: 1234-5678-9012": the bare word with a colon, or
   // "Primary Account" without one, before the number in full.
   /\b(?:(?:primary|checking|chequing|savings|deposit|everyday|current|cheque|transaction|business|personal)\s+(?:account|acct)\.?\s*:?|(?:account|acct)\.?\s*:)\s*(\d[\d\s-]{2,}\d)\b(?![.,]\d)/i,
 ];
+const IBAN_BESIDE = /\bIBAN\b\s*:?\s*[A-Z]{2}\d{2}((?:\s{1,2}[A-Z0-9]{4}){2,7}(?:\s[A-Z0-9]{1,4})?)(?!\S)/;
 /** A label standing alone in its column, its number beside it or under it. */
 const ACCOUNT_HEADING =
   /^(?:your\s+)?(?:(?:account|acct|member)\.?\s*(?:number|no\.?|num|#)|(?:account|acct)\.?\s+ending\s*(?:in)?)\s*:?$/i;
@@ -420,12 +489,28 @@ const MASKED_ACCOUNT = /(?:[*xX•]{3,}|\.{3})[-\s]?(\d{4})\b/;
 const OTHER_ACCOUNT_CONTEXT =
   /linked|overdraft\s+protection|transfer|\bxfer\b|\bto\s+sav|\bfrom\s+sav|\b(?:from|to)\s+(?:ext(?:ernal)?\.?\s+)?(?:acct|account)\b|routing|\baba\b|card\s+\d/i;
 /** A brokerage's account number: a short branch/office prefix before the digits ("RX7-054321"). */
-const PREFIXED_ACCOUNT = /^[A-Z][A-Z0-9]{0,4}-(\d{4,})$/i;
+const PREFIXED_ACCOUNT = /^(?=[A-Z0-9]{0,4}[A-Z])[A-Z0-9]{1,5}-(\d{4,})$/i;
 
 function readAccounts(pages: PageText[]): Array<Located<string>> {
   const accounts: Array<Located<string>> = [];
   for (const page of pages) {
     page.lines.forEach((line, index) => {
+      // The label and the IBAN may stand in two columns ("IBAN  IE64 LDCU 9901 2345 6781 43").
+      const iban = IBAN_BESIDE.exec(line);
+      if (iban?.[1] && !OTHER_ACCOUNT_CONTEXT.test(line)) {
+        const digits = iban[1].replace(/\D/g, "");
+        if (digits.length >= 4) {
+          accounts.push({
+            value: digits.slice(-4),
+            page,
+            line: index,
+            offset: iban.index,
+            source: "label",
+            confidence: 1,
+          });
+          return;
+        }
+      }
       for (const part of segments(line)) {
         if (OTHER_ACCOUNT_CONTEXT.test(part.text)) continue;
         for (const pattern of ACCOUNT_PATTERNS) {
@@ -446,7 +531,9 @@ function readAccounts(pages: PageText[]): Array<Located<string>> {
         if (ACCOUNT_HEADING.test(part.text)) {
           // The number beside its label ("Account Number  XXXXXX4821"), else under it in a header table.
           const parts = segments(line);
-          const beside = parts[parts.findIndex((p) => p.start === part.start) + 1];
+          const next = parts[parts.findIndex((p) => p.start === part.start) + 1];
+          // "Account No  : 50100198840627": the colon stands apart from its label.
+          const beside = next && { ...next, text: next.text.replace(/^:\s*/, "") };
           const besideValue =
             beside &&
             (PREFIXED_ACCOUNT.test(beside.text.trim()) ||
@@ -482,8 +569,10 @@ function readAccounts(pages: PageText[]): Array<Located<string>> {
   }
   const first = pages[0];
   if (!first) return accounts;
-  // Unlabeled masked number near the top of the first page ("Interest Checking ****4821").
+  // Unlabeled masked number near the top of the first page ("Interest Checking ****4821"), never
+  // a card number inside a transaction row ("POS 4591XXXXXX2231 RELIANCE SMART").
   for (let index = 0; index < Math.min(first.lines.length, 30); index++) {
+    if (leadingDate(first.lines[index] ?? "")) continue;
     for (const part of segments(first.lines[index] ?? "")) {
       if (OTHER_ACCOUNT_CONTEXT.test(part.text)) continue;
       const match = MASKED_ACCOUNT.exec(part.text);
@@ -518,6 +607,10 @@ const INTERNATIONAL_FEE_NAMES = [
   "retu(?:rn|m)(?:ed)?\\s+(?:cheque|payment|direct\\s+debit)\\s+(?:fee|charge)s?",
   "unarranged\\s+overdraft\\s+(?:fee|charge|usage\\s+fee)s?",
   "bounced\\s+(?:cheque|check)",
+  // Irish and UK banks: an item "referred" for want of funds carries a referral fee.
+  "referral\\s+(?:item\\s+)?(?:fee|charge)s?",
+  "overdrawn\\s+item\\s+(?:fee|charge)s?",
+  "retu(?:rn|m)(?:ed)?\\s+ach\\s+items?",
 ].join("|");
 /**
  * The names of one fee: NSF, insufficient funds, overdraft (item / paid item / extended), OD or O/D,

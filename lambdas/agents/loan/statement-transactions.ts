@@ -26,7 +26,7 @@ const MIXED_HEADING =
 const LOAN_HEADING = /\b(?:loan|line\s+of\s+credit|mortgage|heloc)\b/i;
 const ACCOUNT_HEADING_WORDS = /\b(?:savings|checking|share|draft|certificate|money\s+market)\b/i;
 const BALANCE_LINE =
-  /(?:beginning|opening|previous|starting|ending|closing|new)\s+balance|balance\s+(?:forward|brought)/i;
+  /(?:beginning|opening|previous|starting|start|ending|end|closing|new)\s+balance|balance\s+(?:forward|brought|carried)/i;
 const CREDIT_WORDS =
   /deposit|payroll|dir(?:ect)?\s*dep|ach\s+credit|credit\b(?!\s+card)|transfer\s+from|xfer\s+from|zelle\s+from|from\s+savings|refund|interest\s+(?:paid|earned)|dividend|reversal|incoming\s+wire|wire\s+(?:transfer\s+)?(?:in|from)/i;
 const DEBIT_WORDS =

@@ -157,11 +157,14 @@ const MONTHS: Record<string, number> = {
 
 const MONTH_NAME =
   "(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
-/** A date with its year: 01/31/2025, 1/31/25, 01-31-2025, 2025-01-31, January 31, 2025, Jan. 31 2025, 31 January 2025. */
-export const DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}/(?:\\d{4}|\\d{2})(?![\\d/])|(?<![\\d-])\\d{1,2}-\\d{1,2}-(?:\\d{4}|\\d{2})(?![\\d-])|(?<!\\d)\\d{4}-\\d{2}-\\d{2}(?!\\d)|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}(?!\\d)|(?<!\\d)\\d{1,2}\\s+${MONTH_NAME}\\.?,?\\s+\\d{4}(?!\\d))`;
+/**
+ * A date with its year: 01/31/2025, 1/31/25, 01-31-2025, 2025-01-31, January 31, 2025, Jan. 31 2025,
+ * 31 January 2025, 31-Jan-25, 31.01.2025 (numeric ones read in the document's date order).
+ */
+export const DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}/(?:\\d{4}|\\d{2})(?![\\d/])|(?<![\\d-])\\d{1,2}-\\d{1,2}-(?:\\d{4}|\\d{2})(?![\\d-])|(?<!\\d)\\d{4}-\\d{2}-\\d{2}(?!\\d)|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}(?!\\d)|(?<!\\d)\\d{1,2}\\s+${MONTH_NAME}\\.?,?\\s+\\d{4}(?!\\d)|(?<![\\w-])\\d{1,2}-${MONTH_NAME}-(?:\\d{4}|\\d{2})(?![\\w-])|(?<![\\d.])\\d{1,2}\\.\\d{1,2}\\.\\d{4}(?![\\d.]))`;
 /** A date without its year, as transaction lines print it: 01/31, Jan 31. */
 const SHORT_DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}(?![\\d/])|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?!\\d)|(?<![\\d/])\\d{1,2}\\s+${MONTH_NAME}\\b\\.?)`;
-const RANGE_SEPARATOR = "\\s*(?:-|–|—|\\bto\\b|\\bthrough\\b|\\bthru\\b|\\buntil\\b)\\s*";
+const RANGE_SEPARATOR = "\\s*(?:-|–|—|\\bto\\b\\s*:?|\\bthrough\\b|\\bthru\\b|\\buntil\\b)\\s*";
 
 /**
  * The regex source of a printed phrase as OCR may read it: each word may be broken by one stray
@@ -217,6 +220,11 @@ export function parseDate(text: string, defaultYear?: number, order: DateOrder =
   if (match) return validDate(Number(match[1]), Number(match[2]), Number(match[3]));
   match = /^(\d{1,2})-(\d{1,2})-(\d{2}|\d{4})$/.exec(value);
   if (match) return numeric(expandYear(Number(match[3])), Number(match[1]), Number(match[2]));
+  match = /^(\d{1,2})-([a-z]+)-(\d{2}|\d{4})$/.exec(value);
+  if (match)
+    return validDate(expandYear(Number(match[3])), MONTHS[(match[2] ?? "").slice(0, 3)], Number(match[1]));
+  match = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(value);
+  if (match) return numeric(Number(match[3]), Number(match[1]), Number(match[2]));
   match = /^(\d{1,2}) ([a-z]+)\.?$/.exec(value);
   if (match) return validDate(defaultYear, MONTHS[(match[2] ?? "").slice(0, 3)], Number(match[1]));
   match = /^([a-z]+)\.? (\d{1,2})(?:st|nd|rd|th)?(?:,? (\d{4}))?$/.exec(value);
@@ -390,9 +398,10 @@ export interface FoundAmount {
 }
 
 // Thousands may be grouped with periods where OCR read the commas as such ("7.010.73"): two
-// periods can only be that.
+// periods can only be that. Indian statements group lakhs and crores by two digits above the
+// thousands ("1,12,400.00", "2,04,880.75").
 const AMOUNT_PATTERN =
-  /(?<![\w/.,])([-+]\s?)?(\()?(\$\s?)?(-)?(\d{1,3}(?:,\d{3})+|\d{1,3}(?:\.\d{3})+(?=\.\d{2})|\d+)\.(\d{2})(\))?(?:\s?(CR|DR)\b|(-)(?![\d\w]))?(?![\w/]|[.,]\d)/gi;
+  /(?<![\w/.,])([-+]\s?)?(\()?(\$\s?)?(-)?(\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:\.\d{3})+(?=\.\d{2})|\d+)\.(\d{2})(\))?(?:\s?(CR|DR)\b|(-)(?![\d\w]))?(?![\w/]|[.,]\d)/gi;
 
 /** Money amounts with cents: 1,850.00, $5,230.18, -35.00, (35.00), 120.00 CR. */
 export function findAmounts(text: string): FoundAmount[] {

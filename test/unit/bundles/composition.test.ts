@@ -48,7 +48,8 @@ function inputsMatching(name: string, pattern: RegExp): string[] {
 }
 
 const TOKENIZER = /node_modules\/gpt-tokenizer\/|lambdas\/llm\/tokenizer\.ts$/;
-const PDF = /node_modules\/unpdf\/|lambdas\/(tools\/document-reader|agents\/loan\/pdf-text|documents\/[\w-]+)\.ts$/;
+const PDF =
+  /node_modules\/unpdf\/|lambdas\/(tools\/document-reader|agents\/loan\/pdf-text|documents\/[\w-]+)\.ts$/;
 const LENDER = /lambdas\/tools\/lender-client\.ts$/;
 /** What the tools do (lambdas/agents/loan/loan-tools.ts and the reference engines): the worker's alone. */
 const ENGINES =
