@@ -47,6 +47,7 @@ import {
   type PageText,
   parseDate,
   quote,
+  scannedPhrase,
   segments,
 } from "./text.ts";
 import {
@@ -621,12 +622,65 @@ export function evaluateComplete(context: EvaluationContext): Finding {
     isLocated(lookup) ? [] : [lookup.note],
   );
   const pagesRead = context.readable.reduce((sum, document) => sum + document.page_count, 0);
+  const unproven = absenceUnproven(context, { pageOne: pageOne !== null, scheduleL: scheduleL !== null });
+  if (unproven) {
+    return insufficient(
+      `could not locate ${missing.join(" and ")} in ${listNames(context.readable.map((d) => d.document))} (${pagesRead} page(s) read), but ${unproven}: the part may be there and unread${tax.pages.length > 0 ? ` (${notes.join("; ")})` : ""}`,
+      undefined,
+      parts,
+    );
+  }
   return {
     status: "not_fulfilled",
     reason: `the return is incomplete: ${missing.join(" and ")} missing from ${listNames(context.readable.map((d) => d.document))} (${pagesRead} page(s) read)${foundParts ? `; found ${foundParts}` : ""}${tax.pages.length > 0 ? ` (${notes.join("; ")})` : ""}`,
     citations,
     ...withSpecifics(parts),
   };
+}
+
+/**
+ * The printed titles of the parts, standing as headings: a column of their own that starts with the
+ * title ("Schedule L  Balance Sheets per Books", "U.S. Corporation Income Tax Return"), not a
+ * mention inside a list or a sentence ("Forms included: Form 1120; Schedule L - Balance Sheets…").
+ */
+const SCHEDULE_L_TITLE = new RegExp(
+  `^(?:${scannedPhrase("schedule l")}\\b[\\s.:-]*)?${scannedPhrase("balance sheets per books")}$`,
+  "i",
+);
+const PAGE_ONE_TITLE = new RegExp(`^${scannedPhrase("u.s. corporation income tax return")}$`, "i");
+
+function printsTitle(text: string, title: RegExp): boolean {
+  return text.split("\n").some((line) => segments(line).some((part) => title.test(part.text.trim())));
+}
+
+/**
+ * Why the absence of a part is not proven, or null when it is. A part is proven missing only when
+ * every page was read from its text layer and no page prints the part's title; a page that prints
+ * it (the finder could not read its lines) or a page read by OCR (the title may be among what OCR
+ * missed) leaves it unknown.
+ */
+function absenceUnproven(
+  context: EvaluationContext,
+  found: { pageOne: boolean; scheduleL: boolean },
+): string | null {
+  for (const document of context.readable) {
+    for (const [index, text] of document.pages.entries()) {
+      const where = `page ${index + 1} of ${document.document}`;
+      if (!found.scheduleL && printsTitle(text, SCHEDULE_L_TITLE)) {
+        return `${where} prints the Schedule L title "Balance Sheets per Books"`;
+      }
+      if (!found.pageOne && printsTitle(text, PAGE_ONE_TITLE)) {
+        return `${where} prints the title "U.S. Corporation Income Tax Return"`;
+      }
+    }
+    const scanned = (document.page_sources ?? []).flatMap((source, index) =>
+      source.source === "ocr" ? [index + 1] : [],
+    );
+    if (scanned.length > 0) {
+      return `page(s) ${scanned.join(", ")} of ${document.document} were read by OCR, which may have missed the part's title`;
+    }
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------- extraction report
