@@ -58,6 +58,11 @@ export interface PageModel {
   blocks: Block[];
   /** For each SIGNATURE block's Id: what it was seen as (a drawing, an image, Textract, ink on a scan). */
   signatureSources?: Record<string, SignatureSource>;
+  /**
+   * Whether signatures were looked for on this page (its drawings analysed, or an OCR engine that
+   * sees handwriting read it). Without it, no SIGNATURE block does not mean no signature.
+   */
+  signaturesLooked: boolean;
 }
 
 export interface DocumentModel {

@@ -35,6 +35,7 @@ export function pageModel(
   lines: ReadonlyArray<ModelLine>,
   marks: ReadonlyArray<InkMark>,
   reported: ReadonlyArray<PointBox & { confidence: number }> = [],
+  signaturesLooked = true,
 ): PageModel {
   const blocks: Block[] = [];
   const signatureSources: Record<string, SignatureSource> = {};
@@ -96,7 +97,7 @@ export function pageModel(
     Geometry: { BoundingBox: { Left: 0, Top: 0, Width: 1, Height: 1 } },
     Relationships: [{ Type: "CHILD", Ids: lineIds }],
   });
-  return { page, width: size.width, height: size.height, blocks, signatureSources };
+  return { page, width: size.width, height: size.height, blocks, signatureSources, signaturesLooked };
 }
 
 /** A column's words, each given a share of the column's width by its length (the PDF gives no more). */

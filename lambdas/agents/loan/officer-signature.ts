@@ -66,6 +66,11 @@ export interface SignatureBlock {
    * PDF, ink on a scan, or Textract's SIGNATURE block. Null when none was seen there.
    */
   drawn: { source: SignatureSource } | null;
+  /**
+   * The box was read by OCR and nothing looked for handwriting on it: a blank reading says nothing
+   * about a signature written by hand, which no text reader sees.
+   */
+  handwritingUnread: boolean;
 }
 
 interface SignatureValues {
@@ -280,6 +285,7 @@ function readBlock(page: PageText, captionLine: number): SignatureBlock {
     ...values,
     source,
     drawn: values.signer ? null : drawnSignature(page, captionLine),
+    handwritingUnread: Boolean(page.ocr) && !page.model?.signaturesLooked,
   });
   const inline = inlineLabels(page.lines[captionLine] ?? "");
   if (inline.signer || inline.date) return block(inline, [captionLine], "label");

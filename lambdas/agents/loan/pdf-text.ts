@@ -183,10 +183,9 @@ export async function extractPdfText(
       pages.push(text);
       cells.push(laid.map((line) => line.cells));
       // Drawings are read only where a signature can be: the operator list costs as much as the text.
-      const marks = SIGNATURE_WORDING.test(text)
-        ? inkMarks(await page.getOperatorList(), await operatorCodes())
-        : [];
-      models.push(pageModel(number, shown, laid, marks));
+      const signable = SIGNATURE_WORDING.test(text);
+      const marks = signable ? inkMarks(await page.getOperatorList(), await operatorCodes()) : [];
+      models.push(pageModel(number, shown, laid, marks, [], signable));
       page.cleanup();
     }
     const extracted: ExtractedDocument = {
@@ -261,7 +260,16 @@ async function withOcr(
     pages[index] = laid.map((line) => line.text).join("\n");
     cells[index] = laid.map((line) => line.cells);
     const size = pageSizes[index];
-    if (models && size) models[index] = pageModel(page.page, size, laid, [], page.signatures ?? []);
+    // An engine that reports signatures (Textract's SIGNATURES, ink on the raster) looked for them.
+    if (models && size)
+      models[index] = pageModel(
+        page.page,
+        size,
+        laid,
+        [],
+        page.signatures ?? [],
+        page.signatures !== undefined,
+      );
     const sum = items.reduce((acc, item) => acc + (item.confidence ?? 0), 0);
     total += sum;
     count += items.length;

@@ -124,6 +124,23 @@ export function evaluateSigned(context: EvaluationContext): Finding {
   if (tax.pages.length === 0) return noReturn(context);
   const blocks = findSignatureBlocks(tax);
   if (blocks.length === 0) return signedByModel(context, tax);
+  const unseen = blocks.filter((block) => !signed(block) && block.handwritingUnread);
+  if (unseen.length > 0) {
+    return insufficient(
+      `${unseen.map((block) => `${where(block.page)} "Sign Here" block`).join("; ")} was read by OCR, which does not see handwriting: no typed signer was read there, and whether an officer signed by hand could not be checked`,
+      undefined,
+      {
+        missing: unseen.map(
+          (block) =>
+            `whether the officer signed the "Sign Here" block on page ${block.page.page} of ${block.page.document}`,
+        ),
+        remedies: unseen.map(
+          (block) =>
+            `Check the officer's signature on page ${block.page.page} of ${block.page.document} by eye, or provide a clearer copy`,
+        ),
+      },
+    );
+  }
   const unsigned = blocks.filter((block) => !signed(block) || !block.date);
   if (unsigned.length > 0) {
     const problems = unsigned.map((block) => {

@@ -28,6 +28,8 @@ export interface PageText {
   cells?: Cell[][];
   /** The page in the document model (its LINE blocks are `lines`, in order), when it was built. */
   model?: PageModel;
+  /** Read by OCR (the text of a scan), not from the PDF's text layer. */
+  ocr?: boolean;
 }
 
 export function documentPages(document: ExtractedDocument): PageText[] {
@@ -43,6 +45,7 @@ export function documentPages(document: ExtractedDocument): PageText[] {
       lines,
       ...(cells && cells.length === lines.length ? { cells } : {}),
       ...(model && modelLines === lines.length ? { model } : {}),
+      ...(document.page_sources?.[index]?.source === "ocr" ? { ocr: true } : {}),
     };
   });
 }
