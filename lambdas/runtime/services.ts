@@ -18,6 +18,7 @@ import {
   describeBankingToolCatalog,
 } from "../agents/banking/banking-tool-catalog.ts";
 import { describeLoanTools, type LoanToolRunners } from "../agents/loan/loan-tool-catalog.ts";
+import { registeredAgentTools } from "../agents/registry.ts";
 import type { ResultPolicy } from "../core/destinations.ts";
 import type { DocumentPolicy } from "../core/documents.ts";
 import type { ToolCatalog } from "../core/types.ts";
@@ -107,6 +108,7 @@ export function withTools(base: BaseServices, runners: () => ToolRunners): Catal
     describeLoanTools(() => runners().loan, base.now),
     {
       banking_assistant: describeBankingToolCatalog(() => runners().banking),
+      ...registeredAgentTools(),
     },
   );
   return { ...base, tools, catalog: tools.catalog() };

@@ -11,6 +11,7 @@ import {
   QueryCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
+import { DEFAULT_PROFILE } from "../contracts/agents.ts";
 import type { RunMode } from "../contracts/api-types.ts";
 import { RUNS_BY_DAY, RUNS_BY_LOAN, RUNS_BY_PROFILE, TTL_ATTRIBUTE } from "../contracts/tables.ts";
 import type {
@@ -29,7 +30,7 @@ import type {
   RunStatus,
   Usage,
 } from "../core/types.ts";
-import { LOAN_PROFILE, TERMINAL_STATUSES, UNFINISHED_STATUSES } from "../core/types.ts";
+import { TERMINAL_STATUSES, UNFINISHED_STATUSES } from "../core/types.ts";
 import { conditionalWrite } from "./conditional.ts";
 import {
   claimIdempotencyKey,
@@ -110,7 +111,7 @@ export class RunStore {
             status: "PLANNING",
             mode: options.mode ?? "rewoo",
             ...(options.sessionId ? { session_id: options.sessionId } : {}),
-            ...(options.profile && options.profile !== LOAN_PROFILE ? { profile: options.profile } : {}),
+            ...(options.profile && options.profile !== DEFAULT_PROFILE ? { profile: options.profile } : {}),
             ...(options.customerId ? { customer_id: options.customerId } : {}),
             request,
             usage_llm_calls: 0,
