@@ -400,7 +400,7 @@ async function loadHandlers() {
       import("../../lambdas/api/index.ts"),
       import("../../lambdas/ws/index.ts"),
       import("../../lambdas/ws/authorizer.ts"),
-      import("../../lambdas/ws/stream.ts"),
+      import("../../lambdas/ws/push.ts"),
       import("../../lambdas/finalize/execution-status.ts"),
       import("../../lambdas/batch/index.ts"),
       import("../../lambdas/stream/index.ts"),
@@ -425,7 +425,7 @@ async function startWorkflows(
   // The push function's work grows with the dashboards watching, so it runs in an environment of
   // its own, as in AWS: dashboards do not slow a run down.
   const pushFunction = new LambdaThread<DynamoDBStreamEvent, DynamoDBBatchResponse>(
-    new URL("../../lambdas/ws/stream.ts", import.meta.url),
+    new URL("../../lambdas/ws/push.ts", import.meta.url),
     "handler",
     {},
     log?.stream,

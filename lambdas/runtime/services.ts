@@ -166,7 +166,7 @@ let live: { delivery: LiveDeliveryServices | undefined } | undefined;
 
 /**
  * Live WebSocket delivery over the base services, present when the deployment has a WebSocket API.
- * Publishers never push: the stream consumer (lambdas/ws/stream.ts) and the subscribe route do, so
+ * Publishers never push: the stream consumer (lambdas/ws/push.ts) and the subscribe route do, so
  * only the WebSocket functions ask for it and only their bundles carry the Management API client.
  */
 export function liveDelivery(): LiveDeliveryServices | undefined {
