@@ -3,7 +3,7 @@
 import { ApiError } from "./api.js";
 import { formatDateTime, formatRelative, h, replace } from "./dom.js";
 import { loanNumberOf, runListQuery, statusWithIcon, stringOrEmpty } from "./run-finder.js";
-import { NEEDS_YOU_STATUSES } from "./run-status.js";
+import { NEEDS_YOU_STATUSES, RESUMABLE_STATUSES } from "./run-status.js";
 
 const NEEDS_YOU_DAYS = 30;
 
@@ -50,7 +50,7 @@ export function needsYouReason(run) {
 export function needsYou(run) {
   if (!NEEDS_YOU_STATUSES.includes(run.status)) return false;
   // Older APIs do not say `resumable`: then every FAILED/INTERRUPTED run is offered (a 409 says why not).
-  if (run.status === "FAILED" || run.status === "INTERRUPTED") return run.resumable !== false;
+  if (RESUMABLE_STATUSES.includes(run.status)) return run.resumable !== false;
   return true;
 }
 

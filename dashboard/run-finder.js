@@ -6,6 +6,7 @@
 // first, `next_cursor` until the last page). Everything from the API is set as text (dom.js).
 import { ApiError } from "./api.js";
 import { formatDateTime, h, replace } from "./dom.js";
+import { UNFINISHED_STATUSES, WAITING_STATUSES } from "./run-status.js";
 import { formatUsd, runStatusLabel } from "./views.js";
 
 /** The statuses an officer picks from, grouped by what they mean for them; each has an icon besides its word. */
@@ -14,9 +15,14 @@ export const STATUS_GROUPS = [
     id: "waiting",
     label: "Waiting for a person",
     icon: "‖",
-    statuses: ["AWAITING_INPUT", "AWAITING_APPROVAL"],
+    statuses: WAITING_STATUSES,
   },
-  { id: "running", label: "Running", icon: "▶", statuses: ["PLANNING", "RUNNING", "SOLVING"] },
+  {
+    id: "running",
+    label: "Running",
+    icon: "▶",
+    statuses: UNFINISHED_STATUSES.filter((status) => !WAITING_STATUSES.includes(status)),
+  },
   { id: "well", label: "Ended well", icon: "✓", statuses: ["SUCCEEDED"] },
   {
     id: "badly",

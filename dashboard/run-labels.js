@@ -1,5 +1,6 @@
 // How runs, statuses, verdicts and amounts are named on every page.
 import { h } from "./dom.js";
+import { WAITING_STATUSES } from "./run-status.js";
 
 const RUN_STATUS_LABEL = {
   PENDING: "Pending",
@@ -20,7 +21,7 @@ export function runStatusLabel(status) {
   return Object.hasOwn(RUN_STATUS_LABEL, status) ? RUN_STATUS_LABEL[status] : String(status);
 }
 
-export const isWaiting = (status) => status === "AWAITING_INPUT" || status === "AWAITING_APPROVAL";
+export const isWaiting = (status) => WAITING_STATUSES.includes(status);
 
 export function runStatusBadge(status, props = {}) {
   return h(
