@@ -68,6 +68,11 @@ export interface AgentProfileModule {
    * the message); absent or unchanged: the request stands. `problems`: a reading that was unusable.
    */
   readRequest?(text: string, request: EvaluationRequest): { request: EvaluationRequest; problems: string[] };
+  /**
+   * The plan text the offline `rule-based` provider writes for this agent's request (what a
+   * competent model would plan); absent: the provider plans as for a loan run.
+   */
+  offlinePlanText?(request: EvaluationRequest): string;
   /** The planner's role and the prompt template it plans from; absent: the loan planner's. */
   plannerPrompt?: { system: string; template: string };
 }

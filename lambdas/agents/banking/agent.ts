@@ -60,6 +60,8 @@ export const bankingAssistant: AgentProfileModule = {
   requiredTools: (_plan, request) => new Set(requiredBankingTools(request)),
   actingTools: BANKING_ACTING_TOOLS,
   reviewPlan: reviewBankingPlan,
+  // The original assistant's rule-based planner: the plan follows from the understood request.
+  offlinePlanText: (request) => JSON.stringify(bankingPlanSteps(bankingMetadata(request))),
   questions: bankingQuestions,
   answer: (request, plan, evidence) => bankingResult(bankingMetadata(request), plan, evidence),
   reviewResult: (result, evidence, threshold) =>
