@@ -87,7 +87,53 @@ export class NewEvaluation {
       hidden: true,
     });
 
-    // Loan
+    el.submit = h(
+      "button",
+      { type: "submit", class: "btn btn-primary", "data-testid": "ne-submit" },
+      "Start evaluation",
+    );
+    el.status = h("p", { class: "hint", role: "status", "data-testid": "ne-status" });
+
+    el.form = h(
+      "form",
+      {
+        class: "ne-form",
+        novalidate: true,
+        "aria-labelledby": "ne-title",
+        "data-testid": "new-evaluation-form",
+      },
+      el.formError,
+      this.#loanFieldset(el),
+      this.#entityFieldset(el),
+      this.#instructionsFieldset(el),
+      this.#documentsFieldset(el),
+      this.#optionsFieldset(el),
+      h("div", { class: "form-actions" }, el.submit, el.status),
+    );
+    el.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.#submit();
+    });
+
+    replace(
+      this.root,
+      h(
+        "section",
+        { class: "card new-evaluation", "aria-labelledby": "ne-title", "data-testid": "new-evaluation" },
+        h("div", { class: "card-head" }, el.title),
+        h(
+          "p",
+          { class: "muted" },
+          "Describe the loan, add its PDF documents and start the evaluation. Fields marked required must be filled; the others help the conditions that read them.",
+        ),
+        el.form,
+      ),
+    );
+    this.#updateCounter();
+  }
+
+  /** The loan: program, classification (which decides the fields below), loan number, as-of date. */
+  #loanFieldset(el) {
     el.programs = h("datalist", { id: "ne-loan-programs" });
     const program = this.#textControl("metadata.loan_program", "Loan program", {
       hint: "Any program name; suggestions come from the condition catalog.",
@@ -112,7 +158,17 @@ export class NewEvaluation {
       attrs: { type: "date" },
     });
 
-    // The classification's own fields
+    return h(
+      "fieldset",
+      { class: "ne-fieldset" },
+      h("legend", {}, "Loan"),
+      h("div", { class: "ne-grid" }, program, classification, loanNumber, asOf),
+      el.programs,
+    );
+  }
+
+  /** The fields the chosen classification's conditions read (#renderInputs fills them). */
+  #entityFieldset(el) {
     el.inputs = h("div", { class: "ne-grid", "data-testid": "ne-inputs" });
     el.inputsNote = h(
       "p",
@@ -120,7 +176,17 @@ export class NewEvaluation {
       "Choose a classification to see the fields its conditions need.",
     );
 
-    // Instructions
+    return h(
+      "fieldset",
+      { class: "ne-fieldset" },
+      h("legend", {}, "Borrower and entity"),
+      el.inputsNote,
+      el.inputs,
+    );
+  }
+
+  /** The instructions, with their length counter and examples. */
+  #instructionsFieldset(el) {
     el.instructions = h("textarea", { id: idFor("instructions"), rows: "4", spellcheck: "true" });
     el.counter = h("p", { class: "hint ne-counter", id: "ne-instructions-count", "aria-live": "polite" });
     el.instructions.addEventListener("input", () => {
@@ -154,7 +220,11 @@ export class NewEvaluation {
       describedBy: ["ne-instructions-count"],
     });
 
-    // Documents
+    return h("fieldset", { class: "ne-fieldset" }, h("legend", {}, "Instructions"), instructions);
+  }
+
+  /** The documents: a file button and a drop zone, each PDF uploaded at once. */
+  #documentsFieldset(el) {
     el.fileInput = h("input", {
       type: "file",
       id: "ne-file-input",
@@ -214,7 +284,18 @@ export class NewEvaluation {
     this.controls.set("s3_pdf_paths", { input: el.chooseFiles, error: documentsError });
     el.chooseFiles.setAttribute("aria-describedby", documentsError.id);
 
-    // Options
+    return h(
+      "fieldset",
+      { class: "ne-fieldset" },
+      h("legend", {}, "Documents"),
+      el.dropZone,
+      documentsError,
+      el.documentList,
+    );
+  }
+
+  /** The options: parallel steps, max steps, approval. */
+  #optionsFieldset(el) {
     el.parallel = h("input", { type: "checkbox", id: idFor("options.parallel"), checked: true });
     el.maxSteps = h("input", {
       type: "number",
@@ -243,89 +324,28 @@ export class NewEvaluation {
       hint: `A whole number from ${MAX_STEPS.min} to ${MAX_STEPS.max}. Empty: the service's default.`,
     });
 
-    el.submit = h(
-      "button",
-      { type: "submit", class: "btn btn-primary", "data-testid": "ne-submit" },
-      "Start evaluation",
-    );
-    el.status = h("p", { class: "hint", role: "status", "data-testid": "ne-status" });
-
-    el.form = h(
-      "form",
-      {
-        class: "ne-form",
-        novalidate: true,
-        "aria-labelledby": "ne-title",
-        "data-testid": "new-evaluation-form",
-      },
-      el.formError,
+    return h(
+      "fieldset",
+      { class: "ne-fieldset" },
+      h("legend", {}, "Options"),
       h(
-        "fieldset",
-        { class: "ne-fieldset" },
-        h("legend", {}, "Loan"),
-        h("div", { class: "ne-grid" }, program, classification, loanNumber, asOf),
-        el.programs,
-      ),
-      h(
-        "fieldset",
-        { class: "ne-fieldset" },
-        h("legend", {}, "Borrower and entity"),
-        el.inputsNote,
-        el.inputs,
-      ),
-      h("fieldset", { class: "ne-fieldset" }, h("legend", {}, "Instructions"), instructions),
-      h(
-        "fieldset",
-        { class: "ne-fieldset" },
-        h("legend", {}, "Documents"),
-        el.dropZone,
-        documentsError,
-        el.documentList,
-      ),
-      h(
-        "fieldset",
-        { class: "ne-fieldset" },
-        h("legend", {}, "Options"),
-        h(
-          "div",
-          { class: "ne-grid" },
-          checkbox(
-            el.parallel,
-            "Run independent steps in parallel",
-            "Steps that do not depend on each other run at once.",
-            "options.parallel",
-          ),
-          maxSteps,
-          checkbox(
-            el.approval,
-            "Approval required",
-            "The run waits for a person to approve its plan before any tool runs.",
-            "options.approval",
-          ),
+        "div",
+        { class: "ne-grid" },
+        checkbox(
+          el.parallel,
+          "Run independent steps in parallel",
+          "Steps that do not depend on each other run at once.",
+          "options.parallel",
+        ),
+        maxSteps,
+        checkbox(
+          el.approval,
+          "Approval required",
+          "The run waits for a person to approve its plan before any tool runs.",
+          "options.approval",
         ),
       ),
-      h("div", { class: "form-actions" }, el.submit, el.status),
     );
-    el.form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.#submit();
-    });
-
-    replace(
-      this.root,
-      h(
-        "section",
-        { class: "card new-evaluation", "aria-labelledby": "ne-title", "data-testid": "new-evaluation" },
-        h("div", { class: "card-head" }, el.title),
-        h(
-          "p",
-          { class: "muted" },
-          "Describe the loan, add its PDF documents and start the evaluation. Fields marked required must be filled; the others help the conditions that read them.",
-        ),
-        el.form,
-      ),
-    );
-    this.#updateCounter();
   }
 
   /** A labelled control with its hint, format hint and error slot, registered under its API field name. */
