@@ -52,7 +52,8 @@ export interface AgentProfileModule {
    * The request checked against what the customer holds, before anything is confirmed: details
    * settled (filled or removed, with questions naming the choices), or a refusal told to the customer.
    * Absent: nothing to check. `plan` is the plan written again when the details changed. `holdings`
-   * is what the core-banking store's `holdings(customerId)` returns; the agent reads it as its own.
+   * is what the planner's reader of customers' holdings returns for the run's customer; the engine
+   * passes it on unread and the agent reads it as its own.
    */
   check?(
     request: EvaluationRequest,
@@ -64,8 +65,8 @@ export interface AgentProfileModule {
   /** The review of a result by the profile's own rules; absent: the engine's result reviewer. */
   reviewResult?(result: RunResult, evidence: Evidence[], threshold: number | undefined): Review;
   /**
-   * The request as the planner's text reads it (a hosted banking planner also writes its reading of
-   * the message); absent or unchanged: the request stands. `problems`: a reading that was unusable.
+   * The request as the planner's text reads it (a hosted planner may also write its reading of the
+   * customer's message); absent or unchanged: the request stands. `problems`: a reading that was unusable.
    */
   readRequest?(text: string, request: EvaluationRequest): { request: EvaluationRequest; problems: string[] };
   /**

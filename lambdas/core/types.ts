@@ -243,7 +243,7 @@ export interface RunRecord {
   status: RunStatus;
   /** The agent the run belongs to (absent: loan_evaluation). */
   profile?: ProfileName;
-  /** The authenticated customer a banking run acts for. */
+  /** The authenticated customer the run acts for (an agent whose tools act on a customer's behalf). */
   customer_id?: string;
   /** The session the run belongs to (lambdas/core/sessions.ts). */
   session_id?: string;
