@@ -6,13 +6,10 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, platform, release, totalmem } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { HistoryEvent } from "../infra/local/step-functions.ts";
 import { startTwin, type Twin } from "../infra/local/twin.ts";
-import { renderPlannerPrompt, renderSolverPrompt } from "../lambdas/core/prompts.ts";
-import type { EvaluationRequest, Evidence, Plan, RunRecord, RunResult } from "../lambdas/core/types.ts";
+import type { RunRecord } from "../lambdas/core/types.ts";
 import { createLlmProviders, type LlmProviders } from "../lambdas/llm/index.ts";
-import { ScriptedProvider } from "../lambdas/llm/scripted.ts";
-import { TOKENIZER_ENCODING, tokenizerUsage } from "../lambdas/llm/tokenizer.ts";
+import { TOKENIZER_ENCODING } from "../lambdas/llm/tokenizer.ts";
 import { parseConfig } from "../lambdas/runtime/config.ts";
 import { measureBankingNlu } from "./banking-nlu.ts";
 import { runBatchBench } from "./batch.ts";
@@ -20,20 +17,12 @@ import { measureBundles } from "./bundles.ts";
 import { formatJson } from "./json.ts";
 import { measureLayouts } from "./layouts.ts";
 import {
-  analyzeHistory,
   type Bounds,
-  type HistoryAnalysis,
   installPayloadProbe,
   LLM_LATENCY_MODEL,
-  lambdaCost,
   median,
-  modelledLlmMs,
-  type OverheadBreakdown,
-  overheadBreakdown,
   type PayloadProbe,
   PRICES,
-  planBounds,
-  sfnCost,
 } from "./measure.ts";
 import { measureOcr, type OcrBenchOptions } from "./ocr.ts";
 import { runReact } from "./react.ts";
@@ -47,15 +36,18 @@ import {
   WORK_RETRY_INTERVAL_MS,
 } from "./reliability.ts";
 import { writeReport } from "./report.ts";
-import type {
-  ArchitectureNumbers,
-  BenchResults,
-  ConcurrencyResult,
-  LiveResult,
-  ScenarioResult,
-  Totals,
-} from "./results.ts";
+import type { BenchResults, ConcurrencyResult, LiveResult, ScenarioResult, Totals } from "./results.ts";
 import { measureStepRoundTrips } from "./round-trips.ts";
+import {
+  boundsOf,
+  measureScenario,
+  type RunTiming,
+  round,
+  runRewoo,
+  timing,
+  totalsOf,
+  weighted,
+} from "./scenario-run.ts";
 import {
   benchmarkDocuments,
   CONCURRENCY_SCENARIO,
@@ -63,10 +55,8 @@ import {
   SCENARIOS,
   type Scenario,
   setLatencies,
-  toolLatencies,
   WIDE_SCENARIO,
 } from "./scenarios.ts";
-import { buildReactScript, rewooScript } from "./scripted.ts";
 import type { ThroughputSample } from "./throughput-probe.ts";
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -182,110 +172,16 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     // history lookups see the same past runs in quick and full mode.
     for (const scenario of scenarios) {
       log(`scenario ${scenario.name}`);
-      const latencies = toolLatencies(scenario.name);
-      setLatencies(twin, latencies);
-
-      // ReAct first: it writes no run records, so the ReWOO run's history lookup sees the same store.
-      const maxSteps = plannerMaxSteps(twin, scenario.request);
-      const script = await buildReactScript({
-        request: scenario.request,
-        tools: twin.services.tools,
-        maxSteps,
-        runId: `react-oracle-${scenario.name}`,
-      });
-      const react = await runReact({
-        request: scenario.request,
-        tools: twin.services.tools,
-        provider: new ScriptedProvider(script.responses),
-        runId: `react-${scenario.name}`,
-        toolLatencyMs: latencies,
-        maxTurns: script.turns.length + 2,
-      });
-
-      const first = await runRewoo(twin, scenario.request, probe);
-      const { record, analysis, bounds, payload, history } = first;
-      if (!record.plan) throw new Error(`${scenario.name}: the ReWOO run has no plan (${record.status})`);
-      const verify = verifyUsage(twin, record, maxSteps);
-
-      await writeFile(
-        join(scriptedDir, `${scenario.name}.rewoo.json`),
-        formatJson(
-          rewooScript(
-            scenario.request,
-            twin.services.catalog,
-            maxSteps,
-            record.plan,
-            orderedEvidence(record),
-          ),
-        ),
+      const { result, record, first } = await measureScenario(
+        twin,
+        scenario,
+        probe,
+        memory,
+        scriptedDir,
+        log,
       );
-      await writeFile(join(scriptedDir, `${scenario.name}.react.json`), formatJson(script.responses));
-
-      const rewooTotals = totalsOf(record.usage);
-      const reactTotals = {
-        input_tokens: react.input_tokens,
-        output_tokens: react.output_tokens,
-        total_tokens: react.input_tokens + react.output_tokens,
-        llm_calls: react.llm_calls,
-      };
-      const rewooCalls = [
-        { input_tokens: verify.planner.input_tokens, output_tokens: verify.planner.output_tokens },
-        { input_tokens: verify.solver.input_tokens, output_tokens: verify.solver.output_tokens },
-      ];
-      const result: ScenarioResult = {
-        name: scenario.name,
-        description: scenario.description,
-        documents: scenario.request.s3_pdf_paths.length,
-        tool_calls: record.plan.steps.length,
-        levels: bounds.levels,
-        widest_level: bounds.widest_level,
-        latencies_ms: latencies,
-        rewoo: {
-          ...rewooTotals,
-          status: record.status,
-          planner_input_tokens: verify.planner.input_tokens,
-          planner_output_tokens: verify.planner.output_tokens,
-          solver_input_tokens: verify.solver.input_tokens,
-          solver_output_tokens: verify.solver.output_tokens,
-          wall_ms: analysis.execution_ms,
-          wall_ms_runs: [analysis.execution_ms],
-          client_ms: first.client_ms,
-          planner_ms: analysis.planner_ms,
-          solver_ms: analysis.solver_ms,
-          finalize_ms: analysis.finalize_ms,
-          usage_verified: verify.ok,
-          modelled_with_llm_ms: Math.round(analysis.execution_ms + modelledLlmMs(rewooCalls)),
-        },
-        react: {
-          ...reactTotals,
-          completed: react.final_answer !== undefined,
-          wall_ms: react.wall_ms,
-          tool_ms: react.tool_ms,
-          largest_prompt_tokens: Math.max(0, ...react.calls.map((c) => c.input_tokens)),
-          modelled_with_llm_ms: Math.round(react.wall_ms + modelledLlmMs(react.calls)),
-          same_verdicts: sameVerdicts(record.result, react.final_answer),
-        },
-        token_ratio: round(reactTotals.total_tokens / rewooTotals.total_tokens, 2),
-        cost_weighted_ratio: round(weighted(reactTotals) / weighted(rewooTotals), 2),
-        overhead_breakdown: overheadBreakdown(
-          history,
-          record.plan,
-          record.evidence,
-          analysis.execution_ms - bounds.lower_bound_ms,
-        ),
-        ...boundsOf(bounds, analysis.execution_ms),
-        transitions: analysis.transitions,
-        lambda_invocations: analysis.lambda_invocations,
-        cost_usd: sfnCost(analysis.transitions),
-        lambda_cost_usd: lambdaCost(analysis, memory),
-        max_payload_bytes: payload?.bytes ?? 0,
-        max_payload_state: payload?.state ?? "n/a",
-      };
       results.scenarios.push(result);
       byName.set(scenario.name, { scenario, result, record, runs: [timing(first)] });
-      log(
-        `  ReWOO ${rewooTotals.total_tokens} tok / ${rewooTotals.llm_calls} calls, ReAct ${reactTotals.total_tokens} tok / ${reactTotals.llm_calls} calls (×${result.token_ratio}); wall ${analysis.execution_ms} ms vs bound ${bounds.lower_bound_ms} ms`,
-      );
     }
 
     // Further repeats for the wall-time median (full mode).
@@ -302,37 +198,13 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       }
       log(`repeat ${repeat + 1}/${repeats} done`);
     }
-    for (const { result, runs } of byName.values()) {
-      // The run with the median wall time, compared with the bounds from its own durations.
-      const chosen = [...runs].sort((a, b) => a.wall_ms - b.wall_ms)[Math.floor((runs.length - 1) / 2)];
-      if (!chosen) continue;
-      result.rewoo.wall_ms = chosen.wall_ms;
-      result.rewoo.planner_ms = chosen.planner_ms;
-      result.rewoo.solver_ms = chosen.solver_ms;
-      result.rewoo.finalize_ms = chosen.finalize_ms;
-      result.overhead_breakdown = chosen.breakdown;
-      Object.assign(result, boundsOf(chosen.bounds, chosen.wall_ms));
-    }
+    for (const { result, runs } of byName.values()) useMedianRun(result, runs);
 
     // The worker's DynamoDB round trips, step by step, on the scenario with every kind of tool.
     const tripsOf = byName.get(ROUND_TRIP_SCENARIO) ?? [...byName.values()][0];
     if (tripsOf?.record.plan) {
       log(`worker round trips on ${tripsOf.scenario.name}`);
-      setLatencies(twin, {});
-      results.round_trips = [];
-      for (const step of tripsOf.record.plan.steps) {
-        const measured = await measureStepRoundTrips(twin, tripsOf.record, step.id);
-        results.round_trips.push({
-          scenario: tripsOf.scenario.name,
-          step_id: step.id,
-          tool: step.tool,
-          before_tool: measured.before_tool,
-          before_tool_commands: measured.requests
-            .filter((request) => request.answered_before_tool)
-            .map((request) => request.command.replace(/Command$/, "")),
-          requests: measured.requests.length,
-        });
-      }
+      results.round_trips = await roundTrips(twin, tripsOf.scenario, tripsOf.record);
     }
 
     // parallel: true vs false on the widest level.
@@ -341,35 +213,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
       [...byName.values()].sort((a, b) => b.result.widest_level - a.result.widest_level)[0];
     if (wide) {
       log(`parallel vs sequential on ${wide.scenario.name}`);
-      setLatencies(twin, wide.result.latencies_ms);
-      const sequentialRuns: number[] = [];
-      const parallelRuns: number[] = [];
-      let sequentialBounds: Bounds | undefined;
-      for (let i = 0; i < Math.max(1, Math.min(repeats, 2)); i++) {
-        const sequential = await runRewoo(
-          twin,
-          { ...wide.scenario.request, options: { ...wide.scenario.request.options, parallel: false } },
-          probe,
-          1,
-        );
-        sequentialRuns.push(sequential.analysis.execution_ms);
-        sequentialBounds ??= sequential.bounds;
-        const parallel = await runRewoo(twin, wide.scenario.request, probe);
-        parallelRuns.push(parallel.analysis.execution_ms);
-      }
-      const parallelMs = median(parallelRuns);
-      const sequentialMs = median(sequentialRuns);
-      results.parallel = {
-        scenario: wide.scenario.name,
-        widest_level: wide.result.widest_level,
-        worker_concurrency: twin.services.config.workerConcurrency,
-        parallel_wall_ms: parallelMs,
-        sequential_wall_ms: sequentialMs,
-        speedup: round(sequentialMs / parallelMs, 2),
-        sequential_tools_ms: sequentialBounds?.sequential_tools_ms ?? 0,
-        parallel_lower_bound_ms: wide.result.lower_bound_ms,
-        parallel_lower_bound_capped_ms: wide.result.lower_bound_capped_ms,
-      };
+      results.parallel = await parallelAgainstSequential(twin, wide.scenario, wide.result, probe, repeats);
     }
 
     // Concurrency: N evaluations started at once, each N on a fresh twin in a process of its own,
@@ -404,33 +248,7 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     await twin.stop();
   }
 
-  // The measures with a twin of their own run once this one is gone, so it takes no CPU from them.
-  if (results.reliability) {
-    await measureInOwnProcesses(results.reliability, {
-      ...reliability,
-      maxBodyBytes: twin.services.config.api.maxBodyBytes,
-    });
-  }
-
-  if (options.layouts) {
-    log("judging the labelled layouts…");
-    results.layouts = await measureLayouts();
-  }
-
-  if (options.ocr) {
-    log("scanning the held-out layouts and reading them by OCR…");
-    results.ocr = await measureOcr({ ...(options.ocr === true ? {} : options.ocr), log });
-  }
-
-  if (options.bankingNlu !== false) {
-    log("reading the labelled banking chat messages…");
-    results.banking_nlu = measureBankingNlu();
-  }
-
-  if (options.bundles) {
-    log("bundling the Lambda entries with esbuild…");
-    results.bundles = await measureBundles(REPO_ROOT, { importSamples: options.quick ? 1 : 3 });
-  }
+  await measureWithoutTheTwin(options, results, reliability, twin.services.config.api.maxBodyBytes, log);
 
   results.totals = totals(results.scenarios);
   results.meta = meta(options, started, repeats, concurrencyLevels, memoryOrDefault());
@@ -443,144 +261,6 @@ export async function runBench(options: BenchOptions): Promise<BenchResults> {
     `wrote ${join(options.out, "results.json")} and ${options.report} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
   return results;
-}
-
-// ------------------------------------------------------------------------------------------------
-
-interface RewooRun {
-  record: RunRecord;
-  history: HistoryEvent[];
-  analysis: HistoryAnalysis;
-  bounds: Bounds;
-  payload?: { bytes: number; state: string };
-  client_ms: number;
-}
-
-async function runRewoo(
-  twin: Twin,
-  request: EvaluationRequest,
-  probe: PayloadProbe | undefined,
-  maxConcurrency?: number,
-): Promise<RewooRun> {
-  const t0 = performance.now();
-  const { run_id, executionArn } = await twin.startRun(request);
-  const record = await twin.waitForRun(run_id);
-  const client_ms = Math.round(performance.now() - t0);
-  const history = twin.stepFunctions.history(executionArn);
-  const analysis = analyzeHistory(history);
-  const plan: Plan = record.plan ?? { steps: [], levels: [], repairs: [] };
-  const bounds = planBounds(
-    plan,
-    record.evidence,
-    analysis,
-    maxConcurrency ?? (request.options?.parallel === false ? 1 : twin.services.config.workerConcurrency),
-  );
-  const payload = probe?.maxBytes(executionArn);
-  return { record, history, analysis, bounds, client_ms, ...(payload ? { payload } : {}) };
-}
-
-interface RunTiming {
-  wall_ms: number;
-  planner_ms: number;
-  solver_ms: number;
-  finalize_ms: number;
-  bounds: Bounds;
-  breakdown: OverheadBreakdown;
-}
-
-function timing(run: RewooRun): RunTiming {
-  const { analysis, bounds, record, history } = run;
-  return {
-    wall_ms: analysis.execution_ms,
-    planner_ms: analysis.planner_ms,
-    solver_ms: analysis.solver_ms,
-    finalize_ms: analysis.finalize_ms,
-    bounds,
-    breakdown: overheadBreakdown(
-      history,
-      record.plan ?? { steps: [], levels: [], repairs: [] },
-      record.evidence,
-      analysis.execution_ms - bounds.lower_bound_ms,
-    ),
-  };
-}
-
-function boundsOf(bounds: Bounds, wall: number) {
-  return {
-    lower_bound_ms: bounds.lower_bound_ms,
-    lower_bound_capped_ms: bounds.lower_bound_capped_ms,
-    critical_path_ms: bounds.critical_path_ms,
-    sequential_tools_ms: bounds.sequential_tools_ms,
-    overhead_ms: wall - bounds.lower_bound_ms,
-  };
-}
-
-function plannerMaxSteps(twin: Twin, request: EvaluationRequest): number {
-  const cap = twin.services.config.maxSteps;
-  return Math.min(request.options?.max_steps ?? cap, cap);
-}
-
-function orderedEvidence(record: RunRecord): Evidence[] {
-  const byStep = new Map(record.evidence.map((e) => [e.step_id, e]));
-  return (record.plan?.steps ?? []).flatMap((step) => byStep.get(step.id) ?? []);
-}
-
-/** Recounts the planner's and the solver's prompts as the handlers render them, against the recorded usage. */
-function verifyUsage(twin: Twin, record: RunRecord, maxSteps: number) {
-  const plan = record.plan as Plan;
-  // The solver reads each tool's solver view of the evidence, as the solver handler renders it.
-  const evidence = orderedEvidence(record).map((item) => twin.services.tools.forSolver(item));
-  const script = rewooScript(record.request, twin.services.catalog, maxSteps, plan, evidence);
-  const plannerPrompt = renderPlannerPrompt({
-    request: record.request,
-    tools: twin.services.catalog,
-    maxSteps,
-    ...(plan.scope ? { scope: plan.scope } : {}),
-  });
-  const solverPrompt = renderSolverPrompt({ request: record.request, plan, evidence });
-  const planner = tokenizerUsage(plannerPrompt.system, plannerPrompt.prompt, script[0]?.text ?? "");
-  const solver = tokenizerUsage(solverPrompt.system, solverPrompt.prompt, script[1]?.text ?? "");
-  const ok =
-    record.usage.llm_calls === 2 &&
-    record.usage.input_tokens === planner.input_tokens + solver.input_tokens &&
-    record.usage.output_tokens === planner.output_tokens + solver.output_tokens;
-  return { ok, planner, solver };
-}
-
-/** Output tokens weighted 5× input tokens. */
-function weighted(n: { input_tokens: number; output_tokens: number }): number {
-  return n.input_tokens + 5 * n.output_tokens;
-}
-
-function totalsOf(usage: {
-  input_tokens: number;
-  output_tokens: number;
-  llm_calls: number;
-}): ArchitectureNumbers {
-  return {
-    input_tokens: usage.input_tokens,
-    output_tokens: usage.output_tokens,
-    total_tokens: usage.input_tokens + usage.output_tokens,
-    llm_calls: usage.llm_calls,
-  };
-}
-
-function verdictMap(result: Pick<RunResult, "fulfilled_conditions" | "unfulfilled_conditions"> | undefined) {
-  const map = new Map<string, string>();
-  for (const c of result?.fulfilled_conditions ?? []) map.set(c.id, "fulfilled");
-  for (const c of result?.unfulfilled_conditions ?? []) map.set(c.id, String(c.status ?? "unfulfilled"));
-  return map;
-}
-
-function sameVerdicts(rewoo: RunResult | undefined, reactAnswer: string | undefined): boolean {
-  if (!rewoo || !reactAnswer) return false;
-  try {
-    const a = verdictMap(rewoo);
-    const b = verdictMap(JSON.parse(reactAnswer) as RunResult);
-    return a.size === b.size && [...a].every(([id, status]) => b.get(id) === status);
-  } catch {
-    return false;
-  }
 }
 
 /** Lines of the portfolio batch evaluated at once (the Distributed Map's MaxConcurrency). */
@@ -838,7 +518,113 @@ function notes(results: BenchResults): string[] {
   return out;
 }
 
-function round(value: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(value * f) / f;
+/** The run with the median wall time, compared with the bounds from its own durations. */
+function useMedianRun(result: ScenarioResult, runs: RunTiming[]): void {
+  const chosen = [...runs].sort((a, b) => a.wall_ms - b.wall_ms)[Math.floor((runs.length - 1) / 2)];
+  if (!chosen) return;
+  result.rewoo.wall_ms = chosen.wall_ms;
+  result.rewoo.planner_ms = chosen.planner_ms;
+  result.rewoo.solver_ms = chosen.solver_ms;
+  result.rewoo.finalize_ms = chosen.finalize_ms;
+  result.overhead_breakdown = chosen.breakdown;
+  Object.assign(result, boundsOf(chosen.bounds, chosen.wall_ms));
+}
+
+/** The worker's DynamoDB round trips of each step of the run, measured again one step at a time. */
+async function roundTrips(
+  twin: Twin,
+  scenario: Scenario,
+  record: RunRecord,
+): Promise<BenchResults["round_trips"]> {
+  const found: NonNullable<BenchResults["round_trips"]> = [];
+  setLatencies(twin, {});
+  for (const step of record.plan?.steps ?? []) {
+    const measured = await measureStepRoundTrips(twin, record, step.id);
+    found.push({
+      scenario: scenario.name,
+      step_id: step.id,
+      tool: step.tool,
+      before_tool: measured.before_tool,
+      before_tool_commands: measured.requests
+        .filter((request) => request.answered_before_tool)
+        .map((request) => request.command.replace(/Command$/, "")),
+      requests: measured.requests.length,
+    });
+  }
+  return found;
+}
+
+/** The widest scenario with `parallel: false` and with `parallel: true`, median wall times. */
+async function parallelAgainstSequential(
+  twin: Twin,
+  scenario: Scenario,
+  result: ScenarioResult,
+  probe: PayloadProbe | undefined,
+  repeats: number,
+): Promise<NonNullable<BenchResults["parallel"]>> {
+  setLatencies(twin, result.latencies_ms);
+  const sequentialRuns: number[] = [];
+  const parallelRuns: number[] = [];
+  let sequentialBounds: Bounds | undefined;
+  for (let i = 0; i < Math.max(1, Math.min(repeats, 2)); i++) {
+    const sequential = await runRewoo(
+      twin,
+      { ...scenario.request, options: { ...scenario.request.options, parallel: false } },
+      probe,
+      1,
+    );
+    sequentialRuns.push(sequential.analysis.execution_ms);
+    sequentialBounds ??= sequential.bounds;
+    const parallel = await runRewoo(twin, scenario.request, probe);
+    parallelRuns.push(parallel.analysis.execution_ms);
+  }
+  const parallelMs = median(parallelRuns);
+  const sequentialMs = median(sequentialRuns);
+  return {
+    scenario: scenario.name,
+    widest_level: result.widest_level,
+    worker_concurrency: twin.services.config.workerConcurrency,
+    parallel_wall_ms: parallelMs,
+    sequential_wall_ms: sequentialMs,
+    speedup: round(sequentialMs / parallelMs, 2),
+    sequential_tools_ms: sequentialBounds?.sequential_tools_ms ?? 0,
+    parallel_lower_bound_ms: result.lower_bound_ms,
+    parallel_lower_bound_capped_ms: result.lower_bound_capped_ms,
+  };
+}
+
+/** The measures that need no twin, or a twin of their own: run once the shared twin is gone, so it takes no CPU from them. */
+async function measureWithoutTheTwin(
+  options: BenchOptions,
+  results: BenchResults,
+  reliability: Omit<Parameters<typeof measureInOwnProcesses>[1], "maxBodyBytes">,
+  maxBodyBytes: number,
+  log: (line: string) => void,
+): Promise<void> {
+  if (results.reliability) {
+    await measureInOwnProcesses(results.reliability, {
+      ...reliability,
+      maxBodyBytes,
+    });
+  }
+
+  if (options.layouts) {
+    log("judging the labelled layouts…");
+    results.layouts = await measureLayouts();
+  }
+
+  if (options.ocr) {
+    log("scanning the held-out layouts and reading them by OCR…");
+    results.ocr = await measureOcr({ ...(options.ocr === true ? {} : options.ocr), log });
+  }
+
+  if (options.bankingNlu !== false) {
+    log("reading the labelled banking chat messages…");
+    results.banking_nlu = measureBankingNlu();
+  }
+
+  if (options.bundles) {
+    log("bundling the Lambda entries with esbuild…");
+    results.bundles = await measureBundles(REPO_ROOT, { importSamples: options.quick ? 1 : 3 });
+  }
 }

@@ -2,6 +2,7 @@
 // series of runs and the largest accepted request cost the twin. Each measure is one function; the
 // first two use the benchmark's twin, the others start the twin in processes of their own (it is
 // killed, or watched from outside while it is busy). See the report's section for what each means.
+
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -11,200 +12,50 @@ import { fileURLToPath } from "node:url";
 import { LambdaThread } from "../infra/local/lambda-thread.ts";
 import { CLOSED_EXECUTIONS_KEPT } from "../infra/local/step-functions.ts";
 import type { Twin } from "../infra/local/twin.ts";
+import { isTerminal } from "../lambdas/contracts/run-status.ts";
 import type { EvaluationRequest, Evidence, RunRecord } from "../lambdas/core/types.ts";
 import { type DashboardCommand, type DashboardReport, epochNow } from "./dashboards.ts";
 import { launchEnv, startDevProcess } from "./dev-process.ts";
 import { analyzeHistory, median, percentile } from "./measure.ts";
 import type { MemorySample } from "./memory-probe.ts";
+import type {
+  CrashRecoveryResult,
+  ErrorFaultResult,
+  FaultsResult,
+  HealthResult,
+  LiveDeliveryResult,
+  MemoryResult,
+  ReliabilityMeasure,
+  ReliabilityResults,
+  ReliabilitySizes,
+} from "./reliability-results.ts";
 import { setLatencies, toolLatencies } from "./scenarios.ts";
 
-export const RELIABILITY_MEASURES = [
-  "live-delivery",
-  "faults",
-  "crash-recovery",
-  "memory",
-  "health",
-] as const;
-export type ReliabilityMeasure = (typeof RELIABILITY_MEASURES)[number];
+export {
+  type CrashRecoveryResult,
+  type DeliveryVariant,
+  defaultSizes,
+  type ErrorFaultResult,
+  emptyReliability,
+  type FaultsResult,
+  type HealthResult,
+  type LiveDeliveryResult,
+  type MemoryResult,
+  RELIABILITY_MEASURES,
+  type ReliabilityMeasure,
+  type ReliabilityResults,
+  type ReliabilitySizes,
+  type ThrottleFaultResult,
+} from "./reliability-results.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../", import.meta.url));
+
 const TAX_RETURN = "examples/sample-tax-return.json";
+
 const BANK_STATEMENTS = "examples/sample-bank-statements.json";
-const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED", "INTERRUPTED"]);
+
 /** The twin is booted with this Retry interval for Work (the ASL says 2 s with backoff). */
 export const WORK_RETRY_INTERVAL_MS = 0;
-
-/** How much of each measure to do; the defaults depend on quick / full mode. */
-export interface ReliabilitySizes {
-  /** Runs per variant (0 and `subscribers` WebSocket subscribers) for the wall-time medians. */
-  deliveryRepeats: number;
-  subscribers: number;
-  /** Runs per fault kind. */
-  faultRuns: number;
-  crashRuns: number;
-  /** Sequential runs of the memory series. */
-  memoryRuns: number;
-}
-
-export function defaultSizes(quick: boolean): ReliabilitySizes {
-  return {
-    deliveryRepeats: quick ? 3 : 7,
-    subscribers: 50,
-    faultRuns: 20,
-    crashRuns: 10,
-    memoryRuns: quick ? 100 : 1_000,
-  };
-}
-
-export interface DeliveryVariant {
-  subscribers: number;
-  /** startRun() → the run record is terminal, per run. */
-  run_ms: number[];
-  /** Execution start → end in the executor's event log, per run. */
-  execution_ms: number[];
-  /** startRun() → the last subscriber received `complete`, per run (none without subscribers). */
-  last_complete_ms: number[];
-  median_run_ms: number;
-  median_execution_ms: number;
-  median_last_complete_ms: number | null;
-  /**
-   * Requests dynalite served and CPU time this process used (the twin, its emulators and the
-   * subscribers share it), start → live delivery settled; medians per run.
-   */
-  median_dynamodb_requests: number;
-  median_cpu_ms: number;
-  /** Subscriber × run pairs that received every stored event exactly once, in seq order, of all pairs. */
-  exact_deliveries: number;
-  deliveries: number;
-}
-
-export interface LiveDeliveryResult {
-  request: string;
-  tool_latency_ms: Record<string, number>;
-  repeats: number;
-  variants: DeliveryVariant[];
-}
-
-export interface ErrorFaultResult {
-  spec: string;
-  runs: number;
-  succeeded: number;
-  failed: number;
-  /** Runs with at least one step stored as error evidence. */
-  runs_with_failed_steps: number;
-  failed_steps: number;
-  /** Failed steps that missing_information names (by step id and tool). */
-  failed_steps_named: number;
-  /** Failed steps a replan worked around: a later step of the same tool finished ok. */
-  failed_steps_replanned: number;
-  /** Runs with failed steps that SUCCEEDED with every failed step named or worked around by a replan. */
-  runs_naming_every_failed_step: number;
-}
-
-export interface ThrottleFaultResult {
-  spec: string;
-  runs: number;
-  succeeded: number;
-  failed: number;
-  steps: number;
-  /** StateRetried events of Work in the executor's event logs. */
-  work_retries: number;
-  max_retries_one_run: number;
-  /** Work gives up after 5 attempts: expected steps that exhaust them = steps × p^5. */
-  expected_exhausted_steps: number;
-}
-
-export interface FaultsResult {
-  requests: string[];
-  seed: number;
-  work_retry_interval_ms: number;
-  error: ErrorFaultResult;
-  throttle: ThrottleFaultResult;
-}
-
-export interface CrashRecoveryResult {
-  request: string;
-  tool_latency_ms: number;
-  runs_started: number;
-  /** Runs not yet terminal when the process was killed. */
-  in_flight_at_kill: number;
-  evidence_at_kill: number;
-  resumed_at_boot: number;
-  runs_completed: number;
-  /** Tool calls made again for a step whose evidence was stored before the kill. */
-  repeated_tool_calls: number;
-  /** Evidence stored before the kill that differs afterwards. */
-  evidence_changed: number;
-  /** Spawn of the second process → it serves (recovery starts the resumed executions during boot). */
-  boot_s: number;
-  /** Spawn of the second process → every run terminal. */
-  recover_s: number;
-}
-
-export interface MemoryResult {
-  request: string;
-  runs: number;
-  sample_every: number;
-  gc: boolean;
-  closed_executions_kept: number;
-  all_succeeded: boolean;
-  series: Array<{
-    runs: number;
-    rss_mib: number;
-    /** Anonymous RSS (Linux): RSS without the mapped LevelDB table files and binaries. */
-    rss_anon_mib: number | null;
-    heap_mib: number;
-    executions: number;
-  }>;
-  rss_before_mib: number;
-  rss_after_mib: number;
-  rss_anon_before_mib: number | null;
-  rss_anon_after_mib: number | null;
-  heap_before_mib: number;
-  heap_after_mib: number;
-  /** Least-squares slopes over the samples after the first interval (warm-up excluded), per 100 runs. */
-  rss_slope_mib_per_100: number;
-  rss_anon_slope_mib_per_100: number | null;
-  heap_slope_mib_per_100: number;
-}
-
-export interface HealthResult {
-  max_body_bytes: number;
-  /** The largest body the API accepted (202), found by shrinking from the limit after each 413. */
-  body_bytes: number;
-  longest_string_chars: number;
-  refused_413: number;
-  run_status: string;
-  run_ms: number;
-  polls: number;
-  p50_ms: number;
-  p99_ms: number;
-  max_ms: number;
-  over_1s: number;
-}
-
-export interface ReliabilityResults {
-  measures: ReliabilityMeasure[];
-  live_delivery: LiveDeliveryResult | null;
-  faults: FaultsResult | null;
-  crash_recovery: CrashRecoveryResult | null;
-  memory: MemoryResult | null;
-  health: HealthResult | null;
-  /** Measures that could not be taken, with why. */
-  errors: Array<{ measure: ReliabilityMeasure; error: string }>;
-}
-
-export function emptyReliability(measures: readonly ReliabilityMeasure[]): ReliabilityResults {
-  return {
-    measures: [...measures],
-    live_delivery: null,
-    faults: null,
-    crash_recovery: null,
-    memory: null,
-    health: null,
-    errors: [],
-  };
-}
 
 interface Context {
   measures: readonly ReliabilityMeasure[];
@@ -404,7 +255,9 @@ export async function liveDelivery(twin: Twin, sizes: ReliabilitySizes): Promise
 // 2. Injected tool faults
 
 const FAULT_SEED = 20_261_121;
+
 const FAULT_PROBABILITY = 0.3;
+
 /** Work's attempts for Rewoo.TransientError: the first call plus MaxAttempts 4 in the ASL. */
 const WORK_ATTEMPTS = 5;
 
@@ -555,7 +408,7 @@ export async function crashRecovery(runs: number): Promise<CrashRecoveryResult> 
     } finally {
       await first.stop("SIGKILL");
     }
-    const inFlight = before.filter((record) => !TERMINAL.has(record.status)).length;
+    const inFlight = before.filter((record) => !isTerminal(record.status)).length;
 
     const restarted = performance.now();
     const second = await startDevProcess(dataDir, env);
@@ -563,7 +416,7 @@ export async function crashRecovery(runs: number): Promise<CrashRecoveryResult> 
       let after: RunRecord[] = [];
       for (let i = 0; i < 6_000; i++) {
         after = await Promise.all(runIds.map((id) => getJson<RunRecord>(`${second.api}/v1/runs/${id}`)));
-        if (after.every((record) => TERMINAL.has(record.status))) break;
+        if (after.every((record) => isTerminal(record.status))) break;
         await sleep(50);
       }
       const recoverMs = performance.now() - restarted;
@@ -702,6 +555,7 @@ function slope(samples: readonly MemorySample[], value: (s: MemorySample) => num
 // 5. /health while the largest accepted request is processed
 
 const HEALTH_POLL_MS = 50;
+
 /** Shrink step after a 413: the accepted body is within this share of the largest acceptable one. */
 const SHRINK_STEP = 0.02;
 
@@ -765,7 +619,7 @@ export async function healthUnderLargestRequest(maxBodyBytes: number): Promise<H
         }
         if (!runId) throw new Error("no body size was accepted");
         let record: RunRecord | undefined;
-        for (let i = 0; i < 2_400 && !TERMINAL.has(record?.status ?? ""); i++) {
+        for (let i = 0; i < 2_400 && !(record && isTerminal(record.status)); i++) {
           await sleep(250);
           record = await getJson<RunRecord>(`${dev.api}/v1/runs/${runId}`);
         }

@@ -12,7 +12,7 @@ import { generateScannedSampleDocuments } from "../examples/scanned.ts";
 import { localS3ClientConfig } from "../infra/local/provision.ts";
 import { type RecoveredRun, startTwin, type Twin, twinRequestPolicy } from "../infra/local/twin.ts";
 import { InvalidRequestError } from "../lambdas/core/request.ts";
-import { type RunRecord, WAITING_STATUSES } from "../lambdas/core/types.ts";
+import { type RunRecord, UNFINISHED_STATUSES, WAITING_STATUSES } from "../lambdas/core/types.ts";
 import { ApiClient } from "./api-client.ts";
 import { type BatchCommandOptions, runBatch } from "./batch.ts";
 import { type BatchInput, stageBatchDocuments } from "./batch-input.ts";
@@ -29,7 +29,9 @@ export const TWIN_LOG_FILE = "twin.log";
 const START_SAMPLES = ["examples/sample-tax-return.json", "examples/sample-unsigned-return.json"];
 const POLL_MS = 50;
 /** A run in one of these is being driven by an execution; anything else waits for a person or has ended. */
-const MOVING_STATUSES: readonly RunRecord["status"][] = ["PLANNING", "RUNNING", "SOLVING"];
+const MOVING_STATUSES: readonly RunRecord["status"][] = UNFINISHED_STATUSES.filter(
+  (status) => !WAITING_STATUSES.includes(status),
+);
 
 type Say = (line: string) => void;
 

@@ -30,7 +30,7 @@ import type {
   ProgressEvent,
   RunRecord,
 } from "../lambdas/core/types.ts";
-import { RESUMABLE_STATUSES } from "../lambdas/core/types.ts";
+import { RESUMABLE_STATUSES, WAITING_STATUSES } from "../lambdas/core/types.ts";
 import { MAX_ATTEMPTS } from "../lambdas/runs/resume-run.ts";
 import { answerCommand, approvalCommands, type RunAddress, rewooCommand } from "./wait-commands.ts";
 
@@ -359,7 +359,7 @@ function printable(text: string): string {
 function formatWaits(run: RunRecord, context: FormatContext): string[] {
   const lines: string[] = [];
   const { clarification, approval } = run;
-  if (run.customer_id && (run.status === "AWAITING_INPUT" || run.status === "AWAITING_APPROVAL")) {
+  if (run.customer_id && WAITING_STATUSES.includes(run.status)) {
     // A customer's chat request: the operator routes refuse it, so no command is offered.
     const what = run.status === "AWAITING_INPUT" ? "an answer" : "the customer's confirmation";
     lines.push(

@@ -9,9 +9,10 @@ import { loadConfig } from "./config.js";
 import { DagView } from "./dag.js";
 import { h } from "./dom.js";
 import { EventPoller, LiveConnection } from "./live.js";
+import { NeedsYou } from "./needs-you.js";
 import { NewEvaluation } from "./new-evaluation.js";
 import { loadPdfjs, PdfViewer } from "./pdf-viewer.js";
-import { finderFiltersFrom, NeedsYou, RunFinder } from "./run-finder.js";
+import { finderFiltersFrom, RunFinder } from "./run-finder.js";
 import { RunState } from "./run-state.js";
 import { renderSummary, summaryRunIdFromHash } from "./verdict-export.js";
 import {

@@ -1,209 +1,38 @@
 // The New evaluation page (#/new): a loan officer starts an evaluation from the browser. The form
 // offers what GET /v1/catalog says (classifications, and exactly the metadata fields the chosen
-// classification's conditions read), uploads each dropped PDF at once (uploads.js), checks what the API
-// would refuse before sending, and shows the API's own 400 next to the field it names. The plain
-// functions come first and touch no DOM (tested without a browser).
+// classification's conditions read), uploads each dropped PDF at once (evaluation-documents.js), checks
+// what the API would refuse before sending (evaluation-request.js), and shows the API's own 400 next
+// to the field it names.
 import { ApiError } from "./api.js";
 import { h, replace } from "./dom.js";
-import { formatBytes, isPdf, uploadDocument } from "./uploads.js";
+import { documentItem, setDocumentError, uploadInto } from "./evaluation-documents.js";
+import {
+  buildRequest,
+  errorTarget,
+  FIXED_FIELDS,
+  fieldLabel,
+  INSTRUCTION_EXAMPLES,
+  inputKind,
+  MAX_INSTRUCTIONS,
+  MAX_STEPS,
+} from "./evaluation-request.js";
+import { isPdf } from "./uploads.js";
 
-/** The API's limits (lambdas/core/request.ts): instructions length, max_steps range, documents per request. */
-export const MAX_INSTRUCTIONS = 4000;
-export const MAX_STEPS = { min: 1, max: 50 };
-export const MAX_DOCUMENTS = 50;
-
-/** What the instruction reader understands (docs/instructions.md), offered as one-click examples. */
-export const INSTRUCTION_EXAMPLES = [
-  "Evaluate all loan conditions",
-  "Only check the signature and the EIN",
-  "Evaluate everything except the EIN",
-  "Which conditions apply?",
-  "Are these statements sufficient? What's missing?",
-];
-
-/** What the API says of a missing loan program (lambdas/agents/loan/loan-request.ts). */
-const LOAN_PROGRAM_REQUIRED = "required: the loan program, e.g. Flex Supreme";
-
-/** Fields the form always shows above the classification's own (so an input naming one is not repeated). */
-const FIXED_FIELDS = ["loan_program", "classification", "loan_number", "as_of_date"];
-
-const WORDS = { ein: "EIN", info: "", extracted: "", entities: "" };
-
-/** A label from a dotted metadata path: `borrower_info.business_name` → "Business name", `…ein` → "EIN". */
-export function fieldLabel(field) {
-  const last = String(field).split(".").at(-1) ?? "";
-  const words = last
-    .split("_")
-    .filter(Boolean)
-    .map((word) => WORDS[word] ?? word);
-  const text = words.filter(Boolean).join(" ");
-  return text ? text.charAt(0).toUpperCase() + text.slice(1) : String(field);
-}
-
-/** How a catalog input is typed and sent: an amount and a year as numbers, anything else as text. */
-export function inputKind(input) {
-  const expected = String(input?.expected ?? "");
-  if (/\bamount\b/i.test(expected)) return "money";
-  if (/\bfour-digit year\b/i.test(expected)) return "year";
-  if (/\bYYYY-MM-DD\b/.test(expected)) return "date";
-  if (/NN-NNNNNNN/.test(expected)) return "ein";
-  return "text";
-}
-
-/** Writes `value` at a dotted path: setPath(m, "borrower_info.name", "Jane") → m.borrower_info.name. */
-export function setPath(target, dotted, value) {
-  const parts = String(dotted).split(".");
-  let node = target;
-  for (const part of parts.slice(0, -1)) {
-    if (node[part] === null || typeof node[part] !== "object" || Array.isArray(node[part])) node[part] = {};
-    node = node[part];
-  }
-  node[parts.at(-1)] = value;
-  return target;
-}
-
-/**
- * The API's rules for metadata values (lambdas/agents/loan/loan-request.ts): an amount is digits with `$`,
- * `,` and spaces allowed and above zero; a date is YYYY-MM-DD naming a day that exists.
- */
-export function amountOf(text) {
-  const cleaned = String(text).replace(/[$,\s]/g, "");
-  return /^\d+(?:\.\d+)?$/.test(cleaned) ? Number(cleaned) : undefined;
-}
-
-export function isCalendarDate(text) {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(text));
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-}
-
-/** What the API says of an as-of date that is not one (the catalog's words for the field). */
-const AS_OF_DATE_EXPECTED = "a date, YYYY-MM-DD, e.g. 2025-04-15";
-
-/** A typed value as the request carries it, or the problem with it (said as the API's `expected` says). */
-function fieldValue(input, raw) {
-  const text = String(raw ?? "").trim();
-  if (text === "") return { value: undefined };
-  switch (inputKind(input)) {
-    case "money": {
-      const amount = amountOf(text);
-      return amount !== undefined && amount > 0
-        ? { value: amount }
-        : { problem: `expected ${input.expected}` };
-    }
-    case "year":
-      return /^\d{4}$/.test(text) ? { value: Number(text) } : { problem: `expected ${input.expected}` };
-    case "date":
-      return isCalendarDate(text) ? { value: text } : { problem: `expected ${input.expected}` };
-    case "ein":
-      return /^\d{2}-?\d{7}$/.test(text) ? { value: text } : { problem: `expected ${input.expected}` };
-    default:
-      return { value: text };
-  }
-}
-
-/**
- * The evaluation request from what the form holds, or the problems, each named like the API names
- * it (`metadata.loan_program`, `metadata.borrower_info.name`, `instructions`, `s3_pdf_paths`,
- * `options.max_steps`) so the page shows its own errors and the API's the same way.
- *
- * values: {loan_program, classification, loan_number, as_of_date, fields: {<dotted>: text},
- * instructions, parallel, max_steps, approval}; inputs: the classification's catalog inputs;
- * documents: [{status, s3_pdf_path}] in the order shown; classifications: the catalog's names.
- */
-export function buildRequest(values, inputs, documents, classifications = []) {
-  const errors = [];
-  const metadata = {};
-  const loanProgram = String(values.loan_program ?? "").trim();
-  if (loanProgram) metadata.loan_program = loanProgram;
-  else errors.push({ field: "metadata.loan_program", message: LOAN_PROGRAM_REQUIRED });
-  const classification = String(values.classification ?? "").trim();
-  if (classification) metadata.classification = classification;
-  else
-    errors.push({
-      field: "metadata.classification",
-      message: classifications.length
-        ? `required: one of ${classifications.map((name) => JSON.stringify(name)).join(", ")}`
-        : "required: choose the documents' classification",
-    });
-  const loanNumber = String(values.loan_number ?? "").trim();
-  if (loanNumber) metadata.loan_number = loanNumber;
-  const asOf = String(values.as_of_date ?? "").trim();
-  if (asOf) {
-    if (isCalendarDate(asOf)) metadata.as_of_date = asOf;
-    else errors.push({ field: "metadata.as_of_date", message: `expected ${AS_OF_DATE_EXPECTED}` });
-  }
-  for (const input of inputs ?? []) {
-    if (FIXED_FIELDS.includes(input.field)) continue;
-    const { value, problem } = fieldValue(input, values.fields?.[input.field]);
-    if (problem) errors.push({ field: `metadata.${input.field}`, message: problem });
-    else if (value !== undefined) setPath(metadata, input.field, value);
-  }
-
-  const instructions = String(values.instructions ?? "").trim();
-  if (instructions.length > MAX_INSTRUCTIONS) {
-    errors.push({
-      field: "instructions",
-      message: `at most ${MAX_INSTRUCTIONS.toLocaleString("en-US")} characters (now ${instructions.length.toLocaleString("en-US")})`,
-    });
-  }
-
-  const docs = documents ?? [];
-  const paths = docs.filter((doc) => doc.status === "uploaded").map((doc) => doc.s3_pdf_path);
-  if (docs.some((doc) => doc.status === "uploading")) {
-    errors.push({ field: "s3_pdf_paths", message: "wait until every document is uploaded" });
-  } else if (docs.some((doc) => doc.status === "failed")) {
-    errors.push({ field: "s3_pdf_paths", message: "a document failed to upload: retry it or remove it" });
-  } else if (paths.length === 0) {
-    errors.push({ field: "s3_pdf_paths", message: "add at least one PDF document" });
-  } else if (paths.length > MAX_DOCUMENTS) {
-    errors.push({ field: "s3_pdf_paths", message: `at most ${MAX_DOCUMENTS} documents` });
-  }
-
-  const options = { parallel: values.parallel !== false };
-  const maxSteps = String(values.max_steps ?? "").trim();
-  if (maxSteps) {
-    const steps = Number(maxSteps);
-    if (Number.isInteger(steps) && steps >= MAX_STEPS.min && steps <= MAX_STEPS.max)
-      options.max_steps = steps;
-    else
-      errors.push({
-        field: "options.max_steps",
-        message: `expected a whole number from ${MAX_STEPS.min} to ${MAX_STEPS.max}`,
-      });
-  }
-  if (values.approval) options.approval = "required";
-
-  if (errors.length > 0) return { request: null, errors };
-  return {
-    request: { metadata, ...(instructions ? { instructions } : {}), s3_pdf_paths: paths, options },
-    errors: [],
-  };
-}
-
-/**
- * Where an API field's error goes: a control (`{control: "<field>"}`), the n-th document of the
- * request (`{document: n}`), or the form itself (null) for a field the form has no control for.
- */
-export function errorTarget(field, controls) {
-  const text = String(field);
-  const documentIndex = /^s3_pdf_paths\[(\d+)\]/.exec(text)?.[1];
-  if (documentIndex !== undefined) return { document: Number(documentIndex) };
-  // The API may name a part of a field (metadata.borrower_info.name.first): the nearest control above it.
-  let candidate = text;
-  while (candidate) {
-    if (controls.includes(candidate)) return { control: candidate };
-    const cut = Math.max(candidate.lastIndexOf("."), candidate.lastIndexOf("["));
-    if (cut <= 0) break;
-    candidate = candidate.slice(0, cut);
-  }
-  return null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The page
+// The page's plain functions, exported from here too (the tests and the page read them from one module).
+export {
+  amountOf,
+  buildRequest,
+  errorTarget,
+  FIXED_FIELDS,
+  fieldLabel,
+  INSTRUCTION_EXAMPLES,
+  inputKind,
+  isCalendarDate,
+  MAX_DOCUMENTS,
+  MAX_INSTRUCTIONS,
+  MAX_STEPS,
+  setPath,
+} from "./evaluation-request.js";
 
 const idFor = (field) => `ne-${String(field).replace(/[^A-Za-z0-9_]+/g, "-")}`;
 
@@ -258,7 +87,53 @@ export class NewEvaluation {
       hidden: true,
     });
 
-    // Loan
+    el.submit = h(
+      "button",
+      { type: "submit", class: "btn btn-primary", "data-testid": "ne-submit" },
+      "Start evaluation",
+    );
+    el.status = h("p", { class: "hint", role: "status", "data-testid": "ne-status" });
+
+    el.form = h(
+      "form",
+      {
+        class: "ne-form",
+        novalidate: true,
+        "aria-labelledby": "ne-title",
+        "data-testid": "new-evaluation-form",
+      },
+      el.formError,
+      this.#loanFieldset(el),
+      this.#entityFieldset(el),
+      this.#instructionsFieldset(el),
+      this.#documentsFieldset(el),
+      this.#optionsFieldset(el),
+      h("div", { class: "form-actions" }, el.submit, el.status),
+    );
+    el.form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.#submit();
+    });
+
+    replace(
+      this.root,
+      h(
+        "section",
+        { class: "card new-evaluation", "aria-labelledby": "ne-title", "data-testid": "new-evaluation" },
+        h("div", { class: "card-head" }, el.title),
+        h(
+          "p",
+          { class: "muted" },
+          "Describe the loan, add its PDF documents and start the evaluation. Fields marked required must be filled; the others help the conditions that read them.",
+        ),
+        el.form,
+      ),
+    );
+    this.#updateCounter();
+  }
+
+  /** The loan: program, classification (which decides the fields below), loan number, as-of date. */
+  #loanFieldset(el) {
     el.programs = h("datalist", { id: "ne-loan-programs" });
     const program = this.#textControl("metadata.loan_program", "Loan program", {
       hint: "Any program name; suggestions come from the condition catalog.",
@@ -283,7 +158,17 @@ export class NewEvaluation {
       attrs: { type: "date" },
     });
 
-    // The classification's own fields
+    return h(
+      "fieldset",
+      { class: "ne-fieldset" },
+      h("legend", {}, "Loan"),
+      h("div", { class: "ne-grid" }, program, classification, loanNumber, asOf),
+      el.programs,
+    );
+  }
+
+  /** The fields the chosen classification's conditions read (#renderInputs fills them). */
+  #entityFieldset(el) {
     el.inputs = h("div", { class: "ne-grid", "data-testid": "ne-inputs" });
     el.inputsNote = h(
       "p",
@@ -291,7 +176,17 @@ export class NewEvaluation {
       "Choose a classification to see the fields its conditions need.",
     );
 
-    // Instructions
+    return h(
+      "fieldset",
+      { class: "ne-fieldset" },
+      h("legend", {}, "Borrower and entity"),
+      el.inputsNote,
+      el.inputs,
+    );
+  }
+
+  /** The instructions, with their length counter and examples. */
+  #instructionsFieldset(el) {
     el.instructions = h("textarea", { id: idFor("instructions"), rows: "4", spellcheck: "true" });
     el.counter = h("p", { class: "hint ne-counter", id: "ne-instructions-count", "aria-live": "polite" });
     el.instructions.addEventListener("input", () => {
@@ -325,7 +220,11 @@ export class NewEvaluation {
       describedBy: ["ne-instructions-count"],
     });
 
-    // Documents
+    return h("fieldset", { class: "ne-fieldset" }, h("legend", {}, "Instructions"), instructions);
+  }
+
+  /** The documents: a file button and a drop zone, each PDF uploaded at once. */
+  #documentsFieldset(el) {
     el.fileInput = h("input", {
       type: "file",
       id: "ne-file-input",
@@ -385,7 +284,18 @@ export class NewEvaluation {
     this.controls.set("s3_pdf_paths", { input: el.chooseFiles, error: documentsError });
     el.chooseFiles.setAttribute("aria-describedby", documentsError.id);
 
-    // Options
+    return h(
+      "fieldset",
+      { class: "ne-fieldset" },
+      h("legend", {}, "Documents"),
+      el.dropZone,
+      documentsError,
+      el.documentList,
+    );
+  }
+
+  /** The options: parallel steps, max steps, approval. */
+  #optionsFieldset(el) {
     el.parallel = h("input", { type: "checkbox", id: idFor("options.parallel"), checked: true });
     el.maxSteps = h("input", {
       type: "number",
@@ -414,89 +324,28 @@ export class NewEvaluation {
       hint: `A whole number from ${MAX_STEPS.min} to ${MAX_STEPS.max}. Empty: the service's default.`,
     });
 
-    el.submit = h(
-      "button",
-      { type: "submit", class: "btn btn-primary", "data-testid": "ne-submit" },
-      "Start evaluation",
-    );
-    el.status = h("p", { class: "hint", role: "status", "data-testid": "ne-status" });
-
-    el.form = h(
-      "form",
-      {
-        class: "ne-form",
-        novalidate: true,
-        "aria-labelledby": "ne-title",
-        "data-testid": "new-evaluation-form",
-      },
-      el.formError,
+    return h(
+      "fieldset",
+      { class: "ne-fieldset" },
+      h("legend", {}, "Options"),
       h(
-        "fieldset",
-        { class: "ne-fieldset" },
-        h("legend", {}, "Loan"),
-        h("div", { class: "ne-grid" }, program, classification, loanNumber, asOf),
-        el.programs,
-      ),
-      h(
-        "fieldset",
-        { class: "ne-fieldset" },
-        h("legend", {}, "Borrower and entity"),
-        el.inputsNote,
-        el.inputs,
-      ),
-      h("fieldset", { class: "ne-fieldset" }, h("legend", {}, "Instructions"), instructions),
-      h(
-        "fieldset",
-        { class: "ne-fieldset" },
-        h("legend", {}, "Documents"),
-        el.dropZone,
-        documentsError,
-        el.documentList,
-      ),
-      h(
-        "fieldset",
-        { class: "ne-fieldset" },
-        h("legend", {}, "Options"),
-        h(
-          "div",
-          { class: "ne-grid" },
-          checkbox(
-            el.parallel,
-            "Run independent steps in parallel",
-            "Steps that do not depend on each other run at once.",
-            "options.parallel",
-          ),
-          maxSteps,
-          checkbox(
-            el.approval,
-            "Approval required",
-            "The run waits for a person to approve its plan before any tool runs.",
-            "options.approval",
-          ),
+        "div",
+        { class: "ne-grid" },
+        checkbox(
+          el.parallel,
+          "Run independent steps in parallel",
+          "Steps that do not depend on each other run at once.",
+          "options.parallel",
+        ),
+        maxSteps,
+        checkbox(
+          el.approval,
+          "Approval required",
+          "The run waits for a person to approve its plan before any tool runs.",
+          "options.approval",
         ),
       ),
-      h("div", { class: "form-actions" }, el.submit, el.status),
     );
-    el.form.addEventListener("submit", (event) => {
-      event.preventDefault();
-      this.#submit();
-    });
-
-    replace(
-      this.root,
-      h(
-        "section",
-        { class: "card new-evaluation", "aria-labelledby": "ne-title", "data-testid": "new-evaluation" },
-        h("div", { class: "card-head" }, el.title),
-        h(
-          "p",
-          { class: "muted" },
-          "Describe the loan, add its PDF documents and start the evaluation. Fields marked required must be filled; the others help the conditions that read them.",
-        ),
-        el.form,
-      ),
-    );
-    this.#updateCounter();
   }
 
   /** A labelled control with its hint, format hint and error slot, registered under its API field name. */
@@ -637,7 +486,9 @@ export class NewEvaluation {
     for (const file of files.filter(isPdf)) {
       const doc = { id: this.nextDocumentId++, file, status: "uploading", progress: 0, phase: "", error: "" };
       this.documents.push(doc);
-      this.el.documentList.append(this.#documentItem(doc));
+      this.el.documentList.append(
+        documentItem(doc, { onRetry: () => this.#upload(doc), onRemove: () => this.#removeDocument(doc) }),
+      );
       this.#upload(doc);
     }
     this.#clearError("s3_pdf_paths");
@@ -649,103 +500,8 @@ export class NewEvaluation {
     }
   }
 
-  #documentItem(doc) {
-    const progressId = `ne-doc-${doc.id}-progress`;
-    doc.el = {};
-    doc.el.progress = h("progress", { id: progressId, max: "100", value: "0" });
-    doc.el.status = h("span", { class: "ne-doc-status", "data-testid": "ne-doc-status" });
-    doc.el.error = h("div", { class: "field-error", id: `ne-doc-${doc.id}-error`, hidden: true });
-    doc.el.retry = h(
-      "button",
-      { type: "button", class: "btn", hidden: true, onClick: () => this.#upload(doc) },
-      "Retry",
-      h("span", { class: "visually-hidden" }, ` ${doc.file.name}`),
-    );
-    doc.el.remove = h(
-      "button",
-      { type: "button", class: "btn", onClick: () => this.#removeDocument(doc) },
-      "Remove",
-      h("span", { class: "visually-hidden" }, ` ${doc.file.name}`),
-    );
-    doc.el.item = h(
-      "li",
-      {
-        class: "ne-document",
-        tabindex: "-1",
-        "data-testid": "ne-document",
-        "aria-describedby": doc.el.error.id,
-      },
-      h(
-        "div",
-        { class: "ne-doc-head" },
-        h("span", { class: "ne-doc-name" }, doc.file.name),
-        h("span", { class: "hint" }, formatBytes(doc.file.size)),
-      ),
-      h(
-        "div",
-        { class: "ne-doc-progress" },
-        h("label", { for: progressId, class: "visually-hidden" }, `Upload of ${doc.file.name}`),
-        doc.el.progress,
-        doc.el.status,
-      ),
-      doc.el.error,
-      h("div", { class: "ne-doc-actions" }, doc.el.retry, doc.el.remove),
-    );
-    this.#renderDocument(doc);
-    return doc.el.item;
-  }
-
-  #renderDocument(doc) {
-    const { el } = doc;
-    const percent = Math.round(doc.progress * 100);
-    el.progress.value = percent;
-    el.progress.setAttribute("aria-valuetext", `${percent}%`);
-    el.item.dataset.status = doc.status;
-    const phases = { hashing: "Preparing", signing: "Preparing", uploading: "Uploading" };
-    el.status.textContent =
-      doc.status === "uploaded"
-        ? `✓ Uploaded ${doc.file.name}`
-        : doc.status === "failed"
-          ? "⚠ Upload failed"
-          : `${phases[doc.phase] ?? "Preparing"} ${percent}%`;
-    el.retry.hidden = doc.status !== "failed";
-    if (doc.status === "failed") this.#setDocumentError(doc, doc.error);
-    else if (doc.status === "uploading") this.#setDocumentError(doc, "");
-  }
-
-  #setDocumentError(doc, message) {
-    doc.el.error.hidden = !message;
-    replace(doc.el.error, message ? h("p", {}, message) : null);
-    if (message) doc.el.item.setAttribute("aria-invalid", "true");
-    else doc.el.item.removeAttribute("aria-invalid");
-  }
-
-  async #upload(doc) {
-    doc.controller?.abort();
-    const controller = new AbortController();
-    Object.assign(doc, { controller, status: "uploading", progress: 0, phase: "hashing", error: "" });
-    this.#renderDocument(doc);
-    try {
-      const upload = await uploadDocument(this.api, doc.file, {
-        signal: controller.signal,
-        onPhase: (phase) => {
-          doc.phase = phase;
-          this.#renderDocument(doc);
-        },
-        onProgress: (fraction) => {
-          doc.progress = fraction;
-          this.#renderDocument(doc);
-        },
-      });
-      if (controller.signal.aborted) return;
-      Object.assign(doc, { status: "uploaded", progress: 1, s3_pdf_path: upload.s3_pdf_path });
-      this.announce(`Uploaded ${doc.file.name}.`);
-    } catch (error) {
-      if (controller.signal.aborted || error?.name === "AbortError") return;
-      Object.assign(doc, { status: "failed", error: uploadFailure(error) });
-      this.announce(`Upload of ${doc.file.name} failed: ${doc.error}`);
-    }
-    this.#renderDocument(doc);
+  #upload(doc) {
+    return uploadInto(doc, this.api, this.announce);
   }
 
   #removeDocument(doc) {
@@ -782,7 +538,7 @@ export class NewEvaluation {
     for (const field of this.controls.keys()) this.#clearError(field);
     this.el.formError.hidden = true;
     this.el.formError.replaceChildren();
-    for (const doc of this.documents) if (doc.status !== "failed") this.#setDocumentError(doc, "");
+    for (const doc of this.documents) if (doc.status !== "failed") setDocumentError(doc, "");
   }
 
   /** Shows each problem where it belongs, moves the focus to the first one on the page. */
@@ -794,7 +550,7 @@ export class NewEvaluation {
       if (target?.document !== undefined) {
         const doc = this.sentDocuments[target.document];
         if (doc && this.documents.includes(doc)) {
-          this.#setDocumentError(doc, problem.message);
+          setDocumentError(doc, problem.message);
           focusable.push(doc.el.item);
           continue;
         }
@@ -914,14 +670,4 @@ export class NewEvaluation {
     this.#updateCounter();
     this.#clearAllErrors();
   }
-}
-
-/** Why an upload failed, in words: the API's 400 names fields of the upload request. */
-function uploadFailure(error) {
-  if (error instanceof ApiError) {
-    if (error.status === 501) return "uploads are not available on this API yet (501)";
-    const fields = error.fields.map((field) => `${field.field} ${field.message}`);
-    return fields.length ? fields.join("; ") : error.message;
-  }
-  return error?.message ?? String(error);
 }

@@ -4,11 +4,18 @@
 import { RemovalPolicy } from "aws-cdk-lib";
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
 import { ENV, MAX_WAIT_SECONDS } from "../lambdas/contracts/environment.ts";
+import {
+  DEFAULT_LLM_PROVIDER,
+  DEPLOYABLE_LLM_PROVIDERS,
+  type DeployableLlmProviderName,
+  WORKFLOW_DEFAULTS,
+} from "../lambdas/contracts/workflow-defaults.ts";
 
 export const ENVIRONMENT_NAMES = ["dev", "staging", "prod"] as const;
 export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
 
-export type LlmProviderName = "rule-based" | "bedrock" | "openai";
+/** The providers a deployment may configure (lambdas/contracts/workflow-defaults.ts). */
+export type LlmProviderName = DeployableLlmProviderName;
 
 /** The model-calling roles whose sampling is configurable (the functions' REWOO_<ROLE>_TEMPERATURE / _MAX_TOKENS). */
 export const LLM_ROLES = ["planner", "solver", "tool", "reviewer"] as const;
@@ -155,15 +162,15 @@ const base: Omit<RewooConfig, "name"> = {
   logLevel: "INFO",
   workflow: {
     type: "STANDARD",
-    workerConcurrency: 16,
-    maxSteps: 12,
-    maxReplans: 1,
-    reviewThreshold: 5,
-    waitSeconds: 24 * 3600,
+    workerConcurrency: WORKFLOW_DEFAULTS.workerConcurrency,
+    maxSteps: WORKFLOW_DEFAULTS.maxSteps,
+    maxReplans: WORKFLOW_DEFAULTS.maxReplans,
+    reviewThreshold: WORKFLOW_DEFAULTS.reviewThreshold,
+    waitSeconds: WORKFLOW_DEFAULTS.waitSeconds,
     approvalRequired: false,
     clarification: true,
   },
-  llm: { provider: "rule-based" },
+  llm: { provider: DEFAULT_LLM_PROVIDER },
   ocr: { engine: "textract", minConfidence: 80 },
   documents: { allowedPrefixes: [], additionalLocations: [] },
   results: { additionalDestinations: [] },
@@ -292,7 +299,7 @@ export function resolveConfig(context: Context): RewooConfig {
 /** Fails synth with every problem named, before any resource is built from a bad value. */
 export function validateConfig(config: RewooConfig): void {
   const problems: string[] = [];
-  if (!["rule-based", "bedrock", "openai"].includes(config.llm.provider)) {
+  if (!(DEPLOYABLE_LLM_PROVIDERS as readonly string[]).includes(config.llm.provider)) {
     problems.push(`llmProvider "${config.llm.provider}": expected rule-based, bedrock or openai`);
   }
   if (config.llm.provider === "openai") {

@@ -149,7 +149,7 @@ export class RewooWebSocketApi extends Construct {
     });
     this.push = fn(
       "Push",
-      "lambdas/ws/stream.ts",
+      "lambdas/ws/push.ts",
       {
         description:
           "Live delivery: pushes new progress events from the runs table's stream to WebSocket subscribers",

@@ -100,74 +100,120 @@ export async function loadDistributedWorkflow(
     throw new Error(`${aslPath} is not a valid state machine definition: ${validation.errorsText("; ")}`);
   }
 
-  const targets = new Map<string, LocalStepFunctions>();
-  for (const target of options.targets ?? []) targets.set(target.stateMachineArn, target);
-  const machines: LocalStepFunctions[] = [];
-  const mapRuns = new Map<string, Set<MapRun>>();
-  const used = new Set<string>();
-  let closing = false;
-  let markClosing!: () => void;
-  /** Settles when close() begins: `.sync` waits end then rather than hold the close up. */
-  const closingSignal = new Promise<"closing">((resolve) => {
-    markClosing = () => resolve("closing");
-  });
+  const workflow = new DistributedWorkflowBuilder(lib, handlers, options, region, accountId);
+  const root = await workflow.build(definition, rootName);
+  const { machines } = workflow;
+  const unknown = Object.keys(handlers).filter((name) => !workflow.used.has(name));
+  if (unknown.length) {
+    throw new Error(`Handlers for states that are not Task states of ${aslPath}: ${unknown.join(", ")}`);
+  }
+  // The root was built last (its item processors first); callers expect it first.
+  machines.unshift(...machines.splice(machines.indexOf(root), 1));
 
-  const machineOptions = (name: string): LocalStepFunctionsOptions => ({
-    region,
-    accountId,
-    stateMachineName: name,
-    validate: false,
-    ...(options.retryIntervalOverrides ? { retryIntervalOverrides: options.retryIntervalOverrides } : {}),
-    ...(options.closedExecutionsKept !== undefined
-      ? { closedExecutionsKept: options.closedExecutionsKept }
-      : {}),
-  });
+  return {
+    root,
+    machines,
+    async close(closeOptions = {}) {
+      workflow.beginClosing();
+      for (const machine of machines) await machine.close(closeOptions);
+    },
+  };
+}
+
+/**
+ * The machines of one workflow and what they share while they run: the Map Runs in progress, the
+ * executions started by `.sync` tasks, the machines a `startExecution` task may target.
+ */
+class DistributedWorkflowBuilder {
+  readonly targets = new Map<string, LocalStepFunctions>();
+  readonly machines: LocalStepFunctions[] = [];
+  readonly mapRuns = new Map<string, Set<MapRun>>();
+  /** Handlers given to a Task state (the rest name no Task state). */
+  readonly used = new Set<string>();
+  /** Executions started by a `.sync` task, by the execution that waits for them. */
+  readonly syncChildren = new Map<string, Set<{ machine: LocalStepFunctions; executionArn: string }>>();
+  closing = false;
+  /** Settles when close() begins: `.sync` waits end then rather than hold the close up. */
+  readonly closingSignal: Promise<"closing">;
+  private markClosing!: () => void;
+
+  constructor(
+    private readonly lib: typeof import("aws-local-stepfunctions"),
+    private readonly handlers: Record<string, TaskHandler>,
+    private readonly options: DistributedWorkflowOptions,
+    private readonly region: string,
+    private readonly accountId: string,
+  ) {
+    for (const target of options.targets ?? []) this.targets.set(target.stateMachineArn, target);
+    this.closingSignal = new Promise<"closing">((resolve) => {
+      this.markClosing = () => resolve("closing");
+    });
+  }
+
+  /** Stops every Map Run; `.sync` waits end. */
+  beginClosing(): void {
+    this.closing = true;
+    this.markClosing();
+    for (const runs of this.mapRuns.values()) for (const run of runs) run.abort();
+  }
+
+  private machineOptions(name: string): LocalStepFunctionsOptions {
+    return {
+      region: this.region,
+      accountId: this.accountId,
+      stateMachineName: name,
+      validate: false,
+      ...(this.options.retryIntervalOverrides
+        ? { retryIntervalOverrides: this.options.retryIntervalOverrides }
+        : {}),
+      ...(this.options.closedExecutionsKept !== undefined
+        ? { closedExecutionsKept: this.options.closedExecutionsKept }
+        : {}),
+    };
+  }
 
   /** Builds a machine (and, first, the item processors of its Distributed Maps). */
-  const build = async (def: Definition, name: string): Promise<LocalStepFunctions> => {
+  async build(def: Definition, name: string): Promise<LocalStepFunctions> {
     const maps: MapSpec[] = [];
     const syncTasks: string[] = [];
     rewrite(def.States, name, maps, syncTasks);
     const own: Record<string, TaskHandler> = {};
     for (const stateName of taskStateNames(def.States)) {
-      const given = handlers[stateName];
+      const given = this.handlers[stateName];
       if (given) {
         own[stateName] = given;
-        used.add(stateName);
+        this.used.add(stateName);
       }
     }
     for (const spec of maps) {
-      const child = await build(spec.processor, `${name}/${spec.label}`);
-      const selector = spec.selector === undefined ? undefined : selectorMachine(lib, spec.selector);
-      own[spec.stateName] = (input) => runMap(spec, child, selector, input);
+      const child = await this.build(spec.processor, `${name}/${spec.label}`);
+      const selector = spec.selector === undefined ? undefined : selectorMachine(this.lib, spec.selector);
+      own[spec.stateName] = (input) => this.runMap(spec, child, selector, input);
     }
-    for (const stateName of syncTasks) own[stateName] = (input) => startChild(input);
+    for (const stateName of syncTasks) own[stateName] = (input) => this.startChild(input);
     const machine = await LocalStepFunctions.fromDefinition(
       JSON.stringify(def),
       name,
       own,
-      machineOptions(name),
+      this.machineOptions(name),
     );
-    targets.set(machine.stateMachineArn, machine);
-    machines.push(machine);
+    this.targets.set(machine.stateMachineArn, machine);
+    this.machines.push(machine);
     // Stopping an execution stops its Map Runs; the child executions' own stops then reach theirs.
     machine.onStatusChange((detail) => {
       if (detail.status === "RUNNING") return;
-      for (const run of mapRuns.get(detail.executionArn) ?? []) run.abort();
+      for (const run of this.mapRuns.get(detail.executionArn) ?? []) run.abort();
       // A twin shutting down leaves the children to their own machine's close: their runs stay in
       // flight, to be resumed by the next twin, instead of being stopped (CANCELLED) by someone.
-      if (closing) return;
-      if (detail.status === "ABORTED" || detail.status === "TIMED_OUT") stopSyncChildren(detail.executionArn);
+      if (this.closing) return;
+      if (detail.status === "ABORTED" || detail.status === "TIMED_OUT")
+        this.stopSyncChildren(detail.executionArn);
     });
     return machine;
-  };
+  }
 
-  // ---- startExecution tasks -----------------------------------------------------------------
-  /** Executions started by a `.sync` task, by the execution that waits for them. */
-  const syncChildren = new Map<string, Set<{ machine: LocalStepFunctions; executionArn: string }>>();
-
-  const stopSyncChildren = (parentArn: string) => {
-    for (const child of syncChildren.get(parentArn) ?? []) {
+  stopSyncChildren(parentArn: string): void {
+    for (const child of this.syncChildren.get(parentArn) ?? []) {
       try {
         child.machine.stopExecution(child.executionArn, {
           error: "States.Aborted",
@@ -177,17 +223,17 @@ export async function loadDistributedWorkflow(
         // Already forgotten: nothing left to stop.
       }
     }
-    syncChildren.delete(parentArn);
-  };
+    this.syncChildren.delete(parentArn);
+  }
 
-  const startChild = async (raw: unknown): Promise<unknown> => {
+  async startChild(raw: unknown): Promise<unknown> {
     const {
       [EXECUTION_PARAMETER]: parentArn,
       [MODE_PARAMETER]: mode,
       ...parameters
     } = raw as Record<string, unknown>;
     const arn = String(parameters.StateMachineArn ?? "");
-    const target = targets.get(arn);
+    const target = this.targets.get(arn);
     if (!target) {
       throw new StepFunctionsError(
         "StepFunctions.StateMachineDoesNotExistException",
@@ -216,11 +262,11 @@ export async function loadDistributedWorkflow(
     }
     const parent = String(parentArn ?? "");
     const child = { machine: target, executionArn: started.executionArn };
-    const siblings = syncChildren.get(parent) ?? new Set();
+    const siblings = this.syncChildren.get(parent) ?? new Set();
     siblings.add(child);
-    syncChildren.set(parent, siblings);
+    this.syncChildren.set(parent, siblings);
     try {
-      const ended = await Promise.race([target.waitForExecution(started.executionArn), closingSignal]);
+      const ended = await Promise.race([target.waitForExecution(started.executionArn), this.closingSignal]);
       if (ended === "closing") {
         throw new StepFunctionsError(
           "States.Runtime",
@@ -234,23 +280,22 @@ export async function loadDistributedWorkflow(
       return syncOutput(ended, jsonOutput);
     } finally {
       siblings.delete(child);
-      if (siblings.size === 0) syncChildren.delete(parent);
+      if (siblings.size === 0) this.syncChildren.delete(parent);
     }
-  };
+  }
 
-  // ---- Distributed Maps ------------------------------------------------------------------------
-  const runMap = async (
+  async runMap(
     spec: MapSpec,
     child: LocalStepFunctions,
     selector: StateMachine | undefined,
     raw: unknown,
-  ): Promise<unknown> => {
+  ): Promise<unknown> {
     const { [MAP_PARAMETER]: parameters } = raw as { [MAP_PARAMETER]: MapParameters };
     const executionArn = parameters.execution_id;
     const mapRunId = randomUUID();
-    const mapRunArn = `arn:aws:states:${region}:${accountId}:mapRun:${child.stateMachineName}:${mapRunId}`;
+    const mapRunArn = `arn:aws:states:${this.region}:${this.accountId}:mapRun:${child.stateMachineName}:${mapRunId}`;
     const items = spec.reader
-      ? await readItems(options.s3, spec.reader, parameters.reader)
+      ? await readItems(this.options.s3, spec.reader, parameters.reader)
       : arrayOf(parameters.items);
     const limit = concurrency(parameters.max_concurrency, items.length);
     const toleratedPercentage = number(parameters.tolerated_failure_percentage, 0);
@@ -275,10 +320,10 @@ export async function loadDistributedWorkflow(
         wake?.();
       },
     };
-    const runs = mapRuns.get(executionArn) ?? new Set<MapRun>();
+    const runs = this.mapRuns.get(executionArn) ?? new Set<MapRun>();
     runs.add(run);
-    mapRuns.set(executionArn, runs);
-    if (closing) run.abort();
+    this.mapRuns.set(executionArn, runs);
+    if (this.closing) run.abort();
 
     const context = { Id: executionArn, Name: executionArn.split(":").at(-1) ?? "" };
     const dispatched: Array<Promise<void>> = [];
@@ -328,13 +373,13 @@ export async function loadDistributedWorkflow(
       await Promise.all(dispatched);
     } finally {
       runs.delete(run);
-      if (runs.size === 0) mapRuns.delete(executionArn);
+      if (runs.size === 0) this.mapRuns.delete(executionArn);
     }
     if (aborted) throw new StepFunctionsError("States.Aborted", "the Map Run was stopped");
 
     let output: unknown;
     if (spec.writer) {
-      output = await writeResults(options.s3, parameters.writer, mapRunArn, mapRunId, outcomes);
+      output = await writeResults(this.options.s3, parameters.writer, mapRunArn, mapRunId, outcomes);
     } else {
       output = outcomes.map((ended) =>
         ended?.status === "SUCCEEDED"
@@ -350,26 +395,7 @@ export async function loadDistributedWorkflow(
       );
     }
     return output;
-  };
-
-  const root = await build(definition, rootName);
-  const unknown = Object.keys(handlers).filter((name) => !used.has(name));
-  if (unknown.length) {
-    throw new Error(`Handlers for states that are not Task states of ${aslPath}: ${unknown.join(", ")}`);
   }
-  // The root was built last (its item processors first); callers expect it first.
-  machines.unshift(...machines.splice(machines.indexOf(root), 1));
-
-  return {
-    root,
-    machines,
-    async close(closeOptions = {}) {
-      closing = true;
-      markClosing();
-      for (const runs of mapRuns.values()) for (const run of runs) run.abort();
-      for (const machine of machines) await machine.close(closeOptions);
-    },
-  };
 }
 
 /** Parameters the rewritten Task state evaluates for the emulation (see rewrite). */

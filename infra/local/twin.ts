@@ -227,32 +227,10 @@ async function bootTwin(
   const stateMachineArn = `arn:aws:states:${REGION}:${ACCOUNT_ID}:stateMachine:${STATE_MACHINE_NAME}`;
   const batchStateMachineArn = `arn:aws:states:${REGION}:${ACCOUNT_ID}:stateMachine:${BATCH_STATE_MACHINE_NAME}`;
   const tokenKeys = await localTokenKeys(options.env ?? {}, dataDir, persist);
-  Object.assign(process.env, {
-    [ENV.AWS_REGION]: REGION,
-    ...LOCAL_NAMES,
-    [ENV.DYNAMODB_ENDPOINT]: emulators.dynamodbEndpoint,
-    [ENV.S3_ENDPOINT]: emulators.s3Endpoint,
-    // The API handler's SFNClient posts to `<SFN_ENDPOINT>/` (the SDK keeps the path prefix).
-    [ENV.SFN_ENDPOINT]: `${origin}/sfn`,
-    [ENV.STATE_MACHINE_ARN]: stateMachineArn,
-    [ENV.BATCH_STATE_MACHINE_ARN]: batchStateMachineArn,
-    [ENV.WEBSOCKET_ENDPOINT]: `${origin}/${DEFAULT_STAGE}`,
-    [ENV.WEBSOCKET_URL]: `${origin.replace(/^http/, "ws")}/ws`,
-    [ENV.PUBLIC_API_URL]: origin,
-    // A page served from another local port (a dev server, a static host) may call the REST API.
-    [ENV.REWOO_ALLOWED_ORIGINS]: process.env[ENV.REWOO_ALLOWED_ORIGINS] ?? LOCAL_ALLOWED_ORIGINS.join(","),
-    ...Object.fromEntries(
-      TOKEN_AUDIENCES.map((audience) => [TOKEN_KEY_VARIABLES[audience].secret, tokenKeys[audience]]),
-    ),
-    // The twin's operator is the person at this machine, chatting as its demo customers: the run view
-    // shows their conversations. A deployed API keeps chats to their customers unless configured.
-    [ENV.REWOO_CHAT_TRANSCRIPTS]: process.env[ENV.REWOO_CHAT_TRANSCRIPTS] ?? "officers",
-    [ENV.POWERTOOLS_LOG_LEVEL]: process.env[ENV.POWERTOOLS_LOG_LEVEL] ?? "WARN",
-    // Offline, scanned pages are read by tesseract.js (no AWS account, no download).
-    [ENV.REWOO_OCR_ENGINE]: process.env[ENV.REWOO_OCR_ENGINE] ?? "tesseract",
-    ...(textract ? { [ENV.TEXTRACT_ENDPOINT]: textract.endpoint } : {}),
-    ...options.env,
-  });
+  Object.assign(
+    process.env,
+    twinEnvironment(origin, stateMachineArn, batchStateMachineArn, emulators, textract, tokenKeys, options),
+  );
   twinTokenKeys = tokenKeys;
   twinTextractEndpoint = textract?.endpoint;
   await provisionResources({
@@ -280,6 +258,137 @@ async function bootTwin(
     [LOCAL_NAMES.RUNS_TABLE]: [TABLES.runs.partitionKey.name, TABLES.runs.sortKey.name],
   });
 
+  const logLine = log ? log.line : (line: string) => process.stderr.write(`${line}\n`);
+  const warn = (message: string, extra: Record<string, unknown>) =>
+    logLine(`[rewoo twin] ${message} ${JSON.stringify(extra)}`);
+  const handlers = await loadHandlers();
+  const { api, ws, authorizer, stream } = handlers;
+  const { pushFunction, workerPool, stepFunctions, batchWorkflow } = await startWorkflows(
+    handlers,
+    streams,
+    stateMachineArn,
+    options,
+    log,
+    warn,
+  );
+  const gateway = await startGateway({
+    server,
+    handlers: {
+      api: api.handler,
+      stream: stream.handler as StreamHandler,
+      ws: ws.handler,
+      authorizer: authorizer.handler,
+    },
+    stepFunctions: [stepFunctions, ...batchWorkflow.machines],
+    stage: DEFAULT_STAGE,
+    region: REGION,
+    dashboardDir: options.dashboardDir ?? DASHBOARD_DIR,
+    log: logLine,
+  });
+  onGateway(gateway);
+  const svc = services();
+  const eventBus = routeExecutionEvents(
+    handlers,
+    stepFunctions,
+    batchWorkflow,
+    stateMachineArn,
+    batchStateMachineArn,
+    warn,
+  );
+  const startExecution = async (name: string, input: { run_id: string }) =>
+    stepFunctions.startExecution({ name, input });
+  const recovered = await recoverRuns(svc, startExecution);
+  await closeInterruptedBatches(svc, warn);
+
+  const twin: Twin = {
+    services: svc,
+    stepFunctions,
+    batchWorkflow,
+    streams,
+    eventBus,
+    recovered,
+    startExecution,
+    emulators,
+    ...(textract ? { textract } : {}),
+    gateway,
+    urls: { api: gateway.urls.api, websocket: gateway.urls.websocket, dashboard: gateway.urls.dashboard },
+    operatorToken: mintToken(
+      { operator: { current: tokenKeys.operator } },
+      { kind: "operator" },
+      svc.config.api.tokens.operator.maxLifetimeSeconds,
+    ),
+    tokenKeys: {
+      customer: { current: tokenKeys.customer },
+      run: { current: tokenKeys.run },
+      operator: { current: tokenKeys.operator },
+    },
+    ...runControls(svc, stepFunctions, eventBus, stateMachineArn, startExecution),
+    ...(log ? { logFile: log.file } : {}),
+    async settled() {
+      await eventBus.idle();
+      await streams.idle();
+    },
+    async stop() {
+      booted = undefined;
+      // Executions first, while the gateway still takes their WebSocket pushes; then the clients
+      // ($disconnect still reaches DynamoDB); the emulators last, once nothing uses them.
+      // Batches first: a Map Run would otherwise start child executions into a closing twin.
+      await batchWorkflow.close({ timeoutMs: 10_000 });
+      await stepFunctions.close({ timeoutMs: 10_000 });
+      await eventBus.idle();
+      await streams.close();
+      await pushFunction.close();
+      await workerPool?.close();
+      await gateway.close();
+      // Before S3: a job it is reading still reads its document there.
+      await textract?.stop();
+      await emulators.stop();
+      await closeLog(log);
+    },
+  };
+  return twin;
+}
+
+/** The handlers' configuration: the emulators' and the gateway's endpoints, the local names, the token keys. */
+function twinEnvironment(
+  origin: string,
+  stateMachineArn: string,
+  batchStateMachineArn: string,
+  emulators: Emulators,
+  textract: TextractEmulator | undefined,
+  tokenKeys: Record<TokenAudience, string>,
+  options: TwinOptions,
+): Record<string, string> {
+  return {
+    [ENV.AWS_REGION]: REGION,
+    ...LOCAL_NAMES,
+    [ENV.DYNAMODB_ENDPOINT]: emulators.dynamodbEndpoint,
+    [ENV.S3_ENDPOINT]: emulators.s3Endpoint,
+    // The API handler's SFNClient posts to `<SFN_ENDPOINT>/` (the SDK keeps the path prefix).
+    [ENV.SFN_ENDPOINT]: `${origin}/sfn`,
+    [ENV.STATE_MACHINE_ARN]: stateMachineArn,
+    [ENV.BATCH_STATE_MACHINE_ARN]: batchStateMachineArn,
+    [ENV.WEBSOCKET_ENDPOINT]: `${origin}/${DEFAULT_STAGE}`,
+    [ENV.WEBSOCKET_URL]: `${origin.replace(/^http/, "ws")}/ws`,
+    [ENV.PUBLIC_API_URL]: origin,
+    // A page served from another local port (a dev server, a static host) may call the REST API.
+    [ENV.REWOO_ALLOWED_ORIGINS]: process.env[ENV.REWOO_ALLOWED_ORIGINS] ?? LOCAL_ALLOWED_ORIGINS.join(","),
+    ...Object.fromEntries(
+      TOKEN_AUDIENCES.map((audience) => [TOKEN_KEY_VARIABLES[audience].secret, tokenKeys[audience]]),
+    ),
+    // The twin's operator is the person at this machine, chatting as its demo customers: the run view
+    // shows their conversations. A deployed API keeps chats to their customers unless configured.
+    [ENV.REWOO_CHAT_TRANSCRIPTS]: process.env[ENV.REWOO_CHAT_TRANSCRIPTS] ?? "officers",
+    [ENV.POWERTOOLS_LOG_LEVEL]: process.env[ENV.POWERTOOLS_LOG_LEVEL] ?? "WARN",
+    // Offline, scanned pages are read by tesseract.js (no AWS account, no download).
+    [ENV.REWOO_OCR_ENGINE]: process.env[ENV.REWOO_OCR_ENGINE] ?? "tesseract",
+    ...(textract ? { [ENV.TEXTRACT_ENDPOINT]: textract.endpoint } : {}),
+    ...options.env,
+  };
+}
+
+/** The handler modules Lambda runs, imported once the environment points them at the twin. */
+async function loadHandlers() {
   // The stream function calls the runtime's `awslambda.streamifyResponse` as it loads: the global first.
   installResponseStreaming();
   const [planner, worker, solver, finalize, api, ws, authorizer, push, executionStatus, batch, stream] =
@@ -291,18 +400,32 @@ async function bootTwin(
       import("../../lambdas/api/index.ts"),
       import("../../lambdas/ws/index.ts"),
       import("../../lambdas/ws/authorizer.ts"),
-      import("../../lambdas/ws/stream.ts"),
+      import("../../lambdas/ws/push.ts"),
       import("../../lambdas/finalize/execution-status.ts"),
       import("../../lambdas/batch/index.ts"),
       import("../../lambdas/stream/index.ts"),
     ]);
-  const logLine = log ? log.line : (line: string) => process.stderr.write(`${line}\n`);
-  const warn = (message: string, extra: Record<string, unknown>) =>
-    logLine(`[rewoo twin] ${message} ${JSON.stringify(extra)}`);
+  return { planner, worker, solver, finalize, api, ws, authorizer, push, executionStatus, batch, stream };
+}
+
+type TwinHandlers = Awaited<ReturnType<typeof loadHandlers>>;
+
+/**
+ * The functions the workflows invoke and the workflows themselves: the push function on the runs
+ * table's stream, the evaluation workflow (rewoo.asl.json) and the batch workflow (batch.asl.json).
+ */
+async function startWorkflows(
+  { planner, worker, solver, finalize, push, batch }: TwinHandlers,
+  streams: LocalDynamoDbStreams,
+  stateMachineArn: string,
+  options: TwinOptions,
+  log: TwinLog | undefined,
+  warn: (message: string, extra: Record<string, unknown>) => void,
+) {
   // The push function's work grows with the dashboards watching, so it runs in an environment of
   // its own, as in AWS: dashboards do not slow a run down.
   const pushFunction = new LambdaThread<DynamoDBStreamEvent, DynamoDBBatchResponse>(
-    new URL("../../lambdas/ws/stream.ts", import.meta.url),
+    new URL("../../lambdas/ws/push.ts", import.meta.url),
     "handler",
     {},
     log?.stream,
@@ -377,22 +500,18 @@ async function bootTwin(
       ...(options.retryIntervalOverrides ? { retryIntervalOverrides: options.retryIntervalOverrides } : {}),
     },
   );
-  const gateway = await startGateway({
-    server,
-    handlers: {
-      api: api.handler,
-      stream: stream.handler as StreamHandler,
-      ws: ws.handler,
-      authorizer: authorizer.handler,
-    },
-    stepFunctions: [stepFunctions, ...batchWorkflow.machines],
-    stage: DEFAULT_STAGE,
-    region: REGION,
-    dashboardDir: options.dashboardDir ?? DASHBOARD_DIR,
-    log: logLine,
-  });
-  onGateway(gateway);
-  const svc = services();
+  return { pushFunction, workerPool, stepFunctions, batchWorkflow };
+}
+
+/** Executions' status changes, routed through a local EventBridge as the stack's rules route them. */
+function routeExecutionEvents(
+  { finalize, batch, executionStatus }: TwinHandlers,
+  stepFunctions: LocalStepFunctions,
+  batchWorkflow: DistributedWorkflow,
+  stateMachineArn: string,
+  batchStateMachineArn: string,
+  warn: (message: string, extra: Record<string, unknown>) => void,
+): LocalEventBus {
   // Executions that end outside the workflow (stopped, timed out, failure handler out of retries) reach
   // the finalize function through EventBridge, as in AWS.
   const eventBus = new LocalEventBus(REGION, ACCOUNT_ID);
@@ -436,33 +555,18 @@ async function bootTwin(
       detail,
     }),
   );
-  const startExecution = async (name: string, input: { run_id: string }) =>
-    stepFunctions.startExecution({ name, input });
-  const recovered = await recoverRuns(svc, startExecution);
-  await closeInterruptedBatches(svc, warn);
+  return eventBus;
+}
 
-  const twin: Twin = {
-    services: svc,
-    stepFunctions,
-    batchWorkflow,
-    streams,
-    eventBus,
-    recovered,
-    startExecution,
-    emulators,
-    ...(textract ? { textract } : {}),
-    gateway,
-    urls: { api: gateway.urls.api, websocket: gateway.urls.websocket, dashboard: gateway.urls.dashboard },
-    operatorToken: mintToken(
-      { operator: { current: tokenKeys.operator } },
-      { kind: "operator" },
-      svc.config.api.tokens.operator.maxLifetimeSeconds,
-    ),
-    tokenKeys: {
-      customer: { current: tokenKeys.customer },
-      run: { current: tokenKeys.run },
-      operator: { current: tokenKeys.operator },
-    },
+/** Twin.startRun and Twin.waitForRun: a run started as the API starts it, and followed to its end. */
+function runControls(
+  svc: Services,
+  stepFunctions: LocalStepFunctions,
+  eventBus: LocalEventBus,
+  stateMachineArn: string,
+  startExecution: Twin["startExecution"],
+): Pick<Twin, "startRun" | "waitForRun"> {
+  return {
     async startRun(request, startOptions = {}) {
       let executionArn = "";
       // Validated here, where the request enters, with the API's policy: the twin accepts what it would.
@@ -505,30 +609,7 @@ async function bootTwin(
       if (!record) throw new Error(`run ${runId} has no record`);
       return record;
     },
-    ...(log ? { logFile: log.file } : {}),
-    async settled() {
-      await eventBus.idle();
-      await streams.idle();
-    },
-    async stop() {
-      booted = undefined;
-      // Executions first, while the gateway still takes their WebSocket pushes; then the clients
-      // ($disconnect still reaches DynamoDB); the emulators last, once nothing uses them.
-      // Batches first: a Map Run would otherwise start child executions into a closing twin.
-      await batchWorkflow.close({ timeoutMs: 10_000 });
-      await stepFunctions.close({ timeoutMs: 10_000 });
-      await eventBus.idle();
-      await streams.close();
-      await pushFunction.close();
-      await workerPool?.close();
-      await gateway.close();
-      // Before S3: a job it is reading still reads its document there.
-      await textract?.stop();
-      await emulators.stop();
-      await closeLog(log);
-    },
   };
-  return twin;
 }
 
 /**

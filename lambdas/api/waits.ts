@@ -6,7 +6,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
 import { maxStepsFor } from "../agents/loan/profiles.ts";
 import { loanRequestCatalog } from "../agents/loan/request-catalog.ts";
-import { profileModule, runQuestions } from "../core/agent-profiles.ts";
+import { profileModule, runQuestions } from "../agents/registry.ts";
 import { AnswerError, readAnswers } from "../core/interaction.ts";
 import { PlanParseError } from "../core/parse.ts";
 import { InvalidRequestError, RequestTooLargeError, validateRequest } from "../core/request.ts";

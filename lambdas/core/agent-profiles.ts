@@ -1,23 +1,18 @@
-// The agents the engine runs, registered in one place: one line per agent in PROFILES, each agent's
-// module in its own folder under lambdas/agents/ (docs/agents.md). The planner, the reviewers, the
-// waits and the solver ask a run's profile what differs between agents (how a plan is read and
-// checked, what must be asked before tools run, how an answer changes the plan, who writes the
-// result); the workflow, the worker, the stores and the API are the same for all. Pure.
-
-import { bankingAssistant } from "../agents/banking/agent.ts";
-import type { Holdings } from "../agents/banking/preflight.ts";
-import { loanEvaluation } from "../agents/loan/agent.ts";
+// What an agent tells the engine: the planner, the reviewers, the waits and the solver ask a run's
+// profile what differs between agents (how a plan is read and checked, what must be asked before
+// tools run, how an answer changes the plan, who writes the result); the workflow, the worker, the
+// stores and the API are the same for all. The agents themselves live in lambdas/agents/, each in
+// its folder, listed in lambdas/agents/registry.ts (docs/agents.md). Pure.
 import type { InstructionScope } from "./instructions.ts";
-import {
-  type EvaluationRequest,
-  type Evidence,
-  type InputQuestion,
-  LOAN_PROFILE,
-  type Plan,
-  type ProfileName,
-  type Review,
-  type RunResult,
-  type ToolCatalog,
+import type {
+  EvaluationRequest,
+  Evidence,
+  InputQuestion,
+  Plan,
+  ProfileName,
+  Review,
+  RunResult,
+  ToolCatalog,
 } from "./types.ts";
 
 export interface PlanningInput {
@@ -56,11 +51,13 @@ export interface AgentProfileModule {
   /**
    * The request checked against what the customer holds, before anything is confirmed: details
    * settled (filled or removed, with questions naming the choices), or a refusal told to the customer.
-   * Absent: nothing to check. `plan` is the plan written again when the details changed.
+   * Absent: nothing to check. `plan` is the plan written again when the details changed. `holdings`
+   * is what the planner's reader of customers' holdings returns for the run's customer; the engine
+   * passes it on unread and the agent reads it as its own.
    */
   check?(
     request: EvaluationRequest,
-    holdings: Holdings,
+    holdings: unknown,
     input: Omit<PlanningInput, "request">,
   ): { request: EvaluationRequest; plan?: Plan; refusal?: string };
   /** The result from the evidence, for profiles that answer by their own rules; absent: the solver model writes it. */
@@ -68,30 +65,15 @@ export interface AgentProfileModule {
   /** The review of a result by the profile's own rules; absent: the engine's result reviewer. */
   reviewResult?(result: RunResult, evidence: Evidence[], threshold: number | undefined): Review;
   /**
-   * The request as the planner's text reads it (a hosted banking planner also writes its reading of
-   * the message); absent or unchanged: the request stands. `problems`: a reading that was unusable.
+   * The request as the planner's text reads it (a hosted planner may also write its reading of the
+   * customer's message); absent or unchanged: the request stands. `problems`: a reading that was unusable.
    */
   readRequest?(text: string, request: EvaluationRequest): { request: EvaluationRequest; problems: string[] };
+  /**
+   * The plan text the offline `rule-based` provider writes for this agent's request (what a
+   * competent model would plan); absent: the provider plans as for a loan run.
+   */
+  offlinePlanText?(request: EvaluationRequest): string;
   /** The planner's role and the prompt template it plans from; absent: the loan planner's. */
   plannerPrompt?: { system: string; template: string };
-}
-
-const PROFILES: Readonly<Record<ProfileName, AgentProfileModule>> = {
-  loan_evaluation: loanEvaluation,
-  banking_assistant: bankingAssistant,
-};
-
-/** What a run must ask before its tools run: its profile's questions, or what its plan's tools ask. */
-export function runQuestions(
-  run: { request: EvaluationRequest; profile?: ProfileName | undefined },
-  plan: Plan,
-  tools: { questionsFor(plan: Plan): InputQuestion[] },
-): InputQuestion[] {
-  const { questions } = profileModule(run.profile);
-  return questions ? questions(run.request) : tools.questionsFor(plan);
-}
-
-/** The module of a run's profile (runs without one are loan runs). */
-export function profileModule(name: ProfileName | undefined): AgentProfileModule {
-  return PROFILES[name ?? LOAN_PROFILE];
 }

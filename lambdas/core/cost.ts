@@ -101,7 +101,7 @@ export interface RunUsage {
    * the estimate never comes out below the bill.
    */
   models: string[];
-  /** Step Functions state transitions (lambdas/core/state-transitions.ts). */
+  /** Step Functions state transitions (lambdas/core/billed-transitions.ts). */
   transitions: number;
   lambda_requests: number;
   /** Memory (MB) × duration (ms), summed over the invocations. */

@@ -1,4 +1,4 @@
-// Sessions: runs grouped under one id, like the conversation of the original banking assistant. A
+// Sessions: runs grouped under one id, like the turns of a conversation with an assistant. A
 // follow-up request inherits the session's metadata and documents unless it overrides them; the
 // session's state and its transcript (every request, question, answer, review, decision and result,
 // in order) are read from the session's own entries and its runs' events. Pure.
@@ -76,7 +76,7 @@ function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>)
 /** What the session itself records (the rest of the transcript comes from its runs' events). */
 export type SessionEntry =
   | { type: "request"; at: string; run_id: string; request: Record<string, unknown> }
-  /** A chat message (the banking assistant's conversation), the customer's or the assistant's. */
+  /** A chat message of the conversation, the customer's or the assistant's. */
   | { type: "message"; at: string; role: "user" | "assistant"; text: string; run_id?: string }
   | { type: "reset"; at: string }
   | { type: "cancel"; at: string; run_id: string; reason: string };

@@ -76,12 +76,16 @@ export interface RequiredStep {
 }
 
 /**
- * The agents the engine runs: each is a profile (its tools, plans, reviewers and answer) on the
- * same workflow. Runs without one are loan runs.
+ * The name of an agent the engine runs: each is a profile (its tools, plans, reviewers and answer)
+ * on the same workflow, registered in lambdas/agents/registry.ts. Runs without one are
+ * DEFAULT_PROFILE's (lambdas/contracts/agents.ts).
  */
-export const PROFILE_NAMES = ["loan_evaluation", "banking_assistant"] as const;
-export type ProfileName = (typeof PROFILE_NAMES)[number];
-export const LOAN_PROFILE: ProfileName = "loan_evaluation";
+export type ProfileName = string;
+/**
+ * The loan agent's name, kept here for lambdas/agents/loan/agent.ts until that folder imports
+ * DEFAULT_PROFILE itself; nothing else reads it.
+ */
+export { DEFAULT_PROFILE as LOAN_PROFILE } from "../contracts/agents.ts";
 
 export interface EvaluationOptions {
   max_steps?: number;
@@ -239,7 +243,7 @@ export interface RunRecord {
   status: RunStatus;
   /** The agent the run belongs to (absent: loan_evaluation). */
   profile?: ProfileName;
-  /** The authenticated customer a banking run acts for. */
+  /** The authenticated customer the run acts for (an agent whose tools act on a customer's behalf). */
   customer_id?: string;
   /** The session the run belongs to (lambdas/core/sessions.ts). */
   session_id?: string;

@@ -4,10 +4,10 @@
 // run's estimated cost is stored with its terminal status, and its ending is counted in the metrics.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { Metrics } from "@aws-lambda-powertools/metrics";
+import { transitionsOf } from "../core/billed-transitions.ts";
 import { resultObjectLocation } from "../core/destinations.ts";
 import { refusedAnswer, rejectedAnswer } from "../core/interaction.ts";
 import { needsReviewAnswer } from "../core/review.ts";
-import { transitionsOf } from "../core/state-transitions.ts";
 import type { Evidence, RunCost, TerminalStatus } from "../core/types.ts";
 import type { Invocation } from "../runtime/invocation.ts";
 import { recordRunEnd } from "../runtime/metrics.ts";

@@ -1,8 +1,10 @@
 // A run's cost and metrics at its end, from its record: the token totals and the invocation counts
 // its functions added (lambdas/runtime/invocation.ts), plus what the ending invocation has used so far
 // (its count reaches the record only after the cost is stored).
+
+import { DEFAULT_PROFILE } from "../contracts/agents.ts";
 import { estimateRunCost, PROVIDER_DEFAULT_MODELS, type PriceTable, type RunCost } from "../core/cost.ts";
-import { type Evidence, LOAN_PROFILE, type TerminalStatus } from "../core/types.ts";
+import type { Evidence, TerminalStatus } from "../core/types.ts";
 import type { InvocationUsage } from "../runtime/invocation.ts";
 import type { RunEnding } from "../runtime/metrics.ts";
 import type { MetaItem } from "../store/runs.ts";
@@ -56,7 +58,7 @@ export function runEnding(
   return {
     run_id: meta.run_id,
     status,
-    profile: meta.profile ?? LOAN_PROFILE,
+    profile: meta.profile ?? DEFAULT_PROFILE,
     tool_errors: [...evidence].filter((item) => item.status === "error").length,
     usage: {
       llm_calls: Number(meta.usage_llm_calls ?? 0),

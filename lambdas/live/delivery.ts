@@ -22,7 +22,7 @@
 //        the last one sent and give the lease back (still our lease, same subscription)
 //     loop: re-check for events that arrived meanwhile
 //
-//   stream consumer:       after events are stored (DynamoDB Streams → lambdas/ws/stream.ts), drain
+//   stream consumer:       after events are stored (DynamoDB Streams → lambdas/ws/push.ts), drain
 //                          every connection subscribed to their run; the run's events are read once
 //                          for all of them, and so is every re-check
 //   subscribe:             set the cursor to after_seq, then drain
@@ -236,7 +236,7 @@ export class LiveDelivery {
 
 /**
  * The consumer's side: after events of a run are stored, drain every connection subscribed to it.
- * Runs in the stream consumer (lambdas/ws/stream.ts), never in a publisher, so a run's wall time does
+ * Runs in the stream consumer (lambdas/ws/push.ts), never in a publisher, so a run's wall time does
  * not depend on how many dashboards watch it. The run's events are read once per round for all its
  * subscribers (the listed cursors tell who needs what), so a drain costs each connection its two
  * writes and its messages. Throws only when the subscribers or the events cannot be read (the

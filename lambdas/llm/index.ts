@@ -3,6 +3,7 @@
 // (or the reverse), and the choice should not need a code change. The reviewer judges plans, so it
 // takes the planner's model unless told otherwise.
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
+import type { LlmProviderName } from "../contracts/workflow-defaults.ts";
 import { BedrockProvider, bedrockClientConfig, DEFAULT_BEDROCK_MODEL } from "./bedrock.ts";
 import { DEFAULT_OPENAI_MODEL, OpenAiCompatibleProvider } from "./openai.ts";
 import { openAiKeyFromSecret } from "./openai-key.ts";
@@ -11,7 +12,7 @@ import { RULE_BASED_MODEL, RuleBasedProvider } from "./rule-based.ts";
 import { SCRIPTED_MODEL, ScriptedProvider } from "./scripted.ts";
 import type { LlmProvider } from "./types.ts";
 
-export type LlmProviderName = "rule-based" | "bedrock" | "openai" | "scripted";
+export type { LlmProviderName } from "../contracts/workflow-defaults.ts";
 
 /**
  * A role's sampling settings (REWOO_<ROLE>_TEMPERATURE, REWOO_<ROLE>_MAX_TOKENS). Unset: the

@@ -1,5 +1,7 @@
 // The OpenAI-compatible chat-completions protocol over fetch (README: Configuration), so OpenAI, vLLM, Ollama
 // or LM Studio all work with a base URL and an optional key, and no SDK is bundled into the Lambda.
+
+import { abortableSleep } from "../core/abortable-sleep.ts";
 import { scrubSensitiveText } from "../core/redaction.ts";
 import { checkedCompletion, LlmEmptyOutputError } from "./outcome.ts";
 import {
@@ -96,7 +98,14 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     this.maxRetryDelayMs = options.maxRetryDelayMs ?? DEFAULT_OPENAI_MAX_RETRY_DELAY_MS;
     // Resolved per call when not injected, so a test (or polyfill) replacing globalThis.fetch is honoured.
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.sleep = options.sleep ?? sleep;
+    // The backoff ends early when the call is aborted, and the abort is what the caller hears.
+    this.sleep =
+      options.sleep ??
+      (async (ms, signal) => {
+        signal?.throwIfAborted();
+        await abortableSleep(ms, signal);
+        signal?.throwIfAborted();
+      });
   }
 
   async complete(request: CompletionRequest): Promise<Completion> {
@@ -247,21 +256,6 @@ function retryDelay(headers: Headers, attempt: number): number {
 
 function backoff(attempt: number): number {
   return Math.floor(Math.random() * BASE_RETRY_DELAY_MS * 2 ** (attempt - 1));
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }
 
 /** A string, or the text parts of a content array (some servers answer in parts). */

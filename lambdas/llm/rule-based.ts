@@ -3,8 +3,8 @@
 // same text format a model is asked for (a JSON plan, a JSON result), so its output goes through the
 // same parser and validation as a real model's.
 
-import { BANKING_PROFILE, bankingMetadata, bankingPlanSteps } from "../agents/banking/profile.ts";
 import { judgesConditions, preconditionsArgs, scopedDocuments } from "../agents/loan/profiles.ts";
+import { profileModule } from "../agents/registry.ts";
 import type { InstructionScope } from "../core/instructions.ts";
 import { ocrMarks, shortSolverAnswer } from "../core/result.ts";
 import type {
@@ -52,9 +52,10 @@ export class RuleBasedProvider implements LlmProvider {
     request.signal?.throwIfAborted();
     const { context } = request;
     let text: string;
-    if (context.purpose === "planner" && context.profile === BANKING_PROFILE) {
-      // The original assistant's rule-based planner: the plan follows from the understood request.
-      text = JSON.stringify(bankingPlanSteps(bankingMetadata(context.request)));
+    const offlinePlanText =
+      context.purpose === "planner" ? profileModule(context.profile).offlinePlanText : undefined;
+    if (context.purpose === "planner" && offlinePlanText) {
+      text = offlinePlanText(context.request);
     } else if (context.purpose === "planner") {
       text = plannerText(context.request, context.tools, context.maxSteps, context.scope, context.replan);
     } else if (context.purpose === "solver") {

@@ -4,7 +4,7 @@
 // wait times out (WaitTimedOut). A resumed execution (twin restart, redrive) waits again with a new
 // token; the question is announced once.
 import type { Logger } from "@aws-lambda-powertools/logger";
-import { runQuestions } from "../core/agent-profiles.ts";
+import { runQuestions } from "../agents/registry.ts";
 import { deadlineAfter } from "../core/interaction.ts";
 import { type Approval, type Clarification, isTerminal } from "../core/types.ts";
 import type { Services } from "../runtime/services.ts";

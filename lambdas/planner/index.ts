@@ -1,4 +1,4 @@
-import type { WorkflowTask } from "../core/state-transitions.ts";
+import type { WorkflowTask } from "../core/billed-transitions.ts";
 import { instrumentHandler } from "../runtime/invocation.ts";
 import { createLogger } from "../runtime/logger.ts";
 import { services } from "../runtime/services.ts";

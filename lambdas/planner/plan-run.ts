@@ -5,7 +5,7 @@
 // loan profile requires anyway.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { loanEvaluationProfile, maxStepsFor } from "../agents/loan/profiles.ts";
-import { profileModule } from "../core/agent-profiles.ts";
+import { profileModule } from "../agents/registry.ts";
 import type { InstructionScope } from "../core/instructions.ts";
 import { renderPlannerPrompt } from "../core/prompts.ts";
 import { reconcilePlan } from "../core/replan.ts";

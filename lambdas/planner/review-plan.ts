@@ -4,7 +4,7 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { Holdings } from "../agents/banking/preflight.ts";
 import { maxStepsFor } from "../agents/loan/profiles.ts";
-import { profileModule, runQuestions } from "../core/agent-profiles.ts";
+import { profileModule, runQuestions } from "../agents/registry.ts";
 import { approvalRequired, mayAsk, nextWait, type WaitDecision } from "../core/interaction.ts";
 import { loanPlanReviewInput, scoreReview } from "../core/review.ts";
 import { isTerminal, type Plan, type Review } from "../core/types.ts";

@@ -12,6 +12,11 @@ import {
   type RuntimeVariable,
   TOKEN_KEY_VARIABLES,
 } from "../contracts/environment.ts";
+import {
+  DEFAULT_LLM_PROVIDER,
+  LLM_PROVIDER_NAMES,
+  WORKFLOW_DEFAULTS,
+} from "../contracts/workflow-defaults.ts";
 import { type PriceTable, PriceTableOverrideSchema, withPriceOverrides } from "../core/cost.ts";
 import { parseFaults } from "./faults.ts";
 
@@ -111,7 +116,7 @@ const EnvShape = {
   /** Endpoint overrides: the local twin points the SDK clients at dynalite and s3rver. */
   [ENV.DYNAMODB_ENDPOINT]: z.string().url().optional(),
   [ENV.S3_ENDPOINT]: z.string().url().optional(),
-  [ENV.REWOO_LLM_PROVIDER]: z.enum(["rule-based", "bedrock", "openai", "scripted"]).default("rule-based"),
+  [ENV.REWOO_LLM_PROVIDER]: z.enum(LLM_PROVIDER_NAMES).default(DEFAULT_LLM_PROVIDER),
   /**
    * What reads PDF pages without a text layer. `none` unless told: a function left without the
    * setting then neither calls a service its role may not allow nor spends minutes of CPU on a scan.
@@ -148,11 +153,16 @@ const EnvShape = {
   [ENV.REWOO_SCRIPTED_RESPONSES]: z.string().optional(),
   [ENV.REWOO_PLANNER_PROMPT]: z.string().optional(),
   [ENV.REWOO_SOLVER_PROMPT]: z.string().optional(),
-  [ENV.REWOO_MAX_STEPS]: positiveInt(12),
+  [ENV.REWOO_MAX_STEPS]: positiveInt(WORKFLOW_DEFAULTS.maxSteps),
   /** Times the planner may plan again after a step the profile requires failed (0: never). */
-  [ENV.REWOO_MAX_REPLANS]: z.coerce.number().int().min(0).max(5).default(1),
+  [ENV.REWOO_MAX_REPLANS]: z.coerce.number().int().min(0).max(5).default(WORKFLOW_DEFAULTS.maxReplans),
   /** Reviews scoring below this (1–10) send a plan back to the planner, then end the run NEEDS_REVIEW. */
-  [ENV.REWOO_REVIEW_THRESHOLD]: z.coerce.number().int().min(1).max(10).default(5),
+  [ENV.REWOO_REVIEW_THRESHOLD]: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10)
+    .default(WORKFLOW_DEFAULTS.reviewThreshold),
   /**
    * How long a run waits for a person (an answer, an approval), in seconds: at most 3 days, so that
    * both waits and the work fit in the state machine's 7-day execution timeout.
@@ -162,13 +172,13 @@ const EnvShape = {
     .int()
     .min(1)
     .max(MAX_WAIT_SECONDS)
-    .default(24 * 3600),
+    .default(WORKFLOW_DEFAULTS.waitSeconds),
   /** "required": every run's plan waits for an operator's approval unless its request says otherwise. */
   [ENV.REWOO_APPROVAL]: z.enum(["required", "none"]).default("none"),
   /** "ask": a request missing an input a condition needs pauses and asks for it unless it says otherwise. */
   [ENV.REWOO_CLARIFICATION]: z.enum(["ask", "never"]).default("ask"),
   /** At least the widest level a plan within REWOO_MAX_STEPS can have, so a level runs in one wave. */
-  [ENV.REWOO_WORKER_CONCURRENCY]: positiveInt(16),
+  [ENV.REWOO_WORKER_CONCURRENCY]: positiveInt(WORKFLOW_DEFAULTS.workerConcurrency),
   /** Evidence above this many bytes of JSON goes to S3; DynamoDB items stop at 400 KB. */
   [ENV.REWOO_EVIDENCE_INLINE_LIMIT]: positiveInt(64 * 1024),
   /** Extra latency per tool (`tool=ms,tool=ms` or `*=ms`), used by benchmarks to emulate remote services. */

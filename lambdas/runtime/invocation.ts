@@ -3,11 +3,11 @@
 //
 // The count is what a run's cost is estimated from (lambdas/core/cost.ts): one Lambda request, its
 // duration × memory, and the Step Functions transitions its Task state accounts for
-// (lambdas/core/state-transitions.ts), added to the run record atomically when the invocation ends,
+// (lambdas/core/billed-transitions.ts), added to the run record atomically when the invocation ends,
 // whether it succeeded or threw (a failed attempt is billed too).
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { Metrics } from "@aws-lambda-powertools/metrics";
-import { transitionsOf, type WorkflowTask } from "../core/state-transitions.ts";
+import { transitionsOf, type WorkflowTask } from "../core/billed-transitions.ts";
 import type { RunStore } from "../store/runs.ts";
 import { flushMetrics } from "./metrics.ts";
 import { type FunctionTracer, traceInvocation } from "./tracer.ts";

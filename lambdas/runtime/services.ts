@@ -18,6 +18,7 @@ import {
   describeBankingToolCatalog,
 } from "../agents/banking/banking-tool-catalog.ts";
 import { describeLoanTools, type LoanToolRunners } from "../agents/loan/loan-tool-catalog.ts";
+import { registeredAgentTools } from "../agents/registry.ts";
 import type { ResultPolicy } from "../core/destinations.ts";
 import type { DocumentPolicy } from "../core/documents.ts";
 import type { ToolCatalog } from "../core/types.ts";
@@ -107,6 +108,7 @@ export function withTools(base: BaseServices, runners: () => ToolRunners): Catal
     describeLoanTools(() => runners().loan, base.now),
     {
       banking_assistant: describeBankingToolCatalog(() => runners().banking),
+      ...registeredAgentTools(),
     },
   );
   return { ...base, tools, catalog: tools.catalog() };
@@ -164,7 +166,7 @@ let live: { delivery: LiveDeliveryServices | undefined } | undefined;
 
 /**
  * Live WebSocket delivery over the base services, present when the deployment has a WebSocket API.
- * Publishers never push: the stream consumer (lambdas/ws/stream.ts) and the subscribe route do, so
+ * Publishers never push: the stream consumer (lambdas/ws/push.ts) and the subscribe route do, so
  * only the WebSocket functions ask for it and only their bundles carry the Management API client.
  */
 export function liveDelivery(): LiveDeliveryServices | undefined {

@@ -3,7 +3,7 @@
 // evidence, a recommendation per unfulfilled condition). Below the threshold the run ends
 // NEEDS_REVIEW: Finalize keeps the answer and says why a person must look at it.
 import type { Logger } from "@aws-lambda-powertools/logger";
-import { profileModule } from "../core/agent-profiles.ts";
+import { profileModule } from "../agents/registry.ts";
 import { isTerminal } from "../core/types.ts";
 import { reviewResultWithModel } from "../runtime/reviewer.ts";
 import type { Services } from "../runtime/services.ts";

@@ -1,7 +1,7 @@
 // SOLVER (ReWOO step 3): one LLM call reads the request, the plan and all evidence (including
 // what failed) and writes the result.
 import type { Logger } from "@aws-lambda-powertools/logger";
-import { profileModule } from "../core/agent-profiles.ts";
+import { profileModule } from "../agents/registry.ts";
 import { noteUnanswered } from "../core/interaction.ts";
 import { renderSolverPrompt } from "../core/prompts.ts";
 import { parseSolverOutput } from "../core/result.ts";

@@ -5,14 +5,7 @@
 // Also the manifest objects in S3 (read by the API, written for the Distributed Map).
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  ScanCommand,
-  UpdateCommand,
-} from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { TTL_ATTRIBUTE } from "../contracts/tables.ts";
 import type {
   BatchStatus,
@@ -25,6 +18,7 @@ import type {
 import type { S3Location } from "./blobs.ts";
 import { conditionalWrite } from "./conditional.ts";
 import { BATCH_RECORD, batchKey, batchLineKey, timeOrderedId } from "./keys.ts";
+import { queryAllPages, scanAllPages } from "./pagination.ts";
 import { RETENTION_SECONDS } from "./runs.ts";
 
 /** A new batch's id (matches BATCH_ID_PATTERN of lambdas/core/batch.ts): sorts by creation, never collides. */
@@ -306,46 +300,28 @@ export class BatchStore {
 
   /** The batch's started and finished lines, in line order. */
   async lines(batchId: string): Promise<LineItem[]> {
-    const items: LineItem[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: "pk = :pk AND begins_with(sk, :line)",
-          ExpressionAttributeValues: { ":pk": batchKey(batchId), ":line": "LINE#" },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const { pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _expires, ...item } of page.Items ?? []) {
-        items.push(item as LineItem);
-      }
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return items;
+    const items = await queryAllPages(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :line)",
+      ExpressionAttributeValues: { ":pk": batchKey(batchId), ":line": "LINE#" },
+      ConsistentRead: true,
+    });
+    return items.map(
+      ({ pk: _pk, sk: _sk, [TTL_ATTRIBUTE]: _expires, ...item }) => item as unknown as LineItem,
+    );
   }
 
   /** Ids of the batches still RUNNING (a full scan: for the local twin's restart only). */
   async listRunning(): Promise<string[]> {
-    const ids: string[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.ddb.send(
-        new ScanCommand({
-          TableName: this.table,
-          FilterExpression: "sk = :record AND #status = :running",
-          ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: { ":record": BATCH_RECORD, ":running": "RUNNING" },
-          ProjectionExpression: "batch_id",
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const item of page.Items ?? []) ids.push(String(item.batch_id));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return ids;
+    const items = await scanAllPages(this.ddb, {
+      TableName: this.table,
+      FilterExpression: "sk = :record AND #status = :running",
+      ExpressionAttributeNames: { "#status": "status" },
+      ExpressionAttributeValues: { ":record": BATCH_RECORD, ":running": "RUNNING" },
+      ProjectionExpression: "batch_id",
+      ConsistentRead: true,
+    });
+    return items.map((item) => String(item.batch_id));
   }
 
   /** An object's text, refused unread above `maxBytes`. */

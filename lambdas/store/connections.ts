@@ -24,10 +24,10 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  QueryCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import { CONNECTIONS_BY_RUN, TTL_ATTRIBUTE } from "../contracts/tables.ts";
+import { queryAllPages } from "./pagination.ts";
 
 export type ConnectionScope = "run" | "operator";
 
@@ -145,22 +145,13 @@ export class ConnectionStore {
    * other run).
    */
   async listByRun(runId: string): Promise<ConnectionRecord[]> {
-    const out: ConnectionRecord[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: CONNECTIONS_BY_RUN.name,
-          KeyConditionExpression: `${CONNECTIONS_BY_RUN.partitionKey.name} = :run`,
-          ExpressionAttributeValues: { ":run": runId },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      out.push(...((page.Items ?? []) as ConnectionRecord[]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return out;
+    const items = await queryAllPages(this.ddb, {
+      TableName: this.table,
+      IndexName: CONNECTIONS_BY_RUN.name,
+      KeyConditionExpression: `${CONNECTIONS_BY_RUN.partitionKey.name} = :run`,
+      ExpressionAttributeValues: { ":run": runId },
+    });
+    return items as unknown as ConnectionRecord[];
   }
 
   /**

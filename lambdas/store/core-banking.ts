@@ -16,13 +16,12 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  QueryCommand,
-  type QueryCommandOutput,
   TransactWriteCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
 import { conditionalWrite } from "./conditional.ts";
+import { queryAllPages } from "./pagination.ts";
 
 export interface Customer {
   customer_id: string;
@@ -652,25 +651,15 @@ export class CoreBankingStore {
 
   /** Every item of a customer's partition (or those whose sk starts with `prefix`), page by page. */
   private async partition(customer: string, prefix?: string): Promise<Array<Record<string, unknown>>> {
-    const items: Array<Record<string, unknown>> = [];
-    let start: QueryCommandOutput["LastEvaluatedKey"];
-    do {
-      const page = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: prefix ? "pk = :pk AND begins_with(sk, :prefix)" : "pk = :pk",
-          ExpressionAttributeValues: {
-            ":pk": customerKey(customer),
-            ...(prefix ? { ":prefix": prefix } : {}),
-          },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return items;
+    return queryAllPages(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: prefix ? "pk = :pk AND begins_with(sk, :prefix)" : "pk = :pk",
+      ExpressionAttributeValues: {
+        ":pk": customerKey(customer),
+        ...(prefix ? { ":prefix": prefix } : {}),
+      },
+      ConsistentRead: true,
+    });
   }
 }
 

@@ -5,16 +5,14 @@ import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import {
   BatchGetCommand,
   type BatchGetCommandOutput,
-  DeleteCommand,
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
   QueryCommand,
-  type QueryCommandOutput,
-  ScanCommand,
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
-import type { RunMode, RunSummary } from "../contracts/api-types.ts";
+import { DEFAULT_PROFILE } from "../contracts/agents.ts";
+import type { RunMode } from "../contracts/api-types.ts";
 import { RUNS_BY_DAY, RUNS_BY_LOAN, RUNS_BY_PROFILE, TTL_ATTRIBUTE } from "../contracts/tables.ts";
 import type {
   Approval,
@@ -32,12 +30,17 @@ import type {
   RunStatus,
   Usage,
 } from "../core/types.ts";
-import { LOAN_PROFILE, RESUMABLE_STATUSES, TERMINAL_STATUSES, UNFINISHED_STATUSES } from "../core/types.ts";
+import { TERMINAL_STATUSES, UNFINISHED_STATUSES } from "../core/types.ts";
 import { conditionalWrite } from "./conditional.ts";
+import {
+  claimIdempotencyKey,
+  getIdempotencyRecord,
+  type IdempotencyRecord,
+  releaseIdempotencyKey,
+} from "./idempotency.ts";
 import {
   dayKey,
   eventKey,
-  itemKey,
   loanKey,
   loanNumberOf,
   loanSortKey,
@@ -46,27 +49,18 @@ import {
   runKey,
   stepKey,
 } from "./keys.ts";
-import { InvalidCursorError, type RunListCursor } from "./run-cursor.ts";
+import { queryAllPages, scanAllPages } from "./pagination.ts";
+import type { MetaItem, RunsTable } from "./run-item.ts";
+import { type ListBounds, listRecentRuns, type RunListPage, type RunListQuery } from "./run-list.ts";
 
 /** Finished runs stay queryable (history tool, GET /runs) for 90 days, then DynamoDB TTL removes them. */
 export const RETENTION_SECONDS = 90 * 24 * 3600;
 
 // The run's planning mode and its summary in GET /v1/runs are API contracts: declared once there.
 export type { RunMode, RunSummary } from "../contracts/api-types.ts";
-
-/** Maps an Idempotency-Key (hashed: the key itself is the client's and may be sensitive) to the run it started. */
-export interface IdempotencyRecord {
-  key_hash: string;
-  run_id: string;
-  /** Hash of what the key was first used with (endpoint + body): another body under the same key is a conflict. */
-  request_hash: string;
-  created_at: string;
-  /** Epoch seconds; DynamoDB TTL deletes the item some time after, so reads also treat it as gone. */
-  expires_at: number;
-}
-
-// Idempotency items live in the runs table beside the runs, in their own partition per key.
-const idempotencyKey = (keyHash: string) => itemKey(`IDEMPOTENCY#${keyHash}`, META);
+export type { IdempotencyRecord } from "./idempotency.ts";
+export type { MetaItem } from "./run-item.ts";
+export { DEFAULT_LIST_BOUNDS, type ListBounds, type RunListPage, type RunListQuery } from "./run-list.ts";
 
 /** Run fields an event may store in the update that gives it its seq (what the event announces). */
 export type EventRecordFields = Partial<Pick<MetaItem, "plan_review" | "result_review">>;
@@ -76,53 +70,6 @@ export class RunNotFoundError extends Error {
   constructor(runId: string) {
     super(`run "${runId}" does not exist`);
   }
-}
-
-export interface MetaItem {
-  run_id: string;
-  status: RunStatus;
-  /** Absent on runs created before modes existed: those are "rewoo". */
-  mode?: RunMode;
-  /** The agent the run belongs to; absent: loan_evaluation. */
-  profile?: ProfileName;
-  /** The authenticated customer a banking run acts for (its tools touch their holdings only). */
-  customer_id?: string;
-  request: EvaluationRequest;
-  plan?: Plan;
-  result?: RunResult;
-  error?: { error: string; cause: string };
-  usage_llm_calls?: number;
-  usage_input_tokens?: number;
-  usage_output_tokens?: number;
-  /** Invocations of the run's workflow functions, their memory × duration and the state transitions they account for (addInvocation). */
-  lambda_requests?: number;
-  lambda_mb_ms?: number;
-  sfn_transitions?: number;
-  /** The estimate stored when the run ended (lambdas/core/cost.ts). */
-  cost?: RunCost;
-  /** The execution currently driving the run (absent: named after the run, the first one). */
-  execution_name?: string;
-  /** 1 for the first execution, +1 per resume. */
-  attempt?: number;
-  /** Plans made again after a required step failed. */
-  replans?: number;
-  plan_review?: Review;
-  result_review?: Review;
-  clarification?: Clarification;
-  approval?: Approval;
-  /** Why the request cannot be carried out, found before anything was asked or run (told to the caller). */
-  refusal?: string;
-  /** The session the run belongs to. */
-  session_id?: string;
-  /**
-   * The task token of the wait state the run is in (AWAITING_INPUT / AWAITING_APPROVAL): only the API
-   * reads it, to resume the execution. Never part of a run record or an event.
-   */
-  task_token?: string;
-  /** Set with the `complete` event: no event is appended after it (until a resume reopens the run). */
-  events_closed?: boolean;
-  created_at: string;
-  updated_at: string;
 }
 
 /** The execution a run is driven by; resumes start new executions under new names. */
@@ -140,6 +87,11 @@ export class RunStore {
     /** Overrides of DEFAULT_LIST_BOUNDS (tests page through a few runs with small bounds). */
     private readonly listBounds: Partial<ListBounds> = {},
   ) {}
+
+  /** What the store's modules (idempotency.ts, run-list.ts) are given to reach the table. */
+  private get at(): RunsTable {
+    return { ddb: this.ddb, table: this.table, now: this.now };
+  }
 
   /** Creates the run record; false when a run with this id already exists (idempotent start). */
   async createRun(
@@ -159,7 +111,7 @@ export class RunStore {
             status: "PLANNING",
             mode: options.mode ?? "rewoo",
             ...(options.sessionId ? { session_id: options.sessionId } : {}),
-            ...(options.profile && options.profile !== LOAN_PROFILE ? { profile: options.profile } : {}),
+            ...(options.profile && options.profile !== DEFAULT_PROFILE ? { profile: options.profile } : {}),
             ...(options.customerId ? { customer_id: options.customerId } : {}),
             request,
             usage_llm_calls: 0,
@@ -380,68 +332,21 @@ export class RunStore {
     );
   }
 
-  /**
-   * Records that `record.key_hash` started `record.run_id`, unless the key is already taken by a
-   * record that has not expired. The conditional put makes exactly one of concurrent requests with
-   * the same key the one that starts a run; the others get the winner's record back.
-   * `replacing`: take over the record only if it still names that run (a stale claim whose run was never created).
-   */
+  /** See idempotency.ts: exactly one of concurrent requests with one key claims it. */
   async claimIdempotencyKey(
     record: IdempotencyRecord,
     options: { replacing?: string } = {},
   ): Promise<{ claimed: true } | { claimed: false; existing: IdempotencyRecord }> {
-    const nowSeconds = Math.floor(this.now().getTime() / 1000);
-    try {
-      await this.ddb.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { ...idempotencyKey(record.key_hash), ...record },
-          ...(options.replacing === undefined
-            ? {
-                // TTL deletion lags by up to days (and dynalite never deletes): expired means free.
-                ConditionExpression: `attribute_not_exists(pk) OR ${TTL_ATTRIBUTE} < :now`,
-                ExpressionAttributeValues: { ":now": nowSeconds },
-              }
-            : {
-                ConditionExpression: "run_id = :old",
-                ExpressionAttributeValues: { ":old": options.replacing },
-              }),
-        }),
-      );
-      return { claimed: true };
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      const existing = await this.getIdempotencyRecord(record.key_hash);
-      // Gone between the put and the read (released or expired): the caller may simply try again.
-      if (!existing) throw error;
-      return { claimed: false, existing };
-    }
+    return claimIdempotencyKey(this.at, record, options);
   }
 
   async getIdempotencyRecord(keyHash: string): Promise<IdempotencyRecord | undefined> {
-    const { Item } = await this.ddb.send(
-      new GetCommand({ TableName: this.table, Key: idempotencyKey(keyHash), ConsistentRead: true }),
-    );
-    if (!Item || Number(Item[TTL_ATTRIBUTE]) < Math.floor(this.now().getTime() / 1000)) return undefined;
-    const { pk: _pk, sk: _sk, ...record } = Item;
-    return record as IdempotencyRecord;
+    return getIdempotencyRecord(this.at, keyHash);
   }
 
   /** Frees a key whose run did not start, so the client's retry with the same key starts afresh. */
   async releaseIdempotencyKey(keyHash: string, runId: string): Promise<void> {
-    try {
-      await this.ddb.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: idempotencyKey(keyHash),
-          ConditionExpression: "run_id = :run",
-          ExpressionAttributeValues: { ":run": runId },
-        }),
-      );
-    } catch (error) {
-      // Already taken over by another request: not ours to delete.
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+    return releaseIdempotencyKey(this.at, keyHash, runId);
   }
 
   async addUsage(runId: string, usage: Usage): Promise<void> {
@@ -672,23 +577,14 @@ export class RunStore {
    * find runs whose executions died with the process (in AWS executions outlive any process).
    */
   async listUnfinishedRuns(): Promise<MetaItem[]> {
-    const found: MetaItem[] = [];
-    let startKey: Record<string, unknown> | undefined;
     const values = Object.fromEntries(UNFINISHED_STATUSES.map((status, index) => [`:u${index}`, status]));
-    do {
-      const page = await this.ddb.send(
-        new ScanCommand({
-          TableName: this.table,
-          FilterExpression: `sk = :meta AND #status IN (${Object.keys(values).join(", ")})`,
-          ExpressionAttributeNames: { "#status": "status" },
-          ExpressionAttributeValues: { ":meta": META, ...values },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      found.push(...((page.Items ?? []) as MetaItem[]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
+    const found = (await scanAllPages(this.ddb, {
+      TableName: this.table,
+      FilterExpression: `sk = :meta AND #status IN (${Object.keys(values).join(", ")})`,
+      ExpressionAttributeNames: { "#status": "status" },
+      ExpressionAttributeValues: { ":meta": META, ...values },
+      ConsistentRead: true,
+    })) as unknown as MetaItem[];
     return found.sort((a, b) => a.created_at.localeCompare(b.created_at));
   }
 
@@ -697,117 +593,10 @@ export class RunStore {
     return items.map(({ pk: _pk, sk: _sk, ...event }) => event as ProgressEvent);
   }
 
-  /**
-   * Runs newest first, filtered, one page at a time (GET /v1/runs). Without a loan number it walks the
-   * by_day index day by day from `to` back to `from`, one Query (with a FilterExpression) after the
-   * other, never a Scan; with one, that loan's partition of by_loan. One call reads at most
-   * `bounds.maxItemsRead` index items in at most `bounds.maxQueries` Queries: when the bound or the
-   * limit stops it, `cursor` says where the next page starts, even if this page has fewer than
-   * `limit` runs (filters that match little must not make one request read the whole table). The
-   * last page has no cursor.
-   */
+  /** Runs newest first, filtered, one page at a time (GET /v1/runs): see run-list.ts. */
   async listRecentRuns(query: RunListQuery): Promise<RunListPage> {
-    // A cursor only ever continues a walk: a run id search is one page.
-    if (query.runId !== undefined && !query.cursor) return this.findRun(query.runId, query);
-    const bounds = { ...DEFAULT_LIST_BOUNDS, ...this.listBounds };
-    const filter = listFilter(query);
-    const runs: RunSummary[] = [];
-    let read = 0;
-    let queries = 0;
-
-    // One position in an index: the partition (a day of by_day, or the loan's), and where in it.
-    type Position =
-      | { day: string; key?: Record<string, unknown> }
-      | { loan: string; key?: Record<string, unknown> };
-    let position: Position | undefined;
-    if (query.cursor) position = query.cursor;
-    else if (query.loanNumber !== undefined) position = { loan: query.loanNumber };
-    else position = { day: query.to };
-    if ("day" in position && (position.day > query.to || position.day < query.from)) {
-      throw new InvalidCursorError("the cursor is outside the days asked for");
-    }
-    if (
-      ("loan" in position && position.loan !== query.loanNumber) ||
-      ("day" in position && query.loanNumber !== undefined)
-    ) {
-      throw new InvalidCursorError("the cursor belongs to another search");
-    }
-
-    while (position) {
-      if (read >= bounds.maxItemsRead || queries >= bounds.maxQueries) {
-        return { runs, cursor: cursorAt(position) };
-      }
-      const keyCondition: {
-        IndexName: string;
-        KeyConditionExpression: string;
-        names: Record<string, string>;
-        values: Record<string, unknown>;
-      } =
-        "day" in position
-          ? {
-              IndexName: RUNS_BY_DAY.name,
-              KeyConditionExpression: "#ipk = :ipk",
-              names: { "#ipk": RUNS_BY_DAY.partitionKey.name },
-              values: { ":ipk": dayKey(position.day) },
-            }
-          : {
-              IndexName: RUNS_BY_LOAN.name,
-              // The sort key starts with the creation time: the day range is a key condition here.
-              KeyConditionExpression: "#ipk = :ipk AND #isk BETWEEN :from AND :to",
-              names: { "#ipk": RUNS_BY_LOAN.partitionKey.name, "#isk": RUNS_BY_LOAN.sortKey.name },
-              values: { ":ipk": loanKey(position.loan), ":from": query.from, ":to": `${query.to}\uffff` },
-            };
-      const page: QueryCommandOutput = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: keyCondition.IndexName,
-          KeyConditionExpression: keyCondition.KeyConditionExpression,
-          ...(filter.expression ? { FilterExpression: filter.expression } : {}),
-          ExpressionAttributeNames: { ...keyCondition.names, ...filter.names },
-          ExpressionAttributeValues: { ...keyCondition.values, ...filter.values },
-          ScanIndexForward: false,
-          Limit: Math.min(bounds.queryPageSize, bounds.maxItemsRead - read),
-          ...(position.key ? { ExclusiveStartKey: position.key } : {}),
-        }),
-      );
-      queries += 1;
-      read += page.ScannedCount ?? page.Items?.length ?? 0;
-      const items = (page.Items ?? []) as MetaItem[];
-      const room = query.limit - runs.length;
-      if (items.length >= room) {
-        // The page is full: the next one starts right after the last run it shows (runs read after it
-        // in this Query are read again then, none skipped), or where this Query stopped.
-        const last = items[room - 1] as MetaItem & Record<string, unknown>;
-        runs.push(...items.slice(0, room).map(runSummary));
-        const rest = items.length > room || page.LastEvaluatedKey;
-        const next: Position | undefined = rest
-          ? { ...position, key: items.length > room ? indexKeyOf(last, position) : page.LastEvaluatedKey }
-          : nextPartition(position, query.from);
-        return next ? { runs, cursor: cursorAt(next) } : { runs };
-      }
-      runs.push(...items.map(runSummary));
-      position = page.LastEvaluatedKey
-        ? { ...position, key: page.LastEvaluatedKey }
-        : nextPartition(position, query.from);
-    }
-    return { runs };
+    return listRecentRuns(this.at, query, this.listBounds);
   }
-
-  /**
-   * q= a run id: that run, if it exists and passes the other filters. A run id that names no run may
-   * still be a loan number (loan systems number loans freely): then that search.
-   */
-  private async findRun(runId: string, query: RunListQuery): Promise<RunListPage> {
-    const { Item } = await this.ddb.send(
-      new GetCommand({ TableName: this.table, Key: { pk: runKey(runId), sk: META } }),
-    );
-    const meta = Item as MetaItem | undefined;
-    if (!meta && query.loanNumber !== undefined) {
-      return this.listRecentRuns({ ...query, runId: undefined });
-    }
-    return { runs: meta && matches(meta, query) ? [runSummary(meta)] : [] };
-  }
-
   /** Finished runs of one loan program + classification, most recent first (history tool). */
   async listRunsByProfile(
     loanProgram: unknown,
@@ -846,7 +635,6 @@ export class RunStore {
     prefix: string,
     range: { after?: string; from?: string } = {},
   ): Promise<Record<string, unknown>[]> {
-    const items: Record<string, unknown>[] = [];
     const lower = range.from ?? (range.after ? `${range.after}\u0000` : undefined);
     const conditions = lower
       ? {
@@ -854,21 +642,12 @@ export class RunStore {
           values: { ":from": lower, ":to": `${prefix}\uffff` },
         }
       : { expr: "pk = :pk AND begins_with(sk, :prefix)", values: { ":prefix": prefix } };
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: conditions.expr,
-          ExpressionAttributeValues: { ":pk": runKey(runId), ...conditions.values },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...(page.Items ?? []));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
+    return queryAllPages(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: conditions.expr,
+      ExpressionAttributeValues: { ":pk": runKey(runId), ...conditions.values },
+      ConsistentRead: true,
+    });
   }
 }
 
@@ -876,126 +655,6 @@ export class RunStore {
 function terminalStatusValues(): { values: Record<string, RunStatus>; placeholders: string } {
   const values = Object.fromEntries(TERMINAL_STATUSES.map((status, index) => [`:t${index}`, status]));
   return { values, placeholders: Object.keys(values).join(", ") };
-}
-
-/** What GET /v1/runs asks the store for; the API has checked every field. */
-export interface RunListQuery {
-  /** Only runs in one of these statuses; absent: any. */
-  statuses?: readonly RunStatus[];
-  loanProgram?: string;
-  classification?: string;
-  /** UTC creation days, `YYYY-MM-DD`, both included; from ≤ to. */
-  from: string;
-  to: string;
-  /** A run id: only that run (the other filters still apply); if no such run exists, loanNumber is searched. */
-  runId?: string;
-  /** A loan number (as loanNumberOf makes it): the runs whose metadata.loan_number it is, in by_loan. */
-  loanNumber?: string;
-  limit: number;
-  cursor?: RunListCursor;
-}
-
-export interface RunListPage {
-  runs: RunSummary[];
-  /** Where the next page starts; absent on the last page. */
-  cursor?: RunListCursor;
-}
-
-/** How much one listRecentRuns call may read: items of the index (before filters) and Queries. */
-export interface ListBounds {
-  maxItemsRead: number;
-  maxQueries: number;
-  /** Limit of each Query: DynamoDB pages at 1 MB too, so a Query may stop before it. */
-  queryPageSize: number;
-}
-
-export const DEFAULT_LIST_BOUNDS: ListBounds = { maxItemsRead: 1000, maxQueries: 40, queryPageSize: 200 };
-
-/** The FilterExpression of a run list's filters (the key condition picks the day or the loan). */
-function listFilter(query: RunListQuery): {
-  expression?: string;
-  names: Record<string, string>;
-  values: Record<string, unknown>;
-} {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const clauses: string[] = [];
-  if (query.statuses?.length) {
-    names["#status"] = "status";
-    const placeholders = query.statuses.map((status, index) => {
-      values[`:st${index}`] = status;
-      return `:st${index}`;
-    });
-    clauses.push(`#status IN (${placeholders.join(", ")})`);
-  }
-  const metadata = (field: string, value: string | undefined) => {
-    if (value === undefined) return;
-    Object.assign(names, { "#request": "request", "#metadata": "metadata", [`#${field}`]: field });
-    values[`:${field}`] = value;
-    clauses.push(`#request.#metadata.#${field} = :${field}`);
-  };
-  metadata("loan_program", query.loanProgram);
-  metadata("classification", query.classification);
-  return { ...(clauses.length ? { expression: clauses.join(" AND ") } : {}), names, values };
-}
-
-/** The filters of a run list, checked on one run (q= a run id). */
-function matches(meta: MetaItem, query: RunListQuery): boolean {
-  const metadata = (meta.request?.metadata ?? {}) as Record<string, unknown>;
-  const day = meta.created_at.slice(0, 10);
-  return (
-    (!query.statuses?.length || query.statuses.includes(meta.status)) &&
-    (query.loanProgram === undefined || metadata.loan_program === query.loanProgram) &&
-    (query.classification === undefined || metadata.classification === query.classification) &&
-    day >= query.from &&
-    day <= query.to
-  );
-}
-
-/** The index key (LastEvaluatedKey) of an item read from the index `position` walks. */
-function indexKeyOf(
-  item: Record<string, unknown>,
-  position: { day: string } | { loan: string },
-): Record<string, unknown> {
-  const index = "day" in position ? RUNS_BY_DAY : RUNS_BY_LOAN;
-  return {
-    pk: item.pk,
-    sk: item.sk,
-    [index.partitionKey.name]: item[index.partitionKey.name],
-    [index.sortKey.name]: item[index.sortKey.name],
-  };
-}
-
-/** The day before `position`'s, unless that is before `from`; a loan's runs are one partition. */
-function nextPartition(
-  position: { day: string } | { loan: string },
-  from: string,
-): { day: string } | undefined {
-  if (!("day" in position)) return undefined;
-  const previous = new Date(Date.parse(`${position.day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-  return previous >= from ? { day: previous } : undefined;
-}
-
-function cursorAt(
-  position: { day: string; key?: Record<string, unknown> } | { loan: string; key?: Record<string, unknown> },
-): RunListCursor {
-  return { v: 1, ...position } as RunListCursor;
-}
-
-/** A run as GET /v1/runs shows it: its request's metadata cut to what identifies the loan. */
-function runSummary(meta: MetaItem): RunSummary {
-  const loan = loanNumberOf(meta.request?.metadata?.loan_number);
-  return {
-    run_id: meta.run_id,
-    status: meta.status,
-    mode: meta.mode ?? "rewoo",
-    created_at: meta.created_at,
-    updated_at: meta.updated_at,
-    request: { metadata: pick(meta.request?.metadata, ["loan_program", "classification", "loan_number"]) },
-    ...(meta.cost ? { cost: { currency: meta.cost.currency, total: meta.cost.total, estimated: true } } : {}),
-    ...(loan !== undefined ? { loan_number: loan } : {}),
-    resumable: RESUMABLE_STATUSES.includes(meta.status),
-  };
 }
 
 /**
@@ -1013,11 +672,6 @@ export function loanIndexAttributes(meta: {
     [RUNS_BY_LOAN.partitionKey.name]: loanKey(loan),
     [RUNS_BY_LOAN.sortKey.name]: loanSortKey(meta.created_at, meta.run_id),
   };
-}
-
-function pick(value: unknown, keys: string[]): Record<string, unknown> {
-  const source = (value ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(keys.filter((key) => key in source).map((key) => [key, source[key]]));
 }
 
 function toEvidence(item: Record<string, unknown>): Evidence {

@@ -2,16 +2,11 @@
 // follow-up inherits and the session's runs in order; ENTRY#<seq> items are what the session itself
 // records (requests, resets, cancels). The rest of its transcript is its runs' events.
 import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
-import {
-  type DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-} from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { TTL_ATTRIBUTE } from "../contracts/tables.ts";
 import type { SessionContext, SessionEntry } from "../core/sessions.ts";
 import { META, sessionEntryKey, sessionKey, timeOrderedId } from "./keys.ts";
+import { queryAllPages } from "./pagination.ts";
 import { RETENTION_SECONDS } from "./runs.ts";
 
 export interface SessionItem {
@@ -176,22 +171,13 @@ export class SessionStore {
   }
 
   async entries(sessionId: string): Promise<SessionEntry[]> {
-    const items: SessionEntry[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.ddb.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: "pk = :pk AND begins_with(sk, :entry)",
-          ExpressionAttributeValues: { ":pk": sessionKey(sessionId), ":entry": "ENTRY#" },
-          ConsistentRead: true,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      for (const item of page.Items ?? []) items.push(item.entry as SessionEntry);
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return items;
+    const items = await queryAllPages(this.ddb, {
+      TableName: this.table,
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :entry)",
+      ExpressionAttributeValues: { ":pk": sessionKey(sessionId), ":entry": "ENTRY#" },
+      ConsistentRead: true,
+    });
+    return items.map((item) => item.entry as SessionEntry);
   }
 
   /** The next entry of the session's log: its number taken from the session, then the entry written. */

@@ -7,6 +7,7 @@ import { findCondition } from "../agents/loan/catalog.ts";
 import type { ConditionInput, ConditionsResult, Verdict } from "../agents/loan/conditions-engine.ts";
 import type { PreconditionsResult } from "../agents/loan/preconditions.ts";
 import { fromJsDate, isoDate, parseIsoOrUsDate } from "../agents/loan/text.ts";
+import { abortableSleep } from "../core/abortable-sleep.ts";
 import { scrubSensitiveText } from "../core/redaction.ts";
 import { MAX_QUOTED_REASON_CHARS } from "../core/sensitive-data.ts";
 import { secretReader } from "../secrets/reader.ts";
@@ -279,19 +280,6 @@ function formatPath(path: ReadonlyArray<PropertyKey>): string {
     else out += out === "" ? String(segment) : `.${String(segment)}`;
   }
   return out || "(body)";
-}
-
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted || ms <= 0) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }
 
 // ---------------------------------------------------------------------------------------------

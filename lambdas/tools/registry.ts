@@ -2,17 +2,10 @@
 // feed plan validation and the planner's tool descriptions (lambdas/core), so a tool is described
 // in exactly one place.
 import type { z } from "zod";
+import { DEFAULT_PROFILE } from "../contracts/agents.ts";
 import { mergeQuestions } from "../core/interaction.ts";
 import { toolNameKey } from "../core/tool-names.ts";
-import {
-  type Evidence,
-  type InputQuestion,
-  LOAN_PROFILE,
-  type Plan,
-  type ProfileName,
-  type ToolCatalog,
-  type ToolSpec,
-} from "../core/types.ts";
+import type { Evidence, InputQuestion, Plan, ProfileName, ToolCatalog, ToolSpec } from "../core/types.ts";
 
 export interface ToolContext {
   run_id: string;
@@ -67,7 +60,7 @@ export class ToolRegistry {
   /** `definitions`: the loan profile's tools; `others`: the other profiles' tools. */
   constructor(definitions: ToolDefinition[], others: Partial<Record<ProfileName, ToolDefinition[]>> = {}) {
     const profiles: Array<[ProfileName, ToolDefinition[]]> = [
-      [LOAN_PROFILE, definitions],
+      [DEFAULT_PROFILE, definitions],
       ...(Object.entries(others) as Array<[ProfileName, ToolDefinition[]]>),
     ];
     for (const [profile, list] of profiles) {
@@ -104,7 +97,7 @@ export class ToolRegistry {
   }
 
   /** The tools a profile's planner may use (the loan profile's by default). */
-  catalog(profile: ProfileName = LOAN_PROFILE): ToolCatalog {
+  catalog(profile: ProfileName = DEFAULT_PROFILE): ToolCatalog {
     return this.catalogs.get(profile) ?? new Map();
   }
 

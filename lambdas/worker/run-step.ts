@@ -3,6 +3,7 @@
 // timeout and stores the evidence. Tool failures become error evidence (data); only
 // infrastructure faults and an OCR job still running throw, for the state machine's Retry.
 import type { Logger } from "@aws-lambda-powertools/logger";
+import { abortableSleep } from "../core/abortable-sleep.ts";
 import { substitutePlaceholders } from "../core/placeholders.ts";
 import type { Evidence, PlanStep } from "../core/types.ts";
 import { type FaultKind, InjectedFaultError } from "../runtime/faults.ts";
@@ -169,7 +170,7 @@ async function execute(
     try {
       const latency = config.toolLatencyMs[step.tool] ?? config.toolLatencyMs["*"] ?? 0;
       const call = (async () => {
-        if (latency > 0) await abortableDelay(latency, controller.signal);
+        if (latency > 0) await abortableSleep(latency, controller.signal);
         // Timed out before it began: the tool is never called late, after its step has been told.
         if (controller.signal.aborted) throw new ToolNotStartedError(step.tool, timeoutMs);
         if (fault === "error") throw new Error(`injected fault: ${step.tool} failed (REWOO_FAULTS)`);
@@ -245,18 +246,6 @@ async function settledAfterTimeout(
   } finally {
     clearTimeout(timer);
   }
-}
-
-function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }
 
 /** The tool's time ran out before it was called: it did nothing at all. */

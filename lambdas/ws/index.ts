@@ -1,6 +1,6 @@
 // The WebSocket API's one integration: API Gateway (or the twin's gateway) calls it for $connect,
 // $disconnect, subscribe and $default, telling them apart by requestContext.routeKey. Pushing
-// stored events is not done here but by the stream consumer (lambdas/ws/stream.ts, with
+// stored events is not done here but by the stream consumer (lambdas/ws/push.ts, with
 // lambdas/live/delivery.ts); this handler only registers connections and starts a subscriber's replay.
 import { createLogger } from "../runtime/logger.ts";
 import { baseServices, liveDelivery } from "../runtime/services.ts";

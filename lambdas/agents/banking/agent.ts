@@ -1,12 +1,12 @@
 // The banking assistant as the engine runs it: its profile, registered in
-// lambdas/core/agent-profiles.ts. It reads, checks, reviews and answers by its own rules (profile.ts,
+// lambdas/agents/registry.ts. It reads, checks, reviews and answers by its own rules (profile.ts,
 // preflight.ts, responder.ts) and plans with its own prompt. Pure.
 import type { AgentProfileModule, PlanningInput } from "../../core/agent-profiles.ts";
 import { parsePlanText } from "../../core/parse.ts";
 import type { EvaluationRequest, InputQuestion, Plan } from "../../core/types.ts";
 import { normalizePlan } from "../../core/validate.ts";
 import type { Slots } from "./nlu.ts";
-import { checkTransfer } from "./preflight.ts";
+import { checkTransfer, type Holdings } from "./preflight.ts";
 import {
   BANKING_ACTING_TOOLS,
   BANKING_PROFILE,
@@ -60,6 +60,8 @@ export const bankingAssistant: AgentProfileModule = {
   requiredTools: (_plan, request) => new Set(requiredBankingTools(request)),
   actingTools: BANKING_ACTING_TOOLS,
   reviewPlan: reviewBankingPlan,
+  // The original assistant's rule-based planner: the plan follows from the understood request.
+  offlinePlanText: (request) => JSON.stringify(bankingPlanSteps(bankingMetadata(request))),
   questions: bankingQuestions,
   answer: (request, plan, evidence) => bankingResult(bankingMetadata(request), plan, evidence),
   reviewResult: (result, evidence, threshold) =>
@@ -75,7 +77,8 @@ export const bankingAssistant: AgentProfileModule = {
   check: (request, holdings, input) => {
     const metadata = bankingMetadata(request);
     if (metadata.intent !== "transfer") return { request };
-    const checked = checkTransfer(metadata.slots, holdings);
+    // The planner reads the customer's holdings from the core-banking store (CoreBankingStore.holdings).
+    const checked = checkTransfer(metadata.slots, holdings as Holdings);
     const asked = Object.fromEntries(
       checked.questions.map((question) => [question.field.replace(/^slots\./, ""), question]),
     );

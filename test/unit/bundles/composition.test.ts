@@ -23,7 +23,7 @@ const FUNCTIONS: DeployedFunction[] = [
   { name: "api", entry: "lambdas/api/index.ts", defines: {} },
   { name: "websocket", entry: "lambdas/ws/index.ts", defines: {} },
   { name: "authorizer", entry: "lambdas/ws/authorizer.ts", defines: {} },
-  { name: "push", entry: "lambdas/ws/stream.ts", defines: {} },
+  { name: "push", entry: "lambdas/ws/push.ts", defines: {} },
   { name: "batch", entry: "lambdas/batch/index.ts", defines: {} },
   { name: "finalize", entry: "lambdas/finalize/index.ts", defines: bedrock },
   { name: "planner", entry: "lambdas/planner/index.ts", defines: bedrock },

@@ -17,7 +17,7 @@ import {
   slotsFromAnswers,
 } from "../../../lambdas/agents/banking/profile.ts";
 import { bankingResult } from "../../../lambdas/agents/banking/responder.ts";
-import { profileModule } from "../../../lambdas/core/agent-profiles.ts";
+import { profileModule } from "../../../lambdas/agents/registry.ts";
 import { renderPlannerPrompt } from "../../../lambdas/core/prompts.ts";
 import type { EvaluationRequest, Evidence, Plan } from "../../../lambdas/core/types.ts";
 import { normalizePlan } from "../../../lambdas/core/validate.ts";

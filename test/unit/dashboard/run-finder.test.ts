@@ -25,9 +25,11 @@ const finder = (await import(modulePath("run-finder.js"))) as {
   runListQuery: (filters: Partial<Filters>, cursor?: string) => Record<string, string>;
   validateFilters: (filters: Partial<Filters>) => Array<{ field: string; message: string }>;
   describeFilters: (filters: Partial<Filters>) => string;
+  statusIcon: (status: string) => string;
+};
+const needs = (await import(modulePath("needs-you.js"))) as {
   needsYou: (run: Run) => boolean;
   needsYouReason: (run: Run) => { kind: string; why: string; action: string } | null;
-  statusIcon: (status: string) => string;
 };
 
 const none: Filters = { q: "", status: [], program: "", classification: "", from: "", to: "", limit: 20 };
@@ -115,17 +117,17 @@ describe("the finder's checks and words", () => {
 describe("Needs you", () => {
   it("takes the runs that wait, and the failed or interrupted ones that can be resumed", () => {
     const run = (status: string, resumable?: boolean): Run => ({ run_id: "run-1", status, resumable });
-    expect(finder.needsYou(run("AWAITING_INPUT"))).toBe(true);
-    expect(finder.needsYou(run("AWAITING_APPROVAL"))).toBe(true);
-    expect(finder.needsYou(run("FAILED", true))).toBe(true);
-    expect(finder.needsYou(run("INTERRUPTED"))).toBe(true); // an API that does not say `resumable`
-    expect(finder.needsYou(run("FAILED", false))).toBe(false); // tried too often: start a new run
-    expect(finder.needsYou(run("SUCCEEDED"))).toBe(false);
-    expect(finder.needsYou(run("RUNNING"))).toBe(false);
+    expect(needs.needsYou(run("AWAITING_INPUT"))).toBe(true);
+    expect(needs.needsYou(run("AWAITING_APPROVAL"))).toBe(true);
+    expect(needs.needsYou(run("FAILED", true))).toBe(true);
+    expect(needs.needsYou(run("INTERRUPTED"))).toBe(true); // an API that does not say `resumable`
+    expect(needs.needsYou(run("FAILED", false))).toBe(false); // tried too often: start a new run
+    expect(needs.needsYou(run("SUCCEEDED"))).toBe(false);
+    expect(needs.needsYou(run("RUNNING"))).toBe(false);
   });
 
   it("says why in words, with the action", () => {
-    const reason = (status: string) => finder.needsYouReason({ run_id: "run-1", status });
+    const reason = (status: string) => needs.needsYouReason({ run_id: "run-1", status });
     expect(reason("AWAITING_INPUT")).toMatchObject({ kind: "input", action: "Answer questions" });
     expect(reason("AWAITING_APPROVAL")).toMatchObject({ kind: "approval", action: "Review the plan" });
     expect(reason("FAILED")).toMatchObject({ kind: "resume", action: "Resume" });

@@ -1,11 +1,11 @@
-// The transitions counted from the Task invocations (lambdas/core/state-transitions.ts) against the
+// The transitions counted from the Task invocations (lambdas/core/billed-transitions.ts) against the
 // states the real statemachine/rewoo.asl.json enters, run by the twin's Step Functions emulation
 // with in-test Task handlers. Billed: each state entered, and each retry of one (AWS counts retries as
 // transitions; the emulation records them as StateRetried, not as another StateEntered).
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LocalStepFunctions, type TaskHandler } from "../../../infra/local/step-functions.ts";
-import { transitionsOf, type WorkflowTask } from "../../../lambdas/core/state-transitions.ts";
+import { transitionsOf, type WorkflowTask } from "../../../lambdas/core/billed-transitions.ts";
 
 const ASL = fileURLToPath(new URL("../../../statemachine/rewoo.asl.json", import.meta.url));
 

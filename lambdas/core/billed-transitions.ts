@@ -8,7 +8,7 @@
 // Why not GetExecutionHistory: it would need the history of every execution of the run (resumes start
 // new ones), one more IAM grant and paginated calls at Finalize, and the local twin's Step Functions
 // API does not serve it; counting here costs one counter update per invocation that is made anyway
-// (lambdas/runtime/invocation.ts). test/unit/core/state-transitions.test.ts checks the assumptions
+// (lambdas/runtime/invocation.ts). test/unit/core/billed-transitions.test.ts checks the assumptions
 // below against the ASL itself.
 
 /** The Task states of statemachine/rewoo.asl.json (the Work state runs inside the RunLevels/RunSteps Maps). */
