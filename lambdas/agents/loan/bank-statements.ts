@@ -16,10 +16,10 @@ import {
   type Located,
   NOT_FOUND,
   type Period,
-  printedElsewhere,
   readStatement,
   type Statement,
 } from "./statement-fields.ts";
+import { printedElsewhere } from "./statement-holders.ts";
 import {
   cite,
   comparePersonNames,

@@ -53,7 +53,7 @@ const PDF =
 const LENDER = /lambdas\/tools\/lender-client\.ts$/;
 /** What the tools do (lambdas/agents/loan/loan-tools.ts and the reference engines): the worker's alone. */
 const ENGINES =
-  /lambdas\/agents\/loan\/(loan-tools|conditions-engine|tax-return|tax-return-fields|officer-signature|bank-statements|statement-fields|statement-transactions|statement-activity)\.ts$/;
+  /lambdas\/agents\/loan\/(loan-tools|conditions-engine|tax-return|tax-return-fields|officer-signature|bank-statements|statement-fields|statement-holders|statement-transactions|statement-activity)\.ts$/;
 const ZOD_LOCALES = /node_modules\/zod\/v4\/locales\/(?!en\.js$)/;
 
 beforeAll(async () => {
@@ -113,7 +113,7 @@ describe("Lambda bundles", () => {
     expect(inputsMatching("worker", /node_modules\/unpdf\//).length).toBeGreaterThan(0);
     expect(inputsMatching("worker", /lambdas\/tools\/document-reader\.ts$/)).toHaveLength(1);
     expect(inputsMatching("worker", LENDER)).toHaveLength(1);
-    expect(inputsMatching("worker", ENGINES)).toHaveLength(9);
+    expect(inputsMatching("worker", ENGINES)).toHaveLength(10);
     expect(inputsMatching("worker", TOKENIZER)).toEqual([]);
   });
 
