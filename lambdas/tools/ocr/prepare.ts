@@ -361,31 +361,53 @@ export function estimateSkew(image: GreyImage, options: { maxDegrees?: number } 
 export interface Sideways {
   /** The text lines run down the page: it lies turned a quarter (which way, the reading tells). */
   sideways: boolean;
-  /** How much sharper the row profile is than the column profile (above 1: lines run across). */
+  /**
+   * The share of blank rows between the first and last inked row over the same share of blank
+   * columns (each at its best angle within ±3°): above 1, the gaps between lines run across.
+   */
   rowsOverColumns: number;
 }
 
 /**
- * Whether the page lies turned a quarter: text lines run along the rows of an upright or
- * upside-down page and along the columns of one turned 90° or 270°, so the sharper projection
- * profile tells. Upright from upside down it cannot tell (the ink of a form has no reliable top:
- * rules and boxes sit above and below its text); the engine compares readings for that.
+ * Whether the page lies turned a quarter. Between the lines of text run blank rows, while almost no
+ * column is blank over the whole height of a page (the gaps between words do not line up from one
+ * line to the next), so the direction with more blank lines through the ink is the direction of the
+ * text. Rules and box edges are removed first: a form's columns would otherwise pass for text.
+ * Upright from upside down this cannot tell; the engine compares trial readings for that.
  */
 export function detectSideways(image: GreyImage): Sideways {
   const sample = inkSample(image, 1000, true);
   if (sample.xs.length < 200) return { sideways: false, rowsOverColumns: 1 };
-  const rowScore = bestProfile(sample.xs, sample.ys, sample.height);
-  const columnScore = bestProfile(sample.ys, sample.xs, sample.width);
-  const rowsOverColumns = rowScore / columnScore;
+  const rows = blankShare(sample.xs, sample.ys, sample.height);
+  const columns = blankShare(sample.ys, sample.xs, sample.width);
+  const rowsOverColumns = (rows + 0.01) / (columns + 0.01);
   return { sideways: rowsOverColumns < 1, rowsOverColumns };
 }
 
-/** The sharpest row profile of `along` within ±3° (a scan is never perfectly square). */
-function bestProfile(across: Float64Array, along: Float64Array, extent: number): number {
+/** The largest share of blank rows between the first and last inked row, over angles within ±3°. */
+function blankShare(across: Float64Array, along: Float64Array, extent: number): number {
   const rows = new Float64Array(Math.ceil(extent * 1.5) + 2);
+  const sample = { xs: across, ys: along, width: 0, height: 0 };
   let best = 0;
-  for (let degrees = -3; degrees <= 3; degrees += 0.5) {
-    best = Math.max(best, profileScore({ xs: across, ys: along, width: 0, height: 0 }, degrees, rows));
+  for (let degrees = -3; degrees <= 3 + 1e-9; degrees += 0.25) {
+    profileScore(sample, degrees, rows);
+    let first = -1;
+    let last = -1;
+    let peak = 0;
+    for (let i = 0; i < rows.length; i++) {
+      const count = rows[i] as number;
+      if (count > 0) {
+        if (first < 0) first = i;
+        last = i;
+      }
+      peak = Math.max(peak, count);
+    }
+    if (first < 0 || last <= first) continue;
+    // A speck or two in a gap leaves it a gap.
+    const blankAt = Math.max(1, peak * 0.01);
+    let blank = 0;
+    for (let i = first; i <= last; i++) if ((rows[i] as number) <= blankAt) blank++;
+    best = Math.max(best, blank / (last - first + 1));
   }
   return best;
 }
