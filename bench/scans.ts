@@ -280,8 +280,8 @@ async function main(argv: string[]): Promise<void> {
     console.log(JSON.stringify(result));
     return;
   }
-  const prepare =
-    result.prepare === false ? "none" : STEPS.filter((step) => result.prepare?.[step]).join("+");
+  const steps = result.prepare;
+  const prepare = steps === false ? "none" : STEPS.filter((step) => steps[step]).join("+");
   console.log(
     `| ${result.profile} | ${prepare} | ${result.dpi} | ${result.loan_files} | ${result.pages_read} | ${result.right}/${result.verdicts} (${((100 * result.right) / result.verdicts).toFixed(1)} %) | ${result.false_fulfilled} | ${result.wrong_not_fulfilled} | ${result.insufficient} | ${result.mean_confidence} | ${result.seconds_per_page} |`,
   );
