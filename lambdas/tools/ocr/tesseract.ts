@@ -26,6 +26,8 @@ const IDLE_MS = 2_000;
 const CACHE_PAGES = 256;
 /** Share of the page's height read both ways up to tell an upright page from an upside-down one. */
 const ORIENTATION_BAND = 0.12;
+/** …but never a band thinner than this (pixels): a few lines of text at 300 dpi. */
+const ORIENTATION_BAND_MIN_PX = 240;
 /** A trial reading this much surer (mean word confidence, points) the other way up turns the page. */
 const ORIENTATION_MARGIN = 10;
 
@@ -146,7 +148,10 @@ async function readPage(
  * page kept as it is unless the turned reading is clearly surer.
  */
 async function upright(scheduler: TesseractScheduler, image: GreyImage): Promise<GreyImage> {
-  const band = inkiestBand(image, ORIENTATION_BAND);
+  const band = inkiestBand(
+    image,
+    Math.min(1, Math.max(ORIENTATION_BAND, ORIENTATION_BAND_MIN_PX / image.height)),
+  );
   const strip = crop(image, 0, band.top, image.width, band.height);
   const trial = async (candidate: GreyImage) =>
     meanWordConfidence(await read(scheduler, candidate, { rotateAuto: false, psm: 6 }));
