@@ -50,7 +50,8 @@ export interface ScanBenchOptions {
 export interface ScanBenchResult {
   profile: string;
   prepare: PrepareOptions | false;
-  dpi: number;
+  /** "scan": each scanned page at its own resolution within 150–300 dpi (the engine's default). */
+  dpi: number | "scan";
   loan_files: number;
   documents: number;
   /** Pages OCR read (each distinct page once: the engine's cache answers repeats). */
@@ -135,17 +136,17 @@ export async function measureScans(options: ScanBenchOptions): Promise<ScanBench
     ...(await fixtureCases(options.fixtures ?? DEFAULT_FIXTURES)),
     ...(await layoutCases(options.layouts ?? 1)),
   ];
-  const dpi = options.dpi ?? 300;
+  const dpi = options.dpi;
   const engine = createTesseractEngine({
     workers: Math.max(1, options.workers ?? availableParallelism()),
-    dpi,
+    ...(dpi === undefined ? {} : { dpi }),
     prepare: options.prepare,
     ...(options.pageSegmentation === undefined ? {} : { pageSegmentation: options.pageSegmentation }),
   });
   const result: ScanBenchResult = {
     profile: options.profile,
     prepare: options.prepare,
-    dpi,
+    dpi: dpi ?? "scan",
     loan_files: cases.length,
     documents: 0,
     pages_read: 0,
@@ -250,7 +251,11 @@ async function main(argv: string[]): Promise<void> {
     )
     .option("--fixtures <ids>", "held-out request ids, comma-separated", (v: string) => v.split(","))
     .option("--layouts <n>", "generated held-out layouts per set (default 1)", positiveInt)
-    .option("--dpi <n>", "rendering resolution for OCR (default 300)", positiveInt)
+    .option(
+      "--dpi <n>",
+      "rendering resolution for OCR (default: each scan's own, within 150-300)",
+      positiveInt,
+    )
     .option("--psm <n>", "tesseract page segmentation mode (default 3)", positiveInt)
     .option("--workers <n>", "tesseract workers (default: the cores)", positiveInt)
     .option("--json", "print the result as JSON")
@@ -281,7 +286,12 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const steps = result.prepare;
-  const prepare = steps === false ? "none" : STEPS.filter((step) => steps[step]).join("+");
+  const prepare =
+    steps === false
+      ? "none"
+      : STEPS.filter((step) => steps[step])
+          .map((step) => (steps[step] === "auto" ? `${step} (auto)` : step))
+          .join("+");
   console.log(
     `| ${result.profile} | ${prepare} | ${result.dpi} | ${result.loan_files} | ${result.pages_read} | ${result.right}/${result.verdicts} (${((100 * result.right) / result.verdicts).toFixed(1)} %) | ${result.false_fulfilled} | ${result.wrong_not_fulfilled} | ${result.insufficient} | ${result.mean_confidence} | ${result.seconds_per_page} |`,
   );

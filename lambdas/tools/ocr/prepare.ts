@@ -17,10 +17,18 @@ export interface PrepareOptions {
   orientation?: boolean;
   /** Estimate the skew (±maxSkewDegrees) and straighten the page. */
   deskew?: boolean;
-  /** 3×3 median filter: removes salt-and-pepper speckle before binarising. */
-  median?: boolean;
+  /**
+   * 3×3 median filter: removes salt-and-pepper speckle. `auto`: only on a page with speckle
+   * (isolated dark or light pixels above SPECKLE_SHARE), since on a clean page it only thins strokes.
+   */
+  median?: boolean | "auto";
   /** Sauvola binarisation (a threshold fitted to each neighbourhood: shadows and grey paper). */
   binarise?: boolean;
+  /**
+   * Resample by this factor after denoising (bilinear), e.g. 2 to read a page rendered at its
+   * scan's 150 dpi at 300: the speckle is removed at the scan's own resolution, where it is a pixel.
+   */
+  upscale?: number;
   /** Largest skew looked for, in degrees. */
   maxSkewDegrees?: number;
 }
@@ -28,8 +36,9 @@ export interface PrepareOptions {
 export const DEFAULT_PREPARE: Readonly<Required<PrepareOptions>> = Object.freeze({
   orientation: true,
   deskew: true,
-  median: false,
+  median: "auto",
   binarise: false,
+  upscale: 1,
   maxSkewDegrees: 5,
 });
 
@@ -57,7 +66,10 @@ export function preparePage(image: GreyImage, options: PrepareOptions = {}): Pre
     // Below a tenth of a degree a line drifts by less than a pixel over a word: not worth resampling.
     if (Math.abs(skewDegrees) >= 0.1) current = rotateImage(current, -skewDegrees);
   }
-  if (settings.median) current = median3(current);
+  if (settings.median === true || (settings.median === "auto" && speckleShare(current) > SPECKLE_SHARE)) {
+    current = median3(current);
+  }
+  if (settings.upscale !== 1) current = resize(current, settings.upscale);
   if (settings.binarise) current = sauvola(current);
   return { image: current, turns, skewDegrees };
 }
@@ -108,6 +120,30 @@ function sampleBilinear(
   const top = (data[i] as number) * (1 - fx) + (data[i + 1] as number) * fx;
   const bottom = (data[i + width] as number) * (1 - fx) + (data[i + width + 1] as number) * fx;
   return top * (1 - fy) + bottom * fy + 0.5;
+}
+
+/** Resampled by `factor` (bilinear), e.g. 2 doubles the width and the height. */
+export function resize(image: GreyImage, factor: number): GreyImage {
+  if (!(factor > 0 && factor <= 8)) throw new RangeError(`resize factor must be in (0, 8], got ${factor}`);
+  const width = Math.max(1, Math.round(image.width * factor));
+  const height = Math.max(1, Math.round(image.height * factor));
+  const out = new Uint8Array(width * height);
+  const sx = image.width / width;
+  const sy = image.height / height;
+  for (let y = 0; y < height; y++) {
+    const srcY = (y + 0.5) * sy - 0.5;
+    for (let x = 0; x < width; x++) {
+      out[y * width + x] = sampleBilinear(
+        image.data,
+        image.width,
+        image.height,
+        (x + 0.5) * sx - 0.5,
+        srcY,
+        255,
+      );
+    }
+  }
+  return { width, height, data: out };
 }
 
 /** Turns clockwise by `turns` quarter turns (90° and 270° swap width and height). */
@@ -450,6 +486,40 @@ export function inkiestBand(image: GreyImage, fraction: number): { top: number; 
 }
 
 // ---------------------------------------------------------------- cleaning
+
+/** Above this share of isolated pixels a page is speckled (a clean scan has next to none). */
+export const SPECKLE_SHARE = 0.0005;
+
+/**
+ * The share of pixels that are specks: dark with all eight neighbours light, or light with all
+ * eight dark. Sensor noise and JPEG ringing move pixels by a few grey levels, never that far.
+ */
+export function speckleShare(image: GreyImage): number {
+  const { width, height, data } = image;
+  if (width < 3 || height < 3) return 0;
+  let specks = 0;
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const at = y * width + x;
+      const value = data[at] as number;
+      const dark = value < 96;
+      if (!dark && value <= 160) continue;
+      let isolated = true;
+      for (let dy = -1; dy <= 1 && isolated; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          if (dx === 0 && dy === 0) continue;
+          const neighbour = data[at + dy * width + dx] as number;
+          if (dark ? neighbour <= 160 : neighbour >= 96) {
+            isolated = false;
+            break;
+          }
+        }
+      }
+      if (isolated) specks++;
+    }
+  }
+  return specks / ((width - 2) * (height - 2));
+}
 
 /** 3×3 median: each pixel becomes the middle of its neighbourhood (edges repeat the border). */
 export function median3(image: GreyImage): GreyImage {
