@@ -13,6 +13,9 @@ import {
   median3,
   otsuThreshold,
   preparePage,
+  resize,
+  SPECKLE_SHARE,
+  speckleShare,
   rotateImage,
   rotateQuarter,
   sauvola,
@@ -108,6 +111,39 @@ describe("cleaning", () => {
     const cleaned = median3(image);
     expect(cleaned.data[5 * 20 + 5]).toBe(255);
     expect(cleaned.data[10 * 20 + 13]).toBe(0);
+  });
+
+  it("tells a speckled page from a clean one, and filters only the speckled one by default", () => {
+    const page = textPage(13);
+    const speckled: GreyImage = { ...page, data: page.data.slice() };
+    const random = seededRandom(99);
+    for (let i = 0; i < speckled.data.length; i++) {
+      if (random() < 0.004) speckled.data[i] = random() < 0.5 ? 0 : 255;
+    }
+    expect(speckleShare(page)).toBeLessThan(SPECKLE_SHARE / 2);
+    expect(speckleShare(speckled)).toBeGreaterThan(SPECKLE_SHARE * 2);
+    const options = { orientation: false, deskew: false } as const;
+    expect(preparePage(page, options).image.data).toEqual(page.data);
+    const cleaned = preparePage(speckled, options).image;
+    expect(speckleShare(cleaned)).toBeLessThan(SPECKLE_SHARE / 2);
+    expect(preparePage(speckled, { ...options, median: false }).image.data).toEqual(speckled.data);
+  });
+
+  it("resize scales both sides and keeps the ink where it was", () => {
+    const page = textPage(17);
+    const doubled = resize(page, 2);
+    expect([doubled.width, doubled.height]).toEqual([1700, 2200]);
+    // A pixel of ink at (x, y) is ink at about (2x, 2y).
+    for (const [x, y] of [
+      [130, 75],
+      [400, 400],
+    ] as const) {
+      const before = (page.data[y * page.width + x] as number) < 128;
+      const after = (doubled.data[2 * y * doubled.width + 2 * x] as number) < 128;
+      expect(after).toBe(before);
+    }
+    expect(inkCount(doubled) / inkCount(page)).toBeGreaterThan(3);
+    expect(() => resize(page, 0)).toThrow(/resize factor/);
   });
 
   it("Sauvola keeps text black and paper white under a lighting gradient a global threshold cannot", () => {

@@ -70,6 +70,19 @@ describe("tesseract engine", () => {
     expect(first.pages.map((page) => page.page)).toEqual([2]);
     expect(textOf(first.pages[0]?.lines ?? [])).toContain("Harborview Marine");
     expect(engine.stats).toEqual({ pagesRead: 1, cacheHits: 0 });
+    // Rendered at the scan's own 200 dpi, the words still land in PDF points on the 360 × 180 page.
+    const words = first.pages[0]?.lines.flatMap((line) => line.words) ?? [];
+    expect(words.length).toBeGreaterThan(3);
+    for (const word of words) {
+      expect(word.x).toBeGreaterThanOrEqual(0);
+      expect(word.x + word.width).toBeLessThanOrEqual(360);
+      expect(word.y).toBeGreaterThan(0);
+      expect(word.y).toBeLessThan(180);
+    }
+    // The first line sits 120 px of 500 from the top: about 137 points above the bottom.
+    const harborview = words.find((word) => word.text.startsWith("Harborview"));
+    expect(harborview?.y).toBeGreaterThan(120);
+    expect(harborview?.y).toBeLessThan(150);
 
     const again = await engine.recognize(request(bytes, [2]));
     expect(engine.stats).toEqual({ pagesRead: 1, cacheHits: 1 });
