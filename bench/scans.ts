@@ -9,7 +9,7 @@
 // npx tsx bench/scans.ts --profile harsh [--prepare default|none|STEP,STEP…] [--fixtures ids]
 //   [--layouts n] [--dpi n] [--psm n] [--workers n] [--json]
 import { readFile } from "node:fs/promises";
-import { availableParallelism } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -65,6 +65,13 @@ export interface ScanBenchResult {
   mean_confidence: number;
   ocr_seconds: number;
   seconds_per_page: number;
+  /**
+   * CPU seconds per page read (this process: the main thread's rendering and preparation and the
+   * tesseract worker threads): on a shared machine, wall time says more about the neighbours.
+   */
+  cpu_seconds_per_page: number;
+  /** The 1-minute load average when the measure started and ended. */
+  load_average: [number, number];
   misses: string[];
 }
 
@@ -158,11 +165,14 @@ export async function measureScans(options: ScanBenchOptions): Promise<ScanBench
     mean_confidence: 0,
     ocr_seconds: 0,
     seconds_per_page: 0,
+    cpu_seconds_per_page: 0,
+    load_average: [Math.round((loadavg()[0] ?? 0) * 100) / 100, 0],
     misses: [],
   };
   const scans = new Map<Uint8Array, Uint8Array>();
   const read = new Map<Uint8Array, ExtractedDocument>();
   let confidenceSum = 0;
+  let cpuSeconds = 0;
   let confidencePages = 0;
   for (const labelled of cases) {
     log(`${labelled.layout}: scanning and reading ${labelled.documents.length} document(s)…`);
@@ -177,8 +187,11 @@ export async function measureScans(options: ScanBenchOptions): Promise<ScanBench
       let text = read.get(document.bytes);
       if (!text) {
         const begun = performance.now();
+        const cpuBefore = process.cpuUsage();
         text = await extractPdfText(scanned, document.key, { ocr: engine });
         result.ocr_seconds += (performance.now() - begun) / 1000;
+        const cpu = process.cpuUsage(cpuBefore);
+        cpuSeconds += (cpu.user + cpu.system) / 1e6;
         read.set(document.bytes, text);
         result.documents += 1;
         for (const source of text.page_sources ?? []) {
@@ -211,6 +224,10 @@ export async function measureScans(options: ScanBenchOptions): Promise<ScanBench
   result.seconds_per_page = result.pages_read
     ? Math.round((100 * result.ocr_seconds) / result.pages_read) / 100
     : 0;
+  result.cpu_seconds_per_page = result.pages_read
+    ? Math.round((100 * cpuSeconds) / result.pages_read) / 100
+    : 0;
+  result.load_average[1] = Math.round((loadavg()[0] ?? 0) * 100) / 100;
   return result;
 }
 
@@ -293,7 +310,7 @@ async function main(argv: string[]): Promise<void> {
           .map((step) => (steps[step] === "auto" ? `${step} (auto)` : step))
           .join("+");
   console.log(
-    `| ${result.profile} | ${prepare} | ${result.dpi} | ${result.loan_files} | ${result.pages_read} | ${result.right}/${result.verdicts} (${((100 * result.right) / result.verdicts).toFixed(1)} %) | ${result.false_fulfilled} | ${result.wrong_not_fulfilled} | ${result.insufficient} | ${result.mean_confidence} | ${result.seconds_per_page} |`,
+    `| ${result.profile} | ${prepare} | ${result.dpi} | ${result.loan_files} | ${result.pages_read} | ${result.right}/${result.verdicts} (${((100 * result.right) / result.verdicts).toFixed(1)} %) | ${result.false_fulfilled} | ${result.wrong_not_fulfilled} | ${result.insufficient} | ${result.mean_confidence} | ${result.seconds_per_page} | ${result.cpu_seconds_per_page} | ${result.load_average.join(" → ")} |`,
   );
   for (const miss of result.misses) console.error(`  miss: ${miss}`);
 }

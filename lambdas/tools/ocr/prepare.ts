@@ -22,6 +22,11 @@ export interface PrepareOptions {
    * (isolated dark or light pixels above SPECKLE_SHARE), since on a clean page it only thins strokes.
    */
   median?: boolean | "auto";
+  /**
+   * Erase a form's rules and box edges (ink runs longer than about an inch): tesseract reads them
+   * as strings of low-confidence "|" and "_" that drag a page's confidence down.
+   */
+  removeLines?: boolean;
   /** Sauvola binarisation (a threshold fitted to each neighbourhood: shadows and grey paper). */
   binarise?: boolean;
   /**
@@ -37,6 +42,7 @@ export const DEFAULT_PREPARE: Readonly<Required<PrepareOptions>> = Object.freeze
   orientation: true,
   deskew: true,
   median: "auto",
+  removeLines: false,
   binarise: false,
   upscale: 1,
   maxSkewDegrees: 5,
@@ -60,15 +66,17 @@ export function preparePage(image: GreyImage, options: PrepareOptions = {}): Pre
       current = rotateQuarter(current, 1);
     }
   }
+  // Specks are told by their isolation: before any resampling, which smears them into grey blots.
+  if (settings.median === true || (settings.median === "auto" && speckleShare(current) > SPECKLE_SHARE)) {
+    current = median3(current);
+  }
   let skewDegrees = 0;
   if (settings.deskew) {
     skewDegrees = estimateSkew(current, { maxDegrees: settings.maxSkewDegrees });
     // Below a tenth of a degree a line drifts by less than a pixel over a word: not worth resampling.
     if (Math.abs(skewDegrees) >= 0.1) current = rotateImage(current, -skewDegrees);
   }
-  if (settings.median === true || (settings.median === "auto" && speckleShare(current) > SPECKLE_SHARE)) {
-    current = median3(current);
-  }
+  if (settings.removeLines) current = eraseLines(current);
   if (settings.upscale !== 1) current = resize(current, settings.upscale);
   if (settings.binarise) current = sauvola(current);
   return { image: current, turns, skewDegrees };
@@ -412,7 +420,7 @@ export interface Sideways {
  * Upright from upside down this cannot tell; the engine compares trial readings for that.
  */
 export function detectSideways(image: GreyImage): Sideways {
-  const sample = inkSample(image, 1000, true);
+  const sample = inkSample(image, 600, true);
   if (sample.xs.length < 200) return { sideways: false, rowsOverColumns: 1 };
   const rows = blankShare(sample.xs, sample.ys, sample.height);
   const columns = blankShare(sample.ys, sample.xs, sample.width);
@@ -486,6 +494,53 @@ export function inkiestBand(image: GreyImage, fraction: number): { top: number; 
 }
 
 // ---------------------------------------------------------------- cleaning
+
+/**
+ * The page with its long ink runs (rules, box edges: longer than `longest` pixels, by default a
+ * twelfth of the page's width) painted white, across and down. A run is measured on the ink mask
+ * (Otsu's threshold) allowing one-pixel breaks, which blur and JPEG leave in a printed rule.
+ */
+export function eraseLines(image: GreyImage, longest = Math.round(image.width / 12)): GreyImage {
+  const { width, height, data } = image;
+  const threshold = otsuThreshold(image);
+  const erase = new Uint8Array(width * height);
+  const mark = (start: number, end: number, at: (i: number) => number) => {
+    if (end - start > longest) for (let i = start; i < end; i++) erase[at(i)] = 1;
+  };
+  for (let y = 0; y < height; y++) {
+    let start = -1;
+    let gap = 0;
+    for (let x = 0; x <= width; x++) {
+      const ink = x < width && (data[y * width + x] as number) < threshold;
+      if (ink) {
+        if (start < 0) start = x;
+        gap = 0;
+      } else if (start >= 0 && ++gap > 1) {
+        mark(start, x - gap + 1, (i) => y * width + i);
+        start = -1;
+        gap = 0;
+      }
+    }
+  }
+  for (let x = 0; x < width; x++) {
+    let start = -1;
+    let gap = 0;
+    for (let y = 0; y <= height; y++) {
+      const ink = y < height && (data[y * width + x] as number) < threshold;
+      if (ink) {
+        if (start < 0) start = y;
+        gap = 0;
+      } else if (start >= 0 && ++gap > 1) {
+        mark(start, y - gap + 1, (j) => j * width + x);
+        start = -1;
+        gap = 0;
+      }
+    }
+  }
+  const out = data.slice();
+  for (let i = 0; i < out.length; i++) if (erase[i]) out[i] = 255;
+  return { width, height, data: out };
+}
 
 /** Above this share of isolated pixels a page is speckled (a clean scan has next to none). */
 export const SPECKLE_SHARE = 0.0005;
