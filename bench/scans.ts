@@ -19,6 +19,7 @@ import { holdoutCases } from "../examples/layouts/holdout.ts";
 import { holdoutCases2 } from "../examples/layouts/holdout-2.ts";
 import type { SampleDocument } from "../examples/samples.ts";
 import { SCAN_PROFILES, scanDocumentCached } from "../examples/scanned.ts";
+import { DEFAULT_OCR_MIN_CONFIDENCE } from "../lambdas/agents/loan/conditions-engine.ts";
 import { type ExtractedDocument, extractPdfText } from "../lambdas/agents/loan/pdf-text.ts";
 import { DEFAULT_PREPARE, type PrepareOptions } from "../lambdas/tools/ocr/prepare.ts";
 import { createTesseractEngine } from "../lambdas/tools/ocr/tesseract.ts";
@@ -63,6 +64,8 @@ export interface ScanBenchResult {
   wrong_not_fulfilled: number;
   insufficient: number;
   mean_confidence: number;
+  /** Pages read below the confidence a decision needs (every verdict citing their document is undecided). */
+  pages_below_bar: number;
   ocr_seconds: number;
   seconds_per_page: number;
   /**
@@ -163,6 +166,7 @@ export async function measureScans(options: ScanBenchOptions): Promise<ScanBench
     wrong_not_fulfilled: 0,
     insufficient: 0,
     mean_confidence: 0,
+    pages_below_bar: 0,
     ocr_seconds: 0,
     seconds_per_page: 0,
     cpu_seconds_per_page: 0,
@@ -194,12 +198,16 @@ export async function measureScans(options: ScanBenchOptions): Promise<ScanBench
         cpuSeconds += (cpu.user + cpu.system) / 1e6;
         read.set(document.bytes, text);
         result.documents += 1;
+        const confidences: number[] = [];
         for (const source of text.page_sources ?? []) {
           if (source.source === "ocr") {
             confidenceSum += source.confidence;
             confidencePages += 1;
+            confidences.push(source.confidence);
+            if (source.confidence < DEFAULT_OCR_MIN_CONFIDENCE) result.pages_below_bar += 1;
           }
         }
+        log(`  ${document.key}: page confidence ${confidences.join(", ")}`);
       }
       extracted.push({ ...text, document: document.key });
     }
@@ -310,7 +318,7 @@ async function main(argv: string[]): Promise<void> {
           .map((step) => (steps[step] === "auto" ? `${step} (auto)` : step))
           .join("+");
   console.log(
-    `| ${result.profile} | ${prepare} | ${result.dpi} | ${result.loan_files} | ${result.pages_read} | ${result.right}/${result.verdicts} (${((100 * result.right) / result.verdicts).toFixed(1)} %) | ${result.false_fulfilled} | ${result.wrong_not_fulfilled} | ${result.insufficient} | ${result.mean_confidence} | ${result.seconds_per_page} | ${result.cpu_seconds_per_page} | ${result.load_average.join(" → ")} |`,
+    `| ${result.profile} | ${prepare} | ${result.dpi} | ${result.loan_files} | ${result.pages_read} | ${result.right}/${result.verdicts} (${((100 * result.right) / result.verdicts).toFixed(1)} %) | ${result.false_fulfilled} | ${result.wrong_not_fulfilled} | ${result.insufficient} | ${result.mean_confidence} | ${result.pages_below_bar} | ${result.seconds_per_page} | ${result.cpu_seconds_per_page} | ${result.load_average.join(" → ")} |`,
   );
   for (const miss of result.misses) console.error(`  miss: ${miss}`);
 }
