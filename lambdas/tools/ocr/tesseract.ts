@@ -25,8 +25,10 @@ const RENDER_DPI = 300;
  * a 150 dpi JPEG to 300 dpi blurs its speckle and artefacts into the strokes (measured: tesseract's
  * confidence fell from 81 to 72 on a 150 dpi Form 1120), while a 100 dpi fax reads better brought up
  * to 150 (73 against 59). A scan of 200 dpi or more reads a little better at 300 (86 against 84).
+ * Below 100 dpi nothing was measured to read with confidence at any resolution: such a page keeps
+ * the 300 dpi rendering its "too degraded to read" verdicts were established with.
  */
-const LOW_RESOLUTION_SCAN = { below: 200, atLeast: 150 } as const;
+const LOW_RESOLUTION_SCAN = { from: 100, below: 200, atLeast: 150 } as const;
 /** Workers are released this long after the last page, so an idle process can exit. */
 const IDLE_MS = 2_000;
 /** Pages whose reading is kept (by the page image's content hash): a few hundred KB at most. */
@@ -265,7 +267,8 @@ function renderingDpi(mupdf: typeof import("mupdf"), page: import("mupdf").Page)
   } finally {
     device.destroy();
   }
-  if (largest.area < pageArea * 0.8 || largest.dpi >= LOW_RESOLUTION_SCAN.below) return RENDER_DPI;
+  const low = largest.dpi >= LOW_RESOLUTION_SCAN.from - 0.5 && largest.dpi < LOW_RESOLUTION_SCAN.below;
+  if (largest.area < pageArea * 0.8 || !low) return RENDER_DPI;
   return Math.round(Math.max(LOW_RESOLUTION_SCAN.atLeast, largest.dpi));
 }
 
