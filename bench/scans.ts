@@ -51,7 +51,7 @@ export interface ScanBenchOptions {
 export interface ScanBenchResult {
   profile: string;
   prepare: PrepareOptions | false;
-  /** "scan": the engine's default (a scan below 200 dpi at its own resolution, at least 150; else 300). */
+  /** "scan": the engine's default (a scan of 100-200 dpi at its own resolution, at least 150; else 300). */
   dpi: number | "scan";
   loan_files: number;
   documents: number;
@@ -278,7 +278,7 @@ async function main(argv: string[]): Promise<void> {
     .option("--layouts <n>", "generated held-out layouts per set (default 1)", positiveInt)
     .option(
       "--dpi <n>",
-      "rendering resolution for OCR (default: a scan below 200 dpi at its own, at least 150; else 300)",
+      "rendering resolution for OCR (default: a scan of 100-200 dpi at its own, at least 150; else 300)",
       positiveInt,
     )
     .option("--psm <n>", "tesseract page segmentation mode (default 3)", positiveInt)

@@ -44,7 +44,7 @@ export interface TesseractOptions {
   /** Pages read at once (one tesseract worker each); default: the machine's cores. */
   workers?: number;
   /**
-   * Rendering resolution of the pages. Default: a scan below 200 dpi at its own resolution (its
+   * Rendering resolution of the pages. Default: a scan of 100–200 dpi at its own resolution (its
    * image's pixels over its size), at least 150; 300 for any other page.
    */
   dpi?: number;
