@@ -12,6 +12,13 @@ import { createCanvas, loadImage } from "@napi-rs/canvas";
 import * as mupdf from "mupdf";
 import { PDFDocument } from "pdf-lib";
 import { seededRandom } from "../lambdas/core/seeded-random.ts";
+import {
+  type GreyImage,
+  homography,
+  type QuarterTurns,
+  rotateQuarter,
+  warpPerspective,
+} from "../lambdas/tools/ocr/prepare.ts";
 import { generateSampleDocuments, type SampleDocument, save } from "./samples.ts";
 
 export interface ScanOptions {
@@ -35,23 +42,43 @@ export interface ScanOptions {
    * Omitted: every page.
    */
   pages?: number[];
+  /** Salt-and-pepper speckle: this fraction of the pixels (0-0.2) turns black or white. */
+  speckle?: number;
+  /** A fax: thresholded to black and white (stored losslessly, not as JPEG). */
+  bitonal?: boolean;
+  /** Fax transmission jitter: this many bands of scan lines shifted sideways by 1-3 pixels. */
+  lineJitter?: number;
+  /**
+   * A phone photo: the page's corners pulled inwards by up to this fraction of its size (0-0.15),
+   * as a camera held at an angle sees it, on a dark table.
+   */
+  perspective?: number;
+  /** Uneven light: the far corner this much darker (0-0.8), with a soft shadow across the page. */
+  lighting?: number;
+  /** The sheet turned on the glass by this many quarter turns clockwise (0-3). */
+  quarterTurns?: number;
 }
 
-type ResolvedScanOptions = Required<Omit<ScanOptions, "pages">> & { pages: number[] | null };
+/** The damage added by the harsh profiles; absent from the cache key when unset. */
+const HARSH_KEYS = ["speckle", "bitonal", "lineJitter", "perspective", "lighting", "quarterTurns"] as const;
+
+type ResolvedScanOptions = Required<Omit<ScanOptions, "pages" | (typeof HARSH_KEYS)[number]>> &
+  Pick<ScanOptions, (typeof HARSH_KEYS)[number]> & { pages: number[] | null };
 
 /**
  * Readable by OCR with good confidence: close to a prototype that tesseract read at 89-90% mean
  * word confidence (200 dpi, 1.2°, 0.8 px blur, ±10 grey levels); at ±20 it read garbage.
  */
-export const DEFAULT_SCAN: Readonly<Required<Omit<ScanOptions, "pages">>> = Object.freeze({
-  dpi: 200,
-  rotationDegrees: 0.8,
-  blurPx: 0.7,
-  noise: 8,
-  seed: 1,
-  jpegQuality: 85,
-  color: "gray",
-});
+export const DEFAULT_SCAN: Readonly<Required<Omit<ScanOptions, "pages" | (typeof HARSH_KEYS)[number]>>> =
+  Object.freeze({
+    dpi: 200,
+    rotationDegrees: 0.8,
+    blurPx: 0.7,
+    noise: 8,
+    seed: 1,
+    jpegQuality: 85,
+    color: "gray",
+  });
 
 /**
  * A copy nobody can read with confidence (a phone photo of a fax): 72 dpi, blur, noise and strong
@@ -65,6 +92,33 @@ export const ILLEGIBLE_SCAN: Readonly<ScanOptions> = Object.freeze({
   blurPx: 1.4,
   noise: 12,
   jpegQuality: 25,
+});
+
+/**
+ * The damage loan officers really receive, for the benchmark's per-degradation measure
+ * (bench/ocr.ts --profile). Each is deterministic (seed 1 unless overridden).
+ */
+export const SCAN_PROFILES: Readonly<Record<string, Readonly<ScanOptions>>> = Object.freeze({
+  /** The project's own scans: 200 dpi, mild damage (DEFAULT_SCAN). */
+  mild: {},
+  /** A cheap office scan: 150 dpi grey, 1.6° skew, blur, speckle, JPEG quality 60. */
+  harsh: { dpi: 150, rotationDegrees: 1.6, blurPx: 0.9, noise: 8, speckle: 0.004, jpegQuality: 60 },
+  /** A fax: 100 dpi, thresholded to black and white, a few bands of line jitter. */
+  fax: { dpi: 100, rotationDegrees: 0.7, blurPx: 0.4, noise: 6, bitonal: true, lineJitter: 6 },
+  /** A phone photo: perspective, a lighting gradient and a shadow, turned 2.5°, soft. */
+  phone: {
+    dpi: 150,
+    rotationDegrees: -2.5,
+    blurPx: 1,
+    noise: 6,
+    perspective: 0.05,
+    lighting: 0.45,
+    jpegQuality: 75,
+  },
+  /** The sheet put on the glass sideways (a quarter turn clockwise). */
+  "turned-90": { quarterTurns: 1 },
+  /** The sheet put on the glass upside down. */
+  "turned-180": { quarterTurns: 2 },
 });
 
 /**
@@ -87,6 +141,22 @@ function resolveOptions(options: ScanOptions): ResolvedScanOptions {
   if (!(resolved.blurPx >= 0)) throw new RangeError(`blurPx must be >= 0, got ${resolved.blurPx}`);
   if (!Number.isInteger(resolved.seed)) throw new RangeError(`seed must be an integer, got ${resolved.seed}`);
   if (resolved.pages) resolved.pages = [...new Set(resolved.pages)].sort((a, b) => a - b);
+  const within = (name: (typeof HARSH_KEYS)[number], low: number, high: number) => {
+    const value = resolved[name];
+    if (value !== undefined && !(typeof value === "number" && value >= low && value <= high))
+      throw new RangeError(`${name} must be ${low}-${high}, got ${String(value)}`);
+  };
+  within("speckle", 0, 0.2);
+  within("lineJitter", 0, 50);
+  within("perspective", 0, 0.15);
+  within("lighting", 0, 0.8);
+  within("quarterTurns", 0, 3);
+  if (resolved.quarterTurns !== undefined && !Number.isInteger(resolved.quarterTurns))
+    throw new RangeError(`quarterTurns must be an integer 0-3, got ${resolved.quarterTurns}`);
+  if (HARSH_KEYS.some((key) => resolved[key] !== undefined) && resolved.color !== "gray")
+    throw new RangeError(
+      "speckle, bitonal, lineJitter, perspective, lighting and quarterTurns need color gray",
+    );
   return resolved;
 }
 
@@ -146,8 +216,99 @@ async function scanPage(
     }
     ctx.putImageData(pixels, 0, 0);
   }
+  if (HARSH_KEYS.some((key) => options[key] !== undefined && options[key] !== 0 && options[key] !== false)) {
+    await yieldToEventLoop();
+    return harshDamage(ctx.getImageData(0, 0, canvas.width, canvas.height), pageNumber, options);
+  }
   // encode() runs the JPEG encoder off the main thread (toBuffer's output, without blocking).
   return canvas.encode("jpeg", options.jpegQuality);
+}
+
+/**
+ * The harsh profiles' damage on a grey page (the red channel of the canvas): perspective and
+ * lighting (a phone photo), speckle, thresholding and line jitter (a fax), then the turn on the
+ * glass. Its own random stream, so adding it leaves the milder scans' bytes as they were.
+ */
+async function harshDamage(
+  pixels: { width: number; height: number; data: Uint8ClampedArray },
+  pageNumber: number,
+  options: ResolvedScanOptions,
+): Promise<Uint8Array> {
+  const random = seededRandom(Math.imul(options.seed, 0x27d4eb2f) ^ Math.imul(pageNumber, 0x165667b1));
+  const grey = new Uint8Array(pixels.width * pixels.height);
+  for (let i = 0; i < grey.length; i++) grey[i] = pixels.data[i * 4] as number;
+  let image: GreyImage = { width: pixels.width, height: pixels.height, data: grey };
+  const { width, height } = image;
+  const budget = options.perspective ?? 0;
+  if (budget > 0) {
+    // Each corner of the page moves inwards by its own share of the budget; the far edge most.
+    const inset = (share: number) => budget * (0.5 + 0.5 * random()) * share;
+    const corners: Array<[number, number]> = [
+      [width * inset(1.2), height * inset(0.5)],
+      [width * (1 - inset(1.2)), height * inset(0.3)],
+      [width * (1 - inset(0.4)), height * (1 - inset(0.4))],
+      [width * inset(0.5), height * (1 - inset(0.2))],
+    ];
+    const page: Array<[number, number]> = [
+      [0, 0],
+      [width, 0],
+      [width, height],
+      [0, height],
+    ];
+    // The table around the sheet is dark grey.
+    image = warpPerspective(image, homography(corners, page), width, height, 70);
+  }
+  if (options.lighting) {
+    const shadowX = width * (0.55 + 0.3 * random());
+    const shadowSlope = 0.3 + 0.4 * random();
+    const data = image.data;
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        // A gradient towards the bottom right, and the soft edge of the phone's shadow.
+        const gradient = 1 - options.lighting * (0.6 * (x / width) + 0.4 * (y / height));
+        const edge = shadowX + shadowSlope * (y - height / 2);
+        const shadow = 1 - (0.35 * options.lighting) / (1 + Math.exp(-(x - edge) / (width * 0.02)));
+        data[y * width + x] = Math.max(0, Math.min(255, (data[y * width + x] as number) * gradient * shadow));
+      }
+    }
+  }
+  if (options.speckle) {
+    const data = image.data;
+    for (let i = 0; i < data.length; i++) {
+      if (random() < options.speckle) data[i] = random() < 0.5 ? 0 : 255;
+    }
+  }
+  if (options.bitonal) {
+    const data = image.data;
+    for (let i = 0; i < data.length; i++) data[i] = (data[i] as number) < 150 ? 0 : 255;
+  }
+  if (options.lineJitter) {
+    const data = image.data;
+    for (let band = 0; band < options.lineJitter; band++) {
+      const top = Math.floor(random() * (height - 4));
+      const rows = 1 + Math.floor(random() * 3);
+      const shift = (random() < 0.5 ? -1 : 1) * (1 + Math.floor(random() * 3));
+      for (let y = top; y < Math.min(height, top + rows); y++) {
+        const row = data.slice(y * width, (y + 1) * width);
+        for (let x = 0; x < width; x++)
+          data[y * width + x] = row[Math.min(width - 1, Math.max(0, x - shift))] as number;
+      }
+    }
+  }
+  if (options.quarterTurns) image = rotateQuarter(image, options.quarterTurns as QuarterTurns);
+  const canvas = createCanvas(image.width, image.height);
+  const ctx = canvas.getContext("2d");
+  const out = ctx.createImageData(image.width, image.height);
+  for (let i = 0; i < image.data.length; i++) {
+    const value = image.data[i] as number;
+    out.data[i * 4] = value;
+    out.data[i * 4 + 1] = value;
+    out.data[i * 4 + 2] = value;
+    out.data[i * 4 + 3] = 255;
+  }
+  ctx.putImageData(out, 0, 0);
+  // A fax is black and white: JPEG would smear it with grey ringing.
+  return options.bitonal ? canvas.encode("png") : canvas.encode("jpeg", options.jpegQuality);
 }
 
 /**
@@ -198,7 +359,9 @@ export async function scanDocument(pdfBytes: Uint8Array, options: ScanOptions = 
       } finally {
         page.destroy();
       }
-      const image = await out.embedJpg(jpeg);
+      // A sheet turned a quarter on the glass comes out landscape.
+      if ((resolved.quarterTurns ?? 0) % 2 === 1) [width, height] = [height, width];
+      const image = resolved.bitonal ? await out.embedPng(jpeg) : await out.embedJpg(jpeg);
       out.addPage([width, height]).drawImage(image, { x: 0, y: 0, width, height });
       await yieldToEventLoop();
     }

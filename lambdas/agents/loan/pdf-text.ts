@@ -64,6 +64,8 @@ export interface OcrSummary {
 /** How to read pages without a text layer; without an engine they stay blank. */
 export interface ExtractOptions {
   ocr?: OcrEngine;
+  /** Only these pages (1-based) are read by OCR, when they have no text layer; omitted: every such page. */
+  ocrPages?: number[];
   /** Where the document is stored (Textract reads it there). */
   location?: { bucket: string; key: string };
   /** Stable for one document in one run, so a retried step reuses the same OCR job. */
@@ -196,7 +198,10 @@ export async function extractPdfText(
       cells,
       model: { pages: models },
     };
-    const blank = pages.flatMap((text, index) => (text.trim() === "" ? [index + 1] : []));
+    const wanted = (page: number) => !options.ocrPages || options.ocrPages.includes(page);
+    const blank = pages.flatMap((text, index) =>
+      text.trim() === "" && wanted(index + 1) ? [index + 1] : [],
+    );
     if (!options.ocr || blank.length === 0) return extracted;
     return await withOcr(extracted, bytes, blank, sizes, { ...options, ocr: options.ocr });
   } finally {

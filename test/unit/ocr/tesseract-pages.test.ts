@@ -1,0 +1,115 @@
+// The offline OCR engine reads only the pages it is asked for, answers a page it has read before
+// from its cache (by the page image's content), turns a page scanned upside down or sideways
+// upright before reading it, and refuses a page the document does not have. Real tesseract.js on
+// small image-only pages made here.
+import { createCanvas } from "@napi-rs/canvas";
+import { PDFDocument } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import { extractPdfText } from "../../../lambdas/agents/loan/pdf-text.ts";
+import { OcrDocumentError, type OcrRequest } from "../../../lambdas/tools/ocr/engine.ts";
+import { createTesseractEngine } from "../../../lambdas/tools/ocr/tesseract.ts";
+
+const PAGE_LINES = [
+  ["Form 1120 U.S. Corporation Income Tax Return", "Employer identification number 84-2917365"],
+  ["Harborview Marine Supply, Inc.", "1187 Fore Street, Portland, Maine"],
+  ["Statement period March 2026", "Opening balance 12,480.55"],
+];
+
+/** A 5 × 2.5 inch image-only page at 200 dpi with its lines, turned by `quarterTurns` on the glass. */
+async function scannedPage(lines: string[], quarterTurns: 0 | 1 | 2): Promise<Uint8Array> {
+  const width = 1000;
+  const height = 500;
+  const text = createCanvas(width, height);
+  const ctx = text.getContext("2d");
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = "#000000";
+  ctx.font = "36px sans-serif";
+  lines.forEach((line, index) => {
+    ctx.fillText(line, 40, 120 + index * 80);
+  });
+  const sideways = quarterTurns === 1;
+  const page = createCanvas(sideways ? height : width, sideways ? width : height);
+  const out = page.getContext("2d");
+  out.translate(page.width / 2, page.height / 2);
+  out.rotate((quarterTurns * Math.PI) / 2);
+  out.drawImage(text, -width / 2, -height / 2);
+  return page.encode("png");
+}
+
+async function scannedDocument(turns: Array<0 | 1 | 2>): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  for (const [index, lines] of PAGE_LINES.entries()) {
+    const quarterTurns = turns[index] ?? 0;
+    const png = await pdf.embedPng(await scannedPage(lines, quarterTurns));
+    const [width, height] = quarterTurns === 1 ? [180, 360] : [360, 180];
+    pdf.addPage([width, height]).drawImage(png, { x: 0, y: 0, width, height });
+  }
+  return pdf.save();
+}
+
+function request(bytes: Uint8Array, pages: number[]): OcrRequest {
+  return {
+    document: "scan.pdf",
+    bytes,
+    location: { bucket: "", key: "scan.pdf" },
+    pages,
+    pageSizes: PAGE_LINES.map(() => ({ width: 360, height: 180 })),
+    requestToken: "scan.pdf",
+  };
+}
+
+const textOf = (lines: Array<{ words: Array<{ text: string }> }>) =>
+  lines.map((line) => line.words.map((word) => word.text).join(" ")).join("\n");
+
+describe("tesseract engine", () => {
+  it("reads only the requested pages, and answers a page read before from its cache", async () => {
+    const engine = createTesseractEngine({ workers: 1, idleMs: 0 });
+    const bytes = await scannedDocument([0, 0, 0]);
+    const first = await engine.recognize(request(bytes, [2]));
+    expect(first.pages.map((page) => page.page)).toEqual([2]);
+    expect(textOf(first.pages[0]?.lines ?? [])).toContain("Harborview Marine");
+    expect(engine.stats).toEqual({ pagesRead: 1, cacheHits: 0 });
+    // Rendered at the scan's own 200 dpi, the words still land in PDF points on the 360 × 180 page.
+    const words = first.pages[0]?.lines.flatMap((line) => line.words) ?? [];
+    expect(words.length).toBeGreaterThan(3);
+    for (const word of words) {
+      expect(word.x).toBeGreaterThanOrEqual(0);
+      expect(word.x + word.width).toBeLessThanOrEqual(360);
+      expect(word.y).toBeGreaterThan(0);
+      expect(word.y).toBeLessThan(180);
+    }
+    // The first line sits 120 px of 500 from the top: about 137 points above the bottom.
+    const harborview = words.find((word) => word.text.startsWith("Harborview"));
+    expect(harborview?.y).toBeGreaterThan(120);
+    expect(harborview?.y).toBeLessThan(150);
+
+    const again = await engine.recognize(request(bytes, [2]));
+    expect(engine.stats).toEqual({ pagesRead: 1, cacheHits: 1 });
+    expect(again.pages).toEqual(first.pages);
+
+    // Through the document reader: only page 3 of the three blank pages is asked for.
+    const extracted = await extractPdfText(bytes, "scan.pdf", { ocr: engine, ocrPages: [3] });
+    expect(extracted.ocr?.pages).toEqual([3]);
+    expect(extracted.page_sources?.map((source) => source.source)).toEqual(["none", "none", "ocr"]);
+    expect(extracted.pages[2]).toContain("Opening balance");
+    expect(engine.stats.pagesRead).toBe(2);
+  }, 120_000);
+
+  it("turns pages scanned upside down and sideways upright before reading them", async () => {
+    const engine = createTesseractEngine({ workers: 1, idleMs: 0, cachePages: 0 });
+    const bytes = await scannedDocument([2, 1, 0]);
+    const { pages } = await engine.recognize(request(bytes, [1, 2]));
+    expect(textOf(pages[0]?.lines ?? [])).toContain("84-2917365");
+    expect(textOf(pages[1]?.lines ?? [])).toContain("Harborview Marine");
+  }, 120_000);
+
+  it("refuses a page the document does not have, naming it", async () => {
+    const engine = createTesseractEngine({ workers: 1, idleMs: 0 });
+    const bytes = await scannedDocument([0, 0, 0]);
+    await expect(engine.recognize(request(bytes, [4]))).rejects.toThrow(OcrDocumentError);
+    await expect(engine.recognize(request(bytes, [4]))).rejects.toThrow(/has 3 pages; page 4/);
+    expect(() => createTesseractEngine({ dpi: 20 })).toThrow(/dpi must be 72-600/);
+    expect(() => createTesseractEngine({ pageSegmentation: 14 })).toThrow(/pageSegmentation/);
+  });
+});
