@@ -10,7 +10,7 @@
 export interface GreyImage {
   width: number;
   height: number;
-  pixels: Uint8Array | Uint8ClampedArray;
+  data: Uint8Array | Uint8ClampedArray;
 }
 
 /** Where the image lies on the page: pixels per PDF point and the page's height in points. */
@@ -50,7 +50,7 @@ export function handwrittenMarks(
   placement: Placement,
   words: ReadonlyArray<InkBox>,
 ): InkMark[] {
-  const { width, height, pixels } = image;
+  const { width, height, data: pixels } = image;
   const { scale, pageHeight } = placement;
   const ink = new Uint8Array(width * height);
   for (let index = 0; index < ink.length; index++)

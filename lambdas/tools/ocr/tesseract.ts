@@ -1,11 +1,13 @@
 // Offline OCR: each requested page is rasterised with MuPDF and read by tesseract.js with the
 // English model from @tesseract.js-data/eng (installed with the package, never downloaded). Used by
 // the local twin and offline runs; deployed workers use Amazon Textract instead.
+
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import type { Bbox, Line, Page, RecognizeOptions, Scheduler } from "tesseract.js";
-import type { OcrEngine, OcrLine, OcrPage, OcrRequest, OcrResult } from "./engine.ts";
+import { handwrittenMarks } from "../../documents/ink.ts";
+import type { OcrEngine, OcrLine, OcrPage, OcrRequest, OcrResult, OcrSignature } from "./engine.ts";
 import { OcrDocumentError } from "./engine.ts";
 import {
   crop,
@@ -79,7 +81,7 @@ export function createTesseractEngine(options: TesseractOptions = {}): Tesseract
   if (!Number.isInteger(psm) || psm < 0 || psm > 13) {
     throw new RangeError(`pageSegmentation must be a tesseract PSM 0-13, got ${psm}`);
   }
-  const cache = new LruCache<string, OcrLine[]>(Math.max(0, options.cachePages ?? CACHE_PAGES));
+  const cache = new LruCache<string, PageReading>(Math.max(0, options.cachePages ?? CACHE_PAGES));
   // The cache key covers everything that changes a reading besides the pixels.
   const settings = JSON.stringify({ dpi: dpi ?? "scan", prepare, psm });
   const stats = { pagesRead: 0, cacheHits: 0 };
@@ -99,12 +101,12 @@ export function createTesseractEngine(options: TesseractOptions = {}): Tesseract
             const cached = cache.get(key);
             if (cached) {
               stats.cacheHits++;
-              return { page, lines: cached };
+              return { page, ...cached };
             }
-            const lines = await readPage(scheduler, image, scale, prepare, psm);
+            const reading = await readPage(scheduler, image, scale, prepare, psm);
             stats.pagesRead++;
-            cache.set(key, lines);
-            return { page, lines };
+            cache.set(key, reading);
+            return { page, ...reading };
           }),
         ),
       );
@@ -142,9 +144,10 @@ async function readPage(
   scale: number,
   prepare: Required<PrepareOptions> | false,
   psm: number,
-): Promise<OcrLine[]> {
+): Promise<PageReading> {
   if (prepare === false) {
-    return toLines(await read(scheduler, rendered, { rotateAuto: true, psm }), scale, rendered.height);
+    const lines = toLines(await read(scheduler, rendered, { rotateAuto: true, psm }), scale, rendered.height);
+    return { lines, signatures: handwriting(rendered, scale, lines) };
   }
   const prepared = preparePage(rendered, prepare);
   let image = prepared.image;
@@ -152,7 +155,30 @@ async function readPage(
   // Straightened already: tesseract's own skew pass (a second layout analysis) would cost time.
   const data = await read(scheduler, image, { rotateAuto: !prepare.deskew, psm });
   // A page turned upright is laid out in its upright frame: the words read in lines, as a person reads it.
-  return toLines(data, scale * prepare.upscale, image.height);
+  const lines = toLines(data, scale * prepare.upscale, image.height);
+  return { lines, signatures: handwriting(image, scale * prepare.upscale, lines) };
+}
+
+/** What one page read gives: its lines of words and the handwriting no word explains. */
+interface PageReading {
+  lines: OcrLine[];
+  signatures: OcrSignature[];
+}
+
+/**
+ * Ink on the image the words were read from that none of them covers and that looks written by
+ * hand (lambdas/documents/ink.ts): a signature no text reader sees.
+ */
+function handwriting(image: GreyImage, scale: number, lines: OcrLine[]): OcrSignature[] {
+  const words = lines.flatMap((line) =>
+    line.words.map((word) => ({
+      x: word.x,
+      y: word.y,
+      right: word.x + word.width,
+      top: word.y + word.height,
+    })),
+  );
+  return handwrittenMarks(image, { scale, pageHeight: image.height / scale }, words);
 }
 
 /**
