@@ -14,6 +14,7 @@ import { parseConfig } from "../lambdas/runtime/config.ts";
 import { measureBankingNlu } from "./banking-nlu.ts";
 import { runBatchBench } from "./batch.ts";
 import { measureBundles } from "./bundles.ts";
+import { measureHeldOutDocuments } from "./held-out-documents.ts";
 import { formatJson } from "./json.ts";
 import { measureLayouts } from "./layouts.ts";
 import {
@@ -76,6 +77,8 @@ export interface BenchOptions {
   bundles: boolean;
   /** Score the engines on the labelled layouts of examples/layouts/. */
   layouts: boolean;
+  /** Score the engines on the hand-labelled real documents of test/fixtures/held-out-documents/ (default: on). */
+  heldOut?: boolean;
   /**
    * Score the held-out layouts printed and scanned, read by offline OCR (bench/ocr.ts), with its
    * options (the smoke test takes a subset); default off.
@@ -611,6 +614,11 @@ async function measureWithoutTheTwin(
   if (options.layouts) {
     log("judging the labelled layouts…");
     results.layouts = await measureLayouts();
+  }
+
+  if (options.heldOut !== false) {
+    log("judging the held-out real documents…");
+    results.held_out = await measureHeldOutDocuments();
   }
 
   if (options.ocr) {

@@ -3,12 +3,14 @@
 // fields and flattened, US, UK and Australian bank statements), judged as the agent judges them
 // (PreConditions, then Conditions AI over the extracted text) and scored against their labels. The
 // corpus is measured, never tuned on: only its numbers say how the rules fare on what users bring.
-// Run: npx tsx bench/held-out-documents.ts [--misses]
+// Run: npx tsx bench/held-out-documents.ts [--misses] [--section] (--section prints the report's
+// section; `npm run bench` writes it into BENCHMARKS.md with the rest).
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { LabelledCase } from "../examples/layouts/cases.ts";
 import { extractPdfText } from "../lambdas/agents/loan/pdf-text.ts";
 import { scoreCase } from "./layouts.ts";
+import { heldOutSection } from "./report-sections.ts";
 
 const CORPUS = fileURLToPath(new URL("../test/fixtures/held-out-documents/", import.meta.url));
 
@@ -20,6 +22,16 @@ interface ManifestLine {
   documents: Record<string, string>;
   /** Where the documents come from ("irs-official-form", "us-bank-statement", …); see the corpus README. */
   source?: string;
+  /** Which author's batch (held-out-1, -2, -3): each was built by someone who never read the engine. */
+  batch?: string;
+}
+
+interface Tally {
+  verdicts: number;
+  right: number;
+  false_fulfilled: number;
+  wrong_not_fulfilled: number;
+  insufficient: number;
 }
 
 export interface HeldOutScore {
@@ -31,11 +43,15 @@ export interface HeldOutScore {
   wrong_not_fulfilled: number;
   insufficient: number;
   by_condition: Record<string, { verdicts: number; right: number }>;
-  by_source: Record<
-    string,
-    { verdicts: number; right: number; false_fulfilled: number; insufficient: number }
-  >;
+  by_source: Record<string, Tally>;
+  by_batch: Record<string, Tally>;
   misses: string[];
+  elapsed_ms: number;
+}
+
+function tally(into: Record<string, Tally>, key: string): Tally {
+  into[key] ??= { verdicts: 0, right: 0, false_fulfilled: 0, wrong_not_fulfilled: 0, insufficient: 0 };
+  return into[key];
 }
 
 export async function measureHeldOutDocuments(): Promise<HeldOutScore> {
@@ -52,8 +68,11 @@ export async function measureHeldOutDocuments(): Promise<HeldOutScore> {
     insufficient: 0,
     by_condition: {},
     by_source: {},
+    by_batch: {},
     misses: [],
+    elapsed_ms: 0,
   };
+  const started = performance.now();
   for (const line of lines) {
     const documents = await Promise.all(
       line.request.s3_pdf_paths.map(async (key) => ({
@@ -74,34 +93,32 @@ export async function measureHeldOutDocuments(): Promise<HeldOutScore> {
     score.right += judged.right;
     score.false_fulfilled += judged.false_fulfilled;
     score.insufficient += judged.insufficient;
-    const source = line.source ?? "unlabelled source";
-    const bySource = score.by_source[source] ?? {
-      verdicts: 0,
-      right: 0,
-      false_fulfilled: 0,
-      insufficient: 0,
-    };
-    score.by_source[source] = bySource;
+    const tallies = [
+      tally(score.by_source, line.source ?? "unlabelled source"),
+      tally(score.by_batch, line.batch ?? "unlabelled batch"),
+    ];
     for (const [condition, label] of Object.entries(line.expected)) {
       const verdict = judged.judged.find((candidate) => candidate.condition_id === condition);
       const got = verdict?.status;
       const entry = score.by_condition[condition] ?? { verdicts: 0, right: 0 };
       score.by_condition[condition] = entry;
       entry.verdicts += 1;
-      bySource.verdicts += 1;
-      if (got === label) {
-        entry.right += 1;
-        bySource.right += 1;
-      } else {
+      if (got === label) entry.right += 1;
+      else
         score.misses.push(
           `${condition}: ${label} → ${got ?? "no verdict"} (${line.file}): ${verdict?.reason ?? ""}`,
         );
-      }
-      if (got === "fulfilled" && label !== "fulfilled") bySource.false_fulfilled += 1;
-      if (got === "insufficient_evidence") bySource.insufficient += 1;
       if (got === "not_fulfilled" && label !== "not_fulfilled") score.wrong_not_fulfilled += 1;
+      for (const each of tallies) {
+        each.verdicts += 1;
+        if (got === label) each.right += 1;
+        if (got === "fulfilled" && label !== "fulfilled") each.false_fulfilled += 1;
+        if (got === "not_fulfilled" && label !== "not_fulfilled") each.wrong_not_fulfilled += 1;
+        if (got === "insufficient_evidence") each.insufficient += 1;
+      }
     }
   }
+  score.elapsed_ms = Math.round(performance.now() - started);
   return score;
 }
 
@@ -117,10 +134,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const [condition, entry] of Object.entries(score.by_condition).sort()) {
     console.log(`  ${condition.padEnd(20)} ${pct(entry.right, entry.verdicts)}`);
   }
-  for (const [source, entry] of Object.entries(score.by_source).sort()) {
+  for (const [name, entry] of [
+    ...Object.entries(score.by_batch),
+    ...Object.entries(score.by_source),
+  ].sort()) {
     console.log(
-      `  ${source.padEnd(28)} ${pct(entry.right, entry.verdicts)}, false fulfilled ${entry.false_fulfilled}, insufficient ${entry.insufficient}`,
+      `  ${name.padEnd(28)} ${pct(entry.right, entry.verdicts)}, false fulfilled ${entry.false_fulfilled}, wrong not_fulfilled ${entry.wrong_not_fulfilled}, insufficient ${entry.insufficient}`,
     );
   }
+  if (process.argv.includes("--section")) console.log(`\n${heldOutSection(score).join("\n")}`);
   if (process.argv.includes("--misses")) for (const miss of score.misses) console.log(`  miss: ${miss}`);
 }

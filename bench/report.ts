@@ -11,6 +11,8 @@ import {
   bankingNluSection,
   batchSection,
   bundleSection,
+  heldOutHeadline,
+  heldOutSection,
   improvements,
   layoutSection,
   losses,
@@ -51,6 +53,7 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
   ];
   const push = (...more: string[]) => lines.push(...more);
   if (r.layouts) push(...layoutSection(r.layouts), "");
+  if (r.held_out) push(...heldOutSection(r.held_out), "");
   if (r.ocr) push(...ocrSection(r.ocr), "");
   if (r.banking_nlu) push(...bankingNluSection(r.banking_nlu), "");
   if (r.reliability) push(...reliabilitySection(r.reliability, m.machine.cores), "");
@@ -117,6 +120,7 @@ function headlineLines(r: BenchResults): string[] {
     `- Over ${t.scenarios} scenarios (${int(t.tool_calls)} tool calls), ReWOO used **${int(t.rewoo_total_tokens)}** tokens in ${int(t.rewoo_llm_calls)} LLM calls; ReAct used **${int(t.react_total_tokens)}** tokens in ${int(t.react_llm_calls)} calls: ReAct ÷ ReWOO = **${fixed(t.token_ratio)}×** (ReWOO saves ${fixed(t.token_savings_pct as number, 1)} %).`,
     `- ReWOO's wall time through the twin is ${fixed(t.rewoo_wall_ms / t.lower_bound_ms)}× its level-synchronous lower bound over all scenarios (Σ ${int(t.rewoo_wall_ms)} ms vs ${int(t.lower_bound_ms)} ms).`,
     ...targetLines(r),
+    ...heldOutHeadline(r.held_out),
     ...ocrHeadline(r.ocr),
     ...bankingNluHeadline(r.banking_nlu),
     `- A run costs ${usd(t.cost_usd / t.scenarios)} in Step Functions transitions on average (${int(t.transitions / t.scenarios)} transitions) and ${usd(t.lambda_cost_usd / t.scenarios)} in Lambda; the largest state payload seen was ${int(t.max_payload_bytes)} bytes (quota: 262,144).`,

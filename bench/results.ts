@@ -5,6 +5,7 @@ import type { DEFAULT_SCAN } from "../examples/scanned.ts";
 import type { BankingIntent, Slots } from "../lambdas/agents/banking/nlu.ts";
 import type { BatchBenchResult } from "./batch.ts";
 import type { BundleResult } from "./bundles.ts";
+import type { HeldOutScore } from "./held-out-documents.ts";
 import type { LayoutResults } from "./layouts.ts";
 import type { OverheadBreakdown } from "./measure.ts";
 import type { ReliabilityResults } from "./reliability.ts";
@@ -164,6 +165,8 @@ export interface BenchResults {
   concurrency: ConcurrencyResult[];
   bundles: BundleResult[];
   layouts: LayoutResults | null;
+  /** The hand-labelled real documents of test/fixtures/held-out-documents/ (absent when not measured). */
+  held_out?: HeldOutScore | null;
   /** The held-out layouts and the samples, scanned and read by OCR (absent when not measured). */
   ocr?: OcrResults | null;
   /** The banking chat messages, development and held-out tables (absent when not measured). */

@@ -61,6 +61,10 @@ export async function main(argv: string[]): Promise<void> {
       "--no-ocr",
       "skip the held-out layouts scanned and read by OCR (135 pages of OCR: about 20 minutes on 2 cores)",
     )
+    .option(
+      "--no-held-out",
+      "skip the hand-labelled real documents (test/fixtures/held-out-documents/, about 10 s)",
+    )
     .option("--no-banking-nlu", "skip the banking chat messages (examples/banking/, under a second)")
     .option("--no-live", "skip the live-provider section even if REWOO_LLM_PROVIDER=bedrock|openai")
     .option(
@@ -89,6 +93,7 @@ export async function main(argv: string[]): Promise<void> {
     repeats?: number;
     bundles: boolean;
     layouts: boolean;
+    heldOut: boolean;
     ocr: boolean;
     bankingNlu: boolean;
     live: boolean;
@@ -118,6 +123,7 @@ export async function main(argv: string[]): Promise<void> {
     ...(opts.repeats ? { repeats: opts.repeats } : {}),
     bundles: opts.bundles,
     layouts: opts.layouts,
+    heldOut: opts.heldOut,
     ocr: opts.ocr,
     bankingNlu: opts.bankingNlu,
     live: opts.live,
