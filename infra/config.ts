@@ -83,6 +83,12 @@ export interface RewooConfig {
     readonly engine: DeployedOcrEngine;
     /** 0–100: a verdict resting on an OCR read less sure than this is insufficient_evidence. */
     readonly minConfidence: number;
+    /**
+     * Textract analyses scans for signatures (AnalyzeDocument's SIGNATURES feature, the document
+     * analysis API) besides reading their text, so a hand signature on a scanned return is seen.
+     * Off: text detection only, and a scanned Sign Here box is insufficient_evidence.
+     */
+    readonly textractSignatures: boolean;
   };
   readonly documents: {
     /** Import this bucket instead of creating one (it keeps its own policies and logging). */
@@ -171,7 +177,7 @@ const base: Omit<RewooConfig, "name"> = {
     clarification: true,
   },
   llm: { provider: DEFAULT_LLM_PROVIDER },
-  ocr: { engine: "textract", minConfidence: 80 },
+  ocr: { engine: "textract", minConfidence: 80, textractSignatures: true },
   documents: { allowedPrefixes: [], additionalLocations: [] },
   results: { additionalDestinations: [] },
   evidenceRetentionDays: 30,

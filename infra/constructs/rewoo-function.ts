@@ -239,22 +239,19 @@ export class RewooFunction extends NodejsFunction {
   }
 
   /**
-   * Amazon Textract's asynchronous text detection. Textract reads the S3 object with this role's
-   * own credentials, so the document grants (bindObjects) already cover what it reads, and a
-   * bucket encrypted with a customer key needs kms:Decrypt for this role as it does anyway.
+   * Amazon Textract's asynchronous text detection, and with `signatures` its document analysis
+   * (the SIGNATURES feature). Textract reads the S3 object with this role's own credentials, so the
+   * document grants (bindObjects) already cover what it reads, and a bucket encrypted with a
+   * customer key needs kms:Decrypt for this role as it does anyway.
    */
-  bindTextract(): this {
-    this.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ["textract:StartDocumentTextDetection", "textract:GetDocumentTextDetection"],
-        resources: ["*"],
-      }),
-    );
+  bindTextract(options: { signatures?: boolean } = {}): this {
+    const actions = options.signatures
+      ? ["textract:StartDocumentAnalysis", "textract:GetDocumentAnalysis"]
+      : ["textract:StartDocumentTextDetection", "textract:GetDocumentTextDetection"];
+    this.addToRolePolicy(new iam.PolicyStatement({ actions, resources: ["*"] }));
     Validations.of(this.role as iam.Role).acknowledge({
       id: "AwsSolutions-IAM5[Resource::*]",
-      reason:
-        "Textract's StartDocumentTextDetection and GetDocumentTextDetection support no resource-level " +
-        "permissions; the documents Textract may read are still bounded by this role's s3:GetObject grants.",
+      reason: `Textract's ${actions.map((action) => action.replace("textract:", "")).join(" and ")} support no resource-level permissions; the documents Textract may read are still bounded by this role's s3:GetObject grants.`,
     });
     return this;
   }

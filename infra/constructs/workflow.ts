@@ -84,6 +84,9 @@ export class Workflow extends Construct {
         ...agent,
         [ENV.REWOO_OCR_ENGINE]: config.ocr.engine,
         [ENV.REWOO_OCR_MIN_CONFIDENCE]: String(config.ocr.minConfidence),
+        [ENV.REWOO_TEXTRACT_SIGNATURES]: String(
+          config.ocr.engine === "textract" && config.ocr.textractSignatures,
+        ),
       },
     );
     const solver = fn(
@@ -136,7 +139,7 @@ export class Workflow extends Construct {
       .bindObjects(artifactsBucket, { read: [prefixes.results], write: [prefixes.results] })
       .bindObjectLocations(config.results.additionalDestinations, "read")
       .bindObjectLocations(config.results.additionalDestinations, "write");
-    if (config.ocr.engine === "textract") worker.bindTextract();
+    if (config.ocr.engine === "textract") worker.bindTextract({ signatures: config.ocr.textractSignatures });
     if (config.lender.apiTokenSecretArn) {
       const lenderToken = secretsmanager.Secret.fromSecretCompleteArn(
         this,

@@ -8,13 +8,19 @@
 // status (so the SDK raises the named exception), reads the document from the twin's S3 the way
 // Textract reads it (GetObject), and reads it with tesseract.js: every page, as Textract does, turned
 // into PAGE, LINE and WORD blocks in Textract's geometry (relative 0–1, origin top left).
-// Only StartDocumentTextDetection and GetDocumentTextDetection are served (what the worker calls);
-// no SNS notification or S3 output is emulated, and signatures are not checked (loopback only).
+// Served: StartDocumentTextDetection / GetDocumentTextDetection and StartDocumentAnalysis /
+// GetDocumentAnalysis with the SIGNATURES feature (what the worker calls); an analysis adds a
+// SIGNATURE block for the handwriting the offline OCR found on the page (ink no word explains). No
+// other feature, SNS notification or S3 output is emulated, and request signatures are not checked.
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { GetObjectCommand, type S3Client, S3ServiceException } from "@aws-sdk/client-s3";
-import { OcrDocumentError, type OcrEngine, type OcrPage } from "../../lambdas/tools/ocr/engine.ts";
+import { OcrDocumentError, type OcrEngine } from "../../lambdas/tools/ocr/engine.ts";
+import { type TextractBlock, toBlocks } from "./textract-blocks.ts";
+
+export type { TextractBlock } from "./textract-blocks.ts";
+export { toBlocks } from "./textract-blocks.ts";
 
 export interface TextractEmulatorOptions {
   /** The S3 the documents are read from (the twin's s3rver): Textract reads the object itself. */
@@ -124,8 +130,12 @@ class TextractError extends Error {
   }
 }
 
+/** Which API started a job: Get of the other one does not know it (InvalidJobIdException). */
+type JobKind = "text" | "analysis";
+
 interface Job {
   jobId: string;
+  kind: JobKind;
   token?: string;
   /** What an idempotent repeat must match (IdempotentParameterMismatchException otherwise). */
   fingerprint: string;
@@ -143,26 +153,6 @@ interface Job {
 type Outcome =
   | { status: "SUCCEEDED"; pages: number; blocks: TextractBlock[] }
   | { status: "FAILED"; message: string };
-
-interface Point {
-  X: number;
-  Y: number;
-}
-
-/** A block as GetDocumentTextDetection returns it (the members text detection fills in). */
-export interface TextractBlock {
-  BlockType: "PAGE" | "LINE" | "WORD";
-  Confidence?: number;
-  Text?: string;
-  TextType?: "PRINTED";
-  Geometry: {
-    BoundingBox: { Width: number; Height: number; Left: number; Top: number };
-    Polygon: Point[];
-  };
-  Id: string;
-  Relationships?: Array<{ Type: "CHILD"; Ids: string[] }>;
-  Page: number;
-}
 
 export async function startTextractEmulator(options: TextractEmulatorOptions): Promise<TextractEmulator> {
   const jobs = new Map<string, Job>();
@@ -207,7 +197,8 @@ export async function startTextractEmulator(options: TextractEmulatorOptions): P
     }
   };
 
-  async function start(input: Record<string, unknown>): Promise<{ JobId: string }> {
+  async function start(input: Record<string, unknown>, kind: JobKind): Promise<{ JobId: string }> {
+    if (kind === "analysis") featureTypes(input.FeatureTypes);
     const location = object(input.DocumentLocation, "DocumentLocation", true);
     const s3Object = object(location?.S3Object, "DocumentLocation.S3Object", true);
     const bucket = text(s3Object?.Bucket, "DocumentLocation.S3Object.Bucket", BUCKET, true);
@@ -224,7 +215,7 @@ export async function startTextractEmulator(options: TextractEmulatorOptions): P
         );
       }
     }
-    const fingerprint = JSON.stringify([bucket, key, version ?? null, jobTag ?? null]);
+    const fingerprint = JSON.stringify([kind, bucket, key, version ?? null, jobTag ?? null]);
     if (token) {
       const existing = byToken.get(token);
       if (existing) {
@@ -249,6 +240,7 @@ export async function startTextractEmulator(options: TextractEmulatorOptions): P
     const jobId = randomBytes(32).toString("hex");
     const job: Job = {
       jobId,
+      kind,
       ...(token ? { token } : {}),
       fingerprint,
       bucket: bucket as string,
@@ -283,7 +275,11 @@ export async function startTextractEmulator(options: TextractEmulatorOptions): P
     return { JobId: jobId };
   }
 
-  function get(input: Record<string, unknown>): Record<string, unknown> {
+  function get(input: Record<string, unknown>, kind: JobKind): Record<string, unknown> {
+    const version =
+      kind === "analysis"
+        ? { AnalyzeDocumentModelVersion: MODEL_VERSION }
+        : { DetectDocumentTextModelVersion: MODEL_VERSION };
     const jobId = text(input.JobId, "JobId", TOKEN, true) as string;
     const maxResults = input.MaxResults;
     if (maxResults !== undefined && (!Number.isInteger(maxResults) || (maxResults as number) < 1)) {
@@ -291,19 +287,20 @@ export async function startTextractEmulator(options: TextractEmulatorOptions): P
     }
     const nextToken = text(input.NextToken, "NextToken", NON_BLANK, false, 255);
     const job = jobs.get(jobId);
-    if (!job) throw new TextractError("InvalidJobIdException", `Job ${jobId} does not exist`);
+    if (!job || job.kind !== kind)
+      throw new TextractError("InvalidJobIdException", `Job ${jobId} does not exist`);
     // A token not issued for this job is refused whatever the job's state.
     const offset = nextToken ? offsetOf(nextToken, jobId) : 0;
     job.getCalls++;
     const status = answeredStatus(job);
     if (status === "IN_PROGRESS" || !job.outcome) {
-      return { JobStatus: "IN_PROGRESS", DetectDocumentTextModelVersion: MODEL_VERSION };
+      return { JobStatus: "IN_PROGRESS", ...version };
     }
     if (job.outcome.status === "FAILED") {
       return {
         JobStatus: "FAILED",
         StatusMessage: job.outcome.message,
-        DetectDocumentTextModelVersion: MODEL_VERSION,
+        ...version,
       };
     }
     if (offset >= job.outcome.blocks.length && offset > 0) {
@@ -317,7 +314,7 @@ export async function startTextractEmulator(options: TextractEmulatorOptions): P
       JobStatus: "SUCCEEDED",
       ...(end < job.outcome.blocks.length ? { NextToken: tokenFor(jobId, end) } : {}),
       Blocks: job.outcome.blocks.slice(offset, end),
-      DetectDocumentTextModelVersion: MODEL_VERSION,
+      ...version,
     };
   }
 
@@ -395,12 +392,41 @@ function holdOf(knob: MinInProgress): Hold {
 
 // ---- The wire protocol ----------------------------------------------------------------------------
 
+const OPERATIONS: Record<string, { call: "start" | "get"; kind: JobKind } | undefined> = {
+  StartDocumentTextDetection: { call: "start", kind: "text" },
+  GetDocumentTextDetection: { call: "get", kind: "text" },
+  StartDocumentAnalysis: { call: "start", kind: "analysis" },
+  GetDocumentAnalysis: { call: "get", kind: "analysis" },
+};
+
+/** An analysis's FeatureTypes: SIGNATURES is what the emulator can answer; the others it says it cannot. */
+function featureTypes(value: unknown): void {
+  const known = ["TABLES", "FORMS", "QUERIES", "SIGNATURES", "LAYOUT"];
+  if (
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    value.some((feature) => !known.includes(String(feature)))
+  ) {
+    throw new TextractError(
+      "InvalidParameterException",
+      `FeatureTypes: expected a non-empty list of ${known.join(", ")}`,
+    );
+  }
+  const unsupported = value.filter((feature) => feature !== "SIGNATURES");
+  if (unsupported.length > 0) {
+    throw new TextractError(
+      "InvalidParameterException",
+      `FeatureTypes ${unsupported.join(", ")}: the local Textract emulator analyses SIGNATURES only`,
+    );
+  }
+}
+
 async function serve(
   request: IncomingMessage,
   response: ServerResponse,
   operations: {
-    start: (input: Record<string, unknown>) => Promise<unknown>;
-    get: (input: Record<string, unknown>) => unknown;
+    start: (input: Record<string, unknown>, kind: JobKind) => Promise<unknown>;
+    get: (input: Record<string, unknown>, kind: JobKind) => unknown;
   },
 ): Promise<void> {
   try {
@@ -429,10 +455,11 @@ async function serve(
     // far larger than these two ever are.
     const target = String(request.headers["x-amz-target"] ?? "");
     const operation = target.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : "";
-    if (operation !== "StartDocumentTextDetection" && operation !== "GetDocumentTextDetection") {
+    const served = OPERATIONS[operation];
+    if (!served) {
       throw new TextractError(
         "UnknownOperationException",
-        `${target || "(no X-Amz-Target)"}: the local Textract emulator serves Textract.StartDocumentTextDetection and Textract.GetDocumentTextDetection only`,
+        `${target || "(no X-Amz-Target)"}: the local Textract emulator serves Textract.${Object.keys(OPERATIONS).join(", Textract.")} only`,
       );
     }
     const body = await readBody(request);
@@ -446,9 +473,9 @@ async function serve(
       throw new TextractError("SerializationException", "The request body must be a JSON object");
     }
     const answer =
-      operation === "StartDocumentTextDetection"
-        ? await operations.start(input as Record<string, unknown>)
-        : operations.get(input as Record<string, unknown>);
+      served.call === "start"
+        ? await operations.start(input as Record<string, unknown>, served.kind)
+        : operations.get(input as Record<string, unknown>, served.kind);
     reply(response, 200, answer);
   } catch (error) {
     const known =
@@ -609,7 +636,11 @@ async function read(engine: OcrEngine, job: Job, bytes: Uint8Array): Promise<Out
       pageSizes,
       requestToken: job.jobId,
     });
-    return { status: "SUCCEEDED", pages: pageSizes.length, blocks: toBlocks(result.pages, pageSizes) };
+    return {
+      status: "SUCCEEDED",
+      pages: pageSizes.length,
+      blocks: toBlocks(result.pages, pageSizes, { signatures: job.kind === "analysis" }),
+    };
   } catch (error) {
     // MuPDF could not render it: the document's own problem. Anything else is the emulator's.
     if (error instanceof OcrDocumentError) return failed(`Request has invalid document: ${error.message}`);
@@ -641,101 +672,6 @@ async function pageSizesOf(bytes: Uint8Array): Promise<Array<{ width: number; he
   } finally {
     document.destroy();
   }
-}
-
-/**
- * Words in PDF points (origin bottom left, y the baseline) → Textract's blocks: per page the PAGE
- * block, its LINEs in reading order, then their WORDs, as Textract orders them; boxes relative to the
- * page with the origin at its top left; a line's confidence the mean of its words'.
- */
-export function toBlocks(
-  pages: OcrPage[],
-  pageSizes: ReadonlyArray<{ width: number; height: number }>,
-): TextractBlock[] {
-  const blocks: TextractBlock[] = [];
-  for (const ocrPage of pages) {
-    const size = pageSizes[ocrPage.page - 1];
-    if (!size) continue;
-    const lines: TextractBlock[] = [];
-    const words: TextractBlock[] = [];
-    for (const line of ocrPage.lines) {
-      const lineWords = line.words
-        .filter((word) => word.text.trim() !== "")
-        .map(
-          (word): TextractBlock => ({
-            BlockType: "WORD",
-            Confidence: word.confidence,
-            Text: word.text,
-            // tesseract tells no handwriting apart.
-            TextType: "PRINTED",
-            Geometry: geometry(relativeBox(word, size)),
-            Id: randomUUID(),
-            Page: ocrPage.page,
-          }),
-        );
-      if (lineWords.length === 0) continue;
-      const boxes = lineWords.map((word) => word.Geometry.BoundingBox);
-      const left = Math.min(...boxes.map((box) => box.Left));
-      const top = Math.min(...boxes.map((box) => box.Top));
-      const right = Math.max(...boxes.map((box) => box.Left + box.Width));
-      const bottom = Math.max(...boxes.map((box) => box.Top + box.Height));
-      lines.push({
-        BlockType: "LINE",
-        Confidence: lineWords.reduce((sum, word) => sum + (word.Confidence ?? 0), 0) / lineWords.length,
-        Text: lineWords.map((word) => word.Text).join(" "),
-        Geometry: geometry({ Left: left, Top: top, Width: right - left, Height: bottom - top }),
-        Id: randomUUID(),
-        Relationships: [{ Type: "CHILD", Ids: lineWords.map((word) => word.Id) }],
-        Page: ocrPage.page,
-      });
-      words.push(...lineWords);
-    }
-    blocks.push(
-      {
-        BlockType: "PAGE",
-        Geometry: geometry({ Left: 0, Top: 0, Width: 1, Height: 1 }),
-        Id: randomUUID(),
-        ...(lines.length > 0
-          ? { Relationships: [{ Type: "CHILD", Ids: lines.map((line) => line.Id) }] }
-          : {}),
-        Page: ocrPage.page,
-      },
-      ...lines,
-      ...words,
-    );
-  }
-  return blocks;
-}
-
-function relativeBox(
-  word: { x: number; y: number; width: number; height: number },
-  size: { width: number; height: number },
-): TextractBlock["Geometry"]["BoundingBox"] {
-  // Clamped: a box tesseract found at the very edge may overhang the page by a rounding error.
-  const left = clamp(word.x / size.width);
-  const top = clamp(1 - (word.y + word.height) / size.height);
-  const right = clamp((word.x + word.width) / size.width);
-  const bottom = clamp(1 - word.y / size.height);
-  return { Left: left, Top: top, Width: right - left, Height: bottom - top };
-}
-
-function geometry(box: TextractBlock["Geometry"]["BoundingBox"]): TextractBlock["Geometry"] {
-  const right = box.Left + box.Width;
-  const bottom = box.Top + box.Height;
-  return {
-    BoundingBox: box,
-    // Clockwise from the top left, as Textract lists an upright box's corners.
-    Polygon: [
-      { X: box.Left, Y: box.Top },
-      { X: right, Y: box.Top },
-      { X: right, Y: bottom },
-      { X: box.Left, Y: bottom },
-    ],
-  };
-}
-
-function clamp(value: number): number {
-  return Math.min(1, Math.max(0, value));
 }
 
 /** At most `limit` jobs read at once; the rest wait their turn (IN_PROGRESS meanwhile). */

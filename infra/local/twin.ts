@@ -382,7 +382,13 @@ function twinEnvironment(
     [ENV.POWERTOOLS_LOG_LEVEL]: process.env[ENV.POWERTOOLS_LOG_LEVEL] ?? "WARN",
     // Offline, scanned pages are read by tesseract.js (no AWS account, no download).
     [ENV.REWOO_OCR_ENGINE]: process.env[ENV.REWOO_OCR_ENGINE] ?? "tesseract",
-    ...(textract ? { [ENV.TEXTRACT_ENDPOINT]: textract.endpoint } : {}),
+    // With the emulated Textract, the deployed path: document analysis with SIGNATURES, as the stack sets it.
+    ...(textract
+      ? {
+          [ENV.TEXTRACT_ENDPOINT]: textract.endpoint,
+          [ENV.REWOO_TEXTRACT_SIGNATURES]: process.env[ENV.REWOO_TEXTRACT_SIGNATURES] ?? "true",
+        }
+      : {}),
     ...options.env,
   };
 }

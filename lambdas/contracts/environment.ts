@@ -60,6 +60,8 @@ export const RUNTIME_VARIABLES = {
   REWOO_OCR_ENGINE: true,
   /** The least OCR confidence (0–100) a verdict may rest on */
   REWOO_OCR_MIN_CONFIDENCE: true,
+  /** true | false: Textract analyses scans for signatures too (SIGNATURES), not text only */
+  REWOO_TEXTRACT_SIGNATURES: true,
   /** Textract endpoint override (a VPC endpoint or the twin's emulator) */
   TEXTRACT_ENDPOINT: true,
   /** The planner's model id */

@@ -123,6 +123,11 @@ const EnvShape = {
    * The CDK stack sets the environment's choice on the worker (textract), the local twin tesseract.
    */
   [ENV.REWOO_OCR_ENGINE]: z.enum(["textract", "tesseract", "none"]).default("none"),
+  /**
+   * Textract reads scans with its document analysis and the SIGNATURES feature (hand signatures
+   * seen), not text detection alone. Off unless told; the CDK stack turns it on with Textract.
+   */
+  [ENV.REWOO_TEXTRACT_SIGNATURES]: z.enum(["true", "false"]).default("false"),
   /** A verdict resting on an OCR read below this confidence (0–100) is insufficient_evidence. */
   [ENV.REWOO_OCR_MIN_CONFIDENCE]: z.coerce
     .number()
@@ -315,6 +320,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     ocr: {
       engine: e.REWOO_OCR_ENGINE,
       minConfidence: e.REWOO_OCR_MIN_CONFIDENCE,
+      textractSignatures: e.REWOO_TEXTRACT_SIGNATURES === "true",
       textractEndpoint: e.TEXTRACT_ENDPOINT,
     },
     maxSteps: e.REWOO_MAX_STEPS,

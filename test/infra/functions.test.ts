@@ -118,9 +118,7 @@ describe("functions (dev)", () => {
           : [];
       // Textract has no resource-level permissions; what it reads is bounded by the worker's s3:GetObject.
       const textract =
-        service === "rewoo-worker"
-          ? ["textract:GetDocumentTextDetection", "textract:StartDocumentTextDetection"]
-          : [];
+        service === "rewoo-worker" ? ["textract:GetDocumentAnalysis", "textract:StartDocumentAnalysis"] : [];
       expect(starred.flatMap(actionsOf).sort(), service).toEqual([
         ...taskTokens,
         ...textract,
@@ -349,6 +347,7 @@ describe("functions (dev)", () => {
         // The worker's alone (it reads the documents): test/infra/ocr.test.ts.
         REWOO_OCR_ENGINE: _ocrEngine,
         REWOO_OCR_MIN_CONFIDENCE: _ocrConfidence,
+        REWOO_TEXTRACT_SIGNATURES: _ocrSignatures,
         // The worker's (it runs the banking tools) and the planner's (it checks transfers): the test above.
         CORE_BANKING_TABLE: _coreBanking,
         ...rest

@@ -22,7 +22,9 @@ describe("OCR with Textract (every environment's default)", () => {
   let dev: Synthesized;
   beforeAll(() => {
     dev = synthesize({
-      config: configWith("dev", () => ({ ocr: { engine: "textract", minConfidence: 72 } })),
+      config: configWith("dev", () => ({
+        ocr: { engine: "textract", minConfidence: 72, textractSignatures: false },
+      })),
     });
   });
 
@@ -99,7 +101,11 @@ describe("OCR turned off (-c ocrEngine=none)", () => {
 describe("the OCR configuration of an environment", () => {
   it("reads scans with Textract everywhere unless told otherwise, at 80 % confidence", () => {
     for (const env of ["dev", "staging", "prod"]) {
-      expect(resolveConfig(context({ env })).ocr, env).toEqual({ engine: "textract", minConfidence: 80 });
+      expect(resolveConfig(context({ env })).ocr, env).toEqual({
+        engine: "textract",
+        minConfidence: 80,
+        textractSignatures: true,
+      });
     }
     expect(resolveConfig(context({ env: "prod", ocrEngine: "none" })).ocr.engine).toBe("none");
   });
@@ -113,8 +119,34 @@ describe("the OCR configuration of an environment", () => {
     );
     for (const minConfidence of [101, -1, 79.5]) {
       expect(() =>
-        validateConfig(configWith("dev", () => ({ ocr: { engine: "textract", minConfidence } }))),
+        validateConfig(
+          configWith("dev", () => ({ ocr: { engine: "textract", minConfidence, textractSignatures: true } })),
+        ),
       ).toThrow(`ocr.minConfidence ${minConfidence}: expected an integer from 0 to 100`);
+    }
+  });
+});
+
+describe("Textract's signature analysis (the default with Textract)", () => {
+  const ANALYSIS = ["textract:StartDocumentAnalysis", "textract:GetDocumentAnalysis"];
+  let prod: Synthesized;
+  beforeAll(() => {
+    prod = synthesize({ config: configWith("dev", (base) => ({ ocr: base.ocr })) });
+  });
+
+  it("lets the worker alone start document analyses instead of text detections, and tells it so", () => {
+    for (const service of SERVICES) {
+      const access = functionAccess(prod.serviceTemplate, service);
+      for (const action of ANALYSIS) {
+        expect(access.allowing(action), `${service} ${action}`).toEqual(
+          service === "rewoo-worker" ? ["*"] : [],
+        );
+      }
+      for (const action of TEXTRACT_ACTIONS)
+        expect(access.allowing(action), `${service} ${action}`).toEqual([]);
+      expect(access.environment.REWOO_TEXTRACT_SIGNATURES, service).toBe(
+        service === "rewoo-worker" ? "true" : undefined,
+      );
     }
   });
 });

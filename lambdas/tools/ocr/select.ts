@@ -16,7 +16,7 @@ export const BUNDLED_OCR_ENGINE_VARIABLE = "REWOO_BUNDLED_OCR_ENGINE";
 
 export interface OcrSelection {
   region: string;
-  ocr: { engine: OcrEngineName; textractEndpoint?: string | undefined };
+  ocr: { engine: OcrEngineName; textractEndpoint?: string | undefined; textractSignatures?: boolean };
 }
 
 export interface OcrEngineDeps {
@@ -57,7 +57,11 @@ export function ocrEngineFor(config: OcrSelection, deps: OcrEngineDeps): OcrEngi
                 : {}),
             }),
           );
-        const options = { deadline: deps.deadline, ...(deps.onWarning ? { onWarning: deps.onWarning } : {}) };
+        const options = {
+          deadline: deps.deadline,
+          ...(deps.onWarning ? { onWarning: deps.onWarning } : {}),
+          ...(config.ocr.textractSignatures ? { signatures: true } : {}),
+        };
         return loadedOnFirstUse("textract", () =>
           import("./textract.ts").then((module) => module.createTextractEngine(client, options)),
         );

@@ -6,7 +6,9 @@
 // job already running, so a document is read once however many times the step runs.
 import { createHash } from "node:crypto";
 import {
+  GetDocumentAnalysisCommand,
   GetDocumentTextDetectionCommand,
+  StartDocumentAnalysisCommand,
   StartDocumentTextDetectionCommand,
   type TextractClient,
 } from "@aws-sdk/client-textract";
@@ -18,6 +20,7 @@ import {
   OcrPendingError,
   type OcrRequest,
   type OcrResult,
+  type OcrSignature,
   type OcrWord,
 } from "./engine.ts";
 
@@ -40,6 +43,12 @@ export interface TextractEngineOptions {
   /** A job that read only some pages (PARTIAL_SUCCESS): what Textract warned about. */
   onWarning?: (message: string) => void;
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Analyse the document for signatures (AnalyzeDocument's SIGNATURES feature) as well as its text:
+   * the asynchronous document analysis instead of text detection. A hand signature is no text; only
+   * this sees it on a scan.
+   */
+  signatures?: boolean;
 }
 
 /** Textract returns at most 1,000 blocks per call; fewer calls for long documents. */
@@ -58,18 +67,19 @@ export function createTextractEngine(client: TextractClient, options: TextractEn
   return {
     name: "textract",
     async recognize(request: OcrRequest): Promise<OcrResult> {
-      const jobId = await startJob(client, request);
+      const api = options.signatures ? ANALYSIS : TEXT_DETECTION;
+      const jobId = await startJob(client, request, api);
       let pause = settings.firstPollIntervalMs;
       let waited = 0;
       for (;;) {
-        const first = await getResults(client, request, jobId);
+        const first = await getResults(client, request, jobId, api);
         if (first.JobStatus === "SUCCEEDED" || first.JobStatus === "PARTIAL_SUCCESS") {
-          const responses = await remainingResults(client, request, jobId, first);
+          const responses = await remainingResults(client, request, jobId, first, api);
           const warnings = responses.flatMap((response) => response.Warnings ?? []);
           if (first.JobStatus === "PARTIAL_SUCCESS" || warnings.length > 0) {
             settings.onWarning(describePartialRead(request, first, warnings));
           }
-          return { engine: "textract", pages: toPages(request, responses) };
+          return { engine: "textract", pages: toPages(request, responses, api) };
         }
         if (first.JobStatus === "FAILED") {
           throw new OcrDocumentError(
@@ -100,38 +110,63 @@ export function clientRequestTokenFor(request: Pick<OcrRequest, "requestToken" |
     .digest("base64url");
 }
 
-async function startJob(client: TextractClient, request: OcrRequest): Promise<string> {
-  const response = await client
-    .send(
-      new StartDocumentTextDetectionCommand({
-        DocumentLocation: { S3Object: { Bucket: request.location.bucket, Name: request.location.key } },
-        ClientRequestToken: clientRequestTokenFor(request),
-      }),
-    )
-    .catch((error: unknown) => {
-      throw asDocumentError(error, request);
-    });
-  return parseResponse(StartResponse, response, request, "StartDocumentTextDetection").JobId;
+/** The two asynchronous APIs: text detection, or document analysis with the SIGNATURES feature. */
+interface Api {
+  start: string;
+  get: string;
+  startCommand: (input: StartInput) => StartDocumentTextDetectionCommand | StartDocumentAnalysisCommand;
+  getCommand: (input: GetInput) => GetDocumentTextDetectionCommand | GetDocumentAnalysisCommand;
+  signatures: boolean;
+}
+type StartInput = {
+  DocumentLocation: { S3Object: { Bucket: string; Name: string } };
+  ClientRequestToken: string;
+};
+type GetInput = { JobId: string; MaxResults: number; NextToken?: string };
+
+const TEXT_DETECTION: Api = {
+  start: "StartDocumentTextDetection",
+  get: "GetDocumentTextDetection",
+  startCommand: (input) => new StartDocumentTextDetectionCommand(input),
+  getCommand: (input) => new GetDocumentTextDetectionCommand(input),
+  signatures: false,
+};
+
+const ANALYSIS: Api = {
+  start: "StartDocumentAnalysis",
+  get: "GetDocumentAnalysis",
+  startCommand: (input) => new StartDocumentAnalysisCommand({ ...input, FeatureTypes: ["SIGNATURES"] }),
+  getCommand: (input) => new GetDocumentAnalysisCommand(input),
+  signatures: true,
+};
+
+async function startJob(client: TextractClient, request: OcrRequest, api: Api): Promise<string> {
+  const command = api.startCommand({
+    DocumentLocation: { S3Object: { Bucket: request.location.bucket, Name: request.location.key } },
+    ClientRequestToken: clientRequestTokenFor(request),
+  });
+  const response = await client.send(command as StartDocumentTextDetectionCommand).catch((error: unknown) => {
+    throw asDocumentError(error, request);
+  });
+  return parseResponse(StartResponse, response, request, api.start).JobId;
 }
 
 async function getResults(
   client: TextractClient,
   request: OcrRequest,
   jobId: string,
+  api: Api,
   nextToken?: string,
 ): Promise<GetResponse> {
-  const response = await client
-    .send(
-      new GetDocumentTextDetectionCommand({
-        JobId: jobId,
-        MaxResults: MAX_RESULTS,
-        ...(nextToken ? { NextToken: nextToken } : {}),
-      }),
-    )
-    .catch((error: unknown) => {
-      throw asDocumentError(error, request);
-    });
-  return parseResponse(GetResponseSchema, response, request, "GetDocumentTextDetection");
+  const command = api.getCommand({
+    JobId: jobId,
+    MaxResults: MAX_RESULTS,
+    ...(nextToken ? { NextToken: nextToken } : {}),
+  });
+  const response = await client.send(command as GetDocumentTextDetectionCommand).catch((error: unknown) => {
+    throw asDocumentError(error, request);
+  });
+  return parseResponse(GetResponseSchema, response, request, api.get);
 }
 
 async function remainingResults(
@@ -139,6 +174,7 @@ async function remainingResults(
   request: OcrRequest,
   jobId: string,
   first: GetResponse,
+  api: Api,
 ): Promise<GetResponse[]> {
   const responses = [first];
   const seen = new Set<string>();
@@ -146,12 +182,10 @@ async function remainingResults(
   while (next) {
     // A token handed back twice would loop for ever; Textract never does it, so say so if it did.
     if (seen.has(next)) {
-      throw new Error(
-        `GetDocumentTextDetection for ${request.document} (job ${jobId}) returned the same NextToken twice`,
-      );
+      throw new Error(`${api.get} for ${request.document} (job ${jobId}) returned the same NextToken twice`);
     }
     seen.add(next);
-    const response = await getResults(client, request, jobId, next);
+    const response = await getResults(client, request, jobId, api, next);
     responses.push(response);
     next = response.NextToken;
   }
@@ -185,7 +219,14 @@ const WordBlock = z.object({
   Geometry: z.object({ BoundingBox }),
 });
 
-/** Blocks are checked one by one (LINE and WORD only), so that a message names the block. */
+const SignatureBlock = z.object({
+  Id: z.string().min(1),
+  Page: z.number().int().positive().optional(),
+  Confidence: z.number().min(0).max(100),
+  Geometry: z.object({ BoundingBox }),
+});
+
+/** Blocks are checked one by one (LINE, WORD and SIGNATURE only), so that a message names the block. */
 const GetResponseSchema = z.object({
   JobStatus: z.enum(["IN_PROGRESS", "SUCCEEDED", "FAILED", "PARTIAL_SUCCESS"]),
   StatusMessage: z.string().optional(),
@@ -225,27 +266,43 @@ export class UnexpectedTextractResponseError extends Error {
 type Word = z.infer<typeof WordBlock>;
 type Line = z.infer<typeof LineBlock>;
 
-function toPages(request: OcrRequest, responses: GetResponse[]): OcrResult["pages"] {
+function toPages(request: OcrRequest, responses: GetResponse[], api: Api): OcrResult["pages"] {
   const wanted = new Set(request.pages);
   const documentPages = responses.find((response) => response.DocumentMetadata)?.DocumentMetadata?.Pages;
   const lines = new Map<number, Line[]>(request.pages.map((page) => [page, []]));
   const words = new Map<string, Word>();
+  const signatures = new Map<number, OcrSignature[]>(request.pages.map((page) => [page, []]));
   for (const [answer, response] of responses.entries()) {
     for (const [index, block] of response.Blocks.entries()) {
       // Paginated: the index is within its answer (NextToken page), which is named too.
       const where = responses.length > 1 ? `answer ${answer + 1}: Blocks[${index}]` : `Blocks[${index}]`;
+      if (block.BlockType === "SIGNATURE" && api.signatures) {
+        const parsed = SignatureBlock.safeParse(block);
+        if (!parsed.success) {
+          throw new UnexpectedTextractResponseError(
+            api.get,
+            request.document,
+            parsed.error,
+            `${where} (SIGNATURE)`,
+          );
+        }
+        const page = pageOf(parsed.data, documentPages, request, where, api);
+        const size = request.pageSizes[page - 1];
+        if (wanted.has(page) && size) signatures.get(page)?.push(signatureInPoints(parsed.data, size));
+        continue;
+      }
       if (block.BlockType !== "LINE" && block.BlockType !== "WORD") continue;
       const schema = block.BlockType === "LINE" ? LineBlock : WordBlock;
       const parsed = schema.safeParse(block);
       if (!parsed.success) {
         throw new UnexpectedTextractResponseError(
-          "GetDocumentTextDetection",
+          api.get,
           request.document,
           parsed.error,
           `${where} (${block.BlockType})`,
         );
       }
-      const page = pageOf(parsed.data, documentPages, request, where);
+      const page = pageOf(parsed.data, documentPages, request, where, api);
       if (!wanted.has(page)) continue;
       if (block.BlockType === "LINE") lines.get(page)?.push(parsed.data as Line);
       else words.set(parsed.data.Id, parsed.data as Word);
@@ -263,15 +320,30 @@ function toPages(request: OcrRequest, responses: GetResponse[]): OcrResult["page
           const word = words.get(id);
           if (!word) {
             throw new Error(
-              `GetDocumentTextDetection for ${request.document}: LINE ${line.Id} on page ${page} names WORD ${id}, which is not among the results`,
+              `${api.get} for ${request.document}: LINE ${line.Id} on page ${page} names WORD ${id}, which is not among the results`,
             );
           }
           return toPoints(word, size);
         });
       if (lineWords.length > 0) pageLines.push({ words: lineWords });
     }
-    return { page, lines: pageLines };
+    return { page, lines: pageLines, ...(api.signatures ? { signatures: signatures.get(page) ?? [] } : {}) };
   });
+}
+
+/** A SIGNATURE block's box, relative to the page from its top left, in PDF points from the bottom left. */
+function signatureInPoints(
+  block: z.infer<typeof SignatureBlock>,
+  size: { width: number; height: number },
+): OcrSignature {
+  const box = block.Geometry.BoundingBox;
+  return {
+    x: box.Left * size.width,
+    right: (box.Left + box.Width) * size.width,
+    top: (1 - box.Top) * size.height,
+    y: (1 - box.Top - box.Height) * size.height,
+    confidence: block.Confidence,
+  };
 }
 
 function pageOf(
@@ -279,13 +351,14 @@ function pageOf(
   documentPages: number | undefined,
   request: OcrRequest,
   where: string,
+  api: Api,
 ): number {
   if (block.Page !== undefined) return block.Page;
   // Only a one-page document may leave the page out (the synchronous API does); otherwise a word
   // could land on the wrong page.
   if (documentPages === 1) return 1;
   throw new Error(
-    `GetDocumentTextDetection for ${request.document}: ${where}.Page: expected the page number of a block in a ${documentPages ?? "?"}-page document`,
+    `${api.get} for ${request.document}: ${where}.Page: expected the page number of a block in a ${documentPages ?? "?"}-page document`,
   );
 }
 

@@ -6,12 +6,14 @@
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import {
   DetectDocumentTextCommand,
+  GetDocumentAnalysisCommand,
   GetDocumentTextDetectionCommand,
   type GetDocumentTextDetectionCommandOutput,
   IdempotentParameterMismatchException,
   InvalidJobIdException,
   InvalidParameterException,
   InvalidS3ObjectException,
+  StartDocumentAnalysisCommand,
   StartDocumentTextDetectionCommand,
   TextractClient,
   TextractServiceException,
@@ -24,6 +26,7 @@ import {
   startTextractEmulator,
   type TextractBlock,
   type TextractEmulator,
+  toBlocks,
 } from "../../../infra/local/textract-emulator.ts";
 import { parseConfig } from "../../../lambdas/runtime/config.ts";
 import type { OcrEngine } from "../../../lambdas/tools/ocr/engine.ts";
@@ -348,6 +351,53 @@ describe("the Textract emulator, through the real Textract client", () => {
     );
     expect(detect).toBeInstanceOf(TextractServiceException);
     expect(detect.name).toBe("UnknownOperationException");
+  });
+
+  it("serves document analysis with SIGNATURES, refuses the features it cannot answer, and keeps the two APIs' jobs apart", async () => {
+    const refused = await failure(
+      textract.send(
+        new StartDocumentAnalysisCommand({
+          DocumentLocation: { S3Object: { Bucket: BUCKET, Name: NOTES_KEY } },
+          FeatureTypes: ["SIGNATURES", "FORMS"],
+        }),
+      ),
+    );
+    expect(refused).toBeInstanceOf(InvalidParameterException);
+    expect(refused.message).toContain(
+      "FeatureTypes FORMS: the local Textract emulator analyses SIGNATURES only",
+    );
+    const analysis = await textract.send(
+      new StartDocumentAnalysisCommand({
+        DocumentLocation: { S3Object: { Bucket: BUCKET, Name: NOTES_KEY } },
+        FeatureTypes: ["SIGNATURES"],
+      }),
+    );
+    // A job of one API is unknown to the other's Get, as in Textract.
+    expect(await failure(get(analysis.JobId as string))).toBeInstanceOf(InvalidJobIdException);
+    await emulator.idle();
+    const answer = await textract.send(new GetDocumentAnalysisCommand({ JobId: analysis.JobId }));
+    expect(answer.JobStatus).toBe("FAILED");
+    expect(answer.AnalyzeDocumentModelVersion).toBeDefined();
+  });
+
+  it("answers an analysis's handwriting as SIGNATURE blocks on their page, in Textract's geometry", () => {
+    const page = {
+      page: 1,
+      lines: [{ words: [{ text: "Signature", x: 74, y: 126, width: 40, height: 8, confidence: 95 }] }],
+      signatures: [{ x: 100, y: 132, right: 190, top: 160, confidence: 88 }],
+    };
+    const size = [{ width: 612, height: 792 }];
+    expect(toBlocks([page], size).some((block) => block.BlockType === "SIGNATURE")).toBe(false);
+    const signature = toBlocks([page], size, { signatures: true }).find(
+      (block) => block.BlockType === "SIGNATURE",
+    );
+    expect(signature?.Page).toBe(1);
+    expect(signature?.Confidence).toBe(88);
+    const box = signature?.Geometry.BoundingBox;
+    expect(box?.Left).toBeCloseTo(100 / 612, 6);
+    expect(box?.Width).toBeCloseTo(90 / 612, 6);
+    expect(box?.Top).toBeCloseTo(1 - 160 / 792, 6);
+    expect(box?.Height).toBeCloseTo(28 / 792, 6);
   });
 
   it("fails a job whose object is not a PDF (FAILED, with why), after the IN_PROGRESS answers it was told to hold", async () => {

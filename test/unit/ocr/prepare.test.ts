@@ -14,11 +14,11 @@ import {
   otsuThreshold,
   preparePage,
   resize,
-  SPECKLE_SHARE,
-  speckleShare,
   rotateImage,
   rotateQuarter,
+  SPECKLE_SHARE,
   sauvola,
+  speckleShare,
   toPgm,
   warpPerspective,
 } from "../../../lambdas/tools/ocr/prepare.ts";

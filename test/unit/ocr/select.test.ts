@@ -32,17 +32,24 @@ afterEach(() => {
 
 describe("the OCR configuration", () => {
   it("reads nothing unless told (safe for any Lambda), and needs 80 % confidence by default", () => {
-    expect(config().ocr).toEqual({ engine: "none", minConfidence: 80, textractEndpoint: undefined });
+    expect(config().ocr).toEqual({
+      engine: "none",
+      minConfidence: 80,
+      textractEndpoint: undefined,
+      textractSignatures: false,
+    });
     expect(
       config({
         REWOO_OCR_ENGINE: "textract",
         REWOO_OCR_MIN_CONFIDENCE: "65",
         TEXTRACT_ENDPOINT: "https://textract.eu-west-1.amazonaws.com",
+        REWOO_TEXTRACT_SIGNATURES: "true",
       }).ocr,
     ).toEqual({
       engine: "textract",
       minConfidence: 65,
       textractEndpoint: "https://textract.eu-west-1.amazonaws.com",
+      textractSignatures: true,
     });
   });
 
