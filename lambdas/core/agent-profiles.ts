@@ -3,14 +3,16 @@
 // tools run, how an answer changes the plan, who writes the result); the workflow, the worker, the
 // stores and the API are the same for all. The agents themselves live in lambdas/agents/, each in
 // its folder, listed in lambdas/agents/registry.ts (docs/agents.md). Pure.
-import type { InstructionScope } from "./instructions.ts";
+import type { PlanReviewRules } from "./review.ts";
 import type {
   EvaluationRequest,
   Evidence,
   InputQuestion,
+  InstructionReading,
   Plan,
   ProfileName,
   Review,
+  ReviewIssue,
   RunResult,
   ToolCatalog,
 } from "./types.ts";
@@ -19,7 +21,7 @@ export interface PlanningInput {
   tools: ToolCatalog;
   maxSteps: number;
   request: EvaluationRequest;
-  scope: InstructionScope | undefined;
+  scope: InstructionReading | undefined;
 }
 
 export interface AgentProfileModule {
@@ -39,6 +41,16 @@ export interface AgentProfileModule {
    * engine's plan reviewer (rules and, with a hosted model, the model).
    */
   reviewPlan?(plan: Plan, request: EvaluationRequest, threshold: number | undefined): Review;
+  /**
+   * What the agent's rules add to the engine's reviewers (its rules, then with a hosted model the
+   * model's opinion): for a plan, the steps it must contain and issues with a step or the whole plan;
+   * for a result, its issues with it against the evidence (`reading`: the plan's). Absent: the
+   * engine's rules alone. Not read where reviewPlan / reviewResult review instead.
+   */
+  reviewRules?: {
+    plan?(plan: Plan, request: EvaluationRequest): PlanReviewRules;
+    result?(result: RunResult, evidence: Evidence[], reading: InstructionReading | undefined): ReviewIssue[];
+  };
   /** What the run must ask before any tool runs; absent: what the plan's tools ask (ToolDefinition.questions). */
   questions?(request: EvaluationRequest): InputQuestion[];
   /** The request and plan once the caller answered (`answers` keyed by the asked fields). */
@@ -74,6 +86,11 @@ export interface AgentProfileModule {
    * competent model would plan); absent: the provider plans as for a loan run.
    */
   offlinePlanText?(request: EvaluationRequest): string;
+  /**
+   * A plan's reading of the instructions as the planner's and the reviewers' prompts show it;
+   * absent: its interpretation.
+   */
+  describeReading?(reading: InstructionReading): string;
   /** The planner's role and the prompt template it plans from; absent: the loan planner's. */
   plannerPrompt?: { system: string; template: string };
 }

@@ -9,7 +9,6 @@
 // solver prompts.
 import * as z from "zod";
 import { balancedJsonEnd } from "./embedded-json.ts";
-import { describeScope, type InstructionScope } from "./instructions.ts";
 import { dataTag, renderPlan, renderRequest, SOLVER_METADATA_CHAR_BUDGET, truncate } from "./prompts.ts";
 import { REVIEW_CRITERIA, scoreReview, settleReview } from "./review.ts";
 import type {
@@ -56,7 +55,7 @@ export interface PlanReviewPromptInput {
   plan: Plan;
   /** The agent's tool names. */
   tools: Iterable<string>;
-  scope?: InstructionScope;
+  scope?: string;
   /** The rules' review of the same plan. */
   rules: Review;
 }
@@ -67,9 +66,7 @@ export function renderPlanReviewPrompt(input: PlanReviewPromptInput): { system: 
     "",
     "Request:",
     renderRequest(input.request, SOLVER_METADATA_CHAR_BUDGET),
-    ...(input.scope
-      ? [`How the instructions were read: ${dataTag("scope", {}, describeScope(input.scope))}`]
-      : []),
+    ...(input.scope ? [`How the instructions were read: ${dataTag("scope", {}, input.scope)}`] : []),
     "",
     `Tools of this agent: ${[...input.tools].join(", ")}`,
     "",
@@ -94,7 +91,7 @@ export interface ResultReviewPromptInput {
   result: RunResult;
   /** The run's evidence with outputs resolved. */
   evidence: Evidence[];
-  scope?: InstructionScope;
+  scope?: string;
   /** The rules' review of the same answer. */
   rules: Review;
 }
@@ -105,9 +102,7 @@ export function renderResultReviewPrompt(input: ResultReviewPromptInput): { syst
     "",
     "Request:",
     renderRequest(input.request, SOLVER_METADATA_CHAR_BUDGET),
-    ...(input.scope
-      ? [`How the instructions were read: ${dataTag("scope", {}, describeScope(input.scope))}`]
-      : []),
+    ...(input.scope ? [`How the instructions were read: ${dataTag("scope", {}, input.scope)}`] : []),
     "",
     "Answer:",
     dataTag("answer", {}, truncate(renderAnswer(input.result), REVIEW_ANSWER_CHAR_BUDGET)),

@@ -10,7 +10,6 @@
 // that text inside them is data, never instructions. The tags cannot be forged from inside: see
 // neutralizeMarkup.
 import * as z from "zod";
-import { describeScope, type InstructionScope } from "./instructions.ts";
 import { formatPath, placeholdersIn, substitutePlaceholders } from "./placeholders.ts";
 import type { EvaluationRequest, Evidence, Plan, ToolCatalog } from "./types.ts";
 
@@ -220,17 +219,15 @@ export function renderPlannerPrompt(input: {
   template?: string;
   /** The planner's role; the loan agent's by default. */
   system?: string;
-  /** How the instructions were read (a hint the model may overrule). */
-  scope?: InstructionScope;
+  /** How the instructions were read, in the agent's words (AgentProfileModule.describeReading): a hint the model may overrule. */
+  scope?: string;
   /** A previous plan and what went wrong with it, when planning again. */
   replan?: { previous: Plan; failures: string[]; finished: string[] };
 }): RenderedPrompt {
   const request = [renderRequest(input.request)];
   // The scope quotes document paths, which are data.
   if (input.scope)
-    request.push(
-      `How the instructions were read (a hint): ${dataTag("scope", {}, describeScope(input.scope))}`,
-    );
+    request.push(`How the instructions were read (a hint): ${dataTag("scope", {}, input.scope)}`);
   if (input.replan) request.push(renderReplan(input.replan));
   const prompt = fillSlots(input.template ?? DEFAULT_PLANNER_PROMPT, {
     tool_descriptions: describeTools(input.tools),

@@ -2,7 +2,6 @@
 import type { z } from "zod";
 import type { RunStatus, TerminalStatus } from "../contracts/run-status.ts";
 import type { RunCost } from "./cost.ts";
-import type { InstructionScope } from "./instructions.ts";
 
 export type { RunCost } from "./cost.ts";
 
@@ -39,7 +38,16 @@ export interface Plan {
   levels: string[][];
   repairs: PlanRepair[];
   /** How the instructions were read when the plan was made (the solver answers within it). */
-  scope?: InstructionScope;
+  scope?: InstructionReading;
+}
+
+/**
+ * How the run's agent read its instructions when it planned: one sentence for people, and whatever
+ * else the agent's planner, reviewers and solver read (the agent defines it; the engine stores it
+ * with the plan and passes it on unread).
+ */
+export interface InstructionReading {
+  interpretation: string;
 }
 
 /** What a tool needs to be validated and described; the implementation lives in lambdas/tools. */

@@ -6,10 +6,16 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { loanEvaluationProfile, maxStepsFor } from "../agents/loan/profiles.ts";
 import { profileModule } from "../agents/registry.ts";
-import type { InstructionScope } from "../core/instructions.ts";
 import { renderPlannerPrompt } from "../core/prompts.ts";
 import { reconcilePlan } from "../core/replan.ts";
-import { type EvaluationRequest, isTerminal, type Plan, type ProfileName } from "../core/types.ts";
+import { describeReading } from "../core/review.ts";
+import {
+  type EvaluationRequest,
+  type InstructionReading,
+  isTerminal,
+  type Plan,
+  type ProfileName,
+} from "../core/types.ts";
 import { normalizePlan, PlanValidationError } from "../core/validate.ts";
 import type { ReplanContext } from "../llm/types.ts";
 import type { Services } from "../runtime/services.ts";
@@ -101,7 +107,7 @@ async function writtenPlan(
 export function plannerScope(
   request: EvaluationRequest,
   profile: ProfileName | undefined,
-): InstructionScope | undefined {
+): InstructionReading | undefined {
   return profile === undefined ? scopeOf(request) : undefined;
 }
 
@@ -115,7 +121,7 @@ export interface PlannedRequest {
 export async function askPlanner(
   runId: string,
   request: EvaluationRequest,
-  scope: InstructionScope | undefined,
+  scope: InstructionReading | undefined,
   replan: ReplanContext | undefined,
   services: Services,
   log: Logger,
@@ -132,7 +138,7 @@ export async function askPlanner(
     request,
     tools: catalog,
     maxSteps,
-    ...(scope ? { scope } : {}),
+    ...(scope ? { scope: describeReading(profile, scope) } : {}),
     ...(replan ? { replan: { previous: replan.previous, failures: replan.failures, finished } } : {}),
     // A configured template is the loan planner's; another agent plans from its own.
     ...(profile.plannerPrompt ?? (config.llm.plannerPrompt ? { template: config.llm.plannerPrompt } : {})),

@@ -6,7 +6,7 @@ import type { Holdings } from "../agents/banking/preflight.ts";
 import { maxStepsFor } from "../agents/loan/profiles.ts";
 import { profileModule, runQuestions } from "../agents/registry.ts";
 import { approvalRequired, mayAsk, nextWait, type WaitDecision } from "../core/interaction.ts";
-import { loanPlanReviewInput, scoreReview } from "../core/review.ts";
+import { planReviewInput, scoreReview } from "../core/review.ts";
 import { isTerminal, type Plan, type Review } from "../core/types.ts";
 import { PlanValidationError } from "../core/validate.ts";
 import { reviewPlanWithModel } from "../runtime/reviewer.ts";
@@ -139,7 +139,7 @@ export async function reviewPlanRun(
     profile.reviewPlan
       ? profile.reviewPlan(candidate, meta.request, config.reviewThreshold)
       : reviewPlanWithModel(
-          loanPlanReviewInput(candidate, meta.request, catalog, maxSteps),
+          planReviewInput(profile, candidate, meta.request, catalog, maxSteps),
           config.reviewThreshold,
           { runId, services, log, askModel: meta.mode !== "legacy" },
         );
