@@ -3,8 +3,11 @@
 // tools run, how an answer changes the plan, who writes the result); the workflow, the worker, the
 // stores and the API are the same for all. The agents themselves live in lambdas/agents/, each in
 // its folder, listed in lambdas/agents/registry.ts (docs/agents.md). Pure.
+import type { PlanReviewPromptInput, ResultReviewPromptInput } from "./model-review.ts";
+import type { RenderedPrompt } from "./prompts.ts";
 import type { PlanReviewRules } from "./review.ts";
 import type {
+  Clarification,
   EvaluationRequest,
   Evidence,
   InputQuestion,
@@ -51,6 +54,14 @@ export interface AgentProfileModule {
     plan?(plan: Plan, request: EvaluationRequest): PlanReviewRules;
     result?(result: RunResult, evidence: Evidence[], reading: InstructionReading | undefined): ReviewIssue[];
   };
+  /**
+   * The prompts that ask a hosted reviewer model about a plan or a result after the rules'
+   * review (lambdas/core/model-review.ts); absent: the rules' review stands alone.
+   */
+  reviewerPrompts?: {
+    plan(input: PlanReviewPromptInput): RenderedPrompt;
+    result(input: ResultReviewPromptInput): RenderedPrompt;
+  };
   /** What the run must ask before any tool runs; absent: what the plan's tools ask (ToolDefinition.questions). */
   questions?(request: EvaluationRequest): InputQuestion[];
   /** The request and plan once the caller answered (`answers` keyed by the asked fields). */
@@ -83,7 +94,7 @@ export interface AgentProfileModule {
   readRequest?(text: string, request: EvaluationRequest): { request: EvaluationRequest; problems: string[] };
   /**
    * The plan text the offline `rule-based` provider writes for this agent's request (what a
-   * competent model would plan); absent: the provider plans as for a loan run.
+   * competent model would plan); absent: the provider's own planner (lambdas/llm/rule-based.ts).
    */
   offlinePlanText?(request: EvaluationRequest): string;
   /**
@@ -91,6 +102,38 @@ export interface AgentProfileModule {
    * absent: its interpretation.
    */
   describeReading?(reading: InstructionReading): string;
-  /** The planner's role and the prompt template it plans from; absent: the loan planner's. */
-  plannerPrompt?: { system: string; template: string };
+  /**
+   * The planner's role and the prompt template it plans from (lambdas/core/prompts.ts); absent:
+   * GENERIC_PLANNER_PROMPT. `overridable`: the deployment's REWOO_PLANNER_PROMPT, when set,
+   * replaces the template.
+   */
+  plannerPrompt?: AgentPrompt;
+  /** What the prompts show as the instruction of a request that has none; absent: NO_INSTRUCTIONS. */
+  defaultInstructions?: string;
+  /**
+   * How the solver model answers for an agent without `answer`: its role and template
+   * (`overridable`: REWOO_SOLVER_PROMPT replaces it), larger evidence budgets for the tools whose
+   * output is the answer itself, and the reading of the model's text into the result (`warnings`:
+   * what had to be repaired). An agent needs `answer` or this.
+   */
+  solver?: AgentPrompt & {
+    evidenceBudgets?: Readonly<Record<string, number>>;
+    readAnswer(
+      text: string,
+      input: { plan: Plan; evidence: Evidence[]; clarification: Clarification | undefined },
+    ): { result: RunResult; warnings: string[] };
+  };
+}
+
+/** An agent's prompt for one model role. */
+export interface AgentPrompt {
+  system: string;
+  template: string;
+  /** The deployment's template setting for this role, when set, replaces `template`. */
+  overridable?: boolean;
+}
+
+/** The template a role plans or answers from: the deployment's, when the agent lets it replace its own. */
+export function chosenTemplate(prompt: AgentPrompt, configured: string | undefined): string {
+  return prompt.overridable && configured ? configured : prompt.template;
 }

@@ -6,6 +6,8 @@
 // they are scored with the engine's. Pure: the evidence comes in resolved (outputs read from S3).
 
 import type { AgentProfileModule } from "./agent-profiles.ts";
+import type { PlanReviewPromptInput, ResultReviewPromptInput } from "./model-review.ts";
+import type { RenderedPrompt } from "./prompts.ts";
 import type {
   AgentProfile,
   EvaluationRequest,
@@ -72,6 +74,8 @@ export interface PlanReviewRules {
 }
 
 export interface PlanReviewInput extends PlanReviewRules {
+  /** The agent's prompt for a hosted reviewer model; absent: the rules judge alone. */
+  reviewerPrompt?: (input: PlanReviewPromptInput) => RenderedPrompt;
   plan: Plan;
   request: EvaluationRequest;
   /** The tools the registry knows. */
@@ -95,6 +99,7 @@ export function planReviewInput(
     request,
     tools: new Set(tools.keys()),
     ...(plan.scope ? { scope: describeReading(agent, plan.scope) } : {}),
+    ...(agent.reviewerPrompts ? { reviewerPrompt: agent.reviewerPrompts.plan } : {}),
     maxSteps,
   };
 }
@@ -184,6 +189,8 @@ export interface ResultReviewInput {
   evidence: Evidence[];
   /** How the instructions were read, in the agent's words (for a model reviewer). */
   scope?: string;
+  /** The agent's prompt for a hosted reviewer model; absent: the rules judge alone. */
+  reviewerPrompt?: (input: ResultReviewPromptInput) => RenderedPrompt;
   /** The agent's own issues with the result (AgentProfileModule.reviewRules), after the engine's. */
   resultIssues?: (result: RunResult, evidence: Evidence[]) => ReviewIssue[];
 }
@@ -200,6 +207,7 @@ export function resultReviewInput(
     result,
     evidence,
     ...(plan.scope ? { scope: describeReading(agent, plan.scope) } : {}),
+    ...(agent.reviewerPrompts ? { reviewerPrompt: agent.reviewerPrompts.result } : {}),
     ...(rules
       ? { resultIssues: (answer: RunResult, items: Evidence[]) => rules(answer, items, plan.scope) }
       : {}),

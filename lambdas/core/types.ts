@@ -89,11 +89,6 @@ export interface RequiredStep {
  * DEFAULT_PROFILE's (lambdas/contracts/agents.ts).
  */
 export type ProfileName = string;
-/**
- * The loan agent's name, kept here for lambdas/agents/loan/agent.ts until that folder imports
- * DEFAULT_PROFILE itself; nothing else reads it.
- */
-export { DEFAULT_PROFILE as LOAN_PROFILE } from "../contracts/agents.ts";
 
 export interface EvaluationOptions {
   max_steps?: number;

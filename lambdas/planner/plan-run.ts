@@ -6,6 +6,7 @@
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { loanEvaluationProfile, maxStepsFor } from "../agents/loan/profiles.ts";
 import { profileModule } from "../agents/registry.ts";
+import { chosenTemplate } from "../core/agent-profiles.ts";
 import { renderPlannerPrompt } from "../core/prompts.ts";
 import { reconcilePlan } from "../core/replan.ts";
 import { describeReading } from "../core/review.ts";
@@ -140,8 +141,13 @@ export async function askPlanner(
     maxSteps,
     ...(scope ? { scope: describeReading(profile, scope) } : {}),
     ...(replan ? { replan: { previous: replan.previous, failures: replan.failures, finished } } : {}),
-    // A configured template is the loan planner's; another agent plans from its own.
-    ...(profile.plannerPrompt ?? (config.llm.plannerPrompt ? { template: config.llm.plannerPrompt } : {})),
+    ...(profile.plannerPrompt
+      ? {
+          system: profile.plannerPrompt.system,
+          template: chosenTemplate(profile.plannerPrompt, config.llm.plannerPrompt),
+        }
+      : {}),
+    ...(profile.defaultInstructions ? { defaultInstructions: profile.defaultInstructions } : {}),
   });
   const completion = await llm.planner.provider.complete({
     system,

@@ -5,13 +5,15 @@
 import { describe, expect, it } from "vitest";
 import { reviewLoanPlan, reviewLoanResult } from "../../../lambdas/agents/loan/review.ts";
 import {
-  MAX_MODEL_ISSUES,
-  mergeReviews,
-  parseModelReview,
   REVIEWER_SYSTEM_PROMPT,
   renderEvidenceDigest,
   renderPlanReviewPrompt,
   renderResultReviewPrompt,
+} from "../../../lambdas/agents/loan/review-prompts.ts";
+import {
+  MAX_MODEL_ISSUES,
+  mergeReviews,
+  parseModelReview,
   withUnusableModelReview,
 } from "../../../lambdas/core/model-review.ts";
 import { scoreReview } from "../../../lambdas/core/review.ts";

@@ -5,6 +5,10 @@
 import { Logger } from "@aws-lambda-powertools/logger";
 import { describe, expect, it, vi } from "vitest";
 import { loanPlanReviewRules, loanResultIssues } from "../../../lambdas/agents/loan/review.ts";
+import {
+  renderPlanReviewPrompt,
+  renderResultReviewPrompt,
+} from "../../../lambdas/agents/loan/review-prompts.ts";
 import { reviewPlan, reviewResult } from "../../../lambdas/core/review.ts";
 import type { EvaluationRequest, Evidence, Plan, RunResult, Usage } from "../../../lambdas/core/types.ts";
 import { createLlmProviders } from "../../../lambdas/llm/index.ts";
@@ -45,6 +49,7 @@ const PLAN_INPUT = {
   plan: PLAN,
   request: REQUEST,
   ...loanPlanReviewRules(REQUEST, undefined),
+  reviewerPrompt: renderPlanReviewPrompt,
   tools: new Set(["call_preconditions_api", "call_conditions_ai_api"]),
 };
 
@@ -237,6 +242,7 @@ describe("reviewResultWithModel", () => {
     result: RESULT,
     evidence: EVIDENCE,
     resultIssues: (result: RunResult, evidence: Evidence[]) => loanResultIssues(result, evidence, undefined),
+    reviewerPrompt: renderResultReviewPrompt,
   };
 
   it("sends the answer and its evidence, and ends unapproved when the model scores it below the threshold", async () => {
