@@ -181,37 +181,6 @@ export function planWithAnswers(plan: Plan, answers: Record<string, unknown>): P
 
 // ---------------------------------------------------------------- results
 
-/**
- * After a question timed out: the conditions that waited for an answer say so in the result (their
- * verdicts are insufficient_evidence already: the input is still missing).
- */
-export function noteUnanswered(result: RunResult, clarification: Clarification | undefined): RunResult {
-  if (clarification?.status !== "timed_out") return result;
-  const waiting = new Map<string, InputQuestion[]>();
-  for (const question of clarification.questions) {
-    for (const id of question.conditions) waiting.set(id, [...(waiting.get(id) ?? []), question]);
-  }
-  const note = (questions: InputQuestion[]) =>
-    `asked for ${questions.map((question) => question.field).join(" and ")} at ${clarification.asked_at}; no answer came by ${clarification.deadline}`;
-  const unfulfilled = result.unfulfilled_conditions.map((finding) => {
-    const questions = waiting.get(finding.id.toUpperCase()) ?? waiting.get(finding.id);
-    if (!questions) return finding;
-    return {
-      ...finding,
-      reason: finding.reason ? `${finding.reason} (${note(questions)})` : note(questions),
-    };
-  });
-  const asked = [...new Set(clarification.questions.map((question) => question.field))];
-  return {
-    ...result,
-    unfulfilled_conditions: unfulfilled,
-    missing_information: [
-      ...result.missing_information,
-      `no answer came to the question for ${asked.join(", ")} (asked ${clarification.asked_at}, waited until ${clarification.deadline})`,
-    ],
-  };
-}
-
 /** The answer of a run whose plan an operator rejected (or did not approve in time): nothing was judged. */
 export function rejectedAnswer(approval: Approval): RunResult {
   const why =

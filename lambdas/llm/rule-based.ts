@@ -5,8 +5,8 @@
 
 import { type InstructionScope, loanScope } from "../agents/loan/instructions/interpret.ts";
 import { judgesConditions, preconditionsArgs, scopedDocuments } from "../agents/loan/profiles.ts";
+import { ocrMarks, shortSolverAnswer } from "../agents/loan/solver-answer.ts";
 import { profileModule } from "../agents/registry.ts";
-import { ocrMarks, shortSolverAnswer } from "../core/result.ts";
 import type {
   ConditionFinding,
   EvaluationRequest,

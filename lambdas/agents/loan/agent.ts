@@ -4,8 +4,7 @@
 
 import { DEFAULT_PROFILE } from "../../contracts/agents.ts";
 import type { AgentProfileModule } from "../../core/agent-profiles.ts";
-import { noteUnanswered, planWithAnswers, withAnswers } from "../../core/interaction.ts";
-import { parseSolverOutput } from "../../core/result.ts";
+import { planWithAnswers, withAnswers } from "../../core/interaction.ts";
 import { describeScope, type InstructionScope, loanScope } from "./instructions/interpret.ts";
 import { loanEvaluationProfileFor, loanPlanFromText } from "./profiles.ts";
 import {
@@ -18,6 +17,7 @@ import {
 } from "./prompts.ts";
 import { loanPlanReviewRules, loanResultIssues } from "./review.ts";
 import { renderPlanReviewPrompt, renderResultReviewPrompt } from "./review-prompts.ts";
+import { noteUnanswered, parseSolverOutput } from "./solver-answer.ts";
 
 export const loanEvaluation: AgentProfileModule = {
   // The runs whose record names no agent are the loan agent's.

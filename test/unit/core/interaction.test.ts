@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { noteUnanswered } from "../../../lambdas/agents/loan/solver-answer.ts";
 import {
   type AnswerError,
   mergeQuestions,
   nextWait,
-  noteUnanswered,
   planWithAnswers,
   readAnswers,
   rejectedAnswer,

@@ -3,7 +3,11 @@
 // the dashboard mark such citations for people. Text pages' citations stay exactly as they were.
 import { describe, expect, it } from "vitest";
 import { renderLoanSolverPrompt } from "../../../lambdas/agents/loan/prompts.ts";
-import { parseSolverOutput, RunResultSchema, shortSolverAnswer } from "../../../lambdas/core/result.ts";
+import {
+  parseSolverOutput,
+  RunResultSchema,
+  shortSolverAnswer,
+} from "../../../lambdas/agents/loan/solver-answer.ts";
 import type { Evidence, Plan } from "../../../lambdas/core/types.ts";
 import { RuleBasedProvider } from "../../../lambdas/llm/rule-based.ts";
 import { ok, planOf, taxReturnRequest } from "../llm/fixtures.ts";

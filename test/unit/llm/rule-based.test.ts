@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderLoanPlannerPrompt, renderLoanSolverPrompt } from "../../../lambdas/agents/loan/prompts.ts";
-import { parseSolverOutput } from "../../../lambdas/core/result.ts";
+import { parseSolverOutput } from "../../../lambdas/agents/loan/solver-answer.ts";
 import type { Evidence, Plan, RawStep } from "../../../lambdas/core/types.ts";
 import { extractiveAnswer, RuleBasedProvider } from "../../../lambdas/llm/rule-based.ts";
 import { countTokens } from "../../../lambdas/llm/tokenizer.ts";
