@@ -1,8 +1,9 @@
 // What an agent tells the engine: the planner, the reviewers, the waits and the solver ask a run's
 // profile what differs between agents (how a plan is read and checked, what must be asked before
 // tools run, how an answer changes the plan, who writes the result); the workflow, the worker, the
-// stores and the API are the same for all. The agents themselves live in lambdas/agents/, each in
-// its folder, listed in lambdas/agents/registry.ts (docs/agents.md). Pure.
+// stores and the API are the same for all. Each agent lives in its own folder and is registered by
+// name in the agent registry (docs/agents.md); the engine never imports one. Pure.
+import type { AnswerWords } from "./interaction.ts";
 import type { PlanReviewPromptInput, ResultReviewPromptInput } from "./model-review.ts";
 import type { RenderedPrompt } from "./prompts.ts";
 import type { PlanReviewRules } from "./review.ts";
@@ -62,6 +63,12 @@ export interface AgentProfileModule {
     plan(input: PlanReviewPromptInput): RenderedPrompt;
     result(input: ResultReviewPromptInput): RenderedPrompt;
   };
+  /**
+   * The agent's words in the answers the engine writes itself (a plan rejected, or failing review):
+   * what was not done besides calling tools, and who should look at the request. Absent: only "no
+   * tool was called" is said, and "a person" should look.
+   */
+  answerWords?: AnswerWords;
   /** What the run must ask before any tool runs; absent: what the plan's tools ask (ToolDefinition.questions). */
   questions?(request: EvaluationRequest): InputQuestion[];
   /** The request and plan once the caller answered (`answers` keyed by the asked fields). */

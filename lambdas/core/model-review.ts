@@ -97,7 +97,7 @@ const ModelReviewSchema = z.object({
           .string({ error: "expected a non-empty string" })
           .trim()
           .min(1, { error: "expected a non-empty string" }),
-        ref: z.string({ error: "expected a step or condition id" }).trim().nullish(),
+        ref: z.string({ error: "expected the id of a step or finding" }).trim().nullish(),
       }),
       { error: "expected an array of issues" },
     )

@@ -46,7 +46,7 @@ const s3KeyRules =
 export const EvaluationRequestSchema = z.strictObject({
   metadata: z.record(z.string(), z.unknown(), {
     error: (issue) =>
-      issue.input === undefined ? "required: an object with the loan metadata" : "expected an object",
+      issue.input === undefined ? "required: an object with the request's metadata" : "expected an object",
   }),
   instructions: z.string().max(4_000).optional(),
   s3_pdf_paths: z

@@ -5,7 +5,9 @@
 // threshold and no issue is critical. An agent adds its own rules (AgentProfileModule.reviewRules):
 // they are scored with the engine's. Pure: the evidence comes in resolved (outputs read from S3).
 
+import { noFindings } from "../contracts/run-result.ts";
 import type { AgentProfileModule } from "./agent-profiles.ts";
+import { type AnswerWords, noToolCalled } from "./interaction.ts";
 import type { PlanReviewPromptInput, ResultReviewPromptInput } from "./model-review.ts";
 import type { RenderedPrompt } from "./prompts.ts";
 import type {
@@ -253,16 +255,16 @@ export function needsReviewAnswer(
   target: "plan" | "result",
   review: Review,
   result: RunResult | undefined,
+  words?: AnswerWords,
 ): RunResult {
   const findings = review.issues.map((issue) => `${issue.message} (${issue.criterion}, ${issue.severity})`);
   if (target === "plan" || !result) {
     return {
-      summary: `Needs review: the agent's plan scored ${review.score}/10 in review, so no tool was called and no condition was judged.`,
-      fulfilled_conditions: [],
-      unfulfilled_conditions: [],
+      summary: `Needs review: the agent's plan scored ${review.score}/10 in review, so ${noToolCalled(words)}.`,
+      ...noFindings(),
       missing_information: findings,
       recommendations: [
-        "Have an underwriter review this request, or correct it (documents, metadata, instructions) and start a new evaluation",
+        `Have ${words?.reviewer ?? "a person"} review this request, or correct it (documents, metadata, instructions) and start a new evaluation`,
       ],
     };
   }

@@ -7,15 +7,8 @@ import { type InstructionScope, loanScope } from "../agents/loan/instructions/in
 import { judgesConditions, preconditionsArgs, scopedDocuments } from "../agents/loan/profiles.ts";
 import { ocrMarks, shortSolverAnswer } from "../agents/loan/solver-answer.ts";
 import { profileModule } from "../agents/registry.ts";
-import type {
-  ConditionFinding,
-  EvaluationRequest,
-  Evidence,
-  Plan,
-  RawStep,
-  RunResult,
-  ToolCatalog,
-} from "../core/types.ts";
+import type { ConditionFinding } from "../contracts/run-result.ts";
+import type { EvaluationRequest, Evidence, Plan, RawStep, RunResult, ToolCatalog } from "../core/types.ts";
 import type { Completion, CompletionRequest, LlmProvider, ReplanContext } from "./types.ts";
 import { countedUsage } from "./usage.ts";
 

@@ -8,6 +8,7 @@ import { planWithAnswers, withAnswers } from "../../core/interaction.ts";
 import { describeScope, type InstructionScope, loanScope } from "./instructions/interpret.ts";
 import { loanEvaluationProfileFor, loanPlanFromText } from "./profiles.ts";
 import {
+  ANSWER_WORDS,
   DEFAULT_INSTRUCTIONS,
   DEFAULT_PLANNER_PROMPT,
   DEFAULT_SOLVER_PROMPT,
@@ -35,6 +36,7 @@ export const loanEvaluation: AgentProfileModule = {
   },
   plannerPrompt: { system: PLANNER_SYSTEM_PROMPT, template: DEFAULT_PLANNER_PROMPT, overridable: true },
   defaultInstructions: DEFAULT_INSTRUCTIONS,
+  answerWords: ANSWER_WORDS,
   solver: {
     system: SOLVER_SYSTEM_PROMPT,
     template: DEFAULT_SOLVER_PROMPT,

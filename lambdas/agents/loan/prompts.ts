@@ -20,6 +20,9 @@ import {
  */
 export const SOLVER_EVIDENCE_BUDGETS: Readonly<Record<string, number>> = { call_conditions_ai_api: 24_000 };
 
+/** The loan agent's words in the answers the engine writes itself (AgentProfileModule.answerWords). */
+export const ANSWER_WORDS = { notDone: "no condition was judged", reviewer: "an underwriter" };
+
 export const DEFAULT_INSTRUCTIONS = "Evaluate all loan conditions";
 
 // The data rule lives in the system prompts: a template override (config.llm.*Prompt) replaces the

@@ -2,6 +2,8 @@
 // with the loan criteria, after the rules' findings (lambdas/core/model-review.ts). Everything the
 // run produced (metadata, paths, plan args, the answer, evidence) reaches the model only inside data
 // tags, as in the planner and solver prompts.
+
+import type { ConditionFinding } from "../../contracts/run-result.ts";
 import {
   type PlanReviewPromptInput,
   type ResultReviewPromptInput,
@@ -15,7 +17,7 @@ import {
   SOLVER_METADATA_CHAR_BUDGET,
   truncate,
 } from "../../core/prompts.ts";
-import type { ConditionFinding, Evidence, RunResult } from "../../core/types.ts";
+import type { Evidence, RunResult } from "../../core/types.ts";
 import { DEFAULT_INSTRUCTIONS } from "./prompts.ts";
 
 /** Per evidence item in the result review: verdicts and citations, not documents. */

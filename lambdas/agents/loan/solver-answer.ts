@@ -9,15 +9,9 @@
 
 import { isDeepStrictEqual } from "node:util";
 import * as z from "zod";
+import type { ConditionFinding } from "../../contracts/run-result.ts";
 import { balancedJsonEnd } from "../../core/embedded-json.ts";
-import type {
-  Clarification,
-  ConditionFinding,
-  Evidence,
-  InputQuestion,
-  Plan,
-  RunResult,
-} from "../../core/types.ts";
+import type { Clarification, Evidence, InputQuestion, Plan, RunResult } from "../../core/types.ts";
 
 export const CitationSchema = z.object({
   document: z.string(),
