@@ -4,7 +4,6 @@
 // (so of two answers racing, or an answer racing the timeout, exactly one wins), then the token goes
 // back to Step Functions and the execution continues. The token itself never leaves the service.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
-import { maxStepsFor } from "../agents/loan/profiles.ts";
 import { checkLoanMetadata } from "../agents/loan/request-catalog.ts";
 import { profileModule, runQuestions } from "../agents/registry.ts";
 import { AnswerError, readAnswers } from "../core/interaction.ts";
@@ -12,7 +11,7 @@ import { PlanParseError } from "../core/parse.ts";
 import { InvalidRequestError, RequestTooLargeError, validateRequest } from "../core/request.ts";
 import { planReviewInput, reviewPlan } from "../core/review.ts";
 import type { Approval, Clarification, EvaluationRequest, Plan, Review, RunStatus } from "../core/types.ts";
-import { PlanValidationError } from "../core/validate.ts";
+import { maxStepsFor, PlanValidationError } from "../core/validate.ts";
 import type { MetaItem } from "../store/runs.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json, jsonBody } from "./http.ts";

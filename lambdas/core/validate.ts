@@ -379,3 +379,8 @@ function truncate(
     },
   };
 }
+
+/** The plan length a request may have: its own cap, within the system's. */
+export function maxStepsFor(request: EvaluationRequest, systemMax: number): number {
+  return Math.min(request.options?.max_steps ?? systemMax, systemMax);
+}

@@ -4,7 +4,7 @@
 // project comes from") skip the LLM: their plan is the fixed PreConditions → Conditions AI pair that the
 // loan profile requires anyway.
 import type { Logger } from "@aws-lambda-powertools/logger";
-import { loanEvaluationProfile, maxStepsFor } from "../agents/loan/profiles.ts";
+import { loanEvaluationProfile } from "../agents/loan/profiles.ts";
 import { profileModule } from "../agents/registry.ts";
 import { chosenTemplate } from "../core/agent-profiles.ts";
 import { renderPlannerPrompt } from "../core/prompts.ts";
@@ -17,7 +17,7 @@ import {
   type Plan,
   type ProfileName,
 } from "../core/types.ts";
-import { normalizePlan, PlanValidationError } from "../core/validate.ts";
+import { maxStepsFor, normalizePlan, PlanValidationError } from "../core/validate.ts";
 import type { ReplanContext } from "../llm/types.ts";
 import type { Services } from "../runtime/services.ts";
 import { scopeOf } from "./scope.ts";

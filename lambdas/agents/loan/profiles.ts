@@ -77,11 +77,6 @@ export function loanEvaluationProfileFor(scope?: InstructionScope): AgentProfile
 /** Every condition judged against every document: the profile without instructions to narrow it. */
 export const loanEvaluationProfile: AgentProfile = loanEvaluationProfileFor(undefined);
 
-/** The plan length a request may have: its own cap, within the system's. */
-export function maxStepsFor(request: EvaluationRequest, systemMax: number): number {
-  return Math.min(request.options?.max_steps ?? systemMax, systemMax);
-}
-
 /**
  * A plan as a planner writes it (any format the parser reads) → the validated plan of a loan request,
  * with the steps its scope requires, carrying that scope. The planner's output and an operator's
