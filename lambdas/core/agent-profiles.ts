@@ -42,7 +42,8 @@ export interface AgentProfileModule {
   actingTools?: ReadonlySet<string>;
   /**
    * The rules' review of a plan, for profiles that review by their own rules alone; absent: the
-   * engine's plan reviewer (rules and, with a hosted model, the model).
+   * engine's plan reviewer (its rules with `reviewRules`, then with a hosted model the model, asked
+   * through `reviewerPrompts`).
    */
   reviewPlan?(plan: Plan, request: EvaluationRequest, threshold: number | undefined): Review;
   /**
@@ -90,9 +91,9 @@ export interface AgentProfileModule {
     holdings: unknown,
     input: Omit<PlanningInput, "request">,
   ): { request: EvaluationRequest; plan?: Plan; refusal?: string };
-  /** The result from the evidence, for profiles that answer by their own rules; absent: the solver model writes it. */
+  /** The result from the evidence, for profiles that answer by their own rules; absent: the solver model writes it (`solver`). */
   answer?(request: EvaluationRequest, plan: Plan, evidence: Evidence[]): RunResult;
-  /** The review of a result by the profile's own rules; absent: the engine's result reviewer. */
+  /** The review of a result by the profile's own rules; absent: the engine's result reviewer (as for `reviewPlan`). */
   reviewResult?(result: RunResult, evidence: Evidence[], threshold: number | undefined): Review;
   /**
    * The request as the planner's text reads it (a hosted planner may also write its reading of the
