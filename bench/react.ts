@@ -6,6 +6,7 @@
 // tools' own descriptions and args schemas, so both architectures know exactly the same things.
 // ReAct's texts are its own: the ReWOO prompts were made shorter (args as types, a short answer
 // form) after this baseline was measured, and the baseline must not get cheaper with them.
+import { DEFAULT_INSTRUCTIONS } from "../lambdas/agents/loan/prompts.ts";
 import { balancedJsonEnd } from "../lambdas/core/embedded-json.ts";
 import { argsJsonSchema, EVIDENCE_CHAR_BUDGET, renderRequest, truncate } from "../lambdas/core/prompts.ts";
 import type { EvaluationRequest, Evidence, ToolCatalog } from "../lambdas/core/types.ts";
@@ -152,7 +153,7 @@ export function renderReactPrompt(
   const values: Record<string, string> = {
     tool_descriptions: describeToolsAsJsonSchema(tools),
     tool_names: [...tools.keys()].join(", "),
-    request: renderRequest(request),
+    request: renderRequest(request, { defaultInstructions: DEFAULT_INSTRUCTIONS }),
     scratchpad,
     answer_rules: SOLVER_RULES,
   };

@@ -1,11 +1,14 @@
 // One benchmark scenario through both architectures: a ReWOO run through the twin (its Step Functions
 // history, bounds and payloads) and the ReAct loop over the same tools, with the scripted answers of
 // both and the prompts' usage recounted.
+
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { HistoryEvent } from "../infra/local/step-functions.ts";
 import type { Twin } from "../infra/local/twin.ts";
-import { renderPlannerPrompt, renderSolverPrompt } from "../lambdas/core/prompts.ts";
+import { renderLoanPlannerPrompt, renderLoanSolverPrompt } from "../lambdas/agents/loan/prompts.ts";
+import { profileModule } from "../lambdas/agents/registry.ts";
+import { describeReading } from "../lambdas/core/review.ts";
 import type { EvaluationRequest, Evidence, Plan, RunRecord, RunResult } from "../lambdas/core/types.ts";
 import { ScriptedProvider } from "../lambdas/llm/scripted.ts";
 import { tokenizerUsage } from "../lambdas/llm/tokenizer.ts";
@@ -111,13 +114,13 @@ function verifyUsage(twin: Twin, record: RunRecord, maxSteps: number) {
   // The solver reads each tool's solver view of the evidence, as the solver handler renders it.
   const evidence = orderedEvidence(record).map((item) => twin.services.tools.forSolver(item));
   const script = rewooScript(record.request, twin.services.catalog, maxSteps, plan, evidence);
-  const plannerPrompt = renderPlannerPrompt({
+  const plannerPrompt = renderLoanPlannerPrompt({
     request: record.request,
     tools: twin.services.catalog,
     maxSteps,
-    ...(plan.scope ? { scope: plan.scope } : {}),
+    ...(plan.scope ? { scope: describeReading(profileModule(record.profile), plan.scope) } : {}),
   });
-  const solverPrompt = renderSolverPrompt({ request: record.request, plan, evidence });
+  const solverPrompt = renderLoanSolverPrompt({ request: record.request, plan, evidence });
   const planner = tokenizerUsage(plannerPrompt.system, plannerPrompt.prompt, script[0]?.text ?? "");
   const solver = tokenizerUsage(solverPrompt.system, solverPrompt.prompt, script[1]?.text ?? "");
   const ok =

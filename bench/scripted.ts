@@ -8,6 +8,7 @@
 // ReAct: the same tool calls, in plan order, one per turn (Thought / Action / Action Input), with the
 // conditions copied from the PreConditions observation (ReAct has no placeholders: the model writes
 // what it read), then the same final answer computed from the evidence the ReAct run observed.
+import { loanScope } from "../lambdas/agents/loan/instructions/interpret.ts";
 import { computeLevels } from "../lambdas/core/levels.ts";
 import type { EvaluationRequest, Evidence, Plan, RawStep, ToolCatalog } from "../lambdas/core/types.ts";
 import { planFromRequest, plannerText, solveFromEvidence, solverText } from "../lambdas/llm/rule-based.ts";
@@ -27,7 +28,7 @@ export function rewooScript(
   evidence: Evidence[],
 ): ScriptedResponse[] {
   return [
-    { purpose: "planner", text: rewooPlannerText(request, tools, maxSteps, plan.scope) },
+    { purpose: "planner", text: rewooPlannerText(request, tools, maxSteps, loanScope(plan.scope)) },
     { purpose: "solver", text: rewooSolverText(request, plan, evidence) },
   ];
 }

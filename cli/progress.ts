@@ -20,10 +20,10 @@ import {
   replanSummary,
   reviewSummary,
 } from "../dashboard/findings.js";
+import type { ConditionFinding } from "../lambdas/contracts/run-result.ts";
 import type {
   Approval,
   Clarification,
-  ConditionFinding,
   Evidence,
   InputQuestion,
   Plan,

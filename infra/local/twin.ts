@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { S3Client } from "@aws-sdk/client-s3";
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from "aws-lambda";
-import { loanRequestCatalog } from "../../lambdas/agents/loan/request-catalog.ts";
+import { checkLoanMetadata } from "../../lambdas/agents/loan/request-catalog.ts";
 import {
   mintToken,
   TOKEN_AUDIENCES,
@@ -165,7 +165,7 @@ let booted: Twin | undefined;
  */
 export function twinRequestPolicy(env: NodeJS.ProcessEnv = process.env): RequestPolicy {
   const { documentPolicy, resultPolicy } = locationPolicies(parseConfig({ ...env, ...LOCAL_NAMES }));
-  return { documents: documentPolicy, results: resultPolicy, catalog: loanRequestCatalog() };
+  return { documents: documentPolicy, results: resultPolicy, metadataProblems: checkLoanMetadata };
 }
 
 /**
@@ -579,7 +579,7 @@ function runControls(
       const validated = validateRequest(request, {
         documents: svc.documentPolicy,
         results: svc.resultPolicy,
-        catalog: loanRequestCatalog(),
+        metadataProblems: checkLoanMetadata,
       });
       const { run_id } = await startRun(
         validated,

@@ -2,7 +2,7 @@
 // plan: docs/architecture.md, "Where this project comes from"): check the body, honour Idempotency-Key,
 // create the run and start its execution, answer 202 with where to follow it.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
-import { loanRequestCatalog } from "../agents/loan/request-catalog.ts";
+import { checkLoanMetadata } from "../agents/loan/request-catalog.ts";
 import { mintToken, type TokenKeyring } from "../auth/tokens.ts";
 import type { StartedRun } from "../contracts/api-types.ts";
 import { resultObjectLocation } from "../core/destinations.ts";
@@ -43,7 +43,7 @@ export async function startEvaluation(
     request = validateRequest(body, {
       documents: documentPolicy,
       results: resultPolicy,
-      catalog: loanRequestCatalog(),
+      metadataProblems: checkLoanMetadata,
     });
   } catch (error) {
     if (error instanceof RequestTooLargeError) {

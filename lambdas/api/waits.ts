@@ -4,15 +4,14 @@
 // (so of two answers racing, or an answer racing the timeout, exactly one wins), then the token goes
 // back to Step Functions and the execution continues. The token itself never leaves the service.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from "aws-lambda";
-import { maxStepsFor } from "../agents/loan/profiles.ts";
-import { loanRequestCatalog } from "../agents/loan/request-catalog.ts";
+import { checkLoanMetadata } from "../agents/loan/request-catalog.ts";
 import { profileModule, runQuestions } from "../agents/registry.ts";
 import { AnswerError, readAnswers } from "../core/interaction.ts";
 import { PlanParseError } from "../core/parse.ts";
 import { InvalidRequestError, RequestTooLargeError, validateRequest } from "../core/request.ts";
-import { loanPlanReviewInput, reviewPlan } from "../core/review.ts";
+import { planReviewInput, reviewPlan } from "../core/review.ts";
 import type { Approval, Clarification, EvaluationRequest, Plan, Review, RunStatus } from "../core/types.ts";
-import { PlanValidationError } from "../core/validate.ts";
+import { maxStepsFor, PlanValidationError } from "../core/validate.ts";
 import type { MetaItem } from "../store/runs.ts";
 import type { ApiContext } from "./context.ts";
 import { HttpError, json, jsonBody } from "./http.ts";
@@ -108,7 +107,7 @@ function answeredRun(
       validateRequest(answered.request, {
         documents: documentPolicy,
         results: resultPolicy,
-        catalog: loanRequestCatalog(),
+        metadataProblems: checkLoanMetadata,
       });
   } catch (error) {
     if (error instanceof RequestTooLargeError) {
@@ -314,7 +313,7 @@ function editedPlan(
   }
   const review = profile.reviewPlan
     ? profile.reviewPlan(plan, meta.request, config.reviewThreshold)
-    : reviewPlan(loanPlanReviewInput(plan, meta.request, catalog, maxSteps), config.reviewThreshold);
+    : reviewPlan(planReviewInput(profile, plan, meta.request, catalog, maxSteps), config.reviewThreshold);
   if (!review.approved) {
     throw new HttpError(
       400,

@@ -3,7 +3,7 @@
 // starting it, because the child workflow runs the evaluation workflow itself, as a child execution that
 // it waits for; RecordLine reads how the run ended and counts the line once in the batch record.
 
-import { loanRequestCatalog } from "../agents/loan/request-catalog.ts";
+import { checkLoanMetadata } from "../agents/loan/request-catalog.ts";
 import {
   documentNames,
   FAILED_LINE_STATUSES,
@@ -68,7 +68,7 @@ export async function startLine(batchId: string, item: ManifestItem, deps: LineD
     const validated = validateRequest(request, {
       documents: deps.documentPolicy,
       results: deps.resultPolicy,
-      catalog: loanRequestCatalog(),
+      metadataProblems: checkLoanMetadata,
     });
     ({ created } = await createRunRecord(validated, { runs: deps.runs }, { runId, mode: "rewoo" }));
   } catch (error) {

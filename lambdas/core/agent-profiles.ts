@@ -1,16 +1,22 @@
 // What an agent tells the engine: the planner, the reviewers, the waits and the solver ask a run's
 // profile what differs between agents (how a plan is read and checked, what must be asked before
 // tools run, how an answer changes the plan, who writes the result); the workflow, the worker, the
-// stores and the API are the same for all. The agents themselves live in lambdas/agents/, each in
-// its folder, listed in lambdas/agents/registry.ts (docs/agents.md). Pure.
-import type { InstructionScope } from "./instructions.ts";
+// stores and the API are the same for all. Each agent lives in its own folder and is registered by
+// name in the agent registry (docs/agents.md); the engine never imports one. Pure.
+import type { AnswerWords } from "./interaction.ts";
+import type { PlanReviewPromptInput, ResultReviewPromptInput } from "./model-review.ts";
+import type { RenderedPrompt } from "./prompts.ts";
+import type { PlanReviewRules } from "./review.ts";
 import type {
+  Clarification,
   EvaluationRequest,
   Evidence,
   InputQuestion,
+  InstructionReading,
   Plan,
   ProfileName,
   Review,
+  ReviewIssue,
   RunResult,
   ToolCatalog,
 } from "./types.ts";
@@ -19,7 +25,7 @@ export interface PlanningInput {
   tools: ToolCatalog;
   maxSteps: number;
   request: EvaluationRequest;
-  scope: InstructionScope | undefined;
+  scope: InstructionReading | undefined;
 }
 
 export interface AgentProfileModule {
@@ -36,9 +42,34 @@ export interface AgentProfileModule {
   actingTools?: ReadonlySet<string>;
   /**
    * The rules' review of a plan, for profiles that review by their own rules alone; absent: the
-   * engine's plan reviewer (rules and, with a hosted model, the model).
+   * engine's plan reviewer (its rules with `reviewRules`, then with a hosted model the model, asked
+   * through `reviewerPrompts`).
    */
   reviewPlan?(plan: Plan, request: EvaluationRequest, threshold: number | undefined): Review;
+  /**
+   * What the agent's rules add to the engine's reviewers (its rules, then with a hosted model the
+   * model's opinion): for a plan, the steps it must contain and issues with a step or the whole plan;
+   * for a result, its issues with it against the evidence (`reading`: the plan's). Absent: the
+   * engine's rules alone. Not read where reviewPlan / reviewResult review instead.
+   */
+  reviewRules?: {
+    plan?(plan: Plan, request: EvaluationRequest): PlanReviewRules;
+    result?(result: RunResult, evidence: Evidence[], reading: InstructionReading | undefined): ReviewIssue[];
+  };
+  /**
+   * The prompts that ask a hosted reviewer model about a plan or a result after the rules'
+   * review (lambdas/core/model-review.ts); absent: the rules' review stands alone.
+   */
+  reviewerPrompts?: {
+    plan(input: PlanReviewPromptInput): RenderedPrompt;
+    result(input: ResultReviewPromptInput): RenderedPrompt;
+  };
+  /**
+   * The agent's words in the answers the engine writes itself (a plan rejected, or failing review):
+   * what was not done besides calling tools, and who should look at the request. Absent: only "no
+   * tool was called" is said, and "a person" should look.
+   */
+  answerWords?: AnswerWords;
   /** What the run must ask before any tool runs; absent: what the plan's tools ask (ToolDefinition.questions). */
   questions?(request: EvaluationRequest): InputQuestion[];
   /** The request and plan once the caller answered (`answers` keyed by the asked fields). */
@@ -60,9 +91,9 @@ export interface AgentProfileModule {
     holdings: unknown,
     input: Omit<PlanningInput, "request">,
   ): { request: EvaluationRequest; plan?: Plan; refusal?: string };
-  /** The result from the evidence, for profiles that answer by their own rules; absent: the solver model writes it. */
+  /** The result from the evidence, for profiles that answer by their own rules; absent: the solver model writes it (`solver`). */
   answer?(request: EvaluationRequest, plan: Plan, evidence: Evidence[]): RunResult;
-  /** The review of a result by the profile's own rules; absent: the engine's result reviewer. */
+  /** The review of a result by the profile's own rules; absent: the engine's result reviewer (as for `reviewPlan`). */
   reviewResult?(result: RunResult, evidence: Evidence[], threshold: number | undefined): Review;
   /**
    * The request as the planner's text reads it (a hosted planner may also write its reading of the
@@ -71,9 +102,46 @@ export interface AgentProfileModule {
   readRequest?(text: string, request: EvaluationRequest): { request: EvaluationRequest; problems: string[] };
   /**
    * The plan text the offline `rule-based` provider writes for this agent's request (what a
-   * competent model would plan); absent: the provider plans as for a loan run.
+   * competent model would plan); absent: the provider's own planner (lambdas/llm/rule-based.ts).
    */
   offlinePlanText?(request: EvaluationRequest): string;
-  /** The planner's role and the prompt template it plans from; absent: the loan planner's. */
-  plannerPrompt?: { system: string; template: string };
+  /**
+   * A plan's reading of the instructions as the planner's and the reviewers' prompts show it;
+   * absent: its interpretation.
+   */
+  describeReading?(reading: InstructionReading): string;
+  /**
+   * The planner's role and the prompt template it plans from (lambdas/core/prompts.ts); absent:
+   * GENERIC_PLANNER_PROMPT. `overridable`: the deployment's REWOO_PLANNER_PROMPT, when set,
+   * replaces the template.
+   */
+  plannerPrompt?: AgentPrompt;
+  /** What the prompts show as the instruction of a request that has none; absent: NO_INSTRUCTIONS. */
+  defaultInstructions?: string;
+  /**
+   * How the solver model answers for an agent without `answer`: its role and template
+   * (`overridable`: REWOO_SOLVER_PROMPT replaces it), larger evidence budgets for the tools whose
+   * output is the answer itself, and the reading of the model's text into the result (`warnings`:
+   * what had to be repaired). An agent needs `answer` or this.
+   */
+  solver?: AgentPrompt & {
+    evidenceBudgets?: Readonly<Record<string, number>>;
+    readAnswer(
+      text: string,
+      input: { plan: Plan; evidence: Evidence[]; clarification: Clarification | undefined },
+    ): { result: RunResult; warnings: string[] };
+  };
+}
+
+/** An agent's prompt for one model role. */
+export interface AgentPrompt {
+  system: string;
+  template: string;
+  /** The deployment's template setting for this role, when set, replaces `template`. */
+  overridable?: boolean;
+}
+
+/** The template a role plans or answers from: the deployment's, when the agent lets it replace its own. */
+export function chosenTemplate(prompt: AgentPrompt, configured: string | undefined): string {
+  return prompt.overridable && configured ? configured : prompt.template;
 }

@@ -1,8 +1,10 @@
 // What a batch is, shared by the API (which creates batches and reads them), the batch function (the
 // Distributed Map's item steps and the batch's bookkeeping), the store and the CLI. Pure: no I/O (a new
 // batch's id is made by the store, lambdas/store/batches.ts, like a session's).
+
+import { type VerdictCounts, verdictCounts } from "../contracts/run-result.ts";
 import type { RequestProblem } from "./request.ts";
-import type { RunResult, TerminalStatus } from "./types.ts";
+import type { TerminalStatus } from "./types.ts";
 
 /** Requests a POST /v1/batches body may carry inline; a larger portfolio comes as a manifest. */
 export const MAX_INLINE_REQUESTS = 1_000;
@@ -60,12 +62,8 @@ export interface LineSource {
   documents?: string[];
 }
 
-/** How a finished run judged its conditions: how many verdicts of each kind its result holds. */
-export interface VerdictCounts {
-  fulfilled: number;
-  not_fulfilled: number;
-  insufficient_evidence: number;
-}
+// A line's verdict counts are the API result's, counted where the result's shape is defined.
+export { type VerdictCounts, verdictCounts };
 
 export interface LineResult extends LineSource {
   line: number;
@@ -104,35 +102,6 @@ export function documentNames(request: unknown): string[] | undefined {
     .slice(0, MAX_LINE_DOCUMENTS)
     .map((path) => (path.replace(/\/+$/, "").split("/").at(-1) || path).slice(0, MAX_FILE_NAME_CHARS));
   return names.length > 0 ? names : undefined;
-}
-
-const VERDICT_KINDS = ["fulfilled", "not_fulfilled", "insufficient_evidence"] as const;
-
-/**
- * The verdicts of a run's result by kind. A finding's own status decides ("Not Fulfilled" reads as
- * not_fulfilled); without one, the list it is in (fulfilled, else not_fulfilled). Conditions listed
- * as applying (nothing judged) are no verdicts.
- */
-export function verdictCounts(result: RunResult): VerdictCounts {
-  const counts: VerdictCounts = { fulfilled: 0, not_fulfilled: 0, insufficient_evidence: 0 };
-  const count = (findings: unknown, fallback: keyof VerdictCounts) => {
-    if (!Array.isArray(findings)) return;
-    for (const finding of findings) {
-      const raw = (finding as { status?: unknown } | null)?.status;
-      const status =
-        typeof raw === "string"
-          ? raw
-              .trim()
-              .toLowerCase()
-              .replace(/[\s-]+/g, "_")
-          : "";
-      const kind = VERDICT_KINDS.find((candidate) => candidate === status) ?? fallback;
-      counts[kind] += 1;
-    }
-  };
-  count(result.fulfilled_conditions, "fulfilled");
-  count(result.unfulfilled_conditions, "not_fulfilled");
-  return counts;
 }
 
 /** The batch workflow's execution input (statemachine/batch.asl.json reads these paths). */

@@ -64,8 +64,8 @@ export function parseLocationEntry(entry: string): { bucket: string; prefix: str
 }
 
 /**
- * `s3://bucket/key` or a key relative to the documents bucket, as the loan-agent plan's requests name them
- * (`rm-conditions/doc1.pdf`; docs/architecture.md, "Where this project comes from").
+ * `s3://bucket/key` or a key relative to the documents bucket (the demo data's keys start with its
+ * folder, `rm-conditions/`; docs/architecture.md, "Where this project comes from").
  */
 export function resolveDocumentPath(path: string, policy: DocumentPolicy): DocumentLocation {
   if (typeof path !== "string" || path.trim() === "") {

@@ -1,6 +1,7 @@
 // Runs that wait for a person: a question to the caller (clarification) and an operator's approval
 // of the plan. The state machine waits with a task token; these pure rules decide what the run waits
 // for next, check an answer, and apply it to the request and the plan.
+import { noFindings } from "../contracts/run-result.ts";
 import type { Approval, Clarification, EvaluationRequest, InputQuestion, Plan, RunResult } from "./types.ts";
 
 /** What the state machine does after the plan review (the ReviewPlan state's `wait_for`). */
@@ -73,7 +74,7 @@ export function mayAsk(request: EvaluationRequest, byDefault: boolean): boolean 
   return asked === undefined ? byDefault : asked === "ask";
 }
 
-/** Questions merged by field (two steps may need the same input for different conditions). */
+/** Questions merged by field (two steps may need the same input for different findings). */
 export function mergeQuestions(questions: Iterable<InputQuestion>): InputQuestion[] {
   const byField = new Map<string, InputQuestion>();
   for (const question of questions) {
@@ -103,7 +104,7 @@ export class AnswerError extends Error {
 /**
  * The body of `POST /v1/runs/{run_id}/input`: `{answers: {"<asked field>": value, ...}}`. At least one
  * asked field; no field that was not asked (an answer supplies what was missing, it does not rewrite
- * the loan). Values are checked against what the question expects by the caller (see ToolDefinition.questions).
+ * the request). Values are checked against what the question expects by the caller (see ToolDefinition.questions).
  */
 export function readAnswers(body: unknown, questions: readonly InputQuestion[]): Record<string, unknown> {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
@@ -162,7 +163,7 @@ export function withAnswers(
 }
 
 /**
- * The plan with the answers applied to every step that carries the loan's metadata in its args
+ * The plan with the answers applied to every step that carries the request's metadata in its args
  * (the steps have not run: nothing is called twice).
  */
 export function planWithAnswers(plan: Plan, answers: Record<string, unknown>): Plan {
@@ -182,46 +183,29 @@ export function planWithAnswers(plan: Plan, answers: Record<string, unknown>): P
 // ---------------------------------------------------------------- results
 
 /**
- * After a question timed out: the conditions that waited for an answer say so in the result (their
- * verdicts are insufficient_evidence already: the input is still missing).
+ * The agent's words in the answers the engine writes itself (AgentProfileModule.answerWords): what
+ * was not done when no tool ran, said after "no tool was called and", and who should look at a
+ * request whose plan failed review.
  */
-export function noteUnanswered(result: RunResult, clarification: Clarification | undefined): RunResult {
-  if (clarification?.status !== "timed_out") return result;
-  const waiting = new Map<string, InputQuestion[]>();
-  for (const question of clarification.questions) {
-    for (const id of question.conditions) waiting.set(id, [...(waiting.get(id) ?? []), question]);
-  }
-  const note = (questions: InputQuestion[]) =>
-    `asked for ${questions.map((question) => question.field).join(" and ")} at ${clarification.asked_at}; no answer came by ${clarification.deadline}`;
-  const unfulfilled = result.unfulfilled_conditions.map((finding) => {
-    const questions = waiting.get(finding.id.toUpperCase()) ?? waiting.get(finding.id);
-    if (!questions) return finding;
-    return {
-      ...finding,
-      reason: finding.reason ? `${finding.reason} (${note(questions)})` : note(questions),
-    };
-  });
-  const asked = [...new Set(clarification.questions.map((question) => question.field))];
-  return {
-    ...result,
-    unfulfilled_conditions: unfulfilled,
-    missing_information: [
-      ...result.missing_information,
-      `no answer came to the question for ${asked.join(", ")} (asked ${clarification.asked_at}, waited until ${clarification.deadline})`,
-    ],
-  };
+export interface AnswerWords {
+  notDone: string;
+  reviewer: string;
 }
 
-/** The answer of a run whose plan an operator rejected (or did not approve in time): nothing was judged. */
-export function rejectedAnswer(approval: Approval): RunResult {
+/** "no tool was called", and what else was not done in the agent's words. */
+export function noToolCalled(words: AnswerWords | undefined): string {
+  return `no tool was called${words ? ` and ${words.notDone}` : ""}`;
+}
+
+/** The answer of a run whose plan an operator rejected (or did not approve in time): nothing was done. */
+export function rejectedAnswer(approval: Approval, words?: AnswerWords): RunResult {
   const why =
     approval.status === "timed_out"
       ? `no operator approved the plan by ${approval.deadline}`
       : `an operator rejected the plan${approval.reason ? `: ${approval.reason}` : ""}`;
   return {
-    summary: `Rejected: ${why}, so no tool was called and no condition was judged.`,
-    fulfilled_conditions: [],
-    unfulfilled_conditions: [],
+    summary: `Rejected: ${why}, so ${noToolCalled(words)}.`,
+    ...noFindings(),
     missing_information: [],
     recommendations: [
       approval.status === "timed_out"
@@ -231,12 +215,11 @@ export function rejectedAnswer(approval: Approval): RunResult {
   };
 }
 
-/** The answer of a run refused before anything was asked or run (a transfer the balance cannot cover). */
+/** The answer of a run its agent refused before anything was asked or run (AgentProfileModule.check). */
 export function refusedAnswer(refusal: string): RunResult {
   return {
     summary: refusal,
-    fulfilled_conditions: [],
-    unfulfilled_conditions: [],
+    ...noFindings(),
     missing_information: [],
     recommendations: [],
   };

@@ -126,7 +126,7 @@ function mapStrings(
 
 /**
  * Replaces placeholders with evidence. A string that is exactly one placeholder becomes the typed value
- * (so `{{E1.conditions}}` hands a tool a real array); inside longer text a placeholder becomes text.
+ * (so `{{E1.items}}` hands a tool a real array); inside longer text a placeholder becomes text.
  * Failed upstream steps substitute their error text instead of failing this step: the tool (often an LLM)
  * may still do something useful, and `upstream_errors` lets the solver see why.
  */

@@ -2,7 +2,6 @@
 // starts) with the same policy, so all accept and refuse the same requests. Every offending field is
 // reported at once, by its path.
 import * as z from "zod";
-import { type LoanRequestCatalog, loanMetadataProblems } from "../agents/loan/loan-request.ts";
 import { isPlainObject } from "./describe.ts";
 import { checkResultDestination, ResultDestinationError, type ResultPolicy } from "./destinations.ts";
 import {
@@ -47,7 +46,7 @@ const s3KeyRules =
 export const EvaluationRequestSchema = z.strictObject({
   metadata: z.record(z.string(), z.unknown(), {
     error: (issue) =>
-      issue.input === undefined ? "required: an object with the loan metadata" : "expected an object",
+      issue.input === undefined ? "required: an object with the request's metadata" : "expected an object",
   }),
   instructions: z.string().max(4_000).optional(),
   s3_pdf_paths: z
@@ -100,13 +99,14 @@ export class RequestTooLargeError extends InvalidRequestError {
 }
 
 /**
- * Where this deployment lets a request read documents and write its result, and what the condition
- * catalog lets it name (lambdas/agents/loan/request-catalog.ts).
+ * Where this deployment lets a request read documents and write its result, and what the run's agent
+ * accepts in the metadata: `metadataProblems` names each problem by its path (`metadata.<field>`),
+ * and an empty list means the metadata is the agent's to read.
  */
 export interface RequestPolicy {
   documents: DocumentPolicy;
   results: ResultPolicy;
-  catalog: LoanRequestCatalog;
+  metadataProblems: (metadata: Record<string, unknown>) => RequestProblem[];
 }
 
 declare const validated: unique symbol;
@@ -118,8 +118,8 @@ declare const validated: unique symbol;
 export type ValidatedRequest = EvaluationRequest & { readonly [validated]: true };
 
 /**
- * Validates the shape, the metadata against the condition catalog, that every document and the result
- * destination are in allowed locations, and that what the run will store fits DynamoDB
+ * Validates the shape, the metadata by the agent's rules (RequestPolicy.metadataProblems), that
+ * every document and the result destination are in allowed locations, and that what the run will store fits DynamoDB
  * (RequestTooLargeError when only that fails). Every problem is reported at once: a field the shape
  * refuses is not looked at further, every other field is.
  */
@@ -180,7 +180,7 @@ export function validateRequest(input: unknown, policy: RequestPolicy): Validate
         message: `metadata nests ${deepMetadata.depth} levels deep here (metadata itself is level 1); at most ${MAX_METADATA_DEPTH}: the run stores a copy of metadata inside its plan, 4 levels down, and DynamoDB nests at most ${DYNAMODB_MAX_NESTED_CONTAINERS} maps and lists`,
       });
     }
-    problems.push(...loanMetadataProblems(body.metadata, policy.catalog));
+    problems.push(...policy.metadataProblems(body.metadata));
   }
   if (problems.length > 0 || !parsed.success) throw new InvalidRequestError(problems);
   const request = parsed.data as EvaluationRequest;

@@ -2,16 +2,22 @@
 // in the same shape). Each criterion (relevance, completeness, safety, quality) starts at 10 and loses
 // points per issue found: a critical issue takes it to 1, a major one costs 4, a minor one 1. The
 // score is the rounded mean of the criteria; a review is approved when the score reaches the
-// threshold and no issue is critical. Pure: the evidence comes in resolved (outputs read from S3).
+// threshold and no issue is critical. An agent adds its own rules (AgentProfileModule.reviewRules):
+// they are scored with the engine's. Pure: the evidence comes in resolved (outputs read from S3).
 
-import { judgesConditions, loanEvaluationProfileFor } from "../agents/loan/profiles.ts";
-import type { InstructionScope } from "./instructions.ts";
+import { noFindings } from "../contracts/run-result.ts";
+import type { AgentProfileModule } from "./agent-profiles.ts";
+import { type AnswerWords, noToolCalled } from "./interaction.ts";
+import type { PlanReviewPromptInput, ResultReviewPromptInput } from "./model-review.ts";
+import type { RenderedPrompt } from "./prompts.ts";
 import type {
   AgentProfile,
   EvaluationRequest,
   Evidence,
+  InstructionReading,
   IssueSeverity,
   Plan,
+  PlanStep,
   Review,
   ReviewCriterion,
   ReviewIssue,
@@ -59,40 +65,54 @@ export function settleReview(
 
 // ---------------------------------------------------------------- plan
 
-export interface PlanReviewInput {
+/** What an agent's rules add to the engine's review of a plan (AgentProfileModule.reviewRules). */
+export interface PlanReviewRules {
+  /** The steps the plan must contain; absent: none. */
+  profile?: AgentProfile;
+  /** Issues with one step, after the engine's check that its tool is the agent's. */
+  stepIssues?: (step: PlanStep) => ReviewIssue[];
+  /** Issues with the whole plan, after the required steps' check. */
+  planIssues?: (plan: Plan) => ReviewIssue[];
+}
+
+export interface PlanReviewInput extends PlanReviewRules {
+  /** The agent's prompt for a hosted reviewer model; absent: the rules judge alone. */
+  reviewerPrompt?: (input: PlanReviewPromptInput) => RenderedPrompt;
   plan: Plan;
   request: EvaluationRequest;
-  profile: AgentProfile;
   /** The tools the registry knows. */
   tools: ReadonlySet<string>;
-  scope?: InstructionScope;
+  /** How the instructions were read, in the agent's words (for a model reviewer). */
+  scope?: string;
   maxSteps?: number;
 }
 
-/** The review input of a loan plan: the profile and scope it was planned for, the registry's tools. */
-export function loanPlanReviewInput(
+/** The review input of a plan: the agent's rules for it, the registry's tools, the reading's description. */
+export function planReviewInput(
+  agent: AgentProfileModule,
   plan: Plan,
   request: EvaluationRequest,
   tools: ToolCatalog,
   maxSteps: number,
 ): PlanReviewInput {
   return {
+    ...agent.reviewRules?.plan?.(plan, request),
     plan,
     request,
-    profile: loanEvaluationProfileFor(plan.scope),
     tools: new Set(tools.keys()),
-    ...(plan.scope ? { scope: plan.scope } : {}),
+    ...(plan.scope ? { scope: describeReading(agent, plan.scope) } : {}),
+    ...(agent.reviewerPrompts ? { reviewerPrompt: agent.reviewerPrompts.plan } : {}),
     maxSteps,
   };
 }
 
-/** Lookups a plan may make only when the instructions ask for them. */
-const ASKED_LOOKUPS: Record<string, ReadonlyArray<string>> = {
-  query_database: ["history", "similar_loans"],
-};
+/** A reading of the instructions as prompts show it: in the agent's words, or its interpretation. */
+export function describeReading(agent: AgentProfileModule, reading: InstructionReading): string {
+  return agent.describeReading ? agent.describeReading(reading) : reading.interpretation;
+}
 
 export function reviewPlan(input: PlanReviewInput, threshold?: number): Review {
-  const { plan, request, profile, tools, scope } = input;
+  const { plan, request, tools } = input;
   const issues: ReviewIssue[] = [];
   const documents = new Set(request.s3_pdf_paths);
 
@@ -105,15 +125,7 @@ export function reviewPlan(input: PlanReviewInput, threshold?: number): Review {
         ref: step.id,
       });
     }
-    const asked = ASKED_LOOKUPS[step.tool];
-    if (asked && scope && !asked.some((question) => scope.questions.includes(question as never))) {
-      issues.push({
-        criterion: "relevance",
-        severity: "minor",
-        message: `${step.id} ${step.tool} answers a question the instructions did not ask`,
-        ref: step.id,
-      });
-    }
+    issues.push(...(input.stepIssues?.(step) ?? []));
     for (const path of documentPaths(step.args)) {
       if (!documents.has(path)) {
         issues.push({
@@ -134,7 +146,7 @@ export function reviewPlan(input: PlanReviewInput, threshold?: number): Review {
     }
   }
 
-  for (const required of profile.required_steps) {
+  for (const required of input.profile?.required_steps ?? []) {
     if (!plan.steps.some((step) => step.tool === required.tool)) {
       issues.push({
         criterion: "completeness",
@@ -143,20 +155,7 @@ export function reviewPlan(input: PlanReviewInput, threshold?: number): Review {
       });
     }
   }
-  if (judgesConditions(scope)) {
-    const wanted = scope?.documents ?? request.s3_pdf_paths;
-    const read = new Set(plan.steps.flatMap((step) => documentPaths(step.args)));
-    for (const document of wanted) {
-      if (!read.has(document)) {
-        issues.push({
-          criterion: "completeness",
-          severity: "major",
-          message: `no step reads ${document}`,
-          ref: document,
-        });
-      }
-    }
-  }
+  issues.push(...(input.planIssues?.(plan) ?? []));
 
   const seen = new Map<string, string>();
   for (const step of plan.steps) {
@@ -190,170 +189,44 @@ export interface ResultReviewInput {
   result: RunResult;
   /** The run's evidence with outputs resolved. */
   evidence: Evidence[];
-  scope?: InstructionScope;
+  /** How the instructions were read, in the agent's words (for a model reviewer). */
+  scope?: string;
+  /** The agent's prompt for a hosted reviewer model; absent: the rules judge alone. */
+  reviewerPrompt?: (input: ResultReviewPromptInput) => RenderedPrompt;
+  /** The agent's own issues with the result (AgentProfileModule.reviewRules), after the engine's. */
+  resultIssues?: (result: RunResult, evidence: Evidence[]) => ReviewIssue[];
 }
 
-interface EngineVerdict {
-  condition_id: string;
-  status: string;
-  citations: Array<{ document: string; page: number; excerpt: string }>;
+/** The review input of a result: the agent's rules for it, the reading's description. */
+export function resultReviewInput(
+  agent: AgentProfileModule,
+  result: RunResult,
+  evidence: Evidence[],
+  plan: Pick<Plan, "scope">,
+): ResultReviewInput {
+  const rules = agent.reviewRules?.result;
+  return {
+    result,
+    evidence,
+    ...(plan.scope ? { scope: describeReading(agent, plan.scope) } : {}),
+    ...(agent.reviewerPrompts ? { reviewerPrompt: agent.reviewerPrompts.result } : {}),
+    ...(rules
+      ? { resultIssues: (answer: RunResult, items: Evidence[]) => rules(answer, items, plan.scope) }
+      : {}),
+  };
 }
 
 export function reviewResult(input: ResultReviewInput, threshold?: number): Review {
-  const { result, evidence, scope } = input;
+  const { result, evidence } = input;
   const issues: ReviewIssue[] = [];
-  const predicted = predictedConditions(evidence);
-  const verdicts = engineVerdicts(evidence);
-  const judged = [
-    ...result.fulfilled_conditions.map((finding) => ({ ...finding, status: finding.status ?? "fulfilled" })),
-    ...result.unfulfilled_conditions.map((finding) => ({
-      ...finding,
-      status: finding.status ?? "not_fulfilled",
-    })),
-  ];
-  const judgedIds = new Set(judged.map((finding) => finding.id));
-
   if (!result.summary.trim())
     issues.push({ criterion: "quality", severity: "minor", message: "the summary is empty" });
-
-  if (judgesConditions(scope)) {
-    for (const id of predicted) {
-      if (!judgedIds.has(id)) {
-        issues.push({
-          criterion: "completeness",
-          severity: "major",
-          message: `${id} applies to the loan but the result does not judge it`,
-          ref: id,
-        });
-      }
-    }
-  } else {
-    const listed = new Set((result.applicable_conditions ?? []).map((finding) => finding.id));
-    for (const id of predicted) {
-      if (!listed.has(id)) {
-        issues.push({
-          criterion: "completeness",
-          severity: "major",
-          message: `${id} applies to the loan but is not listed`,
-          ref: id,
-        });
-      }
-    }
-  }
-
-  for (const finding of judged) {
-    if (scope?.exclude_conditions.includes(finding.id)) {
-      issues.push({
-        criterion: "relevance",
-        severity: "major",
-        message: `${finding.id} is judged although the instructions excluded it`,
-        ref: finding.id,
-      });
-    }
-    const engine = verdicts.get(finding.id);
-    const citations = finding.citations ?? [];
-    if (finding.status === "fulfilled" && citations.length === 0) {
-      // Backed by a cited engine verdict, the answer only fails to show it; otherwise nothing backs it.
-      const backed = engine?.status === "fulfilled" && engine.citations.length > 0;
-      issues.push({
-        criterion: backed ? "quality" : "safety",
-        severity: backed ? "major" : "critical",
-        message: `${finding.id} is fulfilled without a citation`,
-        ref: finding.id,
-      });
-    }
-    if (finding.status !== "insufficient_evidence" && !engine) {
-      issues.push({
-        criterion: "safety",
-        severity: finding.status === "fulfilled" ? "critical" : "major",
-        message: `${finding.id} is ${finding.status} but no evidence judged it`,
-        ref: finding.id,
-      });
-    }
-    if (engine && engine.status !== finding.status) {
-      issues.push({
-        criterion: "safety",
-        severity: finding.status === "fulfilled" ? "critical" : "major",
-        message: `${finding.id} is ${finding.status} in the result but ${engine.status} in the evidence`,
-        ref: finding.id,
-      });
-    }
-    for (const citation of citations) {
-      const known = engine?.citations.some(
-        (cited) =>
-          cited.document === citation.document &&
-          (citation.page === undefined || cited.page === citation.page) &&
-          (!citation.excerpt ||
-            cited.excerpt.includes(citation.excerpt) ||
-            citation.excerpt.includes(cited.excerpt)),
-      );
-      if (!known) {
-        issues.push({
-          criterion: "quality",
-          severity: "major",
-          message: `${finding.id} cites ${citation.document}${citation.page ? ` page ${citation.page}` : ""}, which the evidence does not cite`,
-          ref: finding.id,
-        });
-      }
-    }
-    if (finding.status !== "fulfilled" && !recommends(result.recommendations, finding)) {
-      issues.push({
-        criterion: "completeness",
-        severity: "minor",
-        message: `no recommendation for ${finding.id}`,
-        ref: finding.id,
-      });
-    }
-  }
+  issues.push(...(input.resultIssues?.(result, evidence) ?? []));
   return scoreReview(issues, threshold);
 }
 
-/** The condition ids PreConditions predicted (its evidence's `conditions[].id`). */
-function predictedConditions(evidence: Evidence[]): string[] {
-  const ids = new Set<string>();
-  for (const item of evidence) {
-    if (item.tool !== "call_preconditions_api" || item.status !== "ok") continue;
-    const conditions = (item.output as { conditions?: unknown } | undefined)?.conditions;
-    if (!Array.isArray(conditions)) continue;
-    for (const condition of conditions) {
-      const id = (condition as { id?: unknown })?.id;
-      if (typeof id === "string") ids.add(id.toUpperCase());
-    }
-  }
-  return [...ids];
-}
-
-/** Conditions AI's verdicts by condition id, the latest evidence winning (after a replan). */
-function engineVerdicts(evidence: Evidence[]): Map<string, EngineVerdict> {
-  const verdicts = new Map<string, EngineVerdict>();
-  for (const item of evidence) {
-    if (item.tool !== "call_conditions_ai_api" || item.status !== "ok") continue;
-    const list = (item.output as { verdicts?: unknown } | undefined)?.verdicts;
-    if (!Array.isArray(list)) continue;
-    for (const raw of list) {
-      const verdict = raw as Partial<EngineVerdict>;
-      if (typeof verdict.condition_id !== "string" || typeof verdict.status !== "string") continue;
-      verdicts.set(verdict.condition_id.toUpperCase(), {
-        condition_id: verdict.condition_id,
-        status: verdict.status,
-        citations: Array.isArray(verdict.citations) ? verdict.citations : [],
-      });
-    }
-  }
-  return verdicts;
-}
-
-function recommends(recommendations: string[], finding: { id: string; title?: string }): boolean {
-  const remedies = (finding as { remedies?: unknown }).remedies;
-  if (Array.isArray(remedies) && remedies.length > 0) return true;
-  const needles = [finding.id, finding.title].filter((text): text is string => Boolean(text?.trim()));
-  return recommendations.some((line) =>
-    needles.some((needle) => line.toLowerCase().includes(needle.toLowerCase())),
-  );
-}
-
 /** Document paths a step's args name: `s3_path` and `documents[]`. */
-function documentPaths(args: Record<string, unknown>): string[] {
+export function documentPaths(args: Record<string, unknown>): string[] {
   const paths: string[] = [];
   if (typeof args.s3_path === "string") paths.push(args.s3_path);
   if (Array.isArray(args.documents))
@@ -382,16 +255,16 @@ export function needsReviewAnswer(
   target: "plan" | "result",
   review: Review,
   result: RunResult | undefined,
+  words?: AnswerWords,
 ): RunResult {
   const findings = review.issues.map((issue) => `${issue.message} (${issue.criterion}, ${issue.severity})`);
   if (target === "plan" || !result) {
     return {
-      summary: `Needs review: the agent's plan scored ${review.score}/10 in review, so no tool was called and no condition was judged.`,
-      fulfilled_conditions: [],
-      unfulfilled_conditions: [],
+      summary: `Needs review: the agent's plan scored ${review.score}/10 in review, so ${noToolCalled(words)}.`,
+      ...noFindings(),
       missing_information: findings,
       recommendations: [
-        "Have an underwriter review this request, or correct it (documents, metadata, instructions) and start a new evaluation",
+        `Have ${words?.reviewer ?? "a person"} review this request, or correct it (documents, metadata, instructions) and start a new evaluation`,
       ],
     };
   }

@@ -1,8 +1,8 @@
 // What this project treats as personal or confidential data, in one place: the log redaction
 // (lambdas/runtime/logger.ts) and every error message that quotes a document, a lender's response
-// or an LLM's output (through redaction.ts) read these lists. Loan files carry borrowers' names,
-// SSNs, EINs and bank details; logs and error evidence are read by people and systems that must
-// not see them. Add a field or a pattern here and both logs and error previews pick it up.
+// or an LLM's output (through redaction.ts) read these lists. Requests and documents carry people's
+// names, SSNs, EINs and account details; logs and error evidence are read by people and systems that
+// must not see them. Add a field or a pattern here and both logs and error previews pick it up.
 
 /** What a marker says was removed: `[REDACTED:<kind>]`. */
 export type SensitiveKind =
@@ -93,7 +93,7 @@ export const SENSITIVE_FIELDS: ReadonlyArray<readonly [field: string, kind: Sens
 ];
 
 /**
- * Objects under these fields are the request's loan metadata (also as a tool's `args.metadata`):
+ * Objects under these fields are the request's metadata (also as a tool's `args.metadata`):
  * there a field that ends with one of METADATA_NAME_FIELDS names a person or a company.
  */
 export const METADATA_FIELDS: ReadonlyArray<string> = ["metadata"];

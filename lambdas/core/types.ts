@@ -1,8 +1,8 @@
 // The contracts of docs/api.openapi.yaml, shared by every function. Pure types: no I/O here.
 import type { z } from "zod";
+import type { RunResult } from "../contracts/run-result.ts";
 import type { RunStatus, TerminalStatus } from "../contracts/run-status.ts";
 import type { RunCost } from "./cost.ts";
-import type { InstructionScope } from "./instructions.ts";
 
 export type { RunCost } from "./cost.ts";
 
@@ -39,7 +39,16 @@ export interface Plan {
   levels: string[][];
   repairs: PlanRepair[];
   /** How the instructions were read when the plan was made (the solver answers within it). */
-  scope?: InstructionScope;
+  scope?: InstructionReading;
+}
+
+/**
+ * How the run's agent read its instructions when it planned: one sentence for people, and whatever
+ * else the agent's planner, reviewers and solver read (the agent defines it; the engine stores it
+ * with the plan and passes it on unread).
+ */
+export interface InstructionReading {
+  interpretation: string;
 }
 
 /** What a tool needs to be validated and described; the implementation lives in lambdas/tools. */
@@ -52,8 +61,8 @@ export interface ToolSpec {
 export type ToolCatalog = ReadonlyMap<string, ToolSpec>;
 
 /**
- * Agent profiles carry the steps a plan must contain (the loan-agent plan's PreConditions before Conditions AI:
- * docs/architecture.md, "Where this project comes from").
+ * The steps a plan must contain whatever its planner wrote, in order (an agent's rules:
+ * AgentProfileModule.reviewRules, and the agent's planFromText that validates against them).
  */
 export interface AgentProfile {
   name: string;
@@ -70,22 +79,17 @@ export interface RequiredStep {
   description: string;
   /**
    * Args of the step when validation has to insert it. `earlier` maps each earlier required tool to its step's
-   * id, so a later step can reference an earlier one's evidence (e.g. `{{E1.conditions}}`).
+   * id, so a later step can reference an earlier one's evidence (e.g. `{{E1.items}}`).
    */
   build_args: (request: EvaluationRequest, earlier: Record<string, string>) => Record<string, unknown>;
 }
 
 /**
  * The name of an agent the engine runs: each is a profile (its tools, plans, reviewers and answer)
- * on the same workflow, registered in lambdas/agents/registry.ts. Runs without one are
+ * on the same workflow, registered in the agent registry (docs/agents.md). Runs without one are
  * DEFAULT_PROFILE's (lambdas/contracts/agents.ts).
  */
 export type ProfileName = string;
-/**
- * The loan agent's name, kept here for lambdas/agents/loan/agent.ts until that folder imports
- * DEFAULT_PROFILE itself; nothing else reads it.
- */
-export { DEFAULT_PROFILE as LOAN_PROFILE } from "../contracts/agents.ts";
 
 export interface EvaluationOptions {
   max_steps?: number;
@@ -93,8 +97,8 @@ export interface EvaluationOptions {
   /** "required": the plan waits for an operator's approval before any tool runs (default: the environment's). */
   approval?: "required" | "none";
   /**
-   * "ask" (default): a request that lacks an input a condition needs pauses and asks for it;
-   * "never": it is judged as it is (those conditions come out insufficient_evidence).
+   * "ask" (default): a request that lacks an input a tool needs pauses and asks for it;
+   * "never": it is answered as it is (what needed the input comes out undecided).
    */
   clarification?: "ask" | "never";
 }
@@ -141,38 +145,8 @@ export {
   UNFINISHED_STATUSES,
   WAITING_STATUSES,
 } from "../contracts/run-status.ts";
-
-export interface ConditionFinding {
-  id: string;
-  title?: string;
-  status?: string;
-  /** The catalog's compartment (Compliance, Income, Assets, Credit), when known. */
-  compartment?: string;
-  /** The catalog's priority ("high" | "medium" | "low", or 1–3 with 1 the highest), when known. */
-  priority?: string | number;
-  reason?: string;
-  /** `source: "ocr"` and the OCR engine's `confidence` (0–100) only for a page read by OCR. */
-  citations?: Array<{
-    document: string;
-    page?: number;
-    excerpt?: string;
-    source?: "ocr";
-    confidence?: number;
-  }>;
-  [key: string]: unknown;
-}
-
-export interface RunResult {
-  summary: string;
-  fulfilled_conditions: ConditionFinding[];
-  unfulfilled_conditions: ConditionFinding[];
-  missing_information: string[];
-  recommendations: string[];
-  /** The conditions that apply to the loan, when the instructions asked which apply (nothing judged). */
-  applicable_conditions?: ConditionFinding[];
-  /** How the instructions were read, in one sentence. */
-  interpretation?: string;
-}
+// The result's shape is the API's, one for every agent (lambdas/contracts/run-result.ts).
+export type { RunResult };
 
 export interface Usage {
   llm_calls: number;
@@ -187,7 +161,7 @@ export interface ReviewIssue {
   criterion: ReviewCriterion;
   severity: IssueSeverity;
   message: string;
-  /** The step or condition the issue is about, when it is about one. */
+  /** The step or finding the issue is about, when it is about one. */
   ref?: string;
   /** "model": found by the model reviewer; absent: by the rules (lambdas/core/review.ts). */
   source?: "model";
@@ -202,7 +176,7 @@ export interface Review {
   issues: ReviewIssue[];
 }
 
-/** One input the run needs from its caller before it can decide some conditions. */
+/** One input the run needs from its caller before it can decide some of its findings. */
 export interface InputQuestion {
   /** Dotted path in the request's metadata, e.g. "borrower_info.monthly_income". */
   field: string;
@@ -211,7 +185,7 @@ export interface InputQuestion {
   why: string;
   /** What a valid answer looks like. */
   expected: string;
-  /** The conditions that cannot be decided without it. */
+  /** The ids of the findings that cannot be decided without it (the API's name for them). */
   conditions: string[];
 }
 
@@ -241,7 +215,7 @@ export interface Approval {
 export interface RunRecord {
   run_id: string;
   status: RunStatus;
-  /** The agent the run belongs to (absent: loan_evaluation). */
+  /** The agent the run belongs to (absent: DEFAULT_PROFILE, lambdas/contracts/agents.ts). */
   profile?: ProfileName;
   /** The authenticated customer the run acts for (an agent whose tools act on a customer's behalf). */
   customer_id?: string;

@@ -107,7 +107,7 @@ function withRegisteredToolName(step: RawStep, tools: ToolCatalog): RawStep {
 }
 
 /**
- * The paper's text format gives one input per step (`#E2 = retrieve_s3_document[rm-conditions/a.pdf]`
+ * The paper's text format gives one input per step (`#E2 = retrieve_s3_document[docs/a.pdf]`
  * parses to `{input: "..."}`). For a registered tool with exactly one required argument, that input is
  * the argument, so text plans run against the same tools as JSON plans.
  */
@@ -190,7 +190,7 @@ function checkToolAndArgs(step: RawStep, tools: ToolCatalog): string[] {
 
 /**
  * Args are validated before evidence exists, so a placeholder stands for a value of unknown type:
- * a string that is exactly one placeholder may become anything (`{{E1.conditions}}` for an array), and a
+ * a string that is exactly one placeholder may become anything (`{{E1.items}}` for an array), and a
  * string with embedded placeholders is a string whose content (length, format) is only known later.
  */
 function excusedByPlaceholder(args: Record<string, unknown>, issue: ZodIssue): boolean {
@@ -378,4 +378,9 @@ function truncate(
       step_ids: dropped,
     },
   };
+}
+
+/** The plan length a request may have: its own cap, within the system's. */
+export function maxStepsFor(request: EvaluationRequest, systemMax: number): number {
+  return Math.min(request.options?.max_steps ?? systemMax, systemMax);
 }

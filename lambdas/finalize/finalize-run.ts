@@ -4,6 +4,7 @@
 // run's estimated cost is stored with its terminal status, and its ending is counted in the metrics.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { Metrics } from "@aws-lambda-powertools/metrics";
+import { profileModule } from "../agents/registry.ts";
 import { transitionsOf } from "../core/billed-transitions.ts";
 import { resultObjectLocation } from "../core/destinations.ts";
 import { refusedAnswer, rejectedAnswer } from "../core/interaction.ts";
@@ -80,7 +81,7 @@ export async function finalizeRun(
       return { status: "REJECTED" };
     }
     if (meta.approval?.status === "rejected" || meta.approval?.status === "timed_out") {
-      const result = rejectedAnswer(meta.approval);
+      const result = rejectedAnswer(meta.approval, profileModule(meta.profile).answerWords);
       if (await end("REJECTED", { result })) {
         await publisher.publish(event.run_id, {
           stage: "complete",
@@ -99,7 +100,12 @@ export async function finalizeRun(
           : undefined;
     if (failedReview) {
       // Not delivered to output_destination nor offered as history: a person has to look first.
-      const result = needsReviewAnswer(failedReview.target, failedReview.review, meta.result);
+      const result = needsReviewAnswer(
+        failedReview.target,
+        failedReview.review,
+        meta.result,
+        profileModule(meta.profile).answerWords,
+      );
       if (await end("NEEDS_REVIEW", { result })) {
         await publisher.publish(event.run_id, {
           stage: "complete",

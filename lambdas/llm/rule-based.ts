@@ -3,19 +3,12 @@
 // same text format a model is asked for (a JSON plan, a JSON result), so its output goes through the
 // same parser and validation as a real model's.
 
+import { type InstructionScope, loanScope } from "../agents/loan/instructions/interpret.ts";
 import { judgesConditions, preconditionsArgs, scopedDocuments } from "../agents/loan/profiles.ts";
+import { ocrMarks, shortSolverAnswer } from "../agents/loan/solver-answer.ts";
 import { profileModule } from "../agents/registry.ts";
-import type { InstructionScope } from "../core/instructions.ts";
-import { ocrMarks, shortSolverAnswer } from "../core/result.ts";
-import type {
-  ConditionFinding,
-  EvaluationRequest,
-  Evidence,
-  Plan,
-  RawStep,
-  RunResult,
-  ToolCatalog,
-} from "../core/types.ts";
+import type { ConditionFinding } from "../contracts/run-result.ts";
+import type { EvaluationRequest, Evidence, Plan, RawStep, RunResult, ToolCatalog } from "../core/types.ts";
 import type { Completion, CompletionRequest, LlmProvider, ReplanContext } from "./types.ts";
 import { countedUsage } from "./usage.ts";
 
@@ -57,7 +50,13 @@ export class RuleBasedProvider implements LlmProvider {
     if (context.purpose === "planner" && offlinePlanText) {
       text = offlinePlanText(context.request);
     } else if (context.purpose === "planner") {
-      text = plannerText(context.request, context.tools, context.maxSteps, context.scope, context.replan);
+      text = plannerText(
+        context.request,
+        context.tools,
+        context.maxSteps,
+        loanScope(context.scope),
+        context.replan,
+      );
     } else if (context.purpose === "solver") {
       text = solverText(context.request, context.plan, context.evidence);
     } else if (context.purpose === "review") {
@@ -220,7 +219,7 @@ interface StepRecord {
  * Other tools' outputs are not judged; their failures still become missing information.
  */
 export function solveFromEvidence(request: EvaluationRequest, plan: Plan, evidence: Evidence[]): RunResult {
-  const scope = plan.scope;
+  const scope = loanScope(plan.scope);
   const steps = stepRecords(plan, evidence);
   const failed = steps.filter((step) => step.evidence?.status === "error");
   const notRun = steps.filter((step) => !step.evidence);

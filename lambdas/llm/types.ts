@@ -1,8 +1,15 @@
 // The one interface every LLM backend implements (README: Configuration). The planner, the solver and the
 // `llm` tool each pass what they know as `context`, so the rule-based provider can plan and solve
 // from structured data instead of re-parsing its own prompt.
-import type { InstructionScope } from "../core/instructions.ts";
-import type { EvaluationRequest, Evidence, Plan, ProfileName, Review, ToolCatalog } from "../core/types.ts";
+import type {
+  EvaluationRequest,
+  Evidence,
+  InstructionReading,
+  Plan,
+  ProfileName,
+  Review,
+  ToolCatalog,
+} from "../core/types.ts";
 
 /** What went wrong with the previous plan, when the planner is asked to plan again. */
 export interface ReplanContext {
@@ -19,7 +26,7 @@ export interface PlannerContext {
   tools: ToolCatalog;
   maxSteps: number;
   /** How the instructions were read; LLM providers get it in the prompt too and may plan otherwise. */
-  scope?: InstructionScope;
+  scope?: InstructionReading;
   replan?: ReplanContext;
   /** The agent planned for (absent: the loan agent). */
   profile?: ProfileName;

@@ -4,13 +4,20 @@
 // project comes from") skip the LLM: their plan is the fixed PreConditions → Conditions AI pair that the
 // loan profile requires anyway.
 import type { Logger } from "@aws-lambda-powertools/logger";
-import { loanEvaluationProfile, maxStepsFor } from "../agents/loan/profiles.ts";
+import { loanEvaluationProfile } from "../agents/loan/profiles.ts";
 import { profileModule } from "../agents/registry.ts";
-import type { InstructionScope } from "../core/instructions.ts";
+import { chosenTemplate } from "../core/agent-profiles.ts";
 import { renderPlannerPrompt } from "../core/prompts.ts";
 import { reconcilePlan } from "../core/replan.ts";
-import { type EvaluationRequest, isTerminal, type Plan, type ProfileName } from "../core/types.ts";
-import { normalizePlan, PlanValidationError } from "../core/validate.ts";
+import { describeReading } from "../core/review.ts";
+import {
+  type EvaluationRequest,
+  type InstructionReading,
+  isTerminal,
+  type Plan,
+  type ProfileName,
+} from "../core/types.ts";
+import { maxStepsFor, normalizePlan, PlanValidationError } from "../core/validate.ts";
 import type { ReplanContext } from "../llm/types.ts";
 import type { Services } from "../runtime/services.ts";
 import { scopeOf } from "./scope.ts";
@@ -101,7 +108,7 @@ async function writtenPlan(
 export function plannerScope(
   request: EvaluationRequest,
   profile: ProfileName | undefined,
-): InstructionScope | undefined {
+): InstructionReading | undefined {
   return profile === undefined ? scopeOf(request) : undefined;
 }
 
@@ -115,7 +122,7 @@ export interface PlannedRequest {
 export async function askPlanner(
   runId: string,
   request: EvaluationRequest,
-  scope: InstructionScope | undefined,
+  scope: InstructionReading | undefined,
   replan: ReplanContext | undefined,
   services: Services,
   log: Logger,
@@ -132,10 +139,15 @@ export async function askPlanner(
     request,
     tools: catalog,
     maxSteps,
-    ...(scope ? { scope } : {}),
+    ...(scope ? { scope: describeReading(profile, scope) } : {}),
     ...(replan ? { replan: { previous: replan.previous, failures: replan.failures, finished } } : {}),
-    // A configured template is the loan planner's; another agent plans from its own.
-    ...(profile.plannerPrompt ?? (config.llm.plannerPrompt ? { template: config.llm.plannerPrompt } : {})),
+    ...(profile.plannerPrompt
+      ? {
+          system: profile.plannerPrompt.system,
+          template: chosenTemplate(profile.plannerPrompt, config.llm.plannerPrompt),
+        }
+      : {}),
+    ...(profile.defaultInstructions ? { defaultInstructions: profile.defaultInstructions } : {}),
   });
   const completion = await llm.planner.provider.complete({
     system,

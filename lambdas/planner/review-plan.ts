@@ -3,12 +3,11 @@
 // budget); if the new plan still scores below, the run ends NEEDS_REVIEW without calling a tool.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import type { Holdings } from "../agents/banking/preflight.ts";
-import { maxStepsFor } from "../agents/loan/profiles.ts";
 import { profileModule, runQuestions } from "../agents/registry.ts";
 import { approvalRequired, mayAsk, nextWait, type WaitDecision } from "../core/interaction.ts";
-import { loanPlanReviewInput, scoreReview } from "../core/review.ts";
+import { planReviewInput, scoreReview } from "../core/review.ts";
 import { isTerminal, type Plan, type Review } from "../core/types.ts";
-import { PlanValidationError } from "../core/validate.ts";
+import { maxStepsFor, PlanValidationError } from "../core/validate.ts";
 import { reviewPlanWithModel } from "../runtime/reviewer.ts";
 import type { Services } from "../runtime/services.ts";
 import type { MetaItem } from "../store/runs.ts";
@@ -139,7 +138,7 @@ export async function reviewPlanRun(
     profile.reviewPlan
       ? profile.reviewPlan(candidate, meta.request, config.reviewThreshold)
       : reviewPlanWithModel(
-          loanPlanReviewInput(candidate, meta.request, catalog, maxSteps),
+          planReviewInput(profile, candidate, meta.request, catalog, maxSteps),
           config.reviewThreshold,
           { runId, services, log, askModel: meta.mode !== "legacy" },
         );

@@ -1,11 +1,11 @@
-// How the planner reads the instructions: the interpreter (lambdas/agents/loan/instructions.ts) over the
+// How the planner reads the instructions: the interpreter (lambdas/agents/loan/instructions/interpret.ts) over the
 // catalog's conditions that can apply to this loan's classification, so "the name" means the
 // tax return's name check on a return and the account holder's on bank statements. The catalog's
 // other conditions are passed as out of reach: "the signature" of a bank-statement loan is named as
 // not possible here, not read as something else or passed over.
 
 import { loadCatalog, resolveClassification } from "../agents/loan/catalog.ts";
-import { type InstructionScope, interpretInstructions } from "../core/instructions.ts";
+import { type InstructionScope, interpretInstructions } from "../agents/loan/instructions/interpret.ts";
 import type { EvaluationRequest } from "../core/types.ts";
 
 export function scopeOf(request: EvaluationRequest): InstructionScope {

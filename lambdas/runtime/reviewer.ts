@@ -1,17 +1,11 @@
 // The reviews the ReviewPlan and ReviewResult states record: the rules' review, and with a hosted
-// model (bedrock, openai; scripted in tests) one more call to the reviewer model whose answer can
-// only lower it (lambdas/core/model-review.ts). The offline rule-based provider has no judgement to
+// model (bedrock, openai; scripted in tests) and an agent that has reviewer prompts, one more call
+// to the reviewer model whose answer can only lower it (lambdas/core/model-review.ts). The offline rule-based provider has no judgement to
 // add, so it is not called: no LLM call, no usage. A model answer that cannot be used leaves the
 // rules' review with a minor issue saying so; a failing call (throttling, an unreachable endpoint)
 // fails the state like the planner's and the solver's do, so the workflow retries it.
 import type { Logger } from "@aws-lambda-powertools/logger";
-import {
-  mergeReviews,
-  parseModelReview,
-  renderPlanReviewPrompt,
-  renderResultReviewPrompt,
-  withUnusableModelReview,
-} from "../core/model-review.ts";
+import { mergeReviews, parseModelReview, withUnusableModelReview } from "../core/model-review.ts";
 import { type PlanReviewInput, type ResultReviewInput, reviewPlan, reviewResult } from "../core/review.ts";
 import type { EvaluationRequest, Review } from "../core/types.ts";
 import { isCutOff } from "../llm/types.ts";
@@ -34,9 +28,10 @@ export async function reviewPlanWithModel(
   run: ReviewerRun,
 ): Promise<Review> {
   const rules = reviewPlan(input, threshold);
-  if (run.askModel === false) return rules;
+  const { reviewerPrompt } = input;
+  if (run.askModel === false || !reviewerPrompt) return rules;
   return withModel("plan", rules, threshold, run, () =>
-    renderPlanReviewPrompt({
+    reviewerPrompt({
       request: input.request,
       plan: input.plan,
       tools: input.tools,
@@ -52,9 +47,10 @@ export async function reviewResultWithModel(
   run: ReviewerRun,
 ): Promise<Review> {
   const rules = reviewResult(input, threshold);
-  if (run.askModel === false) return rules;
+  const { reviewerPrompt } = input;
+  if (run.askModel === false || !reviewerPrompt) return rules;
   return withModel("result", rules, threshold, run, () =>
-    renderResultReviewPrompt({
+    reviewerPrompt({
       request: input.request,
       result: input.result,
       evidence: input.evidence,

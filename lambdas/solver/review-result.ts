@@ -4,6 +4,7 @@
 // NEEDS_REVIEW: Finalize keeps the answer and says why a person must look at it.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { profileModule } from "../agents/registry.ts";
+import { resultReviewInput } from "../core/review.ts";
 import { isTerminal } from "../core/types.ts";
 import { reviewResultWithModel } from "../runtime/reviewer.ts";
 import type { Services } from "../runtime/services.ts";
@@ -23,11 +24,11 @@ export async function reviewResultRun(
   const evidence = [
     ...(await evidenceStore.resolveAll(plan.steps.flatMap((step) => stored.get(step.id) ?? []))).values(),
   ];
-  const { reviewResult } = profileModule(meta.profile);
-  const verdict = reviewResult
-    ? reviewResult(result, evidence, config.reviewThreshold)
+  const agent = profileModule(meta.profile);
+  const verdict = agent.reviewResult
+    ? agent.reviewResult(result, evidence, config.reviewThreshold)
     : await reviewResultWithModel(
-        { request: meta.request, result, evidence, ...(plan.scope ? { scope: plan.scope } : {}) },
+        { request: meta.request, ...resultReviewInput(agent, result, evidence, plan) },
         config.reviewThreshold,
         { runId, services, log },
       );

@@ -2,9 +2,8 @@
 // what failed) and writes the result.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { profileModule } from "../agents/registry.ts";
-import { noteUnanswered } from "../core/interaction.ts";
+import { chosenTemplate } from "../core/agent-profiles.ts";
 import { renderSolverPrompt } from "../core/prompts.ts";
-import { parseSolverOutput } from "../core/result.ts";
 import type { Evidence } from "../core/types.ts";
 import type { Services } from "../runtime/services.ts";
 
@@ -55,22 +54,27 @@ export async function solveRun(runId: string, services: Services, log: Logger): 
   }
 
   const current = await evidenceStore.ofPlan(runId, plan);
-  const { answer } = profileModule(profile);
-  if (answer) {
+  const agent = profileModule(profile);
+  if (agent.answer) {
     // An agent that answers by its own rules (the banking responder states what the tools did).
-    const result = answer(request, plan, current);
+    const result = agent.answer(request, plan, current);
     log.info("result written by the profile's rules", { profile });
     await runs.updateRun(runId, { result });
     await publisher.publish(runId, { stage: "solver", status: "completed", results: result });
     return;
   }
+  const { solver } = agent;
+  if (!solver) throw new Error(`agent ${agent.name} has neither an answer of its own nor a solver prompt`);
   const earlier = replans ? await failedBeforeReplan(runId, plan, current, services) : [];
   const evidence = [...current, ...earlier].map((item) => services.tools.forSolver(item));
   const { system, prompt } = renderSolverPrompt({
     request,
     plan,
     evidence,
-    ...(config.llm.solverPrompt ? { template: config.llm.solverPrompt } : {}),
+    system: solver.system,
+    template: chosenTemplate(solver, config.llm.solverPrompt),
+    defaultInstructions: agent.defaultInstructions,
+    ...(solver.evidenceBudgets ? { evidenceBudgets: solver.evidenceBudgets } : {}),
   });
   const completion = await llm.solver.provider.complete({
     system,
@@ -80,11 +84,9 @@ export async function solveRun(runId: string, services: Services, log: Logger): 
   });
   await runs.addUsage(runId, { llm_calls: 1, ...completion.usage });
 
-  // Bare condition ids in the answer take what the evidence the solver read says of them.
-  const parsed = parseSolverOutput(completion.text, { plan, evidence });
-  const { warnings } = parsed;
-  // A question nobody answered: the verdicts that waited for it say so.
-  const result = noteUnanswered(parsed.result, clarification);
+  // The agent reads its answer: bare ids take what the evidence says of them, and what waited for
+  // a question nobody answered says so.
+  const { result, warnings } = solver.readAnswer(completion.text, { plan, evidence, clarification });
   for (const warning of warnings) log.warn("solver output repaired", { warning });
   log.info("solver completed", { model: completion.model, usage: completion.usage });
 

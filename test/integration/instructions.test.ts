@@ -1,9 +1,11 @@
 // The agent does what the instructions ask, offline: the interpreter's scope shapes the plan (which
 // conditions, which documents, whether anything is judged at all) and the answer, through the real
 // twin — planner, worker, tools, solver.
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBankStatement } from "../../examples/samples.ts";
 import type { Twin } from "../../infra/local/twin.ts";
+import { loanScope } from "../../lambdas/agents/loan/instructions/interpret.ts";
 import type { EvaluationRequest, RunRecord } from "../../lambdas/core/types.ts";
 import { bootTwinWithSamples, taxReturnRequest } from "./twin-fixture.ts";
 
@@ -87,7 +89,7 @@ describe("instructions shape the plan and the answer", () => {
     const record = await run(signedReturn("Check that the borrower's credit score is above 700"));
     expect(toolsOf(record)).toEqual(["call_preconditions_api"]);
     expect(judgedIds(record)).toEqual([]);
-    expect(record.plan?.scope?.unhandled).toEqual([
+    expect(loanScope(record.plan?.scope)?.unhandled).toEqual([
       {
         text: "credit score is above 700",
         reason: "not_possible",
@@ -119,7 +121,7 @@ describe("instructions shape the plan and the answer", () => {
       exclude: ["TR_COMPLETE"],
     });
     expect(judgedIds(record)).toEqual(["TR_EIN_MATCH", "TR_NAME_MATCH", "TR_SIGNED"]);
-    expect(record.plan?.scope?.unhandled).toBeUndefined();
+    expect(loanScope(record.plan?.scope)?.unhandled).toBeUndefined();
     expect(record.result?.interpretation).toMatch(/TR_NAME_MATCH/);
   });
 

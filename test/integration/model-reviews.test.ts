@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Twin } from "../../infra/local/twin.ts";
-import { REVIEWER_SYSTEM_PROMPT } from "../../lambdas/core/model-review.ts";
+import { REVIEWER_SYSTEM_PROMPT } from "../../lambdas/agents/loan/review-prompts.ts";
 import type { RunResult } from "../../lambdas/core/types.ts";
 import type { ScriptedProvider } from "../../lambdas/llm/scripted.ts";
 import { bootTwinWithSamples, taxReturnRequest } from "./twin-fixture.ts";

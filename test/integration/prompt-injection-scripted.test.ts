@@ -11,11 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Twin } from "../../infra/local/twin.ts";
-import {
-  PLANNER_SYSTEM_PROMPT,
-  SOLVER_SYSTEM_PROMPT,
-  TOOL_SYSTEM_PROMPT,
-} from "../../lambdas/core/prompts.ts";
+import { PLANNER_SYSTEM_PROMPT, SOLVER_SYSTEM_PROMPT } from "../../lambdas/agents/loan/prompts.ts";
+import { TOOL_SYSTEM_PROMPT } from "../../lambdas/core/prompts.ts";
 import type { RunRecord, RunResult } from "../../lambdas/core/types.ts";
 import type { ReceivedPrompt, ScriptedProvider } from "../../lambdas/llm/scripted.ts";
 import { evidenceContent, outsideTags, tagCount } from "../support/prompt-tags.ts";

@@ -1,9 +1,17 @@
 // Agent profiles: steps a plan must contain whatever the planner wrote (the loan-agent plan's PreConditions →
 // Conditions AI: docs/architecture.md, "Where this project comes from").
-import type { InstructionScope } from "../../core/instructions.ts";
+
 import { parsePlanText } from "../../core/parse.ts";
-import type { AgentProfile, EvaluationRequest, Plan, RequiredStep, ToolCatalog } from "../../core/types.ts";
+import type {
+  AgentProfile,
+  EvaluationRequest,
+  InstructionReading,
+  Plan,
+  RequiredStep,
+  ToolCatalog,
+} from "../../core/types.ts";
 import { normalizePlan } from "../../core/validate.ts";
+import { type InstructionScope, loanScope } from "./instructions/interpret.ts";
 
 const PRECONDITIONS = "call_preconditions_api";
 const CONDITIONS_AI = "call_conditions_ai_api";
@@ -69,11 +77,6 @@ export function loanEvaluationProfileFor(scope?: InstructionScope): AgentProfile
 /** Every condition judged against every document: the profile without instructions to narrow it. */
 export const loanEvaluationProfile: AgentProfile = loanEvaluationProfileFor(undefined);
 
-/** The plan length a request may have: its own cap, within the system's. */
-export function maxStepsFor(request: EvaluationRequest, systemMax: number): number {
-  return Math.min(request.options?.max_steps ?? systemMax, systemMax);
-}
-
 /**
  * A plan as a planner writes it (any format the parser reads) → the validated plan of a loan request,
  * with the steps its scope requires, carrying that scope. The planner's output and an operator's
@@ -85,13 +88,14 @@ export function loanPlanFromText(
     tools: ToolCatalog;
     maxSteps: number;
     request: EvaluationRequest;
-    scope: InstructionScope | undefined;
+    scope: InstructionReading | undefined;
   },
 ): Plan {
+  const scope = loanScope(options.scope);
   const plan = normalizePlan(parsePlanText(text), {
     tools: options.tools,
     maxSteps: options.maxSteps,
-    profile: loanEvaluationProfileFor(options.scope),
+    profile: loanEvaluationProfileFor(scope),
     request: options.request,
   });
   return options.scope ? { ...plan, scope: options.scope } : plan;

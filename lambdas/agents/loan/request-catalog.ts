@@ -3,9 +3,10 @@
 // value of each looks like. Built from the same view the New evaluation form reads, so a request is
 // refused exactly when the form would refuse it, in the same words.
 
+import type { RequestProblem } from "../../core/request.ts";
 import { knownClassifications, resolveClassification } from "./catalog.ts";
 import { buildCatalogView } from "./catalog-view.ts";
-import type { LoanRequestCatalog, MetadataValueKind } from "./loan-request.ts";
+import { type LoanRequestCatalog, loanMetadataProblems, type MetadataValueKind } from "./loan-request.ts";
 
 /**
  * How each metadata field the catalog's conditions read is typed, and where else the PreConditions
@@ -27,6 +28,11 @@ let built: LoanRequestCatalog | undefined;
 export function loanRequestCatalog(): LoanRequestCatalog {
   built ??= buildRequestCatalog();
   return built;
+}
+
+/** A loan request's metadata problems against this catalog: RequestPolicy.metadataProblems of loan runs. */
+export function checkLoanMetadata(metadata: Record<string, unknown>): RequestProblem[] {
+  return loanMetadataProblems(metadata, loanRequestCatalog());
 }
 
 function buildRequestCatalog(): LoanRequestCatalog {

@@ -2,7 +2,8 @@
 // as types, answers as bare ids) must not make the baseline cheaper.
 import { describe, expect, it } from "vitest";
 import { renderReactPrompt } from "../../../bench/react.ts";
-import { argsJsonSchema, renderPlannerPrompt } from "../../../lambdas/core/prompts.ts";
+import { renderLoanPlannerPrompt } from "../../../lambdas/agents/loan/prompts.ts";
+import { argsJsonSchema } from "../../../lambdas/core/prompts.ts";
 import { loanTools, taxReturnRequest } from "../llm/fixtures.ts";
 
 describe("ReAct prompt", () => {
@@ -15,7 +16,7 @@ describe("ReAct prompt", () => {
         `- ${name}: ${spec.description}\n  args: ${JSON.stringify(argsJsonSchema(spec.args))}`,
       );
     }
-    expect(renderPlannerPrompt({ request: taxReturnRequest(), tools, maxSteps: 8 }).prompt).not.toContain(
+    expect(renderLoanPlannerPrompt({ request: taxReturnRequest(), tools, maxSteps: 8 }).prompt).not.toContain(
       "  args: {",
     );
   });

@@ -6,7 +6,7 @@ import {
   interpretInstructions,
   MAX_INTERPRETATION_CHARS,
   type ScopeCondition,
-} from "../../../lambdas/core/instructions.ts";
+} from "../../../lambdas/agents/loan/instructions/interpret.ts";
 
 const catalog = loadCatalog().conditions;
 const narrowed = (classification: string) =>

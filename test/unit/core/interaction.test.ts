@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { ANSWER_WORDS } from "../../../lambdas/agents/loan/prompts.ts";
+import { noteUnanswered } from "../../../lambdas/agents/loan/solver-answer.ts";
 import {
   type AnswerError,
   mergeQuestions,
   nextWait,
-  noteUnanswered,
   planWithAnswers,
   readAnswers,
   rejectedAnswer,
@@ -216,10 +217,12 @@ describe("results", () => {
 
   it("explains a rejection with the operator's reason, or the missed deadline", () => {
     const approval = { requested_at: "2026-11-23T10:00:00.000Z", deadline: "2026-11-24T10:00:00.000Z" };
-    expect(rejectedAnswer({ ...approval, status: "rejected", reason: "wrong borrower" }).summary).toBe(
+    expect(
+      rejectedAnswer({ ...approval, status: "rejected", reason: "wrong borrower" }, ANSWER_WORDS).summary,
+    ).toBe(
       "Rejected: an operator rejected the plan: wrong borrower, so no tool was called and no condition was judged.",
     );
-    expect(rejectedAnswer({ ...approval, status: "timed_out" }).summary).toContain(
+    expect(rejectedAnswer({ ...approval, status: "timed_out" }, ANSWER_WORDS).summary).toContain(
       "no operator approved the plan by 2026-11-24T10:00:00.000Z",
     );
   });

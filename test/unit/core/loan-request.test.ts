@@ -10,13 +10,13 @@ import {
   type LoanRequestCatalog,
   loanMetadataProblems,
 } from "../../../lambdas/agents/loan/loan-request.ts";
-import { loanRequestCatalog } from "../../../lambdas/agents/loan/request-catalog.ts";
+import { checkLoanMetadata, loanRequestCatalog } from "../../../lambdas/agents/loan/request-catalog.ts";
 import { InvalidRequestError, type RequestPolicy, validateRequest } from "../../../lambdas/core/request.ts";
 
 const policy: RequestPolicy = {
   documents: { documentsBucket: "loan-docs", allowedPrefixes: ["loan-docs"] },
   results: { allowedDestinations: ["artifacts/results/"] },
-  catalog: loanRequestCatalog(),
+  metadataProblems: checkLoanMetadata,
 };
 
 const METADATA = {

@@ -3,18 +3,20 @@
 // is checked (each wrong field named with what was expected and what came), and how the two
 // reviews merge (the model can only lower a review; a critical rule finding is never approved away).
 import { describe, expect, it } from "vitest";
-import { loanEvaluationProfileFor } from "../../../lambdas/agents/loan/profiles.ts";
+import { reviewLoanPlan, reviewLoanResult } from "../../../lambdas/agents/loan/review.ts";
 import {
-  MAX_MODEL_ISSUES,
-  mergeReviews,
-  parseModelReview,
   REVIEWER_SYSTEM_PROMPT,
   renderEvidenceDigest,
   renderPlanReviewPrompt,
   renderResultReviewPrompt,
+} from "../../../lambdas/agents/loan/review-prompts.ts";
+import {
+  MAX_MODEL_ISSUES,
+  mergeReviews,
+  parseModelReview,
   withUnusableModelReview,
 } from "../../../lambdas/core/model-review.ts";
-import { reviewPlan, reviewResult, scoreReview } from "../../../lambdas/core/review.ts";
+import { scoreReview } from "../../../lambdas/core/review.ts";
 import type { EvaluationRequest, Evidence, Plan, RunResult } from "../../../lambdas/core/types.ts";
 import { evidenceContent } from "../../support/prompt-tags.ts";
 
@@ -122,8 +124,7 @@ const RESULT: RunResult = {
   recommendations: ["TR_SIGNED: Have an officer sign and date the Sign Here block"],
 };
 
-const rulesOfPlan = (plan: Plan) =>
-  reviewPlan({ plan, request: REQUEST, profile: loanEvaluationProfileFor(undefined), tools: TOOLS });
+const rulesOfPlan = (plan: Plan) => reviewLoanPlan({ plan, request: REQUEST, tools: TOOLS });
 
 const answer = (value: unknown) => JSON.stringify(value);
 const ALL = (score: number) => ({ relevance: score, completeness: score, safety: score, quality: score });
@@ -166,7 +167,7 @@ describe("renderPlanReviewPrompt", () => {
 });
 
 describe("renderResultReviewPrompt", () => {
-  const rules = reviewResult({ result: RESULT, evidence: EVIDENCE });
+  const rules = reviewLoanResult({ result: RESULT, evidence: EVIDENCE });
   const { prompt } = renderResultReviewPrompt({
     request: REQUEST,
     result: RESULT,

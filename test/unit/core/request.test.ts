@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loanRequestCatalog } from "../../../lambdas/agents/loan/request-catalog.ts";
+import { checkLoanMetadata } from "../../../lambdas/agents/loan/request-catalog.ts";
 import {
   InvalidRequestError,
   MAX_JSON_DEPTH,
@@ -16,7 +16,7 @@ import {
 const policy: RequestPolicy = {
   documents: { documentsBucket: "loan-docs", allowedPrefixes: ["loan-docs"] },
   results: { allowedDestinations: ["artifacts/results/"] },
-  catalog: loanRequestCatalog(),
+  metadataProblems: checkLoanMetadata,
 };
 
 const LOAN = { loan_program: "Flex Supreme", classification: "1120 Corporate Tax Return" };

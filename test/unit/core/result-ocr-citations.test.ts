@@ -2,8 +2,12 @@
 // the run's result (the solver's answer, its short form, the offline solver), because the CLI and
 // the dashboard mark such citations for people. Text pages' citations stay exactly as they were.
 import { describe, expect, it } from "vitest";
-import { renderSolverPrompt } from "../../../lambdas/core/prompts.ts";
-import { parseSolverOutput, RunResultSchema, shortSolverAnswer } from "../../../lambdas/core/result.ts";
+import { renderLoanSolverPrompt } from "../../../lambdas/agents/loan/prompts.ts";
+import {
+  parseSolverOutput,
+  RunResultSchema,
+  shortSolverAnswer,
+} from "../../../lambdas/agents/loan/solver-answer.ts";
 import type { Evidence, Plan } from "../../../lambdas/core/types.ts";
 import { RuleBasedProvider } from "../../../lambdas/llm/rule-based.ts";
 import { ok, planOf, taxReturnRequest } from "../llm/fixtures.ts";
@@ -117,7 +121,7 @@ describe("OCR citations in the solver's answer", () => {
 describe("OCR citations through the offline solver", () => {
   it("carries the engine's OCR citation into the run's result", async () => {
     const request = taxReturnRequest({ s3_pdf_paths: [SCAN] });
-    const { system, prompt } = renderSolverPrompt({ request, plan, evidence: [verdicts] });
+    const { system, prompt } = renderLoanSolverPrompt({ request, plan, evidence: [verdicts] });
     const completion = await new RuleBasedProvider().complete({
       system,
       prompt,

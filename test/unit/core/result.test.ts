@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { parseSolverOutput, RunResultSchema, shortSolverAnswer } from "../../../lambdas/core/result.ts";
+import {
+  parseSolverOutput,
+  RunResultSchema,
+  shortSolverAnswer,
+} from "../../../lambdas/agents/loan/solver-answer.ts";
 import type { Evidence, Plan, RunResult } from "../../../lambdas/core/types.ts";
 
 const result: RunResult = {

@@ -2,8 +2,8 @@
 // exists to catch lowers its criterion, and the dangerous ones (an unknown tool, a document the
 // caller did not send, a verdict without evidence) refuse approval whatever the score.
 import { describe, expect, it } from "vitest";
-import { loanEvaluationProfileFor } from "../../../lambdas/agents/loan/profiles.ts";
-import { reviewPlan, reviewResult, scoreReview } from "../../../lambdas/core/review.ts";
+import { reviewLoanPlan, reviewLoanResult } from "../../../lambdas/agents/loan/review.ts";
+import { scoreReview } from "../../../lambdas/core/review.ts";
 import type { EvaluationRequest, Evidence, Plan, RunResult } from "../../../lambdas/core/types.ts";
 
 const DOC = "rm/1120-unsigned.pdf";
@@ -17,7 +17,6 @@ const TOOLS = new Set([
   "call_conditions_ai_api",
   "query_database",
 ]);
-const PROFILE = loanEvaluationProfileFor(undefined);
 
 const PLAN: Plan = {
   steps: [
@@ -123,8 +122,7 @@ describe("scoreReview", () => {
 });
 
 describe("reviewPlan", () => {
-  const review = (plan: Plan, request = REQUEST) =>
-    reviewPlan({ plan, request, profile: PROFILE, tools: TOOLS });
+  const review = (plan: Plan, request = REQUEST) => reviewLoanPlan({ plan, request, tools: TOOLS });
 
   it("approves a sound plan with 10", () => {
     expect(review(PLAN)).toMatchObject({ approved: true, score: 10, issues: [] });
@@ -169,10 +167,9 @@ describe("reviewPlan", () => {
       depends_on: [],
       description: "x",
     });
-    const result = reviewPlan({
+    const result = reviewLoanPlan({
       plan: sloppy,
       request: REQUEST,
-      profile: PROFILE,
       tools: TOOLS,
       scope: { questions: ["evaluate"], exclude_conditions: [], interpretation: "", fallback: false },
     });
@@ -187,7 +184,7 @@ describe("reviewPlan", () => {
 });
 
 describe("reviewResult", () => {
-  const review = (result: RunResult, items = EVIDENCE) => reviewResult({ result, evidence: items });
+  const review = (result: RunResult, items = EVIDENCE) => reviewLoanResult({ result, evidence: items });
 
   it("approves a result that judges every predicted condition from the evidence with 10", () => {
     expect(review(RESULT)).toMatchObject({ approved: true, score: 10, issues: [] });
@@ -259,7 +256,7 @@ describe("reviewResult", () => {
       unfulfilled_conditions: [],
       applicable_conditions: [{ id: "TR_SIGNED" }],
     };
-    const review = reviewResult({ result: listing, evidence: EVIDENCE.slice(0, 1), scope });
+    const review = reviewLoanResult({ result: listing, evidence: EVIDENCE.slice(0, 1), scope });
     expect(review.issues.map((i) => i.message)).toEqual([
       "TR_EIN_MATCH applies to the loan but is not listed",
     ]);

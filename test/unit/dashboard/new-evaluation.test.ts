@@ -4,7 +4,7 @@
 // an API error's field is shown.
 import { describe, expect, it } from "vitest";
 import { buildCatalogView } from "../../../lambdas/agents/loan/catalog-view.ts";
-import { loanRequestCatalog } from "../../../lambdas/agents/loan/request-catalog.ts";
+import { checkLoanMetadata } from "../../../lambdas/agents/loan/request-catalog.ts";
 import type { CatalogView } from "../../../lambdas/contracts/api-types.ts";
 import { type InvalidRequestError, validateRequest } from "../../../lambdas/core/request.ts";
 
@@ -51,7 +51,7 @@ const uploaded = [{ status: "uploaded", s3_pdf_path: "uploads/0123456789abcdef/1
 const policy = {
   documents: { documentsBucket: "docs", allowedPrefixes: ["docs/uploads/"] },
   results: { allowedDestinations: [] },
-  catalog: loanRequestCatalog(),
+  metadataProblems: checkLoanMetadata,
 };
 
 describe("the classification's fields", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderPlannerPrompt, renderSolverPrompt } from "../../../lambdas/core/prompts.ts";
-import { parseSolverOutput } from "../../../lambdas/core/result.ts";
+import { renderLoanPlannerPrompt, renderLoanSolverPrompt } from "../../../lambdas/agents/loan/prompts.ts";
+import { parseSolverOutput } from "../../../lambdas/agents/loan/solver-answer.ts";
 import type { Evidence, Plan, RawStep } from "../../../lambdas/core/types.ts";
 import { extractiveAnswer, RuleBasedProvider } from "../../../lambdas/llm/rule-based.ts";
 import { countTokens } from "../../../lambdas/llm/tokenizer.ts";
@@ -9,7 +9,7 @@ import { failed, loanTools, ok, planOf, TAX_METADATA, taxReturnRequest } from ".
 const provider = new RuleBasedProvider();
 
 async function plan(request = taxReturnRequest(), maxSteps = 12, tools = loanTools()): Promise<RawStep[]> {
-  const { system, prompt } = renderPlannerPrompt({ request, tools, maxSteps });
+  const { system, prompt } = renderLoanPlannerPrompt({ request, tools, maxSteps });
   const completion = await provider.complete({
     system,
     prompt,
@@ -126,7 +126,7 @@ describe("rule-based planner", () => {
   it("reports tokenizer usage of the rendered prompt and of its answer", async () => {
     const request = taxReturnRequest();
     const tools = loanTools();
-    const { system, prompt } = renderPlannerPrompt({ request, tools, maxSteps: 8 });
+    const { system, prompt } = renderLoanPlannerPrompt({ request, tools, maxSteps: 8 });
 
     const completion = await provider.complete({
       system,
@@ -255,7 +255,7 @@ async function solve(evidence: Evidence[], instructions?: string, plan = taxPlan
     instructions,
     s3_pdf_paths: ["rm-conditions/doc1.pdf", "rm-conditions/x.pdf"],
   });
-  const { system, prompt } = renderSolverPrompt({ request, plan, evidence });
+  const { system, prompt } = renderLoanSolverPrompt({ request, plan, evidence });
   const completion = await provider.complete({
     system,
     prompt,
@@ -334,7 +334,7 @@ describe("rule-based solver", () => {
   it("answers in the prompt's short form: one compact line, adopted verdicts as their ids", async () => {
     const request = taxReturnRequest({ s3_pdf_paths: ["rm-conditions/doc1.pdf", "rm-conditions/x.pdf"] });
     const evidence = [predicted, retrieved, missingDocument, verdicts];
-    const { system, prompt } = renderSolverPrompt({ request, plan: taxPlan, evidence });
+    const { system, prompt } = renderLoanSolverPrompt({ request, plan: taxPlan, evidence });
 
     const { text } = await provider.complete({
       system,

@@ -4,7 +4,11 @@
 // answer leaves the rules' review with a minor issue.
 import { Logger } from "@aws-lambda-powertools/logger";
 import { describe, expect, it, vi } from "vitest";
-import { loanEvaluationProfileFor } from "../../../lambdas/agents/loan/profiles.ts";
+import { loanPlanReviewRules, loanResultIssues } from "../../../lambdas/agents/loan/review.ts";
+import {
+  renderPlanReviewPrompt,
+  renderResultReviewPrompt,
+} from "../../../lambdas/agents/loan/review-prompts.ts";
 import { reviewPlan, reviewResult } from "../../../lambdas/core/review.ts";
 import type { EvaluationRequest, Evidence, Plan, RunResult, Usage } from "../../../lambdas/core/types.ts";
 import { createLlmProviders } from "../../../lambdas/llm/index.ts";
@@ -44,7 +48,8 @@ const PLAN: Plan = {
 const PLAN_INPUT = {
   plan: PLAN,
   request: REQUEST,
-  profile: loanEvaluationProfileFor(undefined),
+  ...loanPlanReviewRules(REQUEST, undefined),
+  reviewerPrompt: renderPlanReviewPrompt,
   tools: new Set(["call_preconditions_api", "call_conditions_ai_api"]),
 };
 
@@ -232,7 +237,13 @@ describe("reviewPlanWithModel", () => {
 });
 
 describe("reviewResultWithModel", () => {
-  const input = { request: REQUEST, result: RESULT, evidence: EVIDENCE };
+  const input = {
+    request: REQUEST,
+    result: RESULT,
+    evidence: EVIDENCE,
+    resultIssues: (result: RunResult, evidence: Evidence[]) => loanResultIssues(result, evidence, undefined),
+    reviewerPrompt: renderResultReviewPrompt,
+  };
 
   it("sends the answer and its evidence, and ends unapproved when the model scores it below the threshold", async () => {
     const provider = scripted([{ purpose: "review", text: review({ ...ALL(3), relevance: 6 }) }]);

@@ -1,8 +1,9 @@
 // The interpretation: one plain sentence saying how the instructions were read, within
 // MAX_INTERPRETATION_CHARS, dropping titles and file names before it drops meaning. What was not
 // carried out is named in it, with the conditions that can be judged instead.
-import type { Question } from "../../../core/instructions.ts";
+
 import { baseName } from "./documents.ts";
+import type { Question } from "./interpret.ts";
 import type { UnhandledPart } from "./reading.ts";
 import type { ScopeCondition } from "./vocabulary.ts";
 

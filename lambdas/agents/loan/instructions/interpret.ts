@@ -9,9 +9,11 @@
 // signature of a return on a bank-statement loan) as not possible, with the conditions it can judge
 // instead. Instructions that ask only for what is out of reach judge nothing they did not ask for.
 //
-// The reading itself is in lambdas/agents/loan/instructions/: its vocabulary, the document references,
-// the three reading stages, and the wording of the interpretation.
-import { baseName, resolveReference } from "../agents/loan/instructions/documents.ts";
+// The reading itself is in this folder's other modules: its vocabulary, the document references,
+// the three reading stages, and the wording of the interpretation. The scope is the loan agent's
+// InstructionReading: the engine stores it with the plan and hands it back unread.
+import type { InstructionReading } from "../../../core/types.ts";
+import { baseName, resolveReference } from "./documents.ts";
 import {
   asksForVerdicts,
   asksWhichApply,
@@ -20,18 +22,18 @@ import {
   readClause,
   scanClause,
   type UnhandledPart,
-} from "../agents/loan/instructions/reading.ts";
-import { buildLexicon, type ScopeCondition } from "../agents/loan/instructions/vocabulary.ts";
+} from "./reading.ts";
+import { buildLexicon, type ScopeCondition } from "./vocabulary.ts";
 import {
   fallbackInterpretation,
   interpretationOf,
   joinWords,
   MAX_INTERPRETATION_CHARS,
   type Outcome,
-} from "../agents/loan/instructions/wording.ts";
+} from "./wording.ts";
 
-export type { UnhandledPart } from "../agents/loan/instructions/reading.ts";
-export type { ScopeCondition } from "../agents/loan/instructions/vocabulary.ts";
+export type { UnhandledPart } from "./reading.ts";
+export type { ScopeCondition } from "./vocabulary.ts";
 export { MAX_INTERPRETATION_CHARS };
 
 export const QUESTIONS = [
@@ -44,7 +46,7 @@ export const QUESTIONS = [
 ] as const;
 export type Question = (typeof QUESTIONS)[number];
 
-export interface InstructionScope {
+export interface InstructionScope extends InstructionReading {
   /** What was asked. "evaluate" judges conditions; "applicable" only lists the conditions that apply (no judging). */
   questions: Question[];
   /** Condition ids to judge, in catalog order; undefined = every condition that applies. */
@@ -67,6 +69,14 @@ export interface InstructionScope {
   interpretation: string;
   /** True when the instructions were empty, unknown or contradictory, so everything is evaluated. */
   fallback: boolean;
+}
+
+/**
+ * A loan plan's reading as the loan agent wrote it: the engine keeps a plan's reading unread
+ * (Plan.scope), and every loan plan's reading is an InstructionScope (lambdas/planner/scope.ts).
+ */
+export function loanScope(reading: InstructionReading | undefined): InstructionScope | undefined {
+  return reading as InstructionScope | undefined;
 }
 
 const EMPTY_INTERPRETATION = "No instructions: every applicable condition is evaluated.";

@@ -1,4 +1,4 @@
-// The solver's answer (docs/api.openapi.yaml RunResult). Models wrap JSON in fences or prose, drop empty
+// The loan solver's answer (docs/api.openapi.yaml RunResult), read into the run's result. Models wrap JSON in fences or prose, drop empty
 // arrays, or list a condition as a bare id; a run that gathered all its evidence must not fail on
 // that, so parsing is lenient, records what it repaired as warnings, and never throws.
 //
@@ -9,8 +9,9 @@
 
 import { isDeepStrictEqual } from "node:util";
 import * as z from "zod";
-import { balancedJsonEnd } from "./embedded-json.ts";
-import type { ConditionFinding, Evidence, Plan, RunResult } from "./types.ts";
+import type { ConditionFinding } from "../../contracts/run-result.ts";
+import { balancedJsonEnd } from "../../core/embedded-json.ts";
+import type { Clarification, Evidence, InputQuestion, Plan, RunResult } from "../../core/types.ts";
 
 export const CitationSchema = z.object({
   document: z.string(),
@@ -489,4 +490,35 @@ function stringify(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/**
+ * After a question timed out: the conditions that waited for an answer say so in the result (their
+ * verdicts are insufficient_evidence already: the input is still missing).
+ */
+export function noteUnanswered(result: RunResult, clarification: Clarification | undefined): RunResult {
+  if (clarification?.status !== "timed_out") return result;
+  const waiting = new Map<string, InputQuestion[]>();
+  for (const question of clarification.questions) {
+    for (const id of question.conditions) waiting.set(id, [...(waiting.get(id) ?? []), question]);
+  }
+  const note = (questions: InputQuestion[]) =>
+    `asked for ${questions.map((question) => question.field).join(" and ")} at ${clarification.asked_at}; no answer came by ${clarification.deadline}`;
+  const unfulfilled = result.unfulfilled_conditions.map((finding) => {
+    const questions = waiting.get(finding.id.toUpperCase()) ?? waiting.get(finding.id);
+    if (!questions) return finding;
+    return {
+      ...finding,
+      reason: finding.reason ? `${finding.reason} (${note(questions)})` : note(questions),
+    };
+  });
+  const asked = [...new Set(clarification.questions.map((question) => question.field))];
+  return {
+    ...result,
+    unfulfilled_conditions: unfulfilled,
+    missing_information: [
+      ...result.missing_information,
+      `no answer came to the question for ${asked.join(", ")} (asked ${clarification.asked_at}, waited until ${clarification.deadline})`,
+    ],
+  };
 }
