@@ -34,7 +34,7 @@ export function pageModel(
   size: { width: number; height: number },
   lines: ReadonlyArray<ModelLine>,
   marks: ReadonlyArray<InkMark>,
-  reported: ReadonlyArray<PointBox & { confidence: number }> = [],
+  reported: ReadonlyArray<PointBox & { confidence: number; source?: "textract" | "ink" }> = [],
   signaturesLooked = true,
 ): PageModel {
   const blocks: Block[] = [];
@@ -88,7 +88,7 @@ export function pageModel(
       Geometry: geometry(signature),
       Confidence: signature.confidence,
     });
-    signatureSources[id] = "textract";
+    signatureSources[id] = signature.source ?? "textract";
   });
   blocks.unshift({
     Id: `${page}.P`,

@@ -38,6 +38,8 @@ export interface OcrSignature {
   top: number;
   /** 0–100. */
   confidence: number;
+  /** Textract's SIGNATURE block, or handwriting the offline reader found as ink no word explains. */
+  source: "textract" | "ink";
 }
 
 export interface OcrRequest {

@@ -159,6 +159,9 @@ async function readPage(
   return { lines, signatures: handwriting(image, scale * prepare.upscale, lines) };
 }
 
+/** Words read at least this sure (0–100) are taken for print when looking for handwriting. */
+const PRINTED_WORD_CONFIDENCE = 60;
+
 /** What one page read gives: its lines of words and the handwriting no word explains. */
 interface PageReading {
   lines: OcrLine[];
@@ -170,15 +173,17 @@ interface PageReading {
  * hand (lambdas/documents/ink.ts): a signature no text reader sees.
  */
 function handwriting(image: GreyImage, scale: number, lines: OcrLine[]): OcrSignature[] {
+  // Only words read with some confidence are print: tesseract reads a scribble as a few unsure
+  // "words", which must not hide the ink they came from.
   const words = lines.flatMap((line) =>
-    line.words.map((word) => ({
-      x: word.x,
-      y: word.y,
-      right: word.x + word.width,
-      top: word.y + word.height,
-    })),
+    line.words
+      .filter((word) => word.confidence >= PRINTED_WORD_CONFIDENCE)
+      .map((word) => ({ x: word.x, y: word.y, right: word.x + word.width, top: word.y + word.height })),
   );
-  return handwrittenMarks(image, { scale, pageHeight: image.height / scale }, words);
+  return handwrittenMarks(image, { scale, pageHeight: image.height / scale }, words).map((mark) => ({
+    ...mark,
+    source: "ink" as const,
+  }));
 }
 
 /**

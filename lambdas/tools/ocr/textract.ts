@@ -343,6 +343,7 @@ function signatureInPoints(
     top: (1 - box.Top) * size.height,
     y: (1 - box.Top - box.Height) * size.height,
     confidence: block.Confidence,
+    source: "textract",
   };
 }
 

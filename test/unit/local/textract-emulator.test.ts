@@ -384,7 +384,7 @@ describe("the Textract emulator, through the real Textract client", () => {
     const page = {
       page: 1,
       lines: [{ words: [{ text: "Signature", x: 74, y: 126, width: 40, height: 8, confidence: 95 }] }],
-      signatures: [{ x: 100, y: 132, right: 190, top: 160, confidence: 88 }],
+      signatures: [{ x: 100, y: 132, right: 190, top: 160, confidence: 88, source: "ink" as const }],
     };
     const size = [{ width: 612, height: 792 }];
     expect(toBlocks([page], size).some((block) => block.BlockType === "SIGNATURE")).toBe(false);
