@@ -281,7 +281,7 @@ async function main(argv: string[]): Promise<void> {
       "rendering resolution for OCR (default: a scan of 100-200 dpi at its own, at least 150; else 300)",
       positiveInt,
     )
-    .option("--psm <n>", "tesseract page segmentation mode (default 3)", positiveInt)
+    .option("--psm <n>", "tesseract page segmentation mode (default 6)", positiveInt)
     .option("--workers <n>", "tesseract workers (default: the cores)", positiveInt)
     .option("--json", "print the result as JSON")
     .parse(argv);

@@ -663,12 +663,3 @@ export function sauvola(image: GreyImage, options: { window?: number; k?: number
   }
   return { width, height, data: out };
 }
-
-/** A binary PGM (P5) of the image: tesseract reads it without any compression to undo. */
-export function toPgm(image: GreyImage): Uint8Array {
-  const header = new TextEncoder().encode(`P5\n${image.width} ${image.height}\n255\n`);
-  const out = new Uint8Array(header.length + image.data.length);
-  out.set(header, 0);
-  out.set(image.data, header.length);
-  return out;
-}

@@ -17,7 +17,6 @@ import {
   type PrepareOptions,
   preparePage,
   rotateQuarter,
-  toPgm,
 } from "./prepare.ts";
 
 /** A page that is not one scanned image (vector text drawn without a text layer) renders at this. */
@@ -56,7 +55,7 @@ export interface TesseractOptions {
    * DEFAULT_PREPARE, plus the upright/upside-down check when `orientation` is on.
    */
   prepare?: PrepareOptions | false;
-  /** tesseract's page segmentation mode (default 3, automatic; 6 reads the page as one block). */
+  /** tesseract's page segmentation mode (default 6, the page as one block: tesseract's own default; 3 is automatic). */
   pageSegmentation?: number;
   /** Pages whose reading is kept in memory, by content hash of the rendered page (default 256; 0: none). */
   cachePages?: number;
@@ -77,7 +76,7 @@ export function createTesseractEngine(options: TesseractOptions = {}): Tesseract
   const dpi = options.dpi;
   if (dpi !== undefined && !(dpi >= 72 && dpi <= 600)) throw new RangeError(`dpi must be 72-600, got ${dpi}`);
   const prepare = options.prepare === false ? false : { ...DEFAULT_PREPARE, ...options.prepare };
-  const psm = options.pageSegmentation ?? 3;
+  const psm = options.pageSegmentation ?? 6;
   if (!Number.isInteger(psm) || psm < 0 || psm > 13) {
     throw new RangeError(`pageSegmentation must be a tesseract PSM 0-13, got ${psm}`);
   }
@@ -124,18 +123,39 @@ type TesseractScheduler = Scheduler;
 async function read(
   scheduler: TesseractScheduler,
   image: GreyImage,
-  options: { rotateAuto: boolean; psm: number },
+  options: { rotateAuto: boolean; psm: number; dpi: number },
 ): Promise<Page> {
   const recognizeOptions = {
     rotateAuto: options.rotateAuto,
     tessedit_pageseg_mode: String(options.psm),
   } as Partial<RecognizeOptions>;
-  // PGM: tesseract reads the bytes as they are, with no PNG to encode and decode.
-  const { data } = await scheduler.addJob("recognize", Buffer.from(toPgm(image)), recognizeOptions, {
+  const { data } = await scheduler.addJob("recognize", await toPng(image, options.dpi), recognizeOptions, {
     blocks: true,
     text: false,
   });
   return data;
+}
+
+/**
+ * A grey PNG with its resolution (MuPDF writes it): without one tesseract guesses the resolution
+ * from the size of the text it finds, which a poor scan misleads.
+ */
+async function toPng(image: GreyImage, dpi: number): Promise<Buffer> {
+  const mupdf = await import("mupdf");
+  const pixmap = new mupdf.Pixmap(mupdf.ColorSpace.DeviceGray, [0, 0, image.width, image.height], false);
+  try {
+    const samples = pixmap.getPixels();
+    const stride = pixmap.getStride();
+    if (stride === image.width) samples.set(image.data);
+    else
+      for (let y = 0; y < image.height; y++)
+        samples.set(image.data.subarray(y * image.width, (y + 1) * image.width), y * stride);
+    const resolution = Math.round(dpi);
+    pixmap.setResolution(resolution, resolution);
+    return Buffer.from(pixmap.asPNG());
+  } finally {
+    pixmap.destroy();
+  }
 }
 
 async function readPage(
@@ -146,14 +166,19 @@ async function readPage(
   psm: number,
 ): Promise<PageReading> {
   if (prepare === false) {
-    const lines = toLines(await read(scheduler, rendered, { rotateAuto: true, psm }), scale, rendered.height);
+    const lines = toLines(
+      await read(scheduler, rendered, { rotateAuto: true, psm, dpi: scale * 72 }),
+      scale,
+      rendered.height,
+    );
     return { lines, signatures: handwriting(rendered, scale, lines) };
   }
   const prepared = preparePage(rendered, prepare);
   let image = prepared.image;
-  if (prepare.orientation) image = await upright(scheduler, image);
+  if (prepare.orientation) image = await upright(scheduler, image, scale * prepare.upscale * 72);
   // Straightened already: tesseract's own skew pass (a second layout analysis) would cost time.
-  const data = await read(scheduler, image, { rotateAuto: !prepare.deskew, psm });
+  const dpi = scale * prepare.upscale * 72;
+  const data = await read(scheduler, image, { rotateAuto: !prepare.deskew, psm, dpi });
   // A page turned upright is laid out in its upright frame: the words read in lines, as a person reads it.
   const lines = toLines(data, scale * prepare.upscale, image.height);
   return { lines, signatures: handwriting(image, scale * prepare.upscale, lines) };
@@ -190,14 +215,14 @@ function handwriting(image: GreyImage, scale: number, lines: OcrLine[]): OcrSign
  * Upright or upside down: the inkiest band of the page is read both ways (a single block) and the
  * page kept as it is unless the turned reading is clearly surer.
  */
-async function upright(scheduler: TesseractScheduler, image: GreyImage): Promise<GreyImage> {
+async function upright(scheduler: TesseractScheduler, image: GreyImage, dpi: number): Promise<GreyImage> {
   const band = inkiestBand(
     image,
     Math.min(1, Math.max(ORIENTATION_BAND, ORIENTATION_BAND_MIN_PX / image.height)),
   );
   const strip = crop(image, 0, band.top, image.width, band.height);
   const trial = async (candidate: GreyImage) =>
-    meanWordConfidence(await read(scheduler, candidate, { rotateAuto: false, psm: 6 }));
+    meanWordConfidence(await read(scheduler, candidate, { rotateAuto: false, psm: 6, dpi }));
   const [asIs, turned] = await Promise.all([trial(strip), trial(rotateQuarter(strip, 2))]);
   return turned > asIs + ORIENTATION_MARGIN ? rotateQuarter(image, 2) : image;
 }

@@ -19,7 +19,6 @@ import {
   SPECKLE_SHARE,
   sauvola,
   speckleShare,
-  toPgm,
   warpPerspective,
 } from "../../../lambdas/tools/ocr/prepare.ts";
 
@@ -222,7 +221,7 @@ describe("geometry", () => {
     expect(() => homography(corners.slice(0, 3), quad)).toThrow(/4 point pairs/);
   });
 
-  it("crops the inkiest band and writes a PGM tesseract can read", () => {
+  it("crops the inkiest band", () => {
     const page = textPage(9);
     const band = inkiestBand(page, 0.1);
     expect(band.height).toBe(110);
@@ -230,8 +229,5 @@ describe("geometry", () => {
     const strip = crop(page, 0, band.top, page.width, band.height);
     expect([strip.width, strip.height]).toEqual([850, 110]);
     expect(inkCount(strip)).toBeGreaterThan(0);
-    const pgm = toPgm(strip);
-    expect(new TextDecoder().decode(pgm.subarray(0, 13))).toBe("P5\n850 110\n25");
-    expect(pgm.length).toBe(850 * 110 + "P5\n850 110\n255\n".length);
   });
 });
