@@ -621,6 +621,9 @@ function withOcrConfidence(
  * as the reading of the whole statement). Otherwise it is insufficient evidence naming what could
  * not be read with confidence, for a person to read instead.
  */
+/** The least OCR confidence (0–100) of the text a `not_fulfilled` cites, whatever the general bar. */
+export const NOT_FULFILLED_OCR_MINIMUM = 90;
+
 function enforceOcrConfidence(
   checked: Finding,
   id: string,
@@ -633,10 +636,13 @@ function enforceOcrConfidence(
   const finding = { ...checked, citations: marked.map(({ citation }) => citation) };
   if (finding.status === "insufficient_evidence") return finding;
   const doubts: string[] = [];
+  // A "no" read off a scan sends the borrower after a document or a fix they may not need: the text
+  // it rests on must be read surer than a "yes" (a digit misread at 80-90 % turns a period or an EIN).
+  const bar = finding.status === "not_fulfilled" ? Math.max(minimum, NOT_FULFILLED_OCR_MINIMUM) : minimum;
   for (const { citation, field } of marked) {
-    if (citation.confidence === undefined || citation.confidence >= minimum) continue;
+    if (citation.confidence === undefined || citation.confidence >= bar) continue;
     doubts.push(
-      `${field ?? "the text cited"} on page ${citation.page} of ${citation.document} was read by OCR at ${citation.confidence}% confidence, below the ${minimum}% required`,
+      `${field ?? "the text cited"} on page ${citation.page} of ${citation.document} was read by OCR at ${citation.confidence}% confidence, below the ${bar}% required${bar > minimum ? " for a not_fulfilled" : ""}`,
     );
   }
   const cited = new Set(finding.citations.map((citation) => citation.document));

@@ -134,3 +134,25 @@ describe("verdicts read from OCR pages", () => {
     }
   });
 });
+
+describe("a not_fulfilled read off a scan", () => {
+  const WRONG_EIN = { ...TAX_METADATA, extracted_entities: { ein: "98-7654321", tax_year: 2024 } };
+  const einVerdict = (document: ExtractedDocument) =>
+    evaluateConditions(predictConditions(WRONG_EIN, { asOf: AS_OF }).conditions, [document], {
+      asOf: AS_OF,
+    }).verdicts.find((verdict) => verdict.condition_id === "TR_EIN_MATCH");
+
+  it("needs the text it rests on read at 90 % or surer: an EIN read at 85 % cannot say the EIN differs", async () => {
+    const unsure = einVerdict(await asScanned(93, (cell) => (/\d{2}-?\s?\d{7}/.test(cell) ? 85 : undefined)));
+    expect(unsure?.status).toBe("insufficient_evidence");
+    expect(unsure?.reason).toContain("below the 90% required for a not_fulfilled");
+    const sure = einVerdict(await asScanned(93));
+    expect(sure?.status).toBe("not_fulfilled");
+  });
+
+  it("while a fulfilled still stands on the general bar (85 % above 80 %)", async () => {
+    const scanned = await asScanned(85);
+    const { verdicts } = statuses([scanned]);
+    expect(verdicts.find((verdict) => verdict.condition_id === "TR_EIN_MATCH")?.status).toBe("fulfilled");
+  });
+});
