@@ -558,10 +558,14 @@ function markOcr(
 }
 
 /** "page 2 of x.pdf was read by OCR at 55% mean confidence, below the 80% required", per such page. */
-function poorlyReadPages(documents: ReadonlyArray<ExtractedDocument>, minimum: number): string[] {
+function poorlyReadPages(
+  documents: ReadonlyArray<ExtractedDocument>,
+  minimum: number,
+  only?: (document: string, page: number) => boolean,
+): string[] {
   return documents.flatMap((document) =>
     (document.page_sources ?? []).flatMap((source, index) =>
-      source.source === "ocr" && source.confidence < minimum
+      source.source === "ocr" && source.confidence < minimum && (only?.(document.document, index + 1) ?? true)
         ? [
             `page ${index + 1} of ${document.document} was read by OCR at ${source.confidence}% mean confidence, below the ${minimum}% required`,
           ]
@@ -621,6 +625,9 @@ function withOcrConfidence(
  * as the reading of the whole statement). Otherwise it is insufficient evidence naming what could
  * not be read with confidence, for a person to read instead.
  */
+/** Conditions whose "fulfilled" is a conclusion from absence: it rests on every page of the documents. */
+const CONCLUDED_FROM_ABSENCE = new Set(["BS_NO_NSF", "BS_LARGE_DEPOSITS"]);
+
 /** The least OCR confidence (0–100) of the text a `not_fulfilled` cites, whatever the general bar. */
 export const NOT_FULFILLED_OCR_MINIMUM = 90;
 
@@ -645,11 +652,17 @@ function enforceOcrConfidence(
       `${field ?? "the text cited"} on page ${citation.page} of ${citation.document} was read by OCR at ${citation.confidence}% confidence, below the ${bar}% required${bar > minimum ? " for a not_fulfilled" : ""}`,
     );
   }
+  // A page read poorly undermines what rests on it: the pages cited, and every page of a document
+  // a conclusion from absence ("no NSF fee", "no large deposit") covers. A well-read page 1 still
+  // decides its EIN when page 3 of the scan is smudged.
   const cited = new Set(finding.citations.map((citation) => citation.document));
+  const fromAbsence = finding.status === "fulfilled" && CONCLUDED_FROM_ABSENCE.has(id);
+  const citedPages = new Set(finding.citations.map((citation) => `${citation.page}\n${citation.document}`));
   doubts.push(
     ...poorlyReadPages(
       documents.filter((document) => cited.has(document.document)),
       minimum,
+      fromAbsence ? undefined : (document, page) => citedPages.has(`${page}\n${document}`),
     ),
   );
   if (doubts.length === 0) return finding;

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { evaluateConditions } from "../../../lambdas/agents/loan/conditions-engine.ts";
 import type { ExtractedDocument } from "../../../lambdas/agents/loan/pdf-text.ts";
 import { predictConditions } from "../../../lambdas/agents/loan/preconditions.ts";
-import { AS_OF, expectValidCitations, sample, TAX_METADATA } from "./fixtures.ts";
+import { AS_OF, BANK_METADATA, expectValidCitations, sample, TAX_METADATA } from "./fixtures.ts";
 
 const CONDITIONS = predictConditions(TAX_METADATA, { asOf: AS_OF }).conditions;
 
@@ -91,15 +91,50 @@ describe("verdicts read from OCR pages", () => {
     expect(verdicts.find((verdict) => verdict.condition_id === "TR_EIN_MATCH")?.status).toBe("fulfilled");
   });
 
-  it("a page read with low mean confidence undermines every decision on its document", async () => {
-    const scanned = await asScanned(93, undefined, (page) => (page === 2 ? 55 : 93));
+  it("a page read with low mean confidence undermines every decision resting on it, not a well-read page's", async () => {
+    // The page Schedule L is cited on (TR_COMPLETE's other page): the other verdicts rest on page 1.
+    const wellRead = statuses([await asScanned(93)]).verdicts;
+    const poor = wellRead
+      .flatMap((verdict) => verdict.citations.map((citation) => citation.page))
+      .find((page) => page > 1);
+    expect(poor).toBeDefined();
+    const scanned = await asScanned(93, undefined, (page) => (page === poor ? 55 : 93));
     const { verdicts } = statuses([scanned]);
-    for (const verdict of verdicts) {
+    const onPoorPage = verdicts.filter((verdict) =>
+      verdict.citations.some((citation) => citation.page === poor),
+    );
+    const elsewhere = verdicts.filter((verdict) => !onPoorPage.includes(verdict));
+    expect(onPoorPage.length).toBeGreaterThan(0);
+    expect(elsewhere.length).toBeGreaterThan(0);
+    for (const verdict of onPoorPage) {
       expect(verdict.status, verdict.condition_id).toBe("insufficient_evidence");
       expect(verdict.reason).toContain(
-        "page 2 of rm-conditions/1120-signed.pdf was read by OCR at 55% mean confidence, below the 80% required",
+        `page ${poor} of rm-conditions/1120-signed.pdf was read by OCR at 55% mean confidence, below the 80% required`,
       );
     }
+    for (const verdict of elsewhere) expect(verdict.status, verdict.condition_id).toBe("fulfilled");
+  });
+
+  it("a conclusion from absence rests on every page: no fee found on a statement with a poorly read page is undecided", async () => {
+    const statements = (await sample("statement-2025-01.pdf", "statement-2025-02.pdf")).map(
+      (text): ExtractedDocument => ({
+        ...text,
+        has_text_layer: false,
+        cells: (text.cells ?? []).map((page) =>
+          page.map((line) => line.map((cell) => ({ ...cell, confidence: 95 }))),
+        ),
+        page_sources: text.pages.map((_, index) => ({
+          source: "ocr",
+          confidence: index === text.pages.length - 1 ? 60 : 95,
+        })),
+      }),
+    );
+    const conditions = predictConditions(BANK_METADATA, { asOf: AS_OF }).conditions.filter(
+      (condition) => condition.id === "BS_NO_NSF",
+    );
+    const [verdict] = evaluateConditions(conditions, statements, { asOf: AS_OF }).verdicts;
+    expect(verdict?.status).toBe("insufficient_evidence");
+    expect(verdict?.reason).toMatch(/was read by OCR at 60% mean confidence, below the 80% required/);
   });
 
   it("pages OCR could not read are named as such, not as a missing text layer only", async () => {
