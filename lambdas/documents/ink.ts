@@ -6,6 +6,8 @@
 // marks are returned in PDF points; whoever reads a box (the officer's signature) decides which
 // count, so ink elsewhere on the page (a stamp, a scribbled note) never signs anything.
 
+import { clusterBoxes } from "./blocks.ts";
+
 /** A grey raster: one byte a pixel (0 black – 255 white), rows top to bottom. */
 export interface GreyImage {
   width: number;
@@ -83,14 +85,16 @@ export function handwrittenMarks(
     (component) => component.right - component.x + 1 > glyph && component.bottom - component.y + 1 > glyph,
   );
   if (strokes.length === 0) return [];
-  const gap = SIGNATURE_GAP_POINTS * scale;
-  const groups: Component[][] = strokes.map((stroke) => [stroke]);
-  for (const component of kept) {
-    if (strokes.includes(component)) continue;
-    const group = groups.find((members) => members.some((member) => near(member, component, gap)));
-    group?.push(component);
-  }
-  const merged = mergeGroups(groups, gap);
+  // Marks within a signature's gap of each other are one signature; a group needs a stroke in it.
+  // clusterBoxes wants y ≤ top: in pixel rows that is the top row and the bottom row.
+  const boxes = kept.map((component) => ({
+    ...component,
+    top: component.bottom,
+    stroke: strokes.includes(component),
+  }));
+  const merged = clusterBoxes(boxes, SIGNATURE_GAP_POINTS * scale).filter((members) =>
+    members.some((member) => member.stroke),
+  );
   return merged.map((members) => {
     const box = {
       x: Math.min(...members.map((member) => member.x)),
@@ -144,30 +148,6 @@ interface Component {
   count: number;
   /** Share of the pixels within two pixels of the bounding box's edge (a box outline is all edge). */
   edgeShare: number;
-}
-
-function near(a: Component, b: Component, gap: number): boolean {
-  return a.x - gap <= b.right && b.x - gap <= a.right && a.y - gap <= b.bottom && b.y - gap <= a.bottom;
-}
-
-function mergeGroups(groups: Component[][], gap: number): Component[][] {
-  const result = groups.map((group) => [...group]);
-  for (let merged = true; merged; ) {
-    merged = false;
-    outer: for (let i = 0; i < result.length; i++) {
-      for (let j = i + 1; j < result.length; j++) {
-        const a = result[i] ?? [];
-        const b = result[j] ?? [];
-        if (a.some((p) => b.some((q) => near(p, q, gap)))) {
-          result[i] = [...a, ...b];
-          result.splice(j, 1);
-          merged = true;
-          break outer;
-        }
-      }
-    }
-  }
-  return result;
 }
 
 /** 8-connected components of the set pixels, with their boxes and how much of them is edge. */

@@ -23,6 +23,7 @@ import { printedElsewhere } from "./statement-holders.ts";
 import {
   cite,
   comparePersonNames,
+  dateAfter,
   dayNumber,
   findDateRanges,
   formatMoney,
@@ -319,11 +320,6 @@ function missingCoverage(
     remedies.push(`Provide ${recent}`);
   }
   return { missing, remedies, months };
-}
-
-function dateAfter(date: SimpleDate, days: number): SimpleDate {
-  const moved = new Date((dayNumber(date) + days) * 86_400_000);
-  return { y: moved.getUTCFullYear(), m: moved.getUTCMonth() + 1, d: moved.getUTCDate() };
 }
 
 function periodJson(period: Period): { start: string; end: string } {

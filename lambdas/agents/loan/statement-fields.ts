@@ -12,6 +12,7 @@ import {
   cite,
   citeSegment,
   type DateOrder,
+  dateAfter,
   dateOrderOf,
   dayNumber,
   documentPages,
@@ -252,11 +253,6 @@ function periodFromCycle(pages: PageText[], order: DateOrder): Located<Period> |
     confidence: 0.8,
     also: [citeSegment(first, cycle.index, cycle.at)],
   };
-}
-
-function dateAfter(date: SimpleDate, days: number): SimpleDate {
-  const moved = new Date(Date.UTC(date.y, date.m - 1, date.d + days));
-  return { y: moved.getUTCFullYear(), m: moved.getUTCMonth() + 1, d: moved.getUTCDate() };
 }
 
 // ---------------------------------------------------------------- account numbers

@@ -372,6 +372,12 @@ export function dayNumber(date: SimpleDate): number {
   return Date.UTC(date.y, date.m - 1, date.d) / 86_400_000;
 }
 
+/** The date `days` days after `date` (before it when negative). */
+export function dateAfter(date: SimpleDate, days: number): SimpleDate {
+  const moved = new Date((dayNumber(date) + days) * 86_400_000);
+  return { y: moved.getUTCFullYear(), m: moved.getUTCMonth() + 1, d: moved.getUTCDate() };
+}
+
 export function isoDate(date: SimpleDate): string {
   return `${date.y}-${String(date.m).padStart(2, "0")}-${String(date.d).padStart(2, "0")}`;
 }
