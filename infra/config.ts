@@ -89,6 +89,11 @@ export interface RewooConfig {
      * Off: text detection only, and a scanned Sign Here box is insufficient_evidence.
      */
     readonly textractSignatures: boolean;
+    /**
+     * Textract's document analysis adds FORMS and TABLES: the document model gets Textract's
+     * key–value pairs and tables. Costs more per page than SIGNATURES alone (docs/cost.md).
+     */
+    readonly textractForms?: boolean;
   };
   readonly documents: {
     /** Import this bucket instead of creating one (it keeps its own policies and logging). */
@@ -177,7 +182,7 @@ const base: Omit<RewooConfig, "name"> = {
     clarification: true,
   },
   llm: { provider: DEFAULT_LLM_PROVIDER },
-  ocr: { engine: "textract", minConfidence: 80, textractSignatures: true },
+  ocr: { engine: "textract", minConfidence: 80, textractSignatures: true, textractForms: true },
   documents: { allowedPrefixes: [], additionalLocations: [] },
   results: { additionalDestinations: [] },
   evidenceRetentionDays: 30,

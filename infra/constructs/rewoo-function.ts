@@ -244,8 +244,9 @@ export class RewooFunction extends NodejsFunction {
    * document grants (bindObjects) already cover what it reads, and a bucket encrypted with a
    * customer key needs kms:Decrypt for this role as it does anyway.
    */
-  bindTextract(options: { signatures?: boolean } = {}): this {
-    const actions = options.signatures
+  /** `analysis`: the document analysis API (SIGNATURES, FORMS, TABLES), else text detection. */
+  bindTextract(options: { analysis?: boolean } = {}): this {
+    const actions = options.analysis
       ? ["textract:StartDocumentAnalysis", "textract:GetDocumentAnalysis"]
       : ["textract:StartDocumentTextDetection", "textract:GetDocumentTextDetection"];
     this.addToRolePolicy(new iam.PolicyStatement({ actions, resources: ["*"] }));

@@ -87,6 +87,9 @@ export class Workflow extends Construct {
         [ENV.REWOO_TEXTRACT_SIGNATURES]: String(
           config.ocr.engine === "textract" && config.ocr.textractSignatures,
         ),
+        [ENV.REWOO_TEXTRACT_FORMS]: String(
+          config.ocr.engine === "textract" && config.ocr.textractForms === true,
+        ),
       },
     );
     const solver = fn(
@@ -139,7 +142,10 @@ export class Workflow extends Construct {
       .bindObjects(artifactsBucket, { read: [prefixes.results], write: [prefixes.results] })
       .bindObjectLocations(config.results.additionalDestinations, "read")
       .bindObjectLocations(config.results.additionalDestinations, "write");
-    if (config.ocr.engine === "textract") worker.bindTextract({ signatures: config.ocr.textractSignatures });
+    if (config.ocr.engine === "textract")
+      worker.bindTextract({
+        analysis: config.ocr.textractSignatures || config.ocr.textractForms === true,
+      });
     if (config.lender.apiTokenSecretArn) {
       const lenderToken = secretsmanager.Secret.fromSecretCompleteArn(
         this,

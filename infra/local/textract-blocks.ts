@@ -1,13 +1,17 @@
 // The local Textract emulator's answer: what the offline OCR read on each page as Textract's blocks
-// (PAGE, LINE, WORD and, for a document analysis with SIGNATURES, SIGNATURE), in its geometry.
+// (PAGE, LINE, WORD and, for a document analysis, SIGNATURE, KEY_VALUE_SET, TABLE and CELL), in its
+// geometry. Key–value pairs and tables are found by position on the lines the words lay out into,
+// as the offline reader finds them; their CHILD words are the WORD blocks inside their boxes.
 import { randomUUID } from "node:crypto";
+import { keyValuePairs, type LaidSpan, tablesOf } from "../../lambdas/documents/forms-tables.ts";
+import { layoutLines } from "../../lambdas/documents/line-layout.ts";
 import type { OcrPage } from "../../lambdas/tools/ocr/engine.ts";
 
 type Point = { X: number; Y: number };
 
 /** A block as GetDocumentTextDetection returns it (the members text detection fills in). */
 export interface TextractBlock {
-  BlockType: "PAGE" | "LINE" | "WORD" | "SIGNATURE";
+  BlockType: "PAGE" | "LINE" | "WORD" | "SIGNATURE" | "KEY_VALUE_SET" | "TABLE" | "CELL";
   Confidence?: number;
   Text?: string;
   TextType?: "PRINTED";
@@ -16,8 +20,11 @@ export interface TextractBlock {
     Polygon: Point[];
   };
   Id: string;
-  Relationships?: Array<{ Type: "CHILD"; Ids: string[] }>;
+  Relationships?: Array<{ Type: "CHILD" | "VALUE"; Ids: string[] }>;
   Page: number;
+  EntityTypes?: Array<"KEY" | "VALUE">;
+  RowIndex?: number;
+  ColumnIndex?: number;
 }
 
 /**
@@ -28,7 +35,7 @@ export interface TextractBlock {
 export function toBlocks(
   pages: OcrPage[],
   pageSizes: ReadonlyArray<{ width: number; height: number }>,
-  options: { signatures?: boolean } = {},
+  options: { signatures?: boolean; forms?: boolean; tables?: boolean } = {},
 ): TextractBlock[] {
   const blocks: TextractBlock[] = [];
   for (const ocrPage of pages) {
@@ -99,7 +106,108 @@ export function toBlocks(
           Page: ocrPage.page,
         }),
       ),
+      ...structureBlocks(ocrPage, size, words, options),
     );
+  }
+  return blocks;
+}
+
+/** KEY_VALUE_SET (FORMS), TABLE and CELL (TABLES) blocks of one page, found on its laid-out lines. */
+function structureBlocks(
+  ocrPage: OcrPage,
+  size: { width: number; height: number },
+  words: ReadonlyArray<TextractBlock>,
+  options: { forms?: boolean; tables?: boolean },
+): TextractBlock[] {
+  if (!options.forms && !options.tables) return [];
+  const lines = layoutLines(
+    ocrPage.lines.flatMap((line, index) =>
+      line.words
+        .filter((word) => word.text.trim() !== "")
+        .map((word) => ({
+          line: index,
+          str: word.text,
+          x: word.x,
+          y: word.y,
+          width: word.width,
+          size: Math.max(4, word.height),
+          confidence: word.confidence,
+        })),
+    ),
+  );
+  const tables = tablesOf(lines);
+  const blocks: TextractBlock[] = [];
+  const spanBlock = (span: LaidSpan, type: "KEY_VALUE_SET" | "CELL"): TextractBlock => {
+    const box = relativeBox(
+      { x: span.box.x, y: span.box.y, width: span.box.right - span.box.x, height: span.box.top - span.box.y },
+      size,
+    );
+    const children = words.filter((word) => {
+      const { Left, Top, Width, Height } = word.Geometry.BoundingBox;
+      const x = Left + Width / 2;
+      const y = Top + Height / 2;
+      return x >= box.Left && x <= box.Left + box.Width && y >= box.Top && y <= box.Top + box.Height;
+    });
+    return {
+      BlockType: type,
+      Confidence: span.confidence ?? 0,
+      Geometry: geometry(box),
+      Id: randomUUID(),
+      ...(children.length
+        ? { Relationships: [{ Type: "CHILD", Ids: children.map((word) => word.Id) }] }
+        : {}),
+      Page: ocrPage.page,
+    };
+  };
+  if (options.forms) {
+    for (const field of keyValuePairs(lines, tables)) {
+      const value = field.value
+        ? spanBlock(field.value, "KEY_VALUE_SET")
+        : {
+            BlockType: "KEY_VALUE_SET" as const,
+            Confidence: 0,
+            Geometry: geometry({ Left: 0, Top: 0, Width: 0, Height: 0 }),
+            Id: randomUUID(),
+            Page: ocrPage.page,
+          };
+      const key = spanBlock(field.key, "KEY_VALUE_SET");
+      blocks.push(
+        {
+          ...key,
+          EntityTypes: ["KEY"],
+          Relationships: [{ Type: "VALUE", Ids: [value.Id] }, ...(key.Relationships ?? [])],
+        },
+        { ...value, EntityTypes: ["VALUE"] },
+      );
+    }
+  }
+  if (options.tables) {
+    for (const table of tables) {
+      const cells = table.cells.map((cell) => ({
+        ...spanBlock(cell.span, "CELL"),
+        RowIndex: cell.row,
+        ColumnIndex: cell.column,
+      }));
+      const boxes = cells.map((cell) => cell.Geometry.BoundingBox);
+      const left = Math.min(...boxes.map((box) => box.Left));
+      const top = Math.min(...boxes.map((box) => box.Top));
+      blocks.push(
+        {
+          BlockType: "TABLE",
+          Confidence: Math.min(...cells.map((cell) => cell.Confidence ?? 0)),
+          Geometry: geometry({
+            Left: left,
+            Top: top,
+            Width: Math.max(...boxes.map((box) => box.Left + box.Width)) - left,
+            Height: Math.max(...boxes.map((box) => box.Top + box.Height)) - top,
+          }),
+          Id: randomUUID(),
+          Relationships: [{ Type: "CHILD", Ids: cells.map((cell) => cell.Id) }],
+          Page: ocrPage.page,
+        },
+        ...cells,
+      );
+    }
   }
   return blocks;
 }

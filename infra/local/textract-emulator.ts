@@ -9,9 +9,11 @@
 // Textract reads it (GetObject), and reads it with tesseract.js: every page, as Textract does, turned
 // into PAGE, LINE and WORD blocks in Textract's geometry (relative 0–1, origin top left).
 // Served: StartDocumentTextDetection / GetDocumentTextDetection and StartDocumentAnalysis /
-// GetDocumentAnalysis with the SIGNATURES feature (what the worker calls); an analysis adds a
-// SIGNATURE block for the handwriting the offline OCR found on the page (ink no word explains). No
-// other feature, SNS notification or S3 output is emulated, and request signatures are not checked.
+// GetDocumentAnalysis with the SIGNATURES, FORMS and TABLES features (what the worker calls): an
+// analysis adds a SIGNATURE block for the handwriting the offline OCR found on the page (ink no word
+// explains), and KEY_VALUE_SET, TABLE and CELL blocks for the key–value pairs and tables found by
+// position on the read lines (lambdas/documents/forms-tables.ts). No other feature (QUERIES,
+// LAYOUT), SNS notification or S3 output is emulated, and request signatures are not checked.
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -136,6 +138,8 @@ type JobKind = "text" | "analysis";
 interface Job {
   jobId: string;
   kind: JobKind;
+  /** An analysis's FeatureTypes (SIGNATURES, FORMS, TABLES). */
+  features: string[];
   token?: string;
   /** What an idempotent repeat must match (IdempotentParameterMismatchException otherwise). */
   fingerprint: string;
@@ -198,7 +202,7 @@ export async function startTextractEmulator(options: TextractEmulatorOptions): P
   };
 
   async function start(input: Record<string, unknown>, kind: JobKind): Promise<{ JobId: string }> {
-    if (kind === "analysis") featureTypes(input.FeatureTypes);
+    const features = kind === "analysis" ? featureTypes(input.FeatureTypes) : [];
     const location = object(input.DocumentLocation, "DocumentLocation", true);
     const s3Object = object(location?.S3Object, "DocumentLocation.S3Object", true);
     const bucket = text(s3Object?.Bucket, "DocumentLocation.S3Object.Bucket", BUCKET, true);
@@ -215,7 +219,7 @@ export async function startTextractEmulator(options: TextractEmulatorOptions): P
         );
       }
     }
-    const fingerprint = JSON.stringify([kind, bucket, key, version ?? null, jobTag ?? null]);
+    const fingerprint = JSON.stringify([kind, features, bucket, key, version ?? null, jobTag ?? null]);
     if (token) {
       const existing = byToken.get(token);
       if (existing) {
@@ -241,6 +245,7 @@ export async function startTextractEmulator(options: TextractEmulatorOptions): P
     const job: Job = {
       jobId,
       kind,
+      features,
       ...(token ? { token } : {}),
       fingerprint,
       bucket: bucket as string,
@@ -399,8 +404,11 @@ const OPERATIONS: Record<string, { call: "start" | "get"; kind: JobKind } | unde
   GetDocumentAnalysis: { call: "get", kind: "analysis" },
 };
 
-/** An analysis's FeatureTypes: SIGNATURES is what the emulator can answer; the others it says it cannot. */
-function featureTypes(value: unknown): void {
+/**
+ * An analysis's FeatureTypes: SIGNATURES, FORMS and TABLES are what the emulator can answer; the
+ * others it says it cannot.
+ */
+function featureTypes(value: unknown): string[] {
   const known = ["TABLES", "FORMS", "QUERIES", "SIGNATURES", "LAYOUT"];
   if (
     !Array.isArray(value) ||
@@ -412,14 +420,17 @@ function featureTypes(value: unknown): void {
       `FeatureTypes: expected a non-empty list of ${known.join(", ")}`,
     );
   }
-  const unsupported = value.filter((feature) => feature !== "SIGNATURES");
+  const unsupported = value.filter((feature) => !EMULATED_FEATURES.includes(String(feature)));
   if (unsupported.length > 0) {
     throw new TextractError(
       "InvalidParameterException",
-      `FeatureTypes ${unsupported.join(", ")}: the local Textract emulator analyses SIGNATURES only`,
+      `FeatureTypes ${unsupported.join(", ")}: the local Textract emulator analyses ${EMULATED_FEATURES.join(", ")} only`,
     );
   }
+  return [...new Set(value.map(String))].sort();
 }
+
+const EMULATED_FEATURES = ["SIGNATURES", "FORMS", "TABLES"];
 
 async function serve(
   request: IncomingMessage,
@@ -639,7 +650,11 @@ async function read(engine: OcrEngine, job: Job, bytes: Uint8Array): Promise<Out
     return {
       status: "SUCCEEDED",
       pages: pageSizes.length,
-      blocks: toBlocks(result.pages, pageSizes, { signatures: job.kind === "analysis" }),
+      blocks: toBlocks(result.pages, pageSizes, {
+        signatures: job.features.includes("SIGNATURES"),
+        forms: job.features.includes("FORMS"),
+        tables: job.features.includes("TABLES"),
+      }),
     };
   } catch (error) {
     // MuPDF could not render it: the document's own problem. Anything else is the emulator's.

@@ -62,6 +62,8 @@ export const RUNTIME_VARIABLES = {
   REWOO_OCR_MIN_CONFIDENCE: true,
   /** true | false: Textract analyses scans for signatures too (SIGNATURES), not text only */
   REWOO_TEXTRACT_SIGNATURES: true,
+  /** true | false: Textract's analysis adds FORMS and TABLES (key–value pairs, tables) */
+  REWOO_TEXTRACT_FORMS: true,
   /** Textract endpoint override (a VPC endpoint or the twin's emulator) */
   TEXTRACT_ENDPOINT: true,
   /** The planner's model id */

@@ -150,3 +150,72 @@ export function clusterBoxes<T extends PointBox>(boxes: T[], gap: number): T[][]
   }
   return groups.map((group) => group.members);
 }
+
+/** A key–value pair of the page (KEY_VALUE_SET blocks): the key's and the value's text and boxes. */
+export interface KeyValue {
+  key: string;
+  value: string;
+  keyBox: PointBox;
+  /** Null when nothing is printed for the key. */
+  valueBox: PointBox | null;
+  /** 0–100, the lower of key and value, when known. */
+  confidence?: number;
+}
+
+/** A block's text: its own, or its CHILD words' joined (Textract leaves KEY_VALUE_SET and CELL text to the words). */
+export function blockText(page: PageModel, block: Block): string {
+  if (block.Text !== undefined) return block.Text;
+  const byId = new Map(page.blocks.map((candidate) => [candidate.Id, candidate]));
+  return (block.Relationships ?? [])
+    .filter((relation) => relation.Type === "CHILD")
+    .flatMap((relation) => relation.Ids)
+    .map((id) => byId.get(id))
+    .filter((child): child is Block => child?.BlockType === "WORD")
+    .map((word) => word.Text ?? "")
+    .join(" ");
+}
+
+export function keyValues(page: PageModel): KeyValue[] {
+  const byId = new Map(page.blocks.map((block) => [block.Id, block]));
+  return blocksOfType(page, "KEY_VALUE_SET").flatMap((block) => {
+    if (!block.EntityTypes?.includes("KEY")) return [];
+    const valueId = block.Relationships?.find((relation) => relation.Type === "VALUE")?.Ids[0];
+    const value = valueId ? byId.get(valueId) : undefined;
+    const valueText = value ? blockText(page, value).trim() : "";
+    const confidences = [block.Confidence, value?.Confidence].filter(
+      (confidence): confidence is number => confidence !== undefined,
+    );
+    return [
+      {
+        key: blockText(page, block).trim().replace(/:$/, ""),
+        value: valueText,
+        keyBox: pointBox(block.Geometry.BoundingBox, page),
+        valueBox: value && valueText ? pointBox(value.Geometry.BoundingBox, page) : null,
+        ...(confidences.length ? { confidence: Math.min(...confidences) } : {}),
+      },
+    ];
+  });
+}
+
+/** Each TABLE of the page as rows of cell texts (row 1 first; a cell nothing fills is ""). */
+export function tableRows(page: PageModel): string[][][] {
+  const byId = new Map(page.blocks.map((block) => [block.Id, block]));
+  return blocksOfType(page, "TABLE").map((table) => {
+    const cells = (table.Relationships ?? [])
+      .filter((relation) => relation.Type === "CHILD")
+      .flatMap((relation) => relation.Ids)
+      .map((id) => byId.get(id))
+      .filter((cell): cell is Block => cell?.BlockType === "CELL");
+    const rows: string[][] = [];
+    const width = Math.max(0, ...cells.map((cell) => cell.ColumnIndex ?? 0));
+    for (const cell of cells) {
+      const row = (cell.RowIndex ?? 1) - 1;
+      const column = (cell.ColumnIndex ?? 1) - 1;
+      for (let index = rows.length; index <= row; index++) rows.push(Array(width).fill(""));
+      const current = rows[row] as string[];
+      const text = blockText(page, cell).trim();
+      current[column] = current[column] ? `${current[column]} ${text}` : text;
+    }
+    return rows;
+  });
+}

@@ -128,6 +128,11 @@ const EnvShape = {
    * seen), not text detection alone. Off unless told; the CDK stack turns it on with Textract.
    */
   [ENV.REWOO_TEXTRACT_SIGNATURES]: z.enum(["true", "false"]).default("false"),
+  /**
+   * Textract's document analysis adds the FORMS and TABLES features (key–value pairs and tables in
+   * the document model). Off unless told; the CDK stack turns it on with Textract.
+   */
+  [ENV.REWOO_TEXTRACT_FORMS]: z.enum(["true", "false"]).default("false"),
   /** A verdict resting on an OCR read below this confidence (0–100) is insufficient_evidence. */
   [ENV.REWOO_OCR_MIN_CONFIDENCE]: z.coerce
     .number()
@@ -321,6 +326,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
       engine: e.REWOO_OCR_ENGINE,
       minConfidence: e.REWOO_OCR_MIN_CONFIDENCE,
       textractSignatures: e.REWOO_TEXTRACT_SIGNATURES === "true",
+      textractForms: e.REWOO_TEXTRACT_FORMS === "true",
       textractEndpoint: e.TEXTRACT_ENDPOINT,
     },
     maxSteps: e.REWOO_MAX_STEPS,

@@ -348,6 +348,7 @@ describe("functions (dev)", () => {
         REWOO_OCR_ENGINE: _ocrEngine,
         REWOO_OCR_MIN_CONFIDENCE: _ocrConfidence,
         REWOO_TEXTRACT_SIGNATURES: _ocrSignatures,
+        REWOO_TEXTRACT_FORMS: _ocrForms,
         // The worker's (it runs the banking tools) and the planner's (it checks transfers): the test above.
         CORE_BANKING_TABLE: _coreBanking,
         ...rest

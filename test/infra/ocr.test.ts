@@ -105,6 +105,7 @@ describe("the OCR configuration of an environment", () => {
         engine: "textract",
         minConfidence: 80,
         textractSignatures: true,
+        textractForms: true,
       });
     }
     expect(resolveConfig(context({ env: "prod", ocrEngine: "none" })).ocr.engine).toBe("none");
@@ -127,7 +128,7 @@ describe("the OCR configuration of an environment", () => {
   });
 });
 
-describe("Textract's signature analysis (the default with Textract)", () => {
+describe("Textract's document analysis with SIGNATURES, FORMS and TABLES (the default with Textract)", () => {
   const ANALYSIS = ["textract:StartDocumentAnalysis", "textract:GetDocumentAnalysis"];
   let prod: Synthesized;
   beforeAll(() => {
@@ -145,6 +146,9 @@ describe("Textract's signature analysis (the default with Textract)", () => {
       for (const action of TEXTRACT_ACTIONS)
         expect(access.allowing(action), `${service} ${action}`).toEqual([]);
       expect(access.environment.REWOO_TEXTRACT_SIGNATURES, service).toBe(
+        service === "rewoo-worker" ? "true" : undefined,
+      );
+      expect(access.environment.REWOO_TEXTRACT_FORMS, service).toBe(
         service === "rewoo-worker" ? "true" : undefined,
       );
     }

@@ -5,6 +5,7 @@
 import type { FieldSource } from "./extraction.ts";
 import type { ExtractedDocument } from "./pdf-text.ts";
 import { readAddressNames, readHolders, valueBelow } from "./statement-holders.ts";
+import { keyValueAccounts, keyValueHolders, keyValuePeriods } from "./statement-key-values.ts";
 import { headingSection, readTransactions, standaloneAmounts } from "./statement-transactions.ts";
 import {
   type Citation,
@@ -582,8 +583,9 @@ const TAX_RETURN_MARK = /\bForm\s*1120\b|Corporation\s+Income\s+Tax\s+Return/i;
 export function readStatement(document: ExtractedDocument): Statement | null {
   const pages = documentPages(document);
   const dateOrder = dateOrderOf(pages.map((page) => page.text).join("\n"));
-  const periods = readPeriods(pages, dateOrder);
-  const accounts = readAccounts(pages);
+  // What the line finders do not find, the page's key–value pairs may name.
+  const periods = orElse(readPeriods(pages, dateOrder), () => keyValuePeriods(pages, dateOrder));
+  const accounts = orElse(readAccounts(pages), () => keyValueAccounts(pages));
   const transactions = readTransactions(
     pages,
     periods.map((p) => p.value),
@@ -595,7 +597,7 @@ export function readStatement(document: ExtractedDocument): Statement | null {
     /\bstatement\b/i.test(pages[0]?.text ?? "");
   if (!looksLikeStatement || (periods.length === 0 && TAX_RETURN_MARK.test(pages[0]?.text ?? "")))
     return null;
-  const holders = readHolders(pages);
+  const holders = orElse(readHolders(pages), () => keyValueHolders(pages));
   return {
     document: document.document,
     pages,
@@ -609,6 +611,10 @@ export function readStatement(document: ExtractedDocument): Statement | null {
     depositsTotal: readDepositsTotal(pages),
     missingPages: missingPages(pages),
   };
+}
+
+function orElse<T>(found: T[], fallback: () => T[]): T[] {
+  return found.length > 0 ? found : fallback();
 }
 
 /** The citation of a located value: its model quote, its column, or its line. */

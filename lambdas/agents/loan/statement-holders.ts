@@ -19,7 +19,7 @@ const POSTCODE_LINE =
 const addressEnd = (text: string) => CITY_LINE.test(text) || POSTCODE_LINE.test(text.trim());
 
 /** A printed person or business name: letters, a few words, none of a bank's or a heading's words. */
-function looksLikeName(value: string): boolean {
+export function looksLikeName(value: string): boolean {
   const words = value.trim().split(/\s+/);
   return (
     /^[A-Za-z][A-Za-z.,'&\- ]*$/.test(value.trim()) &&

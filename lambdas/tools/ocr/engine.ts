@@ -29,6 +29,32 @@ export interface OcrPage {
   lines: OcrLine[];
   /** Signatures the engine saw (Textract's SIGNATURES feature), in PDF points from the bottom left. */
   signatures?: OcrSignature[];
+  /** Key–value pairs the engine found (Textract's FORMS feature); unset when it did not look. */
+  fields?: OcrField[];
+  /** Tables the engine found (Textract's TABLES feature); unset when it did not look. */
+  tables?: OcrTable[];
+}
+
+/** Some text of the page and its box, in PDF points from the bottom left. */
+export interface OcrSpan {
+  text: string;
+  x: number;
+  y: number;
+  right: number;
+  top: number;
+  /** 0–100. */
+  confidence: number;
+}
+
+export interface OcrField {
+  key: OcrSpan;
+  /** Null: the key has nothing printed for it. */
+  value: OcrSpan | null;
+}
+
+export interface OcrTable {
+  /** 1-based rows and columns. */
+  cells: Array<{ row: number; column: number; span: OcrSpan }>;
 }
 
 export interface OcrSignature {

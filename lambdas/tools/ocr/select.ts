@@ -16,7 +16,12 @@ export const BUNDLED_OCR_ENGINE_VARIABLE = "REWOO_BUNDLED_OCR_ENGINE";
 
 export interface OcrSelection {
   region: string;
-  ocr: { engine: OcrEngineName; textractEndpoint?: string | undefined; textractSignatures?: boolean };
+  ocr: {
+    engine: OcrEngineName;
+    textractEndpoint?: string | undefined;
+    textractSignatures?: boolean;
+    textractForms?: boolean;
+  };
 }
 
 export interface OcrEngineDeps {
@@ -61,6 +66,7 @@ export function ocrEngineFor(config: OcrSelection, deps: OcrEngineDeps): OcrEngi
           deadline: deps.deadline,
           ...(deps.onWarning ? { onWarning: deps.onWarning } : {}),
           ...(config.ocr.textractSignatures ? { signatures: true } : {}),
+          ...(config.ocr.textractForms ? { forms: true } : {}),
         };
         return loadedOnFirstUse("textract", () =>
           import("./textract.ts").then((module) => module.createTextractEngine(client, options)),

@@ -16,11 +16,14 @@ import * as z from "zod";
 import {
   OcrDocumentError,
   type OcrEngine,
+  type OcrField,
   type OcrLine,
   OcrPendingError,
   type OcrRequest,
   type OcrResult,
   type OcrSignature,
+  type OcrSpan,
+  type OcrTable,
   type OcrWord,
 } from "./engine.ts";
 
@@ -49,6 +52,11 @@ export interface TextractEngineOptions {
    * this sees it on a scan.
    */
   signatures?: boolean;
+  /**
+   * Analyse the document's key–value pairs and tables too (the FORMS and TABLES features): they
+   * fill the document model's KEY_VALUE_SET, TABLE and CELL blocks as Textract found them.
+   */
+  forms?: boolean;
 }
 
 /** Textract returns at most 1,000 blocks per call; fewer calls for long documents. */
@@ -67,7 +75,10 @@ export function createTextractEngine(client: TextractClient, options: TextractEn
   return {
     name: "textract",
     async recognize(request: OcrRequest): Promise<OcrResult> {
-      const api = options.signatures ? ANALYSIS : TEXT_DETECTION;
+      const api =
+        options.signatures || options.forms
+          ? analysis({ signatures: options.signatures === true, forms: options.forms === true })
+          : TEXT_DETECTION;
       const jobId = await startJob(client, request, api);
       let pause = settings.firstPollIntervalMs;
       let waited = 0;
@@ -110,13 +121,14 @@ export function clientRequestTokenFor(request: Pick<OcrRequest, "requestToken" |
     .digest("base64url");
 }
 
-/** The two asynchronous APIs: text detection, or document analysis with the SIGNATURES feature. */
+/** The two asynchronous APIs: text detection, or document analysis with its features. */
 interface Api {
   start: string;
   get: string;
   startCommand: (input: StartInput) => StartDocumentTextDetectionCommand | StartDocumentAnalysisCommand;
   getCommand: (input: GetInput) => GetDocumentTextDetectionCommand | GetDocumentAnalysisCommand;
   signatures: boolean;
+  forms: boolean;
 }
 type StartInput = {
   DocumentLocation: { S3Object: { Bucket: string; Name: string } };
@@ -130,15 +142,22 @@ const TEXT_DETECTION: Api = {
   startCommand: (input) => new StartDocumentTextDetectionCommand(input),
   getCommand: (input) => new GetDocumentTextDetectionCommand(input),
   signatures: false,
+  forms: false,
 };
 
-const ANALYSIS: Api = {
-  start: "StartDocumentAnalysis",
-  get: "GetDocumentAnalysis",
-  startCommand: (input) => new StartDocumentAnalysisCommand({ ...input, FeatureTypes: ["SIGNATURES"] }),
-  getCommand: (input) => new GetDocumentAnalysisCommand(input),
-  signatures: true,
-};
+function analysis(features: { signatures: boolean; forms: boolean }): Api {
+  const FeatureTypes: Array<"SIGNATURES" | "FORMS" | "TABLES"> = [
+    ...(features.signatures ? (["SIGNATURES"] as const) : []),
+    ...(features.forms ? (["FORMS", "TABLES"] as const) : []),
+  ];
+  return {
+    start: "StartDocumentAnalysis",
+    get: "GetDocumentAnalysis",
+    startCommand: (input) => new StartDocumentAnalysisCommand({ ...input, FeatureTypes }),
+    getCommand: (input) => new GetDocumentAnalysisCommand(input),
+    ...features,
+  };
+}
 
 async function startJob(client: TextractClient, request: OcrRequest, api: Api): Promise<string> {
   const command = api.startCommand({
@@ -226,7 +245,20 @@ const SignatureBlock = z.object({
   Geometry: z.object({ BoundingBox }),
 });
 
-/** Blocks are checked one by one (LINE, WORD and SIGNATURE only), so that a message names the block. */
+/** KEY_VALUE_SET, TABLE and CELL blocks (FORMS and TABLES): their words are their CHILD WORD blocks. */
+const StructureBlock = z.object({
+  Id: z.string().min(1),
+  Page: z.number().int().positive().optional(),
+  Confidence: z.number().min(0).max(100).default(0),
+  Geometry: z.object({ BoundingBox }),
+  Relationships: z.array(Relationship).default([]),
+  EntityTypes: z.array(z.string()).optional(),
+  RowIndex: z.number().int().positive().optional(),
+  ColumnIndex: z.number().int().positive().optional(),
+});
+type Structure = z.infer<typeof StructureBlock>;
+
+/** Blocks are checked one by one (LINE, WORD, SIGNATURE and the FORMS/TABLES ones), so that a message names the block. */
 const GetResponseSchema = z.object({
   JobStatus: z.enum(["IN_PROGRESS", "SUCCEEDED", "FAILED", "PARTIAL_SUCCESS"]),
   StatusMessage: z.string().optional(),
@@ -272,6 +304,9 @@ function toPages(request: OcrRequest, responses: GetResponse[], api: Api): OcrRe
   const lines = new Map<number, Line[]>(request.pages.map((page) => [page, []]));
   const words = new Map<string, Word>();
   const signatures = new Map<number, OcrSignature[]>(request.pages.map((page) => [page, []]));
+  const structures = new Map<number, Structure[]>(request.pages.map((page) => [page, []]));
+  const byId = new Map<string, Structure>();
+  const tableIds = new Set<string>();
   for (const [answer, response] of responses.entries()) {
     for (const [index, block] of response.Blocks.entries()) {
       // Paginated: the index is within its answer (NextToken page), which is named too.
@@ -289,6 +324,25 @@ function toPages(request: OcrRequest, responses: GetResponse[], api: Api): OcrRe
         const page = pageOf(parsed.data, documentPages, request, where, api);
         const size = request.pageSizes[page - 1];
         if (wanted.has(page) && size) signatures.get(page)?.push(signatureInPoints(parsed.data, size));
+        continue;
+      }
+      if (
+        api.forms &&
+        (block.BlockType === "KEY_VALUE_SET" || block.BlockType === "TABLE" || block.BlockType === "CELL")
+      ) {
+        const parsed = StructureBlock.safeParse(block);
+        if (!parsed.success) {
+          throw new UnexpectedTextractResponseError(
+            api.get,
+            request.document,
+            parsed.error,
+            `${where} (${block.BlockType})`,
+          );
+        }
+        const page = pageOf(parsed.data, documentPages, request, where, api);
+        byId.set(parsed.data.Id, parsed.data);
+        if (wanted.has(page) && block.BlockType !== "CELL") structures.get(page)?.push(parsed.data);
+        if (block.BlockType === "TABLE") tableIds.add(parsed.data.Id);
         continue;
       }
       if (block.BlockType !== "LINE" && block.BlockType !== "WORD") continue;
@@ -327,8 +381,63 @@ function toPages(request: OcrRequest, responses: GetResponse[], api: Api): OcrRe
         });
       if (lineWords.length > 0) pageLines.push({ words: lineWords });
     }
-    return { page, lines: pageLines, ...(api.signatures ? { signatures: signatures.get(page) ?? [] } : {}) };
+    return {
+      page,
+      lines: pageLines,
+      ...(api.signatures ? { signatures: signatures.get(page) ?? [] } : {}),
+      ...(api.forms ? structuresOf(structures.get(page) ?? [], tableIds, byId, words, size) : {}),
+    };
   });
+}
+
+/** A page's KEY_VALUE_SET and TABLE blocks as key–value pairs and tables, their text from their words. */
+function structuresOf(
+  blocks: ReadonlyArray<Structure>,
+  tableIds: ReadonlySet<string>,
+  byId: ReadonlyMap<string, Structure>,
+  words: ReadonlyMap<string, Word>,
+  size: { width: number; height: number },
+): { fields: OcrField[]; tables: OcrTable[] } {
+  const children = (block: Structure, type: string) =>
+    block.Relationships.filter((relation) => relation.Type === type).flatMap((relation) => relation.Ids);
+  const span = (block: Structure): OcrSpan => {
+    const text = children(block, "CHILD")
+      .map((id) => words.get(id)?.Text)
+      .filter((word): word is string => word !== undefined)
+      .join(" ");
+    const box = block.Geometry.BoundingBox;
+    return {
+      text,
+      x: box.Left * size.width,
+      right: (box.Left + box.Width) * size.width,
+      top: (1 - box.Top) * size.height,
+      y: (1 - box.Top - box.Height) * size.height,
+      confidence: block.Confidence,
+    };
+  };
+  const fields: OcrField[] = [];
+  const tables: OcrTable[] = [];
+  for (const block of blocks) {
+    if (tableIds.has(block.Id)) {
+      const cells = children(block, "CHILD").flatMap((id) => {
+        const cell = byId.get(id);
+        return cell?.RowIndex && cell.ColumnIndex
+          ? [{ row: cell.RowIndex, column: cell.ColumnIndex, span: span(cell) }]
+          : [];
+      });
+      if (cells.length > 0) tables.push({ cells });
+      continue;
+    }
+    if (!block.EntityTypes?.includes("KEY")) continue;
+    const key = span(block);
+    if (!key.text) continue;
+    const value = children(block, "VALUE")
+      .map((id) => byId.get(id))
+      .find((candidate) => candidate !== undefined);
+    const valueSpan = value ? span(value) : null;
+    fields.push({ key, value: valueSpan?.text ? valueSpan : null });
+  }
+  return { fields, tables };
 }
 
 /** A SIGNATURE block's box, relative to the page from its top left, in PDF points from the bottom left. */

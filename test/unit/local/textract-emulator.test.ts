@@ -353,18 +353,18 @@ describe("the Textract emulator, through the real Textract client", () => {
     expect(detect.name).toBe("UnknownOperationException");
   });
 
-  it("serves document analysis with SIGNATURES, refuses the features it cannot answer, and keeps the two APIs' jobs apart", async () => {
+  it("serves document analysis with SIGNATURES, FORMS and TABLES, refuses the features it cannot answer, and keeps the two APIs' jobs apart", async () => {
     const refused = await failure(
       textract.send(
         new StartDocumentAnalysisCommand({
           DocumentLocation: { S3Object: { Bucket: BUCKET, Name: NOTES_KEY } },
-          FeatureTypes: ["SIGNATURES", "FORMS"],
+          FeatureTypes: ["SIGNATURES", "QUERIES"],
         }),
       ),
     );
     expect(refused).toBeInstanceOf(InvalidParameterException);
     expect(refused.message).toContain(
-      "FeatureTypes FORMS: the local Textract emulator analyses SIGNATURES only",
+      "FeatureTypes QUERIES: the local Textract emulator analyses SIGNATURES, FORMS, TABLES only",
     );
     const analysis = await textract.send(
       new StartDocumentAnalysisCommand({

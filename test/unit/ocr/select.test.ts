@@ -37,6 +37,7 @@ describe("the OCR configuration", () => {
       minConfidence: 80,
       textractEndpoint: undefined,
       textractSignatures: false,
+      textractForms: false,
     });
     expect(
       config({
@@ -44,12 +45,14 @@ describe("the OCR configuration", () => {
         REWOO_OCR_MIN_CONFIDENCE: "65",
         TEXTRACT_ENDPOINT: "https://textract.eu-west-1.amazonaws.com",
         REWOO_TEXTRACT_SIGNATURES: "true",
+        REWOO_TEXTRACT_FORMS: "true",
       }).ocr,
     ).toEqual({
       engine: "textract",
       minConfidence: 65,
       textractEndpoint: "https://textract.eu-west-1.amazonaws.com",
       textractSignatures: true,
+      textractForms: true,
     });
   });
 
