@@ -374,7 +374,8 @@ function comparisonOutline(comparison: Comparison, api: string | undefined): Blo
  * tag, no entity from a run's text), line breaks as spaces.
  */
 function escapeMarkdown(text: string): string {
-  return oneLine(text)
+  return text
+    .replaceAll(/\s+/g, " ")
     .replaceAll("&", "&amp;")
     .replaceAll("<", "&lt;")
     .replaceAll(">", "&gt;")
@@ -385,7 +386,7 @@ function markdownInline(part: Inline): string {
   if (typeof part === "string") return escapeMarkdown(part);
   // A code span cannot escape backticks: the text keeps none, so the span cannot be broken out of.
   const text = part.code ? `\`${oneLine(part.text).replaceAll("`", "'")}\`` : escapeMarkdown(part.text);
-  return part.href ? `[${text}](<${encodeURI(part.href).replaceAll(">", "%3E")}>)` : text;
+  return part.href ? `[${text}](<${part.href.replaceAll(/[<>\s]/g, encodeURIComponent)}>)` : text;
 }
 
 export function renderMarkdown(summary: EvalSummary): string {
