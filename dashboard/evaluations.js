@@ -343,10 +343,10 @@ function table(caption, head, rows, testid) {
   );
 }
 
-function tallyTable(caption, record, testid) {
+function tallyTable(caption, keyTitle, record, testid) {
   return table(
     caption,
-    ["", "Labelled", "Right", "Accuracy", "False fulfilled", "Wrong verdicts"],
+    [keyTitle, "Labelled", "Right", "Accuracy", "False fulfilled", "Wrong verdicts"],
     tallyRows(record).map((row) =>
       h(
         "tr",
@@ -415,9 +415,9 @@ export function renderEvaluation(el, summary) {
       ),
     ),
     h("h3", {}, "By condition"),
-    tallyTable("Accuracy by condition", summary.by_condition, "evaluation-conditions"),
+    tallyTable("Accuracy by condition", "Condition", summary.by_condition, "evaluation-conditions"),
     h("h3", {}, "By document kind"),
-    tallyTable("Accuracy by document kind", summary.by_document_kind, "evaluation-kinds"),
+    tallyTable("Accuracy by document kind", "Document kind", summary.by_document_kind, "evaluation-kinds"),
     h("h3", {}, `Mismatches (${summary.mismatches.length})`),
     summary.mismatches.length === 0
       ? h("p", { class: "muted" }, "None: every labelled verdict is right.")
