@@ -165,7 +165,7 @@ function outline(summary: EvalSummary): Block[] {
       kind: "list",
       items: [
         ["Outcome: ", summary.passed ? "PASSED" : `FAILED (${summary.failed_thresholds.join("; ")})`],
-        ["Batch: ", { text: summary.batch_id, code: true }, ` run ${summary.created_at}`],
+        ["Batch: ", { text: summary.batch_id, code: true }, `, evaluated ${summary.created_at}`],
         [
           "Runs: ",
           summary.api ? `behind ${summary.api}` : "the local twin (rewoo runs show <run_id> --local)",
