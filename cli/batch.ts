@@ -86,6 +86,11 @@ export interface BatchCommandOptions {
   /** What becomes of the batch when following stops on `signal` (default: it goes on behind the API). */
   interruptedNote?: string;
   view?: BatchProgressView;
+  /**
+   * Called once the batch has ended, with every line's outcome, before the summary is printed: while
+   * the API (the twin a `--local` command booted) still serves the batch's runs (`rewoo eval` reads them).
+   */
+  onEnded?: (summary: BatchSummary, client: ApiClient) => Promise<void>;
 }
 
 export async function runBatch(input: BatchInput, options: BatchCommandOptions): Promise<number> {
@@ -277,6 +282,7 @@ async function finishReport(
     ),
   ].sort((a, b) => a.line - b.line);
   const summary = summaryOf(batch, input.source, results);
+  await options.onEnded?.(summary, client);
   return report(summary, options, out);
 }
 

@@ -8,6 +8,7 @@ import type { PlanDecision } from "./api-client.ts";
 import { runBatch, runBatchShow } from "./batch.ts";
 import { type BatchInput, BatchInputError, readBatchInput } from "./batch-input.ts";
 import { ChatOptionsError, type RawChatOptions, runChat, validateChatOptions } from "./chat.ts";
+import { registerEvalCommand } from "./eval.ts";
 import {
   devCommand,
   exitAfterSampleFromEnv,
@@ -549,6 +550,8 @@ withTarget(
     uploadFiles(target.api, files, { json: options.json ?? false }),
   );
 });
+
+registerEvalCommand(program);
 
 const batches = program.command("batches").description("work with existing batches");
 withTarget(

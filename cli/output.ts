@@ -16,6 +16,8 @@ export const EXIT_NEEDS_REVIEW = 3;
 export const EXIT_REJECTED = 4;
 /** `rewoo batch`: the batch ran to its end, but not every line SUCCEEDED (failed, invalid, needs review…). */
 export const EXIT_LINES_NOT_SUCCEEDED = 5;
+/** `rewoo eval`: the labelled loan files ran, but accuracy or false "fulfilled" verdicts miss a threshold. */
+export const EXIT_EVAL_THRESHOLDS_NOT_MET = 6;
 
 /** The exit code that tells a script how the run ended. */
 export function exitCodeOf(status: RunRecord["status"]): number {

@@ -8,6 +8,7 @@ import { ChatPage, ConversationPanel, customerTokenFrom } from "./chat.js";
 import { loadConfig } from "./config.js";
 import { DagView } from "./dag.js";
 import { h } from "./dom.js";
+import { EvaluationsView, evaluationRouteFrom } from "./evaluations.js";
 import { EventPoller, LiveConnection } from "./live.js";
 import { NeedsYou } from "./needs-you.js";
 import { NewEvaluation } from "./new-evaluation.js";
@@ -71,6 +72,14 @@ const batchesView = new BatchesView(
   },
   { api, storage: browserStorage(), onNotify: notify },
 );
+
+// Evaluations (#/evaluations): `rewoo eval --json` summaries the user opens, kept in this browser.
+const evaluationsView = new EvaluationsView($("evaluations-view"), {
+  storage: browserStorage(),
+  announce: (text) => {
+    $("announcer").textContent = text;
+  },
+});
 
 // The Chat page acts for the customer of ?customer_token= only (see config.js on tokens in files).
 const chatPage = new ChatPage($("chat-view"), {
@@ -221,8 +230,10 @@ function route() {
   if (!onNew) newEvaluation.hide();
   const finderFilters = finderFiltersFrom(window.location.hash);
   const onNeedsYou = window.location.hash === "#/needs-you";
+  const evaluation = evaluationRouteFrom(window.location.hash);
   for (const [link, selected] of [
     [$("batches-link"), onBatches],
+    [$("evaluations-link"), evaluation !== undefined],
     [$("chat-link"), onChat],
     [$("new-evaluation-link"), onNew],
     [$("find-link"), finderFilters !== undefined],
@@ -232,6 +243,17 @@ function route() {
     if (selected) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
+  if (evaluation !== undefined) {
+    openRun(null);
+    batchesView.hide();
+    chatPage.hide();
+    runFinder.hide();
+    needsYou.hidePage();
+    $("empty-state").hidden = true;
+    evaluationsView.show(evaluation);
+    return;
+  }
+  evaluationsView.hide();
   if (finderFilters || onNeedsYou) {
     openRun(null);
     batchesView.hide();

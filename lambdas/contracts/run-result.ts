@@ -48,6 +48,23 @@ export interface VerdictCounts {
 }
 
 const VERDICT_KINDS = ["fulfilled", "not_fulfilled", "insufficient_evidence"] as const;
+export type VerdictKind = (typeof VERDICT_KINDS)[number];
+
+/**
+ * One finding's verdict: its own status decides ("Not Fulfilled" reads as not_fulfilled); without a
+ * known one, `fallback`, the verdict of the list it is in.
+ */
+export function findingVerdict(finding: unknown, fallback: VerdictKind): VerdictKind {
+  const raw = (finding as { status?: unknown } | null)?.status;
+  const status =
+    typeof raw === "string"
+      ? raw
+          .trim()
+          .toLowerCase()
+          .replace(/[\s-]+/g, "_")
+      : "";
+  return VERDICT_KINDS.find((candidate) => candidate === status) ?? fallback;
+}
 
 /**
  * The verdicts of a run's result by kind. A finding's own status decides ("Not Fulfilled" reads as
@@ -56,20 +73,9 @@ const VERDICT_KINDS = ["fulfilled", "not_fulfilled", "insufficient_evidence"] as
  */
 export function verdictCounts(result: RunResult): VerdictCounts {
   const counts: VerdictCounts = { fulfilled: 0, not_fulfilled: 0, insufficient_evidence: 0 };
-  const count = (findings: unknown, fallback: keyof VerdictCounts) => {
+  const count = (findings: unknown, fallback: VerdictKind) => {
     if (!Array.isArray(findings)) return;
-    for (const finding of findings) {
-      const raw = (finding as { status?: unknown } | null)?.status;
-      const status =
-        typeof raw === "string"
-          ? raw
-              .trim()
-              .toLowerCase()
-              .replace(/[\s-]+/g, "_")
-          : "";
-      const kind = VERDICT_KINDS.find((candidate) => candidate === status) ?? fallback;
-      counts[kind] += 1;
-    }
+    for (const finding of findings) counts[findingVerdict(finding, fallback)] += 1;
   };
   count(result.fulfilled_conditions, "fulfilled");
   count(result.unfulfilled_conditions, "not_fulfilled");
