@@ -76,6 +76,12 @@ export interface RewooConfig {
     readonly openAiApiKeySecretArn?: string;
     /** Per role; unset: planner 0.1, solver and `llm` tool 0.3, reviewer 0; Bedrock writes up to 4096 tokens. */
     readonly roles?: Partial<Record<LlmRole, LlmRoleSampling>>;
+    /**
+     * A Bedrock guardrail (created apart, e.g. in the console) applied to every model call of the
+     * workflow (REWOO_BEDROCK_GUARDRAIL_ID / _VERSION); an intervention fails the run with
+     * LlmGuardrailIntervened. Bedrock provider only.
+     */
+    readonly guardrail?: { readonly id: string; readonly version: string };
   };
   /** The worker's OCR of PDF pages without a text layer (REWOO_OCR_ENGINE, REWOO_OCR_MIN_CONFIDENCE). */
   readonly ocr: {
@@ -228,6 +234,8 @@ export const CONTEXT_OVERRIDES = [
   "solverMaxTokens",
   "toolMaxTokens",
   "reviewerMaxTokens",
+  "guardrailId",
+  "guardrailVersion",
   "workerConcurrency",
   "workflowType",
   "alarmTopicArn",
@@ -274,6 +282,7 @@ export function resolveConfig(context: Context): RewooConfig {
         openAiBaseUrl: text("openAiBaseUrl") ?? chosen.llm.openAiBaseUrl,
         openAiApiKeySecretArn: text("openAiApiKeySecretArn") ?? chosen.llm.openAiApiKeySecretArn,
         roles: roleSampling(chosen.llm.roles, text),
+        guardrail: guardrailOf(chosen.llm.guardrail, text("guardrailId"), text("guardrailVersion")),
       }),
     },
     ocr: {
@@ -328,6 +337,17 @@ export function validateConfig(config: RewooConfig): void {
       problems.push(`${role}Temperature ${temperature}: expected a number from 0 to 2`);
     if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0))
       problems.push(`${role}MaxTokens ${maxTokens}: expected a positive integer`);
+  }
+  if (config.llm.guardrail) {
+    const { id, version } = config.llm.guardrail;
+    if (config.llm.provider !== "bedrock")
+      problems.push(
+        `guardrail: a Bedrock guardrail applies to the bedrock provider only, not ${config.llm.provider}`,
+      );
+    if (!/^([a-z0-9]+|arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail\/[a-z0-9]+)$/.test(id))
+      problems.push(`guardrailId "${id}": expected a guardrail id (lowercase letters and digits) or its ARN`);
+    if (!/^([1-9][0-9]{0,7}|DRAFT)$/.test(version))
+      problems.push(`guardrailVersion "${version}": expected a published version number (1, 2, …) or DRAFT`);
   }
   if (config.llm.provider === "bedrock") {
     for (const key of ["plannerModel", "solverModel"] as const) {
@@ -431,6 +451,19 @@ function roleSampling(
     if (Object.keys(sampling).length > 0) roles[role] = sampling;
   }
   return Object.keys(roles).length > 0 ? roles : undefined;
+}
+
+/**
+ * The environment's guardrail with `-c guardrailId=… -c guardrailVersion=…` over it. One of the two
+ * alone is a problem validateConfig names (an empty id or version), not a silent half setting.
+ */
+function guardrailOf(
+  chosen: RewooConfig["llm"]["guardrail"],
+  id: string | undefined,
+  version: string | undefined,
+): RewooConfig["llm"]["guardrail"] {
+  const merged = { id: id ?? chosen?.id ?? "", version: version ?? chosen?.version ?? "" };
+  return merged.id === "" && merged.version === "" ? undefined : merged;
 }
 
 /** REWOO_<ROLE>_TEMPERATURE / _MAX_TOKENS for the functions that call the model; unset roles set nothing. */

@@ -135,6 +135,8 @@ export function serviceEnvironments(
       [ENV.REWOO_SOLVER_MODEL]: config.llm.solverModel,
       [ENV.REWOO_TOOL_MODEL]: config.llm.toolModel,
       [ENV.REWOO_REVIEWER_MODEL]: config.llm.reviewerModel,
+      [ENV.REWOO_BEDROCK_GUARDRAIL_ID]: config.llm.guardrail?.id,
+      [ENV.REWOO_BEDROCK_GUARDRAIL_VERSION]: config.llm.guardrail?.version,
       [ENV.OPENAI_BASE_URL]: config.llm.provider === "openai" ? config.llm.openAiBaseUrl : undefined,
       [ENV.PRECONDITIONS_API_URL]: config.lender.preconditionsApiUrl,
       [ENV.CONDITIONS_AI_API_URL]: config.lender.conditionsAiApiUrl,

@@ -154,6 +154,9 @@ export class Workflow extends Construct {
       planner.bindModels(definedList(config.llm.plannerModel, reviewerModel));
       solver.bindModels(definedList(config.llm.solverModel, reviewerModel));
       worker.bindModels(definedList(config.llm.toolModel ?? config.llm.solverModel));
+      if (config.llm.guardrail) {
+        for (const caller of [planner, solver, worker]) caller.bindGuardrail(config.llm.guardrail.id);
+      }
     }
 
     if (config.llm.provider === "openai" && config.llm.openAiApiKeySecretArn) {

@@ -94,6 +94,10 @@ export const RUNTIME_VARIABLES = {
   REWOO_TOOL_MAX_TOKENS: true,
   /** The most tokens the model reviewer may write (defaults as the planner's) */
   REWOO_REVIEWER_MAX_TOKENS: true,
+  /** A Bedrock guardrail's id (or ARN) applied to every Bedrock call (with REWOO_BEDROCK_GUARDRAIL_VERSION) */
+  REWOO_BEDROCK_GUARDRAIL_ID: true,
+  /** That guardrail's version: a published version number, or DRAFT */
+  REWOO_BEDROCK_GUARDRAIL_VERSION: true,
   /** File of canned model answers (provider scripted: tests and benchmarks) */
   REWOO_SCRIPTED_RESPONSES: true,
   /** File replacing the planner's prompt */

@@ -7,7 +7,14 @@ import {
   ConverseCommand,
   type ConverseCommandOutput,
 } from "@aws-sdk/client-bedrock-runtime";
-import { checkedCompletion, LlmEmptyOutputError } from "./outcome.ts";
+import {
+  checkedCompletion,
+  GUARDRAIL_INTERVENED,
+  type GuardrailSettings,
+  LlmEmptyOutputError,
+  LlmGuardrailInterventionError,
+  ROLE_OF_PURPOSE,
+} from "./outcome.ts";
 import {
   type Completion,
   type CompletionRequest,
@@ -39,6 +46,8 @@ export interface BedrockProviderOptions {
   maxTokens?: number;
   /** One temperature for every purpose this provider serves; by default DEFAULT_TEMPERATURES per purpose. */
   temperature?: number;
+  /** Applied to every call (Converse's guardrailConfig); an intervention is an error, never an answer. */
+  guardrail?: GuardrailSettings;
 }
 
 export class BedrockProvider implements LlmProvider {
@@ -47,12 +56,14 @@ export class BedrockProvider implements LlmProvider {
   private readonly defaultModel: string;
   private readonly maxTokens: number;
   private readonly temperature?: number;
+  private readonly guardrail?: GuardrailSettings;
 
   constructor(options: BedrockProviderOptions) {
     this.client = options.client;
     this.defaultModel = options.defaultModel ?? DEFAULT_BEDROCK_MODEL;
     this.maxTokens = options.maxTokens ?? DEFAULT_BEDROCK_MAX_TOKENS;
     this.temperature = options.temperature;
+    if (options.guardrail) this.guardrail = options.guardrail;
   }
 
   async complete(request: CompletionRequest): Promise<Completion> {
@@ -66,6 +77,14 @@ export class BedrockProvider implements LlmProvider {
         maxTokens: this.maxTokens,
         temperature: this.temperature ?? DEFAULT_TEMPERATURES[request.context.purpose],
       },
+      ...(this.guardrail
+        ? {
+            guardrailConfig: {
+              guardrailIdentifier: this.guardrail.id,
+              guardrailVersion: this.guardrail.version,
+            },
+          }
+        : {}),
     });
     let response: ConverseCommandOutput;
     try {
@@ -84,6 +103,16 @@ export class BedrockProvider implements LlmProvider {
       typeof inputTokens === "number" && typeof outputTokens === "number"
         ? { input_tokens: inputTokens, output_tokens: outputTokens, source: "provider" as const }
         : estimatedUsage(request.system, request.prompt, text);
+    if (response.stopReason === GUARDRAIL_INTERVENED) {
+      const role = ROLE_OF_PURPOSE[request.context.purpose];
+      throw new LlmGuardrailInterventionError(
+        `Bedrock guardrail ${this.guardrail ? `${this.guardrail.id} (version ${this.guardrail.version})` : "(none configured)"} intervened in the ${role}'s call to model ${modelId}: ` +
+          "what came back is the guardrail's message, not the model's answer, and is not used",
+        this.guardrail,
+        modelId,
+        usage,
+      );
+    }
     if (texts.length === 0 && request.context.purpose !== "review") {
       // Content without a text block (a tool call, reasoning only, nothing): no answer to read.
       throw new LlmEmptyOutputError(

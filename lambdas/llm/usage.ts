@@ -2,7 +2,7 @@
 // every run has comparable numbers offline too. Nothing here imports the tokenizer: it is loaded on
 // demand (countedUsage), and only the providers that count for themselves ask for it.
 import type { Usage } from "../core/types.ts";
-import type { Completion, CompletionUsage } from "./types.ts";
+import type { Completion, CompletionRequest, CompletionUsage, LlmProvider } from "./types.ts";
 
 /**
  * A local count with the tokenizer (lambdas/llm/tokenizer.ts), loaded on first use. A dynamic
@@ -47,4 +47,41 @@ export function usageOf(completion: Pick<Completion, "usage">): Usage {
     input_tokens: completion.usage.input_tokens,
     output_tokens: completion.usage.output_tokens,
   };
+}
+
+/** Adds one call's usage to the run (the store's addUsage, or a tool's recordLlmUsage). */
+export type CountUsage = (usage: Usage) => Promise<void>;
+
+/** The usage a provider's error reports for a call that was made, if it reports one. */
+function usageOfFailedCall(error: unknown): Usage | undefined {
+  const usage = (error as { usage?: { input_tokens?: unknown; output_tokens?: unknown } } | null)?.usage;
+  if (typeof usage?.input_tokens !== "number" || typeof usage.output_tokens !== "number") return undefined;
+  return { llm_calls: 1, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens };
+}
+
+/**
+ * One model call of a run, counted whatever becomes of it. An answer the provider refuses to hand
+ * over (cut off at the token limit, empty, or replaced by a guardrail's message) was still paid for:
+ * its error carries the call's usage, which is counted before the error goes on to fail the step,
+ * so the run's usage and cost see every call.
+ */
+export async function countedCompletion(
+  provider: LlmProvider,
+  request: CompletionRequest,
+  count: CountUsage,
+): Promise<Completion> {
+  let completion: Completion;
+  try {
+    completion = await provider.complete(request);
+  } catch (error) {
+    const usage = usageOfFailedCall(error);
+    if (usage) await count(usage);
+    throw error;
+  }
+  await count({
+    llm_calls: 1,
+    input_tokens: completion.usage.input_tokens,
+    output_tokens: completion.usage.output_tokens,
+  });
+  return completion;
 }

@@ -155,6 +155,24 @@ const EnvShape = {
   [ENV.REWOO_SOLVER_MAX_TOKENS]: maxTokens,
   [ENV.REWOO_TOOL_MAX_TOKENS]: maxTokens,
   [ENV.REWOO_REVIEWER_MAX_TOKENS]: maxTokens,
+  /** Converse's guardrailIdentifier and guardrailVersion patterns; set both or neither (parseConfig). */
+  [ENV.REWOO_BEDROCK_GUARDRAIL_ID]: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(
+        /^([a-z0-9]+|arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail\/[a-z0-9]+)$/,
+        "expected a guardrail id (lowercase letters and digits) or its ARN",
+      )
+      .optional(),
+  ),
+  [ENV.REWOO_BEDROCK_GUARDRAIL_VERSION]: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^([1-9][0-9]{0,7}|DRAFT)$/, "expected a published version number (1, 2, …) or DRAFT")
+      .optional(),
+  ),
   [ENV.REWOO_SCRIPTED_RESPONSES]: z.string().optional(),
   [ENV.REWOO_PLANNER_PROMPT]: z.string().optional(),
   [ENV.REWOO_SOLVER_PROMPT]: z.string().optional(),
@@ -270,6 +288,18 @@ const EnvSchema = z.object(EnvShape);
 
 export type Config = ReturnType<typeof parseConfig>;
 
+/** The guardrail every Bedrock call is made under: both settings, or none. */
+function guardrailSetting(id: string | undefined, version: string | undefined) {
+  if (id === undefined && version === undefined) return undefined;
+  if (id === undefined || version === undefined) {
+    const missing = id === undefined ? ENV.REWOO_BEDROCK_GUARDRAIL_ID : ENV.REWOO_BEDROCK_GUARDRAIL_VERSION;
+    throw new Error(
+      `Invalid configuration: ${missing}: required with ${id === undefined ? ENV.REWOO_BEDROCK_GUARDRAIL_VERSION : ENV.REWOO_BEDROCK_GUARDRAIL_ID} (a guardrail is its id and a version)`,
+    );
+  }
+  return { id, version };
+}
+
 export function parseConfig(env: NodeJS.ProcessEnv) {
   const retired = Object.entries(RETIRED_VARIABLES)
     .filter(([name]) => env[name] !== undefined)
@@ -285,6 +315,13 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
   }
   const e = parsed.data;
   const tokens = tokenKeySettings(e);
+  const guardrail = guardrailSetting(e.REWOO_BEDROCK_GUARDRAIL_ID, e.REWOO_BEDROCK_GUARDRAIL_VERSION);
+  if (guardrail && e.REWOO_LLM_PROVIDER !== "bedrock") {
+    // Set and silently unused would let an operator believe every call is guarded.
+    throw new Error(
+      `Invalid configuration: ${ENV.REWOO_BEDROCK_GUARDRAIL_ID}: a Bedrock guardrail applies to REWOO_LLM_PROVIDER=bedrock only, not ${e.REWOO_LLM_PROVIDER}`,
+    );
+  }
   return {
     region: e.AWS_REGION,
     runsTable: e.RUNS_TABLE,
@@ -308,6 +345,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
       openaiApiKey: e.OPENAI_API_KEY,
       openaiApiKeySecretArn: e.OPENAI_API_KEY_SECRET_ARN || undefined,
       scriptedResponsesFile: e.REWOO_SCRIPTED_RESPONSES,
+      ...(guardrail ? { guardrail } : {}),
       roles: {
         planner: { temperature: e.REWOO_PLANNER_TEMPERATURE, maxTokens: e.REWOO_PLANNER_MAX_TOKENS },
         solver: { temperature: e.REWOO_SOLVER_TEMPERATURE, maxTokens: e.REWOO_SOLVER_MAX_TOKENS },

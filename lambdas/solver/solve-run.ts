@@ -5,6 +5,7 @@ import { profileModule } from "../agents/registry.ts";
 import { chosenTemplate } from "../core/agent-profiles.ts";
 import { renderSolverPrompt } from "../core/prompts.ts";
 import type { Evidence } from "../core/types.ts";
+import { countedCompletion } from "../llm/usage.ts";
 import type { Services } from "../runtime/services.ts";
 
 /**
@@ -76,13 +77,16 @@ export async function solveRun(runId: string, services: Services, log: Logger): 
     defaultInstructions: agent.defaultInstructions,
     ...(solver.evidenceBudgets ? { evidenceBudgets: solver.evidenceBudgets } : {}),
   });
-  const completion = await llm.solver.provider.complete({
-    system,
-    prompt,
-    ...(llm.solver.model ? { model: llm.solver.model } : {}),
-    context: { purpose: "solver", request, plan, evidence },
-  });
-  await runs.addUsage(runId, { llm_calls: 1, ...completion.usage });
+  const completion = await countedCompletion(
+    llm.solver.provider,
+    {
+      system,
+      prompt,
+      ...(llm.solver.model ? { model: llm.solver.model } : {}),
+      context: { purpose: "solver", request, plan, evidence },
+    },
+    (usage) => runs.addUsage(runId, usage),
+  );
 
   // The agent reads its answer: bare ids take what the evidence says of them, and what waited for
   // a question nobody answered says so.
