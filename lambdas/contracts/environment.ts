@@ -72,6 +72,14 @@ export const RUNTIME_VARIABLES = {
   REWOO_TOOL_MODEL: true,
   /** The model reviewer's model id (default: the planner's) */
   REWOO_REVIEWER_MODEL: true,
+  /** Comma-separated Bedrock models tried in order when the planner's is throttled or unavailable */
+  REWOO_PLANNER_FALLBACK_MODELS: true,
+  /** The same for the solver's model */
+  REWOO_SOLVER_FALLBACK_MODELS: true,
+  /** The same for the `llm` tool's model (default: the solver's, when the tool uses the solver's model) */
+  REWOO_TOOL_FALLBACK_MODELS: true,
+  /** The same for the model reviewer's model (default: the planner's, when it uses the planner's model) */
+  REWOO_REVIEWER_FALLBACK_MODELS: true,
   /** Base URL of an OpenAI-compatible API (provider openai) */
   OPENAI_BASE_URL: true,
   /** Key of that API (provider openai; local only, in AWS: the secret below) */

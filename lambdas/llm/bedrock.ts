@@ -48,6 +48,37 @@ export interface BedrockProviderOptions {
   temperature?: number;
   /** Applied to every call (Converse's guardrailConfig); an intervention is an error, never an answer. */
   guardrail?: GuardrailSettings;
+  /**
+   * Tried in order after the request's model when it is throttled, unavailable or unknown
+   * (isModelUnavailable), each after the SDK's own retries: at most BEDROCK_MAX_ATTEMPTS calls per model.
+   */
+  fallbackModels?: readonly string[];
+}
+
+/**
+ * Bedrock errors that say this model cannot answer now (throttled, not ready, the service busy) or
+ * at all here (an unknown or retired model id, one without on-demand throughput, one the account has
+ * no access to): another model may. Anything else (a bad request, a guardrail, an abort) would fail
+ * the same way on every model.
+ */
+export function isModelUnavailable(error: unknown): boolean {
+  const failure = error as { name?: string; message?: string; $metadata?: { httpStatusCode?: number } };
+  if (!(error instanceof Error) || failure.$metadata === undefined) return false;
+  switch (failure.name) {
+    case "ThrottlingException":
+    case "ServiceUnavailableException":
+    case "ModelNotReadyException":
+    case "ResourceNotFoundException":
+      return true;
+    case "ValidationException":
+      return /model identifier is invalid|end of (its )?life|on-demand throughput isn.t supported|model is not supported/i.test(
+        failure.message ?? "",
+      );
+    case "AccessDeniedException":
+      return /access to the model/i.test(failure.message ?? "");
+    default:
+      return failure.$metadata.httpStatusCode === 429 || failure.$metadata.httpStatusCode === 503;
+  }
 }
 
 export class BedrockProvider implements LlmProvider {
@@ -57,6 +88,7 @@ export class BedrockProvider implements LlmProvider {
   private readonly maxTokens: number;
   private readonly temperature?: number;
   private readonly guardrail?: GuardrailSettings;
+  private readonly fallbackModels: readonly string[];
 
   constructor(options: BedrockProviderOptions) {
     this.client = options.client;
@@ -64,10 +96,36 @@ export class BedrockProvider implements LlmProvider {
     this.maxTokens = options.maxTokens ?? DEFAULT_BEDROCK_MAX_TOKENS;
     this.temperature = options.temperature;
     if (options.guardrail) this.guardrail = options.guardrail;
+    this.fallbackModels = options.fallbackModels ?? [];
   }
 
+  /**
+   * The request's model, then each fallback model while the one before it is unavailable. The
+   * completion names the model that answered and the ones passed over (`fallbacks`); when none can
+   * answer, the last one's error, naming every model tried.
+   */
   async complete(request: CompletionRequest): Promise<Completion> {
-    const modelId = request.model ?? this.defaultModel;
+    const models = [...new Set([request.model ?? this.defaultModel, ...this.fallbackModels])];
+    const passedOver: NonNullable<Completion["fallbacks"]> = [];
+    for (const [index, modelId] of models.entries()) {
+      try {
+        const completion = await this.completeWith(modelId, request);
+        return passedOver.length ? { ...completion, fallbacks: passedOver } : completion;
+      } catch (error) {
+        const last = index === models.length - 1;
+        if (last || request.signal?.aborted || !isModelUnavailable(error)) {
+          if (passedOver.length && error instanceof Error) {
+            error.message += ` (${modelId} was asked because ${passedOver.map((entry) => entry.model).join(", ")} could not answer)`;
+          }
+          throw error;
+        }
+        passedOver.push({ model: modelId, error: `${(error as Error).name}: ${(error as Error).message}` });
+      }
+    }
+    throw new Error("unreachable: the model list is never empty");
+  }
+
+  private async completeWith(modelId: string, request: CompletionRequest): Promise<Completion> {
     const command = new ConverseCommand({
       modelId,
       // Converse rejects empty text blocks, so an empty system prompt is left out rather than sent.

@@ -36,6 +36,8 @@ export interface LlmOptions {
   /** In AWS: the Secrets Manager secret (name or ARN) holding the key; OPENAI_API_KEY wins when both are set. */
   openaiApiKeySecretArn?: string;
   scriptedResponsesFile?: string;
+  /** Bedrock only: per role, the models tried in order when the role's is unavailable (REWOO_<ROLE>_FALLBACK_MODELS). */
+  fallbackModels?: Partial<Record<LlmRole, readonly string[]>>;
   /** Bedrock only: the guardrail every call is made under (REWOO_BEDROCK_GUARDRAIL_ID / _VERSION). */
   guardrail?: GuardrailSettings;
   /** Per role; the `tool` role serves the `llm` tool and Conditions AI's field lookups. */
@@ -150,6 +152,7 @@ function bedrockProvider(options: LlmOptions, deps: LlmDeps): Built {
         client,
         ...sampling(options, role),
         ...(options.guardrail ? { guardrail: options.guardrail } : {}),
+        ...(options.fallbackModels?.[role]?.length ? { fallbackModels: options.fallbackModels[role] } : {}),
       }),
     defaultModel: DEFAULT_BEDROCK_MODEL,
   };
@@ -193,6 +196,7 @@ export {
   BedrockProvider,
   bedrockClientConfig,
   DEFAULT_BEDROCK_MODEL,
+  isModelUnavailable,
 } from "./bedrock.ts";
 export { DEFAULT_OPENAI_MODEL, OpenAiCompatibleProvider, OpenAiHttpError } from "./openai.ts";
 export { OpenAiApiKeyUnavailableError } from "./openai-key.ts";

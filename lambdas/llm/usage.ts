@@ -33,10 +33,12 @@ export function emptyUsage(): Usage {
 }
 
 export function addUsage(a: Usage, b: Usage): Usage {
+  const models = [...new Set([...(a.models ?? []), ...(b.models ?? [])])].sort();
   return {
     llm_calls: a.llm_calls + b.llm_calls,
     input_tokens: a.input_tokens + b.input_tokens,
     output_tokens: a.output_tokens + b.output_tokens,
+    ...(models.length ? { models } : {}),
   };
 }
 
@@ -49,14 +51,27 @@ export function usageOf(completion: Pick<Completion, "usage">): Usage {
   };
 }
 
-/** Adds one call's usage to the run (the store's addUsage, or a tool's recordLlmUsage). */
+/** Adds one call's usage, with the model that answered it, to the run (the store's addUsage, or a tool's recordLlmUsage). */
 export type CountUsage = (usage: Usage) => Promise<void>;
 
-/** The usage a provider's error reports for a call that was made, if it reports one. */
-function usageOfFailedCall(error: unknown): Usage | undefined {
-  const usage = (error as { usage?: { input_tokens?: unknown; output_tokens?: unknown } } | null)?.usage;
+/**
+ * The usage a provider's error reports for a call that was made, if it reports one, with the model
+ * the error names (a guardrail's) or else the one the call asked for.
+ */
+function usageOfFailedCall(error: unknown, asked: string | undefined): Usage | undefined {
+  const failure = error as {
+    usage?: { input_tokens?: unknown; output_tokens?: unknown };
+    model?: unknown;
+  } | null;
+  const usage = failure?.usage;
   if (typeof usage?.input_tokens !== "number" || typeof usage.output_tokens !== "number") return undefined;
-  return { llm_calls: 1, input_tokens: usage.input_tokens, output_tokens: usage.output_tokens };
+  const model = typeof failure?.model === "string" ? failure.model : asked;
+  return {
+    llm_calls: 1,
+    input_tokens: usage.input_tokens,
+    output_tokens: usage.output_tokens,
+    ...(model ? { models: [model] } : {}),
+  };
 }
 
 /**
@@ -74,7 +89,7 @@ export async function countedCompletion(
   try {
     completion = await provider.complete(request);
   } catch (error) {
-    const usage = usageOfFailedCall(error);
+    const usage = usageOfFailedCall(error, request.model);
     if (usage) await count(usage);
     throw error;
   }
@@ -82,6 +97,7 @@ export async function countedCompletion(
     llm_calls: 1,
     input_tokens: completion.usage.input_tokens,
     output_tokens: completion.usage.output_tokens,
+    models: [completion.model],
   });
   return completion;
 }

@@ -169,7 +169,12 @@ export async function askPlanner(
     },
     (usage) => runs.addUsage(runId, usage),
   );
-  log.info("planner completed", { model: completion.model, usage: completion.usage });
+  log.info("planner completed", {
+    model: completion.model,
+    usage: completion.usage,
+    // Models passed over for a fallback (throttled, unavailable), with why.
+    ...(completion.fallbacks ? { fallbacks: completion.fallbacks } : {}),
+  });
 
   const read = profile.readRequest?.(completion.text, request);
   if (read?.problems.length)

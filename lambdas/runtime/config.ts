@@ -142,6 +142,11 @@ const EnvShape = {
   [ENV.REWOO_TOOL_MODEL]: z.string().optional(),
   /** The model reviewer's; defaults to the planner's. Unused with the rule-based provider. */
   [ENV.REWOO_REVIEWER_MODEL]: z.string().optional(),
+  /** Bedrock model ids, comma-separated, tried in order after the role's model (lambdas/llm/bedrock.ts). */
+  [ENV.REWOO_PLANNER_FALLBACK_MODELS]: csv,
+  [ENV.REWOO_SOLVER_FALLBACK_MODELS]: csv,
+  [ENV.REWOO_TOOL_FALLBACK_MODELS]: csv,
+  [ENV.REWOO_REVIEWER_FALLBACK_MODELS]: csv,
   [ENV.OPENAI_BASE_URL]: z.string().url().optional(),
   [ENV.OPENAI_API_KEY]: z.string().optional(),
   /** In AWS: the secret holding OPENAI_API_KEY (the CDK stack sets this and grants its read, not the key). */
@@ -316,6 +321,25 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
   const e = parsed.data;
   const tokens = tokenKeySettings(e);
   const guardrail = guardrailSetting(e.REWOO_BEDROCK_GUARDRAIL_ID, e.REWOO_BEDROCK_GUARDRAIL_VERSION);
+  const fallbackModels = {
+    planner: e.REWOO_PLANNER_FALLBACK_MODELS,
+    solver: e.REWOO_SOLVER_FALLBACK_MODELS,
+    // Like the models themselves: the tool follows the solver, the reviewer the planner, unless set.
+    tool:
+      e.REWOO_TOOL_FALLBACK_MODELS.length || e.REWOO_TOOL_MODEL
+        ? e.REWOO_TOOL_FALLBACK_MODELS
+        : e.REWOO_SOLVER_FALLBACK_MODELS,
+    reviewer:
+      e.REWOO_REVIEWER_FALLBACK_MODELS.length || e.REWOO_REVIEWER_MODEL
+        ? e.REWOO_REVIEWER_FALLBACK_MODELS
+        : e.REWOO_PLANNER_FALLBACK_MODELS,
+  };
+  const fallbackSet = Object.entries(fallbackModels).find(([, models]) => models.length > 0);
+  if (fallbackSet && e.REWOO_LLM_PROVIDER !== "bedrock") {
+    throw new Error(
+      `Invalid configuration: REWOO_${fallbackSet[0].toUpperCase()}_FALLBACK_MODELS: model fallback applies to REWOO_LLM_PROVIDER=bedrock only, not ${e.REWOO_LLM_PROVIDER}`,
+    );
+  }
   if (guardrail && e.REWOO_LLM_PROVIDER !== "bedrock") {
     // Set and silently unused would let an operator believe every call is guarded.
     throw new Error(
@@ -346,6 +370,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
       openaiApiKeySecretArn: e.OPENAI_API_KEY_SECRET_ARN || undefined,
       scriptedResponsesFile: e.REWOO_SCRIPTED_RESPONSES,
       ...(guardrail ? { guardrail } : {}),
+      ...(fallbackSet ? { fallbackModels } : {}),
       roles: {
         planner: { temperature: e.REWOO_PLANNER_TEMPERATURE, maxTokens: e.REWOO_PLANNER_MAX_TOKENS },
         solver: { temperature: e.REWOO_SOLVER_TEMPERATURE, maxTokens: e.REWOO_SOLVER_MAX_TOKENS },

@@ -92,7 +92,12 @@ export async function solveRun(runId: string, services: Services, log: Logger): 
   // a question nobody answered says so.
   const { result, warnings } = solver.readAnswer(completion.text, { plan, evidence, clarification });
   for (const warning of warnings) log.warn("solver output repaired", { warning });
-  log.info("solver completed", { model: completion.model, usage: completion.usage });
+  log.info("solver completed", {
+    model: completion.model,
+    usage: completion.usage,
+    // Models passed over for a fallback (throttled, unavailable), with why.
+    ...(completion.fallbacks ? { fallbacks: completion.fallbacks } : {}),
+  });
 
   await runs.updateRun(runId, { result });
   await publisher.publish(runId, { stage: "solver", status: "completed", results: result });

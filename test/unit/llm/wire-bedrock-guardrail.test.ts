@@ -116,7 +116,7 @@ describe("a Bedrock guardrail on the wire", () => {
       `Bedrock guardrail gr7x2k9qplm4 (version 3) intervened in the planner's call to model ${SONNET}: what came back is the guardrail's message, not the model's answer, and is not used`,
     );
     expect(isTransient(error)).toBe(false);
-    expect(counted).toEqual([{ llm_calls: 1, input_tokens: 1283, output_tokens: 0 }]);
+    expect(counted).toEqual([{ llm_calls: 1, input_tokens: 1283, output_tokens: 0, models: [SONNET] }]);
   });
 
   it("does not hand the reviewer the guardrail's message as a review either", async () => {
