@@ -3,6 +3,7 @@
 // what a run waits for. Every tool goes through the CLI's API client: the API checks each input and
 // its refusals come back as tool errors naming the field. stdout carries the protocol and nothing
 // else; anything for a person goes to stderr.
+import { readFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -18,8 +19,13 @@ const POLL_MS = 250;
 /** A run in one of these is moving on its own; anything else waits for a person or has ended. */
 const MOVING_STATUSES = UNFINISHED_STATUSES.filter((status) => !WAITING_STATUSES.includes(status));
 
-/** The package's version, given to clients in the MCP handshake. */
-const SERVER_INFO = { name: "rewoo", version: "0.1.0" };
+/** The command's name and the package's version, given to clients in the MCP handshake. */
+const SERVER_INFO = {
+  name: "rewoo",
+  version: (
+    JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+  ).version,
+};
 
 /**
  * The MCP server for the API at `client.baseUrl`. `describe` names the API (the local twin, or a URL)

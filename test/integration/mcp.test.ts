@@ -1,8 +1,9 @@
 // `rewoo mcp --local` as an MCP client runs it: the SDK's own client spawns the command over stdio,
 // lists its tools, starts an evaluation of a sample loan file through the twin the command booted,
 // reads its verdicts, takes a run that waits for approval from the list of runs that need a person
-// to its end, and gets the API's refusal of a bad input back as a tool error naming the field.
-import { mkdtempSync } from "node:fs";
+// to its end, answers a run's question, and gets the API's refusals of bad inputs back as tool
+// errors naming the field.
+import { mkdtempSync, readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunSummary } from "../../lambdas/contracts/api-types.ts";
-import { taxReturnRequest } from "./twin-fixture.ts";
+import { bankRequestWithoutIncome, taxReturnRequest } from "./twin-fixture.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const SIGNED = "rm-conditions/1120-signed.pdf";
@@ -48,12 +49,15 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
+const textOf = (result: CallToolResult) =>
+  result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+
 /** A tool's JSON answer; fails the test with the tool's own message when it answered an error. */
 async function call(name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = (await client.callTool({ name, arguments: args }, undefined, {
     timeout: 120_000,
   })) as CallToolResult;
-  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+  const text = textOf(result);
   expect(result.isError ?? false, text).toBe(false);
   return JSON.parse(text) as Record<string, unknown>;
 }
@@ -68,6 +72,11 @@ async function settled(runId: string): Promise<Record<string, unknown>> {
 }
 
 describe("rewoo mcp --local", () => {
+  it("introduces itself as rewoo, at the package's version", () => {
+    const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string };
+    expect(client.getServerVersion()).toMatchObject({ name: "rewoo", version });
+  });
+
   it("lists the run tools with their input schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([
@@ -122,13 +131,40 @@ describe("rewoo mcp --local", () => {
     );
   });
 
+  it("answers the question of a run waiting for input: a wrong answer is a tool error naming the field, a right one moves the run on", {
+    timeout: 180_000,
+  }, async () => {
+    const started = await call("start_evaluation", { request: bankRequestWithoutIncome() });
+    const runId = started.run_id as string;
+    const waiting = await settled(runId);
+    expect(waiting.status).toBe("AWAITING_INPUT");
+    const questions = (waiting.waits_for as { question: Array<{ field: string }> }).question;
+    expect(questions.map((question) => question.field)).toEqual(["borrower_info.monthly_income"]);
+
+    const wrong = (await client.callTool({
+      name: "answer_question",
+      arguments: { run_id: runId, answers: { "borrower_info.monthly_income": "about eight grand" } },
+    })) as CallToolResult;
+    expect(wrong.isError).toBe(true);
+    expect(textOf(wrong)).toMatch(
+      /^answers\.borrower_info\.monthly_income: expected a positive amount in US dollars/m,
+    );
+
+    const accepted = await call("answer_question", {
+      run_id: runId,
+      answers: { "borrower_info.monthly_income": 8000 },
+    });
+    expect(accepted.clarification).toMatchObject({ status: "answered" });
+    expect((await settled(runId)).status).toBe("SUCCEEDED");
+  });
+
   it("answers a request the API refuses with a tool error naming the field, and starts no run", async () => {
     const result = (await client.callTool({
       name: "start_evaluation",
       arguments: { request: taxReturnRequest(["rm-conditions/1120-signed.pdf\u0000.txt"]) },
     })) as CallToolResult;
     expect(result.isError).toBe(true);
-    const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+    const text = textOf(result);
     expect(text).toMatch(/^POST \/v1\/evaluate-conditions: 400 /);
     expect(text).toMatch(/^s3_pdf_paths\[0\]: .*control character U\+0000/m);
   });
@@ -139,7 +175,7 @@ describe("rewoo mcp --local", () => {
       arguments: { run_id: "r-1", wait_seconds: 600 },
     })) as CallToolResult;
     expect(result.isError).toBe(true);
-    const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+    const text = textOf(result);
     expect(text).toContain("wait_seconds");
   });
 
