@@ -36,6 +36,11 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 const unsetIfEmpty = (value: unknown) =>
   typeof value === "string" && value.trim() === "" ? undefined : value;
 /** A role's temperature: 0–2 is what the OpenAI API accepts; Bedrock's models take 0–1 and refuse more. */
+/** Comma-separated Bedrock model or inference-profile ids (or ARNs). */
+const modelList = csv.refine(
+  (models) => models.every((model) => /^[\w.:/-]+$/.test(model)),
+  "expected Bedrock model or inference-profile ids, comma-separated",
+);
 const temperature = z.preprocess(unsetIfEmpty, z.coerce.number().min(0).max(2).optional());
 const maxTokens = z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().optional());
 
@@ -143,10 +148,10 @@ const EnvShape = {
   /** The model reviewer's; defaults to the planner's. Unused with the rule-based provider. */
   [ENV.REWOO_REVIEWER_MODEL]: z.string().optional(),
   /** Bedrock model ids, comma-separated, tried in order after the role's model (lambdas/llm/bedrock.ts). */
-  [ENV.REWOO_PLANNER_FALLBACK_MODELS]: csv,
-  [ENV.REWOO_SOLVER_FALLBACK_MODELS]: csv,
-  [ENV.REWOO_TOOL_FALLBACK_MODELS]: csv,
-  [ENV.REWOO_REVIEWER_FALLBACK_MODELS]: csv,
+  [ENV.REWOO_PLANNER_FALLBACK_MODELS]: modelList,
+  [ENV.REWOO_SOLVER_FALLBACK_MODELS]: modelList,
+  [ENV.REWOO_TOOL_FALLBACK_MODELS]: modelList,
+  [ENV.REWOO_REVIEWER_FALLBACK_MODELS]: modelList,
   [ENV.OPENAI_BASE_URL]: z.string().url().optional(),
   [ENV.OPENAI_API_KEY]: z.string().optional(),
   /** In AWS: the secret holding OPENAI_API_KEY (the CDK stack sets this and grants its read, not the key). */

@@ -196,6 +196,9 @@ describe("model fallback on the wire", () => {
       config({ REWOO_PLANNER_FALLBACK_MODELS: HAIKU, REWOO_REVIEWER_MODEL: NOVA, REWOO_TOOL_MODEL: NOVA }),
     ).toEqual({ planner: [HAIKU], solver: [], tool: [], reviewer: [] });
     expect(config({})).toBeUndefined();
+    expect(() => config({ REWOO_PLANNER_FALLBACK_MODELS: "nova pro" })).toThrow(
+      /REWOO_PLANNER_FALLBACK_MODELS: expected Bedrock model or inference-profile ids/,
+    );
     expect(() =>
       parseConfig({ ...BASE_ENV, REWOO_LLM_PROVIDER: "openai", REWOO_SOLVER_FALLBACK_MODELS: "gpt-4o" }),
     ).toThrow(
