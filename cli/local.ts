@@ -401,7 +401,11 @@ export type LocalTwinKind = "own" | "serving" | "following";
  */
 export async function withLocalApi(
   runId: string | undefined,
-  options: { json: boolean },
+  options: {
+    json: boolean;
+    /** How a twin booted here is published: "serving" when it lives as long as a session (`rewoo mcp`). */
+    publishAs?: "serving" | "following";
+  },
   act: (api: string, address: RunAddress, kind: LocalTwinKind) => Promise<number>,
 ): Promise<number> {
   const address = localAddress();
@@ -409,7 +413,12 @@ export async function withLocalApi(
   if (running) return act(running.api, address, running.lifetime);
   const say: Say = options.json ? () => {} : (line) => process.stdout.write(`${line}\n`);
   const twin = await bootLocalTwin(say);
-  const unpublish = await publishTwinApi(localDataDir(), twin.urls.api, "following", twinDocuments(twin));
+  const unpublish = await publishTwinApi(
+    localDataDir(),
+    twin.urls.api,
+    options.publishAs ?? "following",
+    twinDocuments(twin),
+  );
   try {
     if (
       runId !== undefined &&

@@ -18,6 +18,7 @@ import {
   runLocalResume,
   withLocalApi,
 } from "./local.ts";
+import { runMcpCommand } from "./mcp-command.ts";
 import { EXIT_INVALID_INPUT, EXIT_RUN_FAILED, reportProblems } from "./output.ts";
 import { parsePlanCommand } from "./plan-parse.ts";
 import {
@@ -628,6 +629,28 @@ program
       if (!(error instanceof TokenCommandError)) throw error;
       process.exitCode = reportProblems(error.problems, "rewoo operator-token", undefined, "invalid options");
     }
+  });
+
+program
+  .command("mcp")
+  .description(
+    "serve the run operations (start an evaluation, read a run's verdicts, list the runs that need a person, answer a question, approve or reject a plan) as a Model Context Protocol server over stdio",
+  )
+  .option(
+    "--local",
+    "through the local twin (the one serving the data folder, else one booted for the session)",
+  )
+  .option(
+    "--api <url>",
+    "through a running API (e.g. http://127.0.0.1:3000 from `rewoo dev`, or a deployed stage)",
+  )
+  .action(async (options: { local?: boolean; api?: string }) => {
+    if ((options.local === true) === (options.api !== undefined)) {
+      program.error("rewoo mcp: choose one of --local (the local twin) or --api <url> (a running API)", {
+        exitCode: EXIT_INVALID_INPUT,
+      });
+    }
+    process.exitCode = await runMcpCommand(options);
   });
 
 const plan = program.command("plan").description("work with planner outputs");

@@ -234,7 +234,7 @@ export function formatRunRecord(run: RunRecord, context: FormatContext = {}): st
   lines.push(
     "",
     pc.dim(
-      `Evidence: ${run.evidence.filter((e) => e.status === "ok").length} ok, ${run.evidence.filter((e) => e.status === "error").length} failed · LLM usage: ${run.usage.llm_calls} calls, ${run.usage.input_tokens} input + ${run.usage.output_tokens} output tokens`,
+      `Evidence: ${run.evidence.filter((e) => e.status === "ok").length} ok, ${run.evidence.filter((e) => e.status === "error").length} failed · LLM usage: ${run.usage.llm_calls} calls, ${run.usage.input_tokens} input + ${run.usage.output_tokens} output tokens${run.usage.models?.length ? ` (${run.usage.models.join(", ")})` : ""}`,
     ),
   );
   return lines;

@@ -76,6 +76,18 @@ export interface RewooConfig {
     readonly openAiApiKeySecretArn?: string;
     /** Per role; unset: planner 0.1, solver and `llm` tool 0.3, reviewer 0; Bedrock writes up to 4096 tokens. */
     readonly roles?: Partial<Record<LlmRole, LlmRoleSampling>>;
+    /**
+     * A Bedrock guardrail (created apart, e.g. in the console) applied to every model call of the
+     * workflow (REWOO_BEDROCK_GUARDRAIL_ID / _VERSION); an intervention fails the run with
+     * LlmGuardrailIntervened. Bedrock provider only.
+     */
+    readonly guardrail?: { readonly id: string; readonly version: string };
+    /**
+     * Per role, Bedrock models tried in order when the role's model is throttled, not ready,
+     * unavailable or unknown (REWOO_<ROLE>_FALLBACK_MODELS); each is allowed bedrock:InvokeModel like
+     * the role's own. Unset: `tool` takes the solver's and `reviewer` the planner's, as their models do.
+     */
+    readonly fallbackModels?: Partial<Record<LlmRole, readonly string[]>>;
   };
   /** The worker's OCR of PDF pages without a text layer (REWOO_OCR_ENGINE, REWOO_OCR_MIN_CONFIDENCE). */
   readonly ocr: {
@@ -233,6 +245,12 @@ export const CONTEXT_OVERRIDES = [
   "solverMaxTokens",
   "toolMaxTokens",
   "reviewerMaxTokens",
+  "guardrailId",
+  "guardrailVersion",
+  "plannerFallbackModels",
+  "solverFallbackModels",
+  "toolFallbackModels",
+  "reviewerFallbackModels",
   "workerConcurrency",
   "workflowType",
   "alarmTopicArn",
@@ -279,6 +297,8 @@ export function resolveConfig(context: Context): RewooConfig {
         openAiBaseUrl: text("openAiBaseUrl") ?? chosen.llm.openAiBaseUrl,
         openAiApiKeySecretArn: text("openAiApiKeySecretArn") ?? chosen.llm.openAiApiKeySecretArn,
         roles: roleSampling(chosen.llm.roles, text),
+        guardrail: guardrailOf(chosen.llm.guardrail, text("guardrailId"), text("guardrailVersion")),
+        fallbackModels: fallbackModelsOf(chosen.llm.fallbackModels, text),
       }),
     },
     ocr: {
@@ -333,6 +353,29 @@ export function validateConfig(config: RewooConfig): void {
       problems.push(`${role}Temperature ${temperature}: expected a number from 0 to 2`);
     if (maxTokens !== undefined && !(Number.isInteger(maxTokens) && maxTokens > 0))
       problems.push(`${role}MaxTokens ${maxTokens}: expected a positive integer`);
+  }
+  if (config.llm.guardrail) {
+    const { id, version } = config.llm.guardrail;
+    if (config.llm.provider !== "bedrock")
+      problems.push(
+        `guardrail: a Bedrock guardrail applies to the bedrock provider only, not ${config.llm.provider}`,
+      );
+    if (!/^([a-z0-9]+|arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail\/[a-z0-9]+)$/.test(id))
+      problems.push(`guardrailId "${id}": expected a guardrail id (lowercase letters and digits) or its ARN`);
+    if (!/^([1-9][0-9]{0,7}|DRAFT)$/.test(version))
+      problems.push(`guardrailVersion "${version}": expected a published version number (1, 2, …) or DRAFT`);
+  }
+  for (const [role, models] of Object.entries(config.llm.fallbackModels ?? {})) {
+    if (config.llm.provider !== "bedrock" && models.length > 0)
+      problems.push(
+        `${role}FallbackModels: model fallback applies to the bedrock provider only, not ${config.llm.provider}`,
+      );
+    for (const model of models) {
+      if (!/^[\w.:/-]+$/.test(model))
+        problems.push(
+          `${role}FallbackModels "${model}": expected Bedrock model or inference-profile ids, comma-separated`,
+        );
+    }
   }
   if (config.llm.provider === "bedrock") {
     for (const key of ["plannerModel", "solverModel"] as const) {
@@ -436,6 +479,55 @@ function roleSampling(
     if (Object.keys(sampling).length > 0) roles[role] = sampling;
   }
   return Object.keys(roles).length > 0 ? roles : undefined;
+}
+
+/**
+ * The environment's guardrail with `-c guardrailId=… -c guardrailVersion=…` over it. One of the two
+ * alone is a problem validateConfig names (an empty id or version), not a silent half setting.
+ */
+function guardrailOf(
+  chosen: RewooConfig["llm"]["guardrail"],
+  id: string | undefined,
+  version: string | undefined,
+): RewooConfig["llm"]["guardrail"] {
+  const merged = { id: id ?? chosen?.id ?? "", version: version ?? chosen?.version ?? "" };
+  return merged.id === "" && merged.version === "" ? undefined : merged;
+}
+
+/** The environment's fallback models per role, each replaced by its `-c <role>FallbackModels=a,b` list. */
+function fallbackModelsOf(
+  chosen: RewooConfig["llm"]["fallbackModels"],
+  text: (key: (typeof CONTEXT_OVERRIDES)[number]) => string | undefined,
+): RewooConfig["llm"]["fallbackModels"] {
+  const roles: Partial<Record<LlmRole, readonly string[]>> = {};
+  for (const role of LLM_ROLES) {
+    const listed = text(`${role}FallbackModels`);
+    const models =
+      listed === undefined
+        ? chosen?.[role]
+        : listed
+            .split(",")
+            .map((model) => model.trim())
+            .filter(Boolean);
+    if (models?.length) roles[role] = models;
+  }
+  return Object.keys(roles).length > 0 ? roles : undefined;
+}
+
+/**
+ * Each role's fallback models as the functions resolve them (lambdas/runtime/config.ts): the tool's
+ * default to the solver's and the reviewer's to the planner's, unless that role has a model of its own.
+ */
+export function effectiveFallbackModels(llm: RewooConfig["llm"]): Record<LlmRole, readonly string[]> {
+  const set = llm.fallbackModels ?? {};
+  const planner = set.planner ?? [];
+  const solver = set.solver ?? [];
+  return {
+    planner,
+    solver,
+    tool: set.tool ?? (llm.toolModel ? [] : solver),
+    reviewer: set.reviewer ?? (llm.reviewerModel ? [] : planner),
+  };
 }
 
 /** REWOO_<ROLE>_TEMPERATURE / _MAX_TOKENS for the functions that call the model; unset roles set nothing. */

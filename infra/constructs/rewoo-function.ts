@@ -239,6 +239,19 @@ export class RewooFunction extends NodejsFunction {
   }
 
   /**
+   * bedrock:ApplyGuardrail on the one guardrail the model calls are made under: Bedrock checks it
+   * for every Converse call that names a guardrail.
+   */
+  bindGuardrail(guardrailId: string): this {
+    const stack = Stack.of(this);
+    const arn = guardrailId.startsWith("arn:")
+      ? guardrailId
+      : `arn:${stack.partition}:bedrock:${stack.region}:${stack.account}:guardrail/${guardrailId}`;
+    this.addToRolePolicy(new iam.PolicyStatement({ actions: ["bedrock:ApplyGuardrail"], resources: [arn] }));
+    return this;
+  }
+
+  /**
    * Amazon Textract's asynchronous text detection, and with `signatures` its document analysis
    * (the SIGNATURES feature). Textract reads the S3 object with this role's own credentials, so the
    * document grants (bindObjects) already cover what it reads, and a bucket encrypted with a

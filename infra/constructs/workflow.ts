@@ -13,6 +13,7 @@ import * as sfn from "aws-cdk-lib/aws-stepfunctions";
 import { Construct } from "constructs";
 import { ENV } from "../../lambdas/contracts/environment.ts";
 import { RUNS_BY_PROFILE_INDEX } from "../../lambdas/contracts/tables.ts";
+import { effectiveFallbackModels } from "../config.ts";
 import { DeadLetterQueue } from "./dead-letter-queue.ts";
 import { REPO_ROOT } from "./defaults.ts";
 import { executionEndedRule } from "./execution-ended-rule.ts";
@@ -157,9 +158,22 @@ export class Workflow extends Construct {
     if (config.llm.provider === "bedrock") {
       // The planner reviews plans and the solver answers (ReviewPlan, ReviewResult) with the reviewer's model.
       const reviewerModel = config.llm.reviewerModel ?? config.llm.plannerModel;
-      planner.bindModels(definedList(config.llm.plannerModel, reviewerModel));
-      solver.bindModels(definedList(config.llm.solverModel, reviewerModel));
-      worker.bindModels(definedList(config.llm.toolModel ?? config.llm.solverModel));
+      // Each role's fallback models are invoked by the same functions as its own model.
+      const fallbacks = effectiveFallbackModels(config.llm);
+      planner.bindModels([
+        ...definedList(config.llm.plannerModel, reviewerModel),
+        ...fallbacks.planner,
+        ...fallbacks.reviewer,
+      ]);
+      solver.bindModels([
+        ...definedList(config.llm.solverModel, reviewerModel),
+        ...fallbacks.solver,
+        ...fallbacks.reviewer,
+      ]);
+      worker.bindModels([...definedList(config.llm.toolModel ?? config.llm.solverModel), ...fallbacks.tool]);
+      if (config.llm.guardrail) {
+        for (const caller of [planner, solver, worker]) caller.bindGuardrail(config.llm.guardrail.id);
+      }
     }
 
     if (config.llm.provider === "openai" && config.llm.openAiApiKeySecretArn) {

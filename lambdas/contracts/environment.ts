@@ -74,6 +74,14 @@ export const RUNTIME_VARIABLES = {
   REWOO_TOOL_MODEL: true,
   /** The model reviewer's model id (default: the planner's) */
   REWOO_REVIEWER_MODEL: true,
+  /** Comma-separated Bedrock models tried in order when the planner's is throttled or unavailable */
+  REWOO_PLANNER_FALLBACK_MODELS: true,
+  /** The same for the solver's model */
+  REWOO_SOLVER_FALLBACK_MODELS: true,
+  /** The same for the `llm` tool's model (default: the solver's, when the tool uses the solver's model) */
+  REWOO_TOOL_FALLBACK_MODELS: true,
+  /** The same for the model reviewer's model (default: the planner's, when it uses the planner's model) */
+  REWOO_REVIEWER_FALLBACK_MODELS: true,
   /** Base URL of an OpenAI-compatible API (provider openai) */
   OPENAI_BASE_URL: true,
   /** Key of that API (provider openai; local only, in AWS: the secret below) */
@@ -96,6 +104,10 @@ export const RUNTIME_VARIABLES = {
   REWOO_TOOL_MAX_TOKENS: true,
   /** The most tokens the model reviewer may write (defaults as the planner's) */
   REWOO_REVIEWER_MAX_TOKENS: true,
+  /** A Bedrock guardrail's id (or ARN) applied to every Bedrock call (with REWOO_BEDROCK_GUARDRAIL_VERSION) */
+  REWOO_BEDROCK_GUARDRAIL_ID: true,
+  /** That guardrail's version: a published version number, or DRAFT */
+  REWOO_BEDROCK_GUARDRAIL_VERSION: true,
   /** File of canned model answers (provider scripted: tests and benchmarks) */
   REWOO_SCRIPTED_RESPONSES: true,
   /** File replacing the planner's prompt */

@@ -96,9 +96,10 @@ export interface RunUsage {
   input_tokens: number;
   output_tokens: number;
   /**
-   * The models the run's LLM calls could have gone to (planner, solver, `llm` tool, reviewer). The run
-   * records its tokens as one total, so when they differ every token is priced at the dearest of them:
-   * the estimate never comes out below the bill.
+   * The models that answered the run's LLM calls (its usage's `models`; for a run that recorded none,
+   * the ones configured for planner, solver, `llm` tool and reviewer). The run records its tokens as
+   * one total, so when they differ every token is priced at the dearest of them: the estimate never
+   * comes out below the bill.
    */
   models: string[];
   /** Step Functions state transitions (lambdas/core/billed-transitions.ts). */

@@ -152,6 +152,11 @@ export interface Usage {
   llm_calls: number;
   input_tokens: number;
   output_tokens: number;
+  /**
+   * The models that answered the calls, sorted: with fallback models configured, the ones actually
+   * used, which the run's cost is priced by. Absent on runs recorded before it was kept.
+   */
+  models?: string[];
 }
 
 export type ReviewCriterion = "relevance" | "completeness" | "safety" | "quality";

@@ -21,7 +21,10 @@ export interface CostConfig {
   prices: PriceTable;
 }
 
-/** The models the run's calls went to, resolved as lambdas/llm/index.ts resolves them. */
+/**
+ * The models the run's calls could have gone to, resolved as lambdas/llm/index.ts resolves them:
+ * what a run is priced by when it recorded no model of its own (runs from before models were kept).
+ */
 export function runModels(llm: CostConfig["llm"]): string[] {
   const fallback = PROVIDER_DEFAULT_MODELS[llm.provider];
   const planner = llm.plannerModel || fallback;
@@ -31,7 +34,12 @@ export function runModels(llm: CostConfig["llm"]): string[] {
 
 type CountedMeta = Pick<
   MetaItem,
-  "usage_input_tokens" | "usage_output_tokens" | "lambda_requests" | "lambda_mb_ms" | "sfn_transitions"
+  | "usage_input_tokens"
+  | "usage_output_tokens"
+  | "usage_models"
+  | "lambda_requests"
+  | "lambda_mb_ms"
+  | "sfn_transitions"
 >;
 
 export function costOfRun(meta: CountedMeta, config: CostConfig, current?: InvocationUsage): RunCost {
@@ -39,7 +47,8 @@ export function costOfRun(meta: CountedMeta, config: CostConfig, current?: Invoc
     {
       input_tokens: Number(meta.usage_input_tokens ?? 0),
       output_tokens: Number(meta.usage_output_tokens ?? 0),
-      models: runModels(config.llm),
+      // The models that answered (a fallback model included), else those configured.
+      models: meta.usage_models?.size ? [...meta.usage_models].sort() : runModels(config.llm),
       transitions: Number(meta.sfn_transitions ?? 0) + (current?.transitions ?? 0),
       lambda_requests: Number(meta.lambda_requests ?? 0) + (current?.requests ?? 0),
       lambda_mb_ms: Number(meta.lambda_mb_ms ?? 0) + (current?.mb_ms ?? 0),

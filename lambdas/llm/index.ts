@@ -7,7 +7,7 @@ import type { LlmProviderName } from "../contracts/workflow-defaults.ts";
 import { BedrockProvider, bedrockClientConfig, DEFAULT_BEDROCK_MODEL } from "./bedrock.ts";
 import { DEFAULT_OPENAI_MODEL, OpenAiCompatibleProvider } from "./openai.ts";
 import { openAiKeyFromSecret } from "./openai-key.ts";
-import type { LlmRole } from "./outcome.ts";
+import type { GuardrailSettings, LlmRole } from "./outcome.ts";
 import { RULE_BASED_MODEL, RuleBasedProvider } from "./rule-based.ts";
 import { SCRIPTED_MODEL, ScriptedProvider } from "./scripted.ts";
 import type { LlmProvider } from "./types.ts";
@@ -36,6 +36,10 @@ export interface LlmOptions {
   /** In AWS: the Secrets Manager secret (name or ARN) holding the key; OPENAI_API_KEY wins when both are set. */
   openaiApiKeySecretArn?: string;
   scriptedResponsesFile?: string;
+  /** Bedrock only: per role, the models tried in order when the role's is unavailable (REWOO_<ROLE>_FALLBACK_MODELS). */
+  fallbackModels?: Partial<Record<LlmRole, readonly string[]>>;
+  /** Bedrock only: the guardrail every call is made under (REWOO_BEDROCK_GUARDRAIL_ID / _VERSION). */
+  guardrail?: GuardrailSettings;
   /** Per role; the `tool` role serves the `llm` tool and Conditions AI's field lookups. */
   roles?: Partial<Record<LlmRole, LlmRoleSettings>>;
 }
@@ -143,7 +147,13 @@ function bedrockProvider(options: LlmOptions, deps: LlmDeps): Built {
   // One client (one connection pool) for every role.
   const client = deps.bedrockClient ?? new BedrockRuntimeClient(bedrockClientConfig(deps.region));
   return {
-    providerFor: (role) => new BedrockProvider({ client, ...sampling(options, role) }),
+    providerFor: (role) =>
+      new BedrockProvider({
+        client,
+        ...sampling(options, role),
+        ...(options.guardrail ? { guardrail: options.guardrail } : {}),
+        ...(options.fallbackModels?.[role]?.length ? { fallbackModels: options.fallbackModels[role] } : {}),
+      }),
     defaultModel: DEFAULT_BEDROCK_MODEL,
   };
 }
@@ -186,11 +196,15 @@ export {
   BedrockProvider,
   bedrockClientConfig,
   DEFAULT_BEDROCK_MODEL,
+  isModelUnavailable,
 } from "./bedrock.ts";
 export { DEFAULT_OPENAI_MODEL, OpenAiCompatibleProvider, OpenAiHttpError } from "./openai.ts";
 export { OpenAiApiKeyUnavailableError } from "./openai-key.ts";
 export {
+  GUARDRAIL_INTERVENED,
+  type GuardrailSettings,
   LlmEmptyOutputError,
+  LlmGuardrailInterventionError,
   LlmOutputTruncatedError,
   type LlmRole,
   maxTokensSetting,
@@ -200,4 +214,11 @@ export { RULE_BASED_MODEL, RuleBasedProvider } from "./rule-based.ts";
 export { SCRIPTED_MODEL, ScriptedProvider, type ScriptedResponse } from "./scripted.ts";
 export type * from "./types.ts";
 export { DEFAULT_TEMPERATURES } from "./types.ts";
-export { addUsage, countedUsage, emptyUsage, estimatedUsage, usageOf } from "./usage.ts";
+export {
+  addUsage,
+  countedCompletion,
+  countedUsage,
+  emptyUsage,
+  estimatedUsage,
+  usageOf,
+} from "./usage.ts";

@@ -48,6 +48,35 @@ export class LlmEmptyOutputError extends Error {
   }
 }
 
+/** Bedrock's Converse stop reason when a guardrail blocked the input or masked the output. */
+export const GUARDRAIL_INTERVENED = "guardrail_intervened";
+
+/** A guardrail the Bedrock calls are made under (REWOO_BEDROCK_GUARDRAIL_ID / _VERSION). */
+export interface GuardrailSettings {
+  id: string;
+  /** A published version ("1", "2", …) or "DRAFT". */
+  version: string;
+}
+
+/**
+ * The guardrail stepped in: what came back is the guardrail's own message, not the model's answer,
+ * so no caller may read it as one (a plan, a verdict, a review). Named, so the run's error says
+ * which guardrail and which role, and never retried: the same input meets the same policy.
+ */
+export class LlmGuardrailInterventionError extends Error {
+  override name = "LlmGuardrailIntervened";
+  constructor(
+    message: string,
+    /** Undefined only if Bedrock reports an intervention on a call sent without one. */
+    readonly guardrail: GuardrailSettings | undefined,
+    readonly model: string,
+    /** The call was paid for (and the guardrail's assessment with it): its caller counts it. */
+    readonly usage: CompletionUsage,
+  ) {
+    super(message);
+  }
+}
+
 export interface AnswerCheck {
   /** "Bedrock Converse" or "OpenAI-compatible": the start of every message. */
   provider: string;

@@ -93,6 +93,8 @@ export interface Completion {
   usage: CompletionUsage;
   /** The backend's stop/finish reason when it gives one: "max_tokens"/"length" means the text is cut off. */
   stop_reason?: string;
+  /** Models tried before `model` answered (lambdas/llm/bedrock.ts fallbackModels), each with its error. */
+  fallbacks?: Array<{ model: string; error: string }>;
 }
 
 /**

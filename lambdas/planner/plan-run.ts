@@ -19,6 +19,7 @@ import {
 } from "../core/types.ts";
 import { maxStepsFor, normalizePlan, PlanValidationError } from "../core/validate.ts";
 import type { ReplanContext } from "../llm/types.ts";
+import { countedCompletion } from "../llm/usage.ts";
 import type { Services } from "../runtime/services.ts";
 import { scopeOf } from "./scope.ts";
 
@@ -149,23 +150,31 @@ export async function askPlanner(
       : {}),
     ...(profile.defaultInstructions ? { defaultInstructions: profile.defaultInstructions } : {}),
   });
-  const completion = await llm.planner.provider.complete({
-    system,
-    prompt,
-    ...(llm.planner.model ? { model: llm.planner.model } : {}),
-    context: {
-      purpose: "planner",
-      request,
-      tools: catalog,
-      maxSteps,
-      ...(scope ? { scope } : {}),
-      ...(replan ? { replan } : {}),
-      ...(profileName ? { profile: profileName } : {}),
+  // The call is paid for whether or not its plan is usable (a guardrail's intervention included).
+  const completion = await countedCompletion(
+    llm.planner.provider,
+    {
+      system,
+      prompt,
+      ...(llm.planner.model ? { model: llm.planner.model } : {}),
+      context: {
+        purpose: "planner",
+        request,
+        tools: catalog,
+        maxSteps,
+        ...(scope ? { scope } : {}),
+        ...(replan ? { replan } : {}),
+        ...(profileName ? { profile: profileName } : {}),
+      },
     },
+    (usage) => runs.addUsage(runId, usage),
+  );
+  log.info("planner completed", {
+    model: completion.model,
+    usage: completion.usage,
+    // Models passed over for a fallback (throttled, unavailable), with why.
+    ...(completion.fallbacks ? { fallbacks: completion.fallbacks } : {}),
   });
-  // The call is paid for whether or not its plan is usable.
-  await runs.addUsage(runId, { llm_calls: 1, ...completion.usage });
-  log.info("planner completed", { model: completion.model, usage: completion.usage });
 
   const read = profile.readRequest?.(completion.text, request);
   if (read?.problems.length)

@@ -36,6 +36,11 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 const unsetIfEmpty = (value: unknown) =>
   typeof value === "string" && value.trim() === "" ? undefined : value;
 /** A role's temperature: 0–2 is what the OpenAI API accepts; Bedrock's models take 0–1 and refuse more. */
+/** Comma-separated Bedrock model or inference-profile ids (or ARNs). */
+const modelList = csv.refine(
+  (models) => models.every((model) => /^[\w.:/-]+$/.test(model)),
+  "expected Bedrock model or inference-profile ids, comma-separated",
+);
 const temperature = z.preprocess(unsetIfEmpty, z.coerce.number().min(0).max(2).optional());
 const maxTokens = z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().optional());
 
@@ -147,6 +152,11 @@ const EnvShape = {
   [ENV.REWOO_TOOL_MODEL]: z.string().optional(),
   /** The model reviewer's; defaults to the planner's. Unused with the rule-based provider. */
   [ENV.REWOO_REVIEWER_MODEL]: z.string().optional(),
+  /** Bedrock model ids, comma-separated, tried in order after the role's model (lambdas/llm/bedrock.ts). */
+  [ENV.REWOO_PLANNER_FALLBACK_MODELS]: modelList,
+  [ENV.REWOO_SOLVER_FALLBACK_MODELS]: modelList,
+  [ENV.REWOO_TOOL_FALLBACK_MODELS]: modelList,
+  [ENV.REWOO_REVIEWER_FALLBACK_MODELS]: modelList,
   [ENV.OPENAI_BASE_URL]: z.string().url().optional(),
   [ENV.OPENAI_API_KEY]: z.string().optional(),
   /** In AWS: the secret holding OPENAI_API_KEY (the CDK stack sets this and grants its read, not the key). */
@@ -160,6 +170,24 @@ const EnvShape = {
   [ENV.REWOO_SOLVER_MAX_TOKENS]: maxTokens,
   [ENV.REWOO_TOOL_MAX_TOKENS]: maxTokens,
   [ENV.REWOO_REVIEWER_MAX_TOKENS]: maxTokens,
+  /** Converse's guardrailIdentifier and guardrailVersion patterns; set both or neither (parseConfig). */
+  [ENV.REWOO_BEDROCK_GUARDRAIL_ID]: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(
+        /^([a-z0-9]+|arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail\/[a-z0-9]+)$/,
+        "expected a guardrail id (lowercase letters and digits) or its ARN",
+      )
+      .optional(),
+  ),
+  [ENV.REWOO_BEDROCK_GUARDRAIL_VERSION]: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^([1-9][0-9]{0,7}|DRAFT)$/, "expected a published version number (1, 2, …) or DRAFT")
+      .optional(),
+  ),
   [ENV.REWOO_SCRIPTED_RESPONSES]: z.string().optional(),
   [ENV.REWOO_PLANNER_PROMPT]: z.string().optional(),
   [ENV.REWOO_SOLVER_PROMPT]: z.string().optional(),
@@ -275,6 +303,18 @@ const EnvSchema = z.object(EnvShape);
 
 export type Config = ReturnType<typeof parseConfig>;
 
+/** The guardrail every Bedrock call is made under: both settings, or none. */
+function guardrailSetting(id: string | undefined, version: string | undefined) {
+  if (id === undefined && version === undefined) return undefined;
+  if (id === undefined || version === undefined) {
+    const missing = id === undefined ? ENV.REWOO_BEDROCK_GUARDRAIL_ID : ENV.REWOO_BEDROCK_GUARDRAIL_VERSION;
+    throw new Error(
+      `Invalid configuration: ${missing}: required with ${id === undefined ? ENV.REWOO_BEDROCK_GUARDRAIL_VERSION : ENV.REWOO_BEDROCK_GUARDRAIL_ID} (a guardrail is its id and a version)`,
+    );
+  }
+  return { id, version };
+}
+
 export function parseConfig(env: NodeJS.ProcessEnv) {
   const retired = Object.entries(RETIRED_VARIABLES)
     .filter(([name]) => env[name] !== undefined)
@@ -290,6 +330,32 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
   }
   const e = parsed.data;
   const tokens = tokenKeySettings(e);
+  const guardrail = guardrailSetting(e.REWOO_BEDROCK_GUARDRAIL_ID, e.REWOO_BEDROCK_GUARDRAIL_VERSION);
+  const fallbackModels = {
+    planner: e.REWOO_PLANNER_FALLBACK_MODELS,
+    solver: e.REWOO_SOLVER_FALLBACK_MODELS,
+    // Like the models themselves: the tool follows the solver, the reviewer the planner, unless set.
+    tool:
+      e.REWOO_TOOL_FALLBACK_MODELS.length || e.REWOO_TOOL_MODEL
+        ? e.REWOO_TOOL_FALLBACK_MODELS
+        : e.REWOO_SOLVER_FALLBACK_MODELS,
+    reviewer:
+      e.REWOO_REVIEWER_FALLBACK_MODELS.length || e.REWOO_REVIEWER_MODEL
+        ? e.REWOO_REVIEWER_FALLBACK_MODELS
+        : e.REWOO_PLANNER_FALLBACK_MODELS,
+  };
+  const fallbackSet = Object.entries(fallbackModels).find(([, models]) => models.length > 0);
+  if (fallbackSet && e.REWOO_LLM_PROVIDER !== "bedrock") {
+    throw new Error(
+      `Invalid configuration: REWOO_${fallbackSet[0].toUpperCase()}_FALLBACK_MODELS: model fallback applies to REWOO_LLM_PROVIDER=bedrock only, not ${e.REWOO_LLM_PROVIDER}`,
+    );
+  }
+  if (guardrail && e.REWOO_LLM_PROVIDER !== "bedrock") {
+    // Set and silently unused would let an operator believe every call is guarded.
+    throw new Error(
+      `Invalid configuration: ${ENV.REWOO_BEDROCK_GUARDRAIL_ID}: a Bedrock guardrail applies to REWOO_LLM_PROVIDER=bedrock only, not ${e.REWOO_LLM_PROVIDER}`,
+    );
+  }
   return {
     region: e.AWS_REGION,
     runsTable: e.RUNS_TABLE,
@@ -313,6 +379,8 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
       openaiApiKey: e.OPENAI_API_KEY,
       openaiApiKeySecretArn: e.OPENAI_API_KEY_SECRET_ARN || undefined,
       scriptedResponsesFile: e.REWOO_SCRIPTED_RESPONSES,
+      ...(guardrail ? { guardrail } : {}),
+      ...(fallbackSet ? { fallbackModels } : {}),
       roles: {
         planner: { temperature: e.REWOO_PLANNER_TEMPERATURE, maxTokens: e.REWOO_PLANNER_MAX_TOKENS },
         solver: { temperature: e.REWOO_SOLVER_TEMPERATURE, maxTokens: e.REWOO_SOLVER_MAX_TOKENS },

@@ -9,6 +9,7 @@ import { mergeReviews, parseModelReview, withUnusableModelReview } from "../core
 import { type PlanReviewInput, type ResultReviewInput, reviewPlan, reviewResult } from "../core/review.ts";
 import type { EvaluationRequest, Review } from "../core/types.ts";
 import { isCutOff } from "../llm/types.ts";
+import { countedCompletion } from "../llm/usage.ts";
 import type { Services } from "./services.ts";
 
 export interface ReviewerRun {
@@ -70,14 +71,12 @@ async function withModel(
   const { provider, model } = services.llm.reviewer;
   if (provider.name === "rule-based") return rules;
   const { system, prompt } = render();
-  const completion = await provider.complete({
-    system,
-    prompt,
-    ...(model ? { model } : {}),
-    context: { purpose: "review", target, rules },
-  });
-  // Paid for whether or not the answer is usable.
-  await services.runs.addUsage(runId, { llm_calls: 1, ...completion.usage });
+  // Paid for whether or not the answer is usable (a guardrail's intervention included).
+  const completion = await countedCompletion(
+    provider,
+    { system, prompt, ...(model ? { model } : {}), context: { purpose: "review", target, rules } },
+    (usage) => services.runs.addUsage(runId, usage),
+  );
   const parsed = parseModelReview(completion.text);
   if (!parsed.ok) {
     const cutOff = isCutOff(completion.stop_reason);

@@ -5,6 +5,7 @@ import { profileModule } from "../agents/registry.ts";
 import { chosenTemplate } from "../core/agent-profiles.ts";
 import { renderSolverPrompt } from "../core/prompts.ts";
 import type { Evidence } from "../core/types.ts";
+import { countedCompletion } from "../llm/usage.ts";
 import type { Services } from "../runtime/services.ts";
 
 /**
@@ -76,19 +77,27 @@ export async function solveRun(runId: string, services: Services, log: Logger): 
     defaultInstructions: agent.defaultInstructions,
     ...(solver.evidenceBudgets ? { evidenceBudgets: solver.evidenceBudgets } : {}),
   });
-  const completion = await llm.solver.provider.complete({
-    system,
-    prompt,
-    ...(llm.solver.model ? { model: llm.solver.model } : {}),
-    context: { purpose: "solver", request, plan, evidence },
-  });
-  await runs.addUsage(runId, { llm_calls: 1, ...completion.usage });
+  const completion = await countedCompletion(
+    llm.solver.provider,
+    {
+      system,
+      prompt,
+      ...(llm.solver.model ? { model: llm.solver.model } : {}),
+      context: { purpose: "solver", request, plan, evidence },
+    },
+    (usage) => runs.addUsage(runId, usage),
+  );
 
   // The agent reads its answer: bare ids take what the evidence says of them, and what waited for
   // a question nobody answered says so.
   const { result, warnings } = solver.readAnswer(completion.text, { plan, evidence, clarification });
   for (const warning of warnings) log.warn("solver output repaired", { warning });
-  log.info("solver completed", { model: completion.model, usage: completion.usage });
+  log.info("solver completed", {
+    model: completion.model,
+    usage: completion.usage,
+    // Models passed over for a fallback (throttled, unavailable), with why.
+    ...(completion.fallbacks ? { fallbacks: completion.fallbacks } : {}),
+  });
 
   await runs.updateRun(runId, { result });
   await publisher.publish(runId, { stage: "solver", status: "completed", results: result });

@@ -11,6 +11,8 @@ export type MetaItem = Omit<RunRecord, "evidence" | "usage"> & {
   usage_llm_calls?: number;
   usage_input_tokens?: number;
   usage_output_tokens?: number;
+  /** The models that answered the run's LLM calls (a string set, added to with each call). */
+  usage_models?: Set<string>;
   /** Invocations of the run's workflow functions, their memory × duration and the state transitions they account for (addInvocation). */
   lambda_requests?: number;
   lambda_mb_ms?: number;

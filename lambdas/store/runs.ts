@@ -349,17 +349,20 @@ export class RunStore {
     return releaseIdempotencyKey(this.at, keyHash, runId);
   }
 
+  /** Adds to the run's counters, and `usage.models` to the set of models that answered it. */
   async addUsage(runId: string, usage: Usage): Promise<void> {
+    const models = [...new Set(usage.models ?? [])];
     await this.ddb.send(
       new UpdateCommand({
         TableName: this.table,
         Key: { pk: runKey(runId), sk: META },
-        UpdateExpression: "ADD usage_llm_calls :c, usage_input_tokens :i, usage_output_tokens :o",
+        UpdateExpression: `ADD usage_llm_calls :c, usage_input_tokens :i, usage_output_tokens :o${models.length ? ", usage_models :m" : ""}`,
         ConditionExpression: "attribute_exists(pk)",
         ExpressionAttributeValues: {
           ":c": usage.llm_calls,
           ":i": usage.input_tokens,
           ":o": usage.output_tokens,
+          ...(models.length ? { ":m": new Set(models) } : {}),
         },
       }),
     );
@@ -689,5 +692,6 @@ function usageOf(meta: MetaItem): Usage {
     llm_calls: Number(meta.usage_llm_calls ?? 0),
     input_tokens: Number(meta.usage_input_tokens ?? 0),
     output_tokens: Number(meta.usage_output_tokens ?? 0),
+    ...(meta.usage_models?.size ? { models: [...meta.usage_models].sort() } : {}),
   };
 }

@@ -13,7 +13,7 @@ export interface ToolContext {
   /** Aborted when the tool's timeout elapses; implementations pass it to their I/O. */
   signal: AbortSignal;
   /** Tools that call an LLM report its usage so the run's `usage` counts every call. */
-  recordLlmUsage(usage: { input_tokens: number; output_tokens: number }): void;
+  recordLlmUsage(usage: { input_tokens: number; output_tokens: number; models?: string[] }): void;
   /**
    * The step's args as planned (placeholders unresolved) and the evidence they referenced: a tool
    * that prompts a model delimits the evidence it was given instead of trusting substituted text.

@@ -123,7 +123,7 @@ interface Outcome {
   upstreamErrors: string[];
   args?: Record<string, unknown>;
   /** LLM calls the tool made (Conditions AI's model), added to the run's usage. */
-  llmUsage: { llm_calls: number; input_tokens: number; output_tokens: number };
+  llmUsage: { llm_calls: number; input_tokens: number; output_tokens: number; models: string[] };
 }
 
 async function execute(
@@ -137,7 +137,7 @@ async function execute(
   const { tools, config } = services;
   let upstreamErrors: string[] = [];
   let args: Record<string, unknown> | undefined;
-  const llmUsage = { llm_calls: 0, input_tokens: 0, output_tokens: 0 };
+  const llmUsage = { llm_calls: 0, input_tokens: 0, output_tokens: 0, models: [] as string[] };
   try {
     const substituted = substitutePlaceholders(step.args, upstream);
     upstreamErrors = substituted.upstream_errors;
@@ -191,6 +191,8 @@ async function execute(
                 llmUsage.llm_calls += 1;
                 llmUsage.input_tokens += usage.input_tokens;
                 llmUsage.output_tokens += usage.output_tokens;
+                for (const model of usage.models ?? [])
+                  if (!llmUsage.models.includes(model)) llmUsage.models.push(model);
               },
             }),
         );

@@ -167,6 +167,8 @@ describe("the model reviewer", () => {
       input_tokens: USAGE.planner.input_tokens + USAGE.solver.input_tokens + 2 * USAGE.review.input_tokens,
       output_tokens:
         USAGE.planner.output_tokens + USAGE.solver.output_tokens + 2 * USAGE.review.output_tokens,
+      // The models that answered: the planner's, the reviewer's (both reviews), the solver's.
+      models: ["planner-model", "reviewer-model", "scripted"],
     });
     expect(events.filter((event) => event.stage === "review")).toMatchObject([
       { target: "plan", score: 9 },

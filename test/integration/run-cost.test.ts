@@ -53,6 +53,8 @@ describe("the cost of a finished run", () => {
       llm: 0,
     });
     expect(cost?.breakdown.llm.priced_as).toBe("rule-based");
+    // Priced by the model the run's usage recorded as answering.
+    expect(run.usage.models).toEqual(["rule-based"]);
     expect(cost?.step_functions).toBeGreaterThan(0);
     expect(cost?.lambda).toBeGreaterThan(0);
     expect(cost?.breakdown.lambda.gb_seconds).toBeGreaterThan(0);

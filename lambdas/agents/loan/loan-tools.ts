@@ -7,6 +7,7 @@
 import { type DocumentPolicy, resolveDocumentPath } from "../../core/documents.ts";
 import { renderToolPrompt, TOOL_SYSTEM_PROMPT } from "../../core/prompts.ts";
 import type { LlmProvider } from "../../llm/types.ts";
+import { countedCompletion } from "../../llm/usage.ts";
 import type { RunStore } from "../../store/runs.ts";
 import type { DocumentReader } from "../../tools/document-reader.ts";
 import type { LenderCalls } from "../../tools/lender-client.ts";
@@ -92,13 +93,16 @@ export function loanToolRunners(resolveServices: () => LoanToolServices): LoanTo
       if (llm.provider.name === "rule-based") return first;
       const readable = inputs.filter((input): input is ExtractedDocument => "pages" in input);
       return withModelLocatedFields(first, readable, judge, async (prompt, question) => {
-        const completion = await llm.provider.complete({
-          ...prompt,
-          ...(llm.model ? { model: llm.model } : {}),
-          context: { purpose: "field", document: question.document.document, field: question.field.name },
-          signal: context.signal,
-        });
-        context.recordLlmUsage(completion.usage);
+        const completion = await countedCompletion(
+          llm.provider,
+          {
+            ...prompt,
+            ...(llm.model ? { model: llm.model } : {}),
+            context: { purpose: "field", document: question.document.document, field: question.field.name },
+            signal: context.signal,
+          },
+          async (usage) => context.recordLlmUsage(usage),
+        );
         return completion.text;
       });
     },
@@ -181,13 +185,16 @@ export function loanToolRunners(resolveServices: () => LoanToolServices): LoanTo
         typeof planned === "string" && context.upstream
           ? renderToolPrompt(planned, context.upstream)
           : { system: TOOL_SYSTEM_PROMPT, prompt };
-      const completion = await llm.provider.complete({
-        ...rendered,
-        ...(llm.model ? { model: llm.model } : {}),
-        context: { purpose: "tool" },
-        signal: context.signal,
-      });
-      context.recordLlmUsage(completion.usage);
+      const completion = await countedCompletion(
+        llm.provider,
+        {
+          ...rendered,
+          ...(llm.model ? { model: llm.model } : {}),
+          context: { purpose: "tool" },
+          signal: context.signal,
+        },
+        async (usage) => context.recordLlmUsage(usage),
+      );
       return { text: completion.text, model: completion.model };
     },
   };

@@ -241,6 +241,22 @@ describe("formatRunRecord", () => {
   });
 });
 
+describe("formatRunRecord's usage line", () => {
+  it("names the models that answered when the run recorded them (a fallback model included)", () => {
+    const record = recordWith(emptyResult, {
+      usage: {
+        llm_calls: 2,
+        input_tokens: 100,
+        output_tokens: 50,
+        models: ["amazon.nova-pro-v1:0", "us.anthropic.claude-sonnet-4-20250514-v1:0"],
+      },
+    });
+    expect(plain(formatRunRecord(record)).at(-1)).toBe(
+      "Evidence: 0 ok, 0 failed · LLM usage: 2 calls, 100 input + 50 output tokens (amazon.nova-pro-v1:0, us.anthropic.claude-sonnet-4-20250514-v1:0)",
+    );
+  });
+});
+
 describe("formatRunRecord of a run that can be resumed", () => {
   const failed = (extra: Partial<RunRecord>): RunRecord => ({
     ...runRecord("FAILED"),

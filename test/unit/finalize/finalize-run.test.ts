@@ -177,6 +177,26 @@ describe("finalizeRun", () => {
     expect(cost?.breakdown.llm.priced_as).toBe("anthropic.claude-3-5-haiku-20241022-v1:0");
   });
 
+  it("prices the tokens at the models that answered, a fallback model included, not the ones configured", async () => {
+    // Configured: Sonnet 4 for the planner. It was throttled and Nova Pro answered instead.
+    const run: FakeRun = {
+      meta: meta({ usage_models: new Set(["amazon.nova-pro-v1:0"]) }),
+      evidence: [],
+      updates: [],
+      published: [],
+    };
+    await finalizeRun(
+      { run_id: RUN, mode: "success" },
+      fakeServices(run, "bedrock", "us.anthropic.claude-sonnet-4-20250514-v1:0"),
+      log,
+      { invocation },
+    );
+    // 10,000 × $0.80/M + 2,000 × $3.20/M at Nova Pro, where Sonnet's prices would say 0.06.
+    const cost = run.updates[0]?.cost as RunCost | undefined;
+    expect(cost?.llm).toBe(0.0144);
+    expect(cost?.breakdown.llm.priced_as).toBe("amazon.nova-pro-v1:0");
+  });
+
   it("stores the cost and counts the ending of a FAILED run too", async () => {
     const run: FakeRun = { meta: meta({ status: "RUNNING" }), evidence: [], updates: [], published: [] };
     const metrics = newMetrics();
