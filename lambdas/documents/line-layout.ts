@@ -83,7 +83,9 @@ export function layoutLines(items: PositionedText[]): LaidLine[] {
       const cell = cells[cells.length - 1];
       if (cell) {
         cell.right = Math.max(cell.right, item.x + item.width);
-        if (item.confidence !== undefined)
+        // A form's box rules read as glyphs ("|", "[", "_") carry no content: their low
+        // confidence must not make the value beside them look unread.
+        if (item.confidence !== undefined && /[\p{L}\p{N}]/u.test(item.str))
           cell.confidence = Math.min(cell.confidence ?? 100, item.confidence);
       }
       line += text;

@@ -424,7 +424,12 @@ export function excerptConfidence(
       .trim()
       .split(" ")
       .filter((token) => token.length > 1);
-    const partial = touched.filter((cell) => tokens.some((token) => cell.words.includes(` ${token} `)));
+    const printedTokens = tokens.filter((token) => touched.some((cell) => cell.words.includes(` ${token} `)));
+    // A value mostly not printed ("Form 1120 page 1", a part's name) says nothing of which words to weigh.
+    if (printedTokens.length * 2 < tokens.length) return [];
+    const partial = touched.filter((cell) =>
+      printedTokens.some((token) => cell.words.includes(` ${token} `)),
+    );
     return partial.length > 0 ? [Math.min(...partial.map((cell) => cell.confidence))] : [];
   });
   if (perValue.length > 0) return Math.min(...perValue);

@@ -231,6 +231,9 @@ const SCHEDULE_L_HEADING = new RegExp(
   `^${SCHEDULE}\\s+L\\b(?:\\s*\\(Form\\s*1120\\))?[\\s\\-–—:.|]*${BALANCE_SHEETS}(?:\\s+per\\s+Books)?|^${BALANCE_SHEETS}\\s+per\\s+Books\\s*[\\s\\-–—:.|(]*${SCHEDULE}\\s+L\\b`,
   "i",
 );
+const SCHEDULE_L_TITLE_ONLY = new RegExp(`^${BALANCE_SHEETS}\\s+per\\s+Books\\b`, "i");
+/** "Form 1120 (2025) Page 6": a page of Form 1120 itself, not of the 1120-S, -F or another of the family. */
+const FORM_1120_RUNNING_HEADER = /^\s*Form\s*1120\s*\((?:19|20)\d{2}\)/im;
 const BALANCE_SHEET_LINE =
   /Total\s+assets|Total\s+liabilities|Retained\s+earnings|Beginning\s+of\s+tax\s+year|End\s+of\s+tax\s+year/i;
 
@@ -240,13 +243,23 @@ const BALANCE_SHEET_LINE =
  * M-1, and M-2" is not the schedule.
  */
 export function findScheduleL(view: ReturnPages): Lookup<string> {
-  for (const page of view.pages) {
-    for (let index = 0; index < page.lines.length; index++) {
-      const line = page.lines[index] ?? "";
-      const heading = segments(line).some((part) => SCHEDULE_L_HEADING.test(line.slice(part.start)));
-      if (!heading) continue;
-      const rest = page.lines.filter((_, other) => other !== index).join("\n");
-      if (BALANCE_SHEET_LINE.test(rest)) return located("Schedule L", page, "label", index);
+  for (const titleOnly of [false, true]) {
+    for (const page of view.pages) {
+      // The official form prints "Schedule L" white on black, which a scan's OCR does not read:
+      // its title alone counts on a page the running header names as a Form 1120 page.
+      if (titleOnly && !FORM_1120_RUNNING_HEADER.test(page.text)) continue;
+      const heading = titleOnly ? SCHEDULE_L_TITLE_ONLY : SCHEDULE_L_HEADING;
+      for (let index = 0; index < page.lines.length; index++) {
+        const line = page.lines[index] ?? "";
+        if (!segments(line).some((part) => heading.test(line.slice(part.start)))) continue;
+        const rest = page.lines.filter((_, other) => other !== index).join("\n");
+        if (!BALANCE_SHEET_LINE.test(rest)) continue;
+        // Cited with the running header above it (what makes the title Form 1120's).
+        const header = titleOnly ? page.lines.findIndex((text) => FORM_1120_RUNNING_HEADER.test(text)) : -1;
+        return header >= 0 && header < index
+          ? located("Schedule L", page, "label", header, index, index)
+          : located("Schedule L", page, "label", index);
+      }
     }
   }
   return {

@@ -18,6 +18,7 @@ import {
   preparePage,
   rotateQuarter,
 } from "./prepare.ts";
+import { rereadUnsureLines } from "./reread.ts";
 
 /** A page that is not one scanned image (vector text drawn without a text layer) renders at this. */
 const RENDER_DPI = 300;
@@ -55,8 +56,14 @@ export interface TesseractOptions {
    * DEFAULT_PREPARE, plus the upright/upside-down check when `orientation` is on.
    */
   prepare?: PrepareOptions | false;
-  /** tesseract's page segmentation mode (default 6, the page as one block: tesseract's own default; 3 is automatic). */
+  /**
+   * tesseract's page segmentation mode. Default 11 (sparse text: every word wherever it stands),
+   * because the words are laid out into lines by their positions afterwards: reading a form's boxes
+   * as one block (6) or as columns (3) merges or drops the small boxed fields.
+   */
   pageSegmentation?: number;
+  /** Read again, cropped and enlarged, the lines with a word read below 80 (default true). */
+  reread?: boolean;
   /** Pages whose reading is kept in memory, by content hash of the rendered page (default 256; 0: none). */
   cachePages?: number;
   /** Milliseconds the workers stay warm after the last page (default 2000). */
@@ -65,7 +72,7 @@ export interface TesseractOptions {
 
 export interface TesseractEngine extends OcrEngine {
   /** Pages read since the engine was built, and pages answered from the cache. */
-  readonly stats: { pagesRead: number; cacheHits: number };
+  readonly stats: { pagesRead: number; cacheHits: number; linesReread: number; linesReplaced: number };
 }
 
 export function createTesseractEngine(options: TesseractOptions = {}): TesseractEngine {
@@ -76,14 +83,15 @@ export function createTesseractEngine(options: TesseractOptions = {}): Tesseract
   const dpi = options.dpi;
   if (dpi !== undefined && !(dpi >= 72 && dpi <= 600)) throw new RangeError(`dpi must be 72-600, got ${dpi}`);
   const prepare = options.prepare === false ? false : { ...DEFAULT_PREPARE, ...options.prepare };
-  const psm = options.pageSegmentation ?? 6;
+  const psm = options.pageSegmentation ?? 11;
+  const reread = options.reread ?? true;
   if (!Number.isInteger(psm) || psm < 0 || psm > 13) {
     throw new RangeError(`pageSegmentation must be a tesseract PSM 0-13, got ${psm}`);
   }
   const cache = new LruCache<string, PageReading>(Math.max(0, options.cachePages ?? CACHE_PAGES));
   // The cache key covers everything that changes a reading besides the pixels.
-  const settings = JSON.stringify({ dpi: dpi ?? "scan", prepare, psm });
-  const stats = { pagesRead: 0, cacheHits: 0 };
+  const settings = JSON.stringify({ dpi: dpi ?? "scan", prepare, psm, reread });
+  const stats = { pagesRead: 0, cacheHits: 0, linesReread: 0, linesReplaced: 0 };
   return {
     name: "tesseract",
     stats,
@@ -102,7 +110,7 @@ export function createTesseractEngine(options: TesseractOptions = {}): Tesseract
               stats.cacheHits++;
               return { page, ...cached };
             }
-            const reading = await readPage(scheduler, image, scale, prepare, psm);
+            const reading = await readPage(scheduler, image, scale, prepare, psm, reread ? stats : null);
             stats.pagesRead++;
             cache.set(key, reading);
             return { page, ...reading };
@@ -164,6 +172,7 @@ async function readPage(
   scale: number,
   prepare: Required<PrepareOptions> | false,
   psm: number,
+  reread: { linesReread: number; linesReplaced: number } | null,
 ): Promise<PageReading> {
   if (prepare === false) {
     const lines = toLines(
@@ -180,7 +189,19 @@ async function readPage(
   const dpi = scale * prepare.upscale * 72;
   const data = await read(scheduler, image, { rotateAuto: !prepare.deskew, psm, dpi });
   // A page turned upright is laid out in its upright frame: the words read in lines, as a person reads it.
-  const lines = toLines(data, scale * prepare.upscale, image.height);
+  let lines = toLines(data, scale * prepare.upscale, image.height);
+  if (reread) {
+    const again = await rereadUnsureLines(lines, image, scale * prepare.upscale, async (piece, pieceScale) =>
+      toLines(
+        await read(scheduler, piece, { rotateAuto: false, psm: 7, dpi: pieceScale * 72 }),
+        pieceScale,
+        piece.height,
+      ),
+    );
+    lines = again.lines;
+    reread.linesReread += again.reread;
+    reread.linesReplaced += again.replaced;
+  }
   return { lines, signatures: handwriting(image, scale * prepare.upscale, lines) };
 }
 
