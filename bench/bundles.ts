@@ -19,6 +19,7 @@ import { gzipSync } from "node:zlib";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type BuildOptions, build, type Metafile } from "esbuild";
 import {
+  BUNDLE_ALIAS,
   BUNDLE_BANNER,
   BUNDLE_MAIN_FIELDS,
   BUNDLE_TARGET,
@@ -135,6 +136,7 @@ const BUILD_OPTIONS: BuildOptions = {
   format: "esm",
   mainFields: BUNDLE_MAIN_FIELDS,
   banner: { js: BUNDLE_BANNER },
+  alias: { ...BUNDLE_ALIAS },
   minify: true,
   write: false,
   metafile: true,

@@ -12,6 +12,15 @@ export const BUNDLE_MAIN_FIELDS = ["module", "main"];
 export const BUNDLE_BANNER =
   "import { createRequire as __rewooCreateRequire } from 'node:module'; const require = __rewooCreateRequire(import.meta.url);";
 
+/**
+ * Modules replaced in every bundle (esbuild `alias`, paths from the repository root): `node:http`
+ * through require, which spares each cold start the undici load Node's ES module view of it costs
+ * (lambdas/runtime/node-http.ts).
+ */
+export const BUNDLE_ALIAS: Readonly<Record<string, string>> = {
+  "node:http": "./lambdas/runtime/node-http.ts",
+};
+
 /** The compile-time constant lambdas/llm/index.ts reads to link one provider only. */
 export const BUNDLED_LLM_PROVIDER_DEFINE = "process.env.REWOO_BUNDLED_LLM_PROVIDER";
 

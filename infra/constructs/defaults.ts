@@ -7,7 +7,7 @@ import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { type BundlingOptions, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as s3 from "aws-cdk-lib/aws-s3";
-import { BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from "./bundling.ts";
+import { BUNDLE_ALIAS, BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from "./bundling.ts";
 
 /** The repository root: entries, the lockfile and statemachine/ are resolved from it. */
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -25,6 +25,8 @@ export const bundlingDefaults: BundlingOptions = {
   target: BUNDLE_TARGET,
   mainFields: BUNDLE_MAIN_FIELDS,
   banner: BUNDLE_BANNER,
+  // `--alias:node:http=./lambdas/runtime/node-http.ts`, resolved from the project root esbuild runs in.
+  esbuildArgs: { "--alias": Object.entries(BUNDLE_ALIAS).map(([from, to]) => `${from}=${to}`) },
   minify: true,
   sourceMap: true,
   sourcesContent: false,

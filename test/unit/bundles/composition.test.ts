@@ -71,6 +71,14 @@ describe("Lambda bundles", () => {
     }
   });
 
+  it("load node:http through require, never as an ES module (whose view of it loads undici)", () => {
+    for (const name of [...LIGHT, "worker"]) {
+      const code = new TextDecoder().decode(bundle(name).code);
+      expect(code, name).not.toMatch(/from\s*["']node:http["']|import\(\s*["']node:http["']\s*\)/);
+      expect(inputsMatching(name, /lambdas\/runtime\/node-http\.ts$/), name).toHaveLength(1);
+    }
+  });
+
   it("stay within the byte budget, except the worker, which reads PDFs", () => {
     for (const name of LIGHT) {
       expect(bundle(name).code.byteLength, name).toBeLessThanOrEqual(BUNDLE_TARGETS.bytes);
