@@ -13,12 +13,16 @@ export const BUNDLE_BANNER =
   "import { createRequire as __rewooCreateRequire } from 'node:module'; const require = __rewooCreateRequire(import.meta.url);";
 
 /**
- * Modules replaced in every bundle (esbuild `alias`, paths from the repository root): `node:http`
- * through require, which spares each cold start the undici load Node's ES module view of it costs
- * (lambdas/runtime/node-http.ts).
+ * Modules replaced in every bundle (esbuild `alias`, paths from the repository root), each to spare
+ * every cold start work no function needs: `node:http` through require, without the undici load
+ * Node's ES module view of it costs (lambdas/runtime/node-http.ts); the SDK's default credential
+ * chain by the environment credentials Lambda provides (lambdas/runtime/lambda-credentials.ts), and
+ * its bearer-token chain by the environment alone, without SSO (lambdas/runtime/lambda-tokens.ts).
  */
 export const BUNDLE_ALIAS: Readonly<Record<string, string>> = {
   "node:http": "./lambdas/runtime/node-http.ts",
+  "@aws-sdk/credential-provider-node": "./lambdas/runtime/lambda-credentials.ts",
+  "@aws-sdk/token-providers": "./lambdas/runtime/lambda-tokens.ts",
 };
 
 /** The compile-time constant lambdas/llm/index.ts reads to link one provider only. */

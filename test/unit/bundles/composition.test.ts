@@ -79,6 +79,18 @@ describe("Lambda bundles", () => {
     }
   });
 
+  it("carry neither the SDK's credential chain beyond the environment nor its SSO token chain", () => {
+    const CHAINS =
+      /node_modules\/@aws-sdk\/(credential-provider-(node|ini|sso|process|web-identity|login|http)|nested-clients|token-providers)\//;
+    for (const name of [...LIGHT, "worker", "planner-rule-based"]) {
+      expect(inputsMatching(name, CHAINS), name).toEqual([]);
+      expect(inputsMatching(name, /lambdas\/runtime\/lambda-credentials\.ts$/), name).toHaveLength(1);
+    }
+    for (const name of ["planner", "solver", "worker"]) {
+      expect(inputsMatching(name, /lambdas\/runtime\/lambda-tokens\.ts$/), name).toHaveLength(1);
+    }
+  });
+
   it("stay within the byte budget, except the worker, which reads PDFs", () => {
     for (const name of LIGHT) {
       expect(bundle(name).code.byteLength, name).toBeLessThanOrEqual(BUNDLE_TARGETS.bytes);
