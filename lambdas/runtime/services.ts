@@ -3,8 +3,9 @@
 //
 // In layers, because CDK bundles each function into one file (no code splitting) and esbuild keeps
 // only what an entry reaches: a handler that asks for a lower layer carries none of the higher ones.
-//   baseServices()     stores, events, policies                     ws, push, finalize, batch
+//   tableServices()    runs, sessions, events (DynamoDB only)       stream, ws, push
 //   liveDelivery()     + WebSocket connections and delivery         ws, push
+//   baseServices()     + evidence, documents, batches (S3), policies finalize, batch
 //   catalogServices()  + the tool registry: schemas, descriptions,  api (plan edits, answers)
 //                        questions, solver views
 //   services()         + the models                                  planner, solver, worker, twin
@@ -31,7 +32,7 @@ import { EvidenceStore } from "../store/evidence.ts";
 import { RunStore } from "../store/runs.ts";
 import { SessionStore } from "../store/sessions.ts";
 import { ToolRegistry } from "../tools/registry.ts";
-import { createAwsClients, createManagementApiClient } from "./clients.ts";
+import { createDynamoDbClient, createManagementApiClient, createS3Client } from "./clients.ts";
 import { type Config, parseConfig } from "./config.ts";
 import { FaultInjector } from "./faults.ts";
 import { createLogger } from "./logger.ts";
@@ -41,6 +42,7 @@ export interface ServiceOptions {
   sinks?: EventSink[];
 }
 
+export type TableServices = ReturnType<typeof buildTableServices>;
 export type BaseServices = ReturnType<typeof buildBaseServices>;
 export type CatalogServices = BaseServices & { tools: ToolRegistry; catalog: ToolCatalog };
 export type Services = CatalogServices & { llm: LlmProviders };
@@ -57,31 +59,34 @@ export interface ToolRunners {
  */
 export type ToolRuntime = (base: BaseServices, toolModel: () => ModelBinding) => ToolRunners;
 
-export function buildBaseServices(config: Config, options: ServiceOptions = {}) {
-  const clients = createAwsClients(config);
+/**
+ * The tables alone (DynamoDB): runs, sessions and their events. The functions that need nothing else
+ * (the event stream, the WebSocket functions) ask for this layer, so their bundles carry no S3 client.
+ */
+export function buildTableServices(config: Config, options: ServiceOptions = {}) {
+  const ddb = createDynamoDbClient(config);
   const now = () => new Date();
-  const runs = new RunStore(clients.ddb, config.runsTable, now);
-  const sessions = new SessionStore(clients.ddb, config.runsTable, now);
-  const batches = new BatchStore(clients.ddb, clients.s3, config.runsTable, now);
-  const blobs = new BlobStore(clients.s3);
-  const evidence = new EvidenceStore(runs, blobs, config.artifactsBucket, config.evidenceInlineLimit);
+  const runs = new RunStore(ddb, config.runsTable, now);
+  const sessions = new SessionStore(ddb, config.runsTable, now);
   const publisher = new EventPublisher(runs, options.sinks ?? [], options.logger);
+  return { config, ddb, runs, sessions, publisher, now };
+}
+
+export function buildBaseServices(config: Config, options: ServiceOptions = {}) {
+  return withObjectStores(buildTableServices(config, options));
+}
+
+/** The tables and the buckets: evidence, documents, batches, and the policies over them. */
+function withObjectStores(tables: TableServices) {
+  const { config, ddb, runs, now } = tables;
+  const s3 = createS3Client(config);
+  const clients = { ddb, s3 };
+  const batches = new BatchStore(ddb, s3, config.runsTable, now);
+  const blobs = new BlobStore(s3);
+  const evidence = new EvidenceStore(runs, blobs, config.artifactsBucket, config.evidenceInlineLimit);
   const faults = new FaultInjector(config.faults.spec, config.faults.seed);
   const { documentPolicy, resultPolicy } = locationPolicies(config);
-  return {
-    config,
-    clients,
-    runs,
-    sessions,
-    batches,
-    blobs,
-    evidence,
-    publisher,
-    faults,
-    documentPolicy,
-    resultPolicy,
-    now,
-  };
+  return { ...tables, clients, batches, blobs, evidence, faults, documentPolicy, resultPolicy };
 }
 
 /** Where the configuration lets a request read documents and write its result. */
@@ -141,6 +146,7 @@ export class ToolRuntimeMissingError extends Error {
 
 // ---- Per-process singletons -------------------------------------------------------------------
 
+let tables: TableServices | undefined;
 let base: BaseServices | undefined;
 let catalog: CatalogServices | undefined;
 let full: Services | undefined;
@@ -156,9 +162,15 @@ export function linkToolRuntime(linked: ToolRuntime): void {
   runtime = linked;
 }
 
-/** Stores, events and policies: the WebSocket, push, finalize and batch functions. */
+/** The tables: the event stream and the WebSocket functions. */
+export function tableServices(): TableServices {
+  tables ??= buildTableServices(parseConfig(process.env));
+  return tables;
+}
+
+/** Tables, buckets and policies: finalize, batch, and (under the catalog) the API and the workflow. */
 export function baseServices(): BaseServices {
-  base ??= buildBaseServices(parseConfig(process.env));
+  base ??= withObjectStores(tableServices());
   return base;
 }
 
@@ -170,16 +182,19 @@ let live: { delivery: LiveDeliveryServices | undefined } | undefined;
  * only the WebSocket functions ask for it and only their bundles carry the Management API client.
  */
 export function liveDelivery(): LiveDeliveryServices | undefined {
-  live ??= { delivery: buildLiveDelivery(baseServices()) };
+  live ??= { delivery: buildLiveDelivery(tableServices()) };
   return live.delivery;
 }
 
-export function buildLiveDelivery(base: BaseServices, logger?: Logger): LiveDeliveryServices | undefined {
+export function buildLiveDelivery(
+  tables: Pick<TableServices, "config" | "ddb" | "runs">,
+  logger?: Logger,
+): LiveDeliveryServices | undefined {
   return createLiveDelivery({
-    ddb: base.clients.ddb,
-    connectionsTable: base.config.connectionsTable,
-    managementApi: createManagementApiClient(base.config),
-    runs: base.runs,
+    ddb: tables.ddb,
+    connectionsTable: tables.config.connectionsTable,
+    managementApi: createManagementApiClient(tables.config),
+    runs: tables.runs,
     logger: logger ?? createLogger("rewoo-live-delivery"),
   });
 }

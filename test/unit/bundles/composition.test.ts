@@ -22,6 +22,7 @@ const deployedWorker = bundleDefines({ REWOO_LLM_PROVIDER: "bedrock", REWOO_OCR_
 const FUNCTIONS: DeployedFunction[] = [
   { name: "api", entry: "lambdas/api/index.ts", defines: {} },
   { name: "websocket", entry: "lambdas/ws/index.ts", defines: {} },
+  { name: "stream", entry: "lambdas/stream/index.ts", defines: {} },
   { name: "authorizer", entry: "lambdas/ws/authorizer.ts", defines: {} },
   { name: "push", entry: "lambdas/ws/push.ts", defines: {} },
   { name: "batch", entry: "lambdas/batch/index.ts", defines: {} },
@@ -31,7 +32,7 @@ const FUNCTIONS: DeployedFunction[] = [
   { name: "worker", entry: "lambdas/worker/index.ts", defines: deployedWorker },
   { name: "planner-rule-based", entry: "lambdas/planner/index.ts", defines: ruleBased },
 ];
-const LIGHT = ["api", "websocket", "authorizer", "push", "batch", "finalize", "planner", "solver"];
+const LIGHT = ["api", "stream", "websocket", "authorizer", "push", "batch", "finalize", "planner", "solver"];
 const WITHOUT_MODELS = ["api", "websocket", "authorizer", "push", "batch"];
 
 let bundles: Map<string, Built | Error>;
@@ -117,6 +118,15 @@ describe("Lambda bundles", () => {
       expect(inputsMatching(name, LIVE).length, name).toBeGreaterThan(0);
     for (const name of ["api", "batch", "finalize", "planner", "solver"]) {
       expect(inputsMatching(name, LIVE), name).toEqual([]);
+    }
+  });
+
+  it("give the S3 client only to the functions that read or write the buckets", () => {
+    const S3 =
+      /node_modules\/@aws-sdk\/(client-s3|middleware-sdk-s3)\/|lambdas\/store\/(blobs|evidence|batches)\.ts$/;
+    for (const name of ["stream", "websocket", "push"]) expect(inputsMatching(name, S3), name).toEqual([]);
+    for (const name of ["api", "batch", "finalize", "planner", "solver", "worker"]) {
+      expect(inputsMatching(name, /node_modules\/@aws-sdk\/client-s3\//).length, name).toBeGreaterThan(0);
     }
   });
 
