@@ -4,46 +4,92 @@
 // own modules; every package stays in node_modules (the twin's native and wasm packages among them)
 // and is loaded from there. Code splitting keeps what a command loads when it runs (cli/main.ts) in
 // files of their own. bin/rewoo.mjs starts the bundle only while its sources are unchanged.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { BUNDLE_DIR, manifestFor, REPO_ROOT } from "./cli-bundle.mjs";
 
 /** What decides how the sources are bundled, besides the sources themselves. */
 const BUILD_INPUTS = ["bin/build-cli.mjs", "package.json", "tsconfig.json"];
+const MANIFEST_FILE = "manifest.json";
 
 export async function buildCli({ root = REPO_ROOT, outDir = BUNDLE_DIR } = {}) {
   const { build } = await import("esbuild");
-  // Built beside the old bundle and swapped in whole: a command starting meanwhile sees one or the
-  // other (or none, and runs the sources), never a mix.
   mkdirSync(dirname(outDir), { recursive: true });
-  const staging = mkdtempSync(join(dirname(outDir), ".cli-"));
+  for (let attempt = 1; ; attempt++) {
+    const staging = mkdtempSync(join(dirname(outDir), ".cli-"));
+    try {
+      const started = Date.now();
+      const result = await build({
+        absWorkingDir: root,
+        entryPoints: { rewoo: "cli/main.ts" },
+        outdir: staging,
+        bundle: true,
+        splitting: true,
+        format: "esm",
+        platform: "node",
+        target: "node22",
+        packages: "external",
+        outExtension: { ".js": ".mjs" },
+        // Flat beside the entry: modules resolve the repository root two folders up (infra/local/repo-root.ts).
+        chunkNames: "[name]-[hash]",
+        sourcemap: "linked",
+        metafile: true,
+        logLevel: "warning",
+      });
+      const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith(".."));
+      const manifest = manifestFor(root, [...inputs, ...BUILD_INPUTS]);
+      // The record hashes the sources after esbuild read them: one edited in between would be
+      // recorded with bytes the bundle does not hold. Such a build is thrown away and made again.
+      if (Object.values(manifest.inputs).some((input) => input.mtimeMs >= started)) {
+        if (attempt < 3) continue;
+        throw new Error(
+          "the sources kept changing while they were bundled; run `node bin/build-cli.mjs` again",
+        );
+      }
+      manifest.files = readdirSync(staging);
+      writeFileSync(join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+      swapIn(staging, outDir, manifest.files);
+      return { outDir, inputs: Object.keys(manifest.inputs).length };
+    } finally {
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+}
+
+/**
+ * Moves a build into `outDir` while commands may be running from the one before: its split files
+ * first (named by their content, so a name already there holds the same bytes), then the entry, then
+ * the record, so a command starting meanwhile finds either build whole. The previous build's files
+ * stay (a running `rewoo dev` may still load one of them); older ones go.
+ */
+function swapIn(staging, outDir, files) {
+  mkdirSync(outDir, { recursive: true });
+  const previous = readManifestFiles(join(outDir, MANIFEST_FILE));
+  const last = ["rewoo.mjs.map", "rewoo.mjs"];
+  for (const file of [...files.filter((f) => !last.includes(f)), ...last.filter((f) => files.includes(f))]) {
+    renameSync(join(staging, file), join(outDir, file));
+  }
+  renameSync(join(staging, MANIFEST_FILE), join(outDir, MANIFEST_FILE));
+  const keep = new Set([...files, MANIFEST_FILE, ...previous]);
+  for (const file of readdirSync(outDir)) {
+    if (!keep.has(file)) rmSync(join(outDir, file), { recursive: true, force: true });
+  }
+}
+
+function readManifestFiles(path) {
   try {
-    const result = await build({
-      absWorkingDir: root,
-      entryPoints: { rewoo: "cli/main.ts" },
-      outdir: staging,
-      bundle: true,
-      splitting: true,
-      format: "esm",
-      platform: "node",
-      target: "node22",
-      packages: "external",
-      outExtension: { ".js": ".mjs" },
-      // Flat beside the entry: modules resolve the repository root two folders up (infra/local/repo-root.ts).
-      chunkNames: "[name]-[hash]",
-      sourcemap: "linked",
-      metafile: true,
-      logLevel: "warning",
-    });
-    const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith(".."));
-    const manifest = manifestFor(root, [...inputs, ...BUILD_INPUTS]);
-    writeFileSync(join(staging, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-    rmSync(outDir, { recursive: true, force: true });
-    renameSync(staging, outDir);
-    return { outDir, inputs: Object.keys(manifest.inputs).length };
-  } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
-    throw error;
+    const { files } = JSON.parse(readFileSync(path, "utf8"));
+    return Array.isArray(files) ? files.filter((file) => typeof file === "string") : [];
+  } catch {
+    return [];
   }
 }
 

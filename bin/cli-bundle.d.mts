@@ -12,6 +12,8 @@ export interface ManifestInput {
 export interface Manifest {
   version: 1;
   inputs: Record<string, ManifestInput>;
+  /** The build's own files (set by bin/build-cli.mjs). */
+  files?: string[];
 }
 export function fileHash(path: string): string;
 export function manifestFor(root: string, inputs: Iterable<string>): Manifest;

@@ -2,7 +2,15 @@
 // say (bin/cli-bundle.mjs): a changed or removed source sends the command back to the sources, a
 // touched but unchanged one does not, and the bundle built from this checkout runs its commands.
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -90,5 +98,27 @@ describe("the bundle built from this checkout", () => {
       ],
       levels: [["E1"], ["E2"]],
     });
+  }, 60_000);
+
+  it("keeps the previous build's files for commands still running from it, and no older ones", async () => {
+    mkdirSync(join(REPO_ROOT, "dist"), { recursive: true });
+    const outDir = mkdtempSync(join(REPO_ROOT, "dist", "test-cli-"));
+    made.push(outDir);
+    // What a build before this one left: its record names its own files.
+    writeFileSync(join(outDir, "previous-chunk.mjs"), "export {};\n");
+    writeFileSync(join(outDir, "older-chunk.mjs"), "export {};\n");
+    writeFileSync(
+      join(outDir, "manifest.json"),
+      JSON.stringify({ version: 1, inputs: {}, files: ["previous-chunk.mjs"] }),
+    );
+    await buildCli({ outDir });
+    const built = JSON.parse(readFileSync(join(outDir, "manifest.json"), "utf8")) as { files: string[] };
+    expect(built.files).toContain("rewoo.mjs");
+    expect(readdirSync(outDir).sort()).toEqual(
+      [...built.files, "manifest.json", "previous-chunk.mjs"].sort(),
+    );
+    await buildCli({ outDir });
+    expect(readdirSync(outDir)).not.toContain("previous-chunk.mjs");
+    expect(staleReason(REPO_ROOT, join(outDir, "manifest.json"))).toBeUndefined();
   }, 60_000);
 });
