@@ -659,6 +659,8 @@ try {
 } catch (error) {
   // A twin that holds the data folder without serving it (one still booting, or not a `rewoo`
   // command's): said in one line, not as a stack trace.
+  // Checked by name first: any other error leaves without loading the twin's emulators to compare.
+  if (!(error instanceof Error && error.name === "DataFolderInUseError")) throw error;
   const { DataFolderInUseError } = await import("../infra/local/emulators.ts");
   if (!(error instanceof DataFolderInUseError)) throw error;
   process.stderr.write(
