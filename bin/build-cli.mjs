@@ -57,7 +57,7 @@ export async function buildCli({ root = REPO_ROOT, outDir = BUNDLE_DIR } = {}) {
       manifest.files = readdirSync(staging);
       writeFileSync(join(staging, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
       swapIn(staging, outDir, manifest.files);
-      return { outDir, inputs: Object.keys(manifest.inputs).length };
+      return { outDir, inputs: Object.keys(manifest.inputs).length, metafile: result.metafile };
     } finally {
       rmSync(staging, { recursive: true, force: true });
     }

@@ -14,6 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import type { Metafile } from "esbuild";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildCli } from "../../../bin/build-cli.mjs";
 import { manifestFor, REPO_ROOT, staleReason } from "../../../bin/cli-bundle.mjs";
@@ -24,6 +25,27 @@ const made: string[] = [];
 afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
+
+/** The packages the entry and the files it imports statically load, in order of name. */
+function packagesLoadedAtStart(metafile: Metafile): string[] {
+  const entry = Object.keys(metafile.outputs).find(
+    (path) => metafile.outputs[path]?.entryPoint === "cli/main.ts",
+  );
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const imported of metafile.outputs[file]?.imports ?? []) {
+      if (imported.kind !== "import-statement") continue;
+      if (imported.external) {
+        if (!imported.path.startsWith("node:")) packages.add(imported.path);
+      } else visit(imported.path);
+    }
+  };
+  if (entry) visit(entry);
+  return [...packages].sort();
+}
 
 /** A root with two sources and the record of a bundle built from them. */
 function builtRoot(): { root: string; manifest: string } {
@@ -78,7 +100,10 @@ describe("the bundle built from this checkout", () => {
     mkdirSync(join(REPO_ROOT, "dist"), { recursive: true });
     const outDir = mkdtempSync(join(REPO_ROOT, "dist", "test-cli-"));
     made.push(outDir);
-    await buildCli({ outDir });
+    const { metafile } = await buildCli({ outDir });
+    // What every command loads before it runs: commander, picocolors and Node's built-ins. A command
+    // that imports its module at the top of cli/main.ts instead of when it runs shows up here.
+    expect(packagesLoadedAtStart(metafile)).toEqual(["commander", "picocolors"]);
     const manifest = join(outDir, "manifest.json");
     expect(staleReason(REPO_ROOT, manifest)).toBeUndefined();
     const { inputs } = JSON.parse(readFileSync(manifest, "utf8")) as { inputs: Record<string, unknown> };
