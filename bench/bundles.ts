@@ -8,7 +8,7 @@
 // import each bundle (module evaluation, no handler call). The SDK-external bundle is imported from
 // a folder under node_modules, so the SDK loads from its own files as the runtime's copy does.
 //
-// Only this measurement: `npx tsx bench/bundles.ts [--samples 5] [--provider bedrock] [--json] [--check]`.
+// Only this measurement: `npx tsx bench/bundles.ts [--samples 5] [--provider bedrock] [--json | --section] [--check]`.
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
@@ -19,7 +19,9 @@ import { gzipSync } from "node:zlib";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type BuildOptions, build, type Metafile } from "esbuild";
 import {
+  BUNDLE_ALIAS,
   BUNDLE_BANNER,
+  BUNDLE_DEFERRED_IMPORTS,
   BUNDLE_MAIN_FIELDS,
   BUNDLE_TARGET,
   BUNDLED_LLM_PROVIDER_DEFINE,
@@ -80,19 +82,27 @@ export async function deployedFunctions(provider: string = MEASURED_PROVIDER): P
 }
 
 /**
- * Cold-start budgets, on the full bundle (what the stack deploys). The worker reads PDFs, so its
- * size is reported, not held to the byte budget; every function is held to the import budget.
+ * Cold-start budgets, on the full bundle (what the stack deploys): every function imports in at most
+ * 100 ms; the worker, which reads documents, in 150 ms, with a byte budget of its own (pdf.js, 1.6 MB,
+ * is loaded when it first reads a PDF: infra/constructs/bundling.ts, BUNDLE_DEFERRED_IMPORTS).
  */
 export const BUNDLE_TARGETS = {
-  // 1.05 MB: the API function holds the banking chat's understanding (currencies, payees, a clear
-  // yes), three token audiences and, through the agents' registry (the waits' questions), each
-  // agent's profile with its prompts and review rules (1,050,965 bytes when they moved out of core).
-  // Import time, the cold start itself, stays the target that matters; slimming the API's share of
-  // the registry is issue #31's.
-  bytes: 1_100_000,
-  bytesExempt: ["worker"],
-  importMs: 150,
+  // 0.95 MB: the largest, the API (943 KB), holds the banking chat's understanding, three token
+  // audiences and, through the agents' registry (the waits re-review an edited plan by its agent's
+  // rules), each agent's profile with its prompts.
+  bytes: 950_000,
+  importMs: 100,
+  byFunction: { worker: { bytes: 1_100_000, importMs: 150 } } as Readonly<
+    Record<string, { bytes: number; importMs: number }>
+  >,
 } as const;
+
+/** The budgets one function is held to. */
+export function targetsFor(name: string): { bytes: number; importMs: number } {
+  return (
+    BUNDLE_TARGETS.byFunction[name] ?? { bytes: BUNDLE_TARGETS.bytes, importMs: BUNDLE_TARGETS.importMs }
+  );
+}
 
 export interface TargetCheck {
   target: "bytes" | "import_ms";
@@ -135,6 +145,7 @@ const BUILD_OPTIONS: BuildOptions = {
   format: "esm",
   mainFields: BUNDLE_MAIN_FIELDS,
   banner: { js: BUNDLE_BANNER },
+  alias: { ...BUNDLE_ALIAS },
   minify: true,
   write: false,
   metafile: true,
@@ -167,7 +178,7 @@ export async function bundleFunctions(
     const shared = {
       ...BUILD_OPTIONS,
       absWorkingDir: root,
-      external: options.external ?? [],
+      external: [...Object.keys(BUNDLE_DEFERRED_IMPORTS), ...(options.external ?? [])],
       define: { ...group[0]?.defines },
     };
     const built = (result: Awaited<ReturnType<typeof build>>, path: string): Built | Error => {
@@ -261,10 +272,9 @@ export function checkTargets(result: BundleResult): TargetCheck[] {
   const checks: TargetCheck[] = [];
   const check = (target: TargetCheck["target"], limit: number, value: number) =>
     checks.push({ target, limit, value, met: value <= limit, over: Math.max(0, value - limit) });
-  if (!(BUNDLE_TARGETS.bytesExempt as readonly string[]).includes(result.function)) {
-    check("bytes", BUNDLE_TARGETS.bytes, result.bytes);
-  }
-  if (result.import_ms !== undefined) check("import_ms", BUNDLE_TARGETS.importMs, result.import_ms);
+  const budget = targetsFor(result.function);
+  check("bytes", budget.bytes, result.bytes);
+  if (result.import_ms !== undefined) check("import_ms", budget.importMs, result.import_ms);
   return checks;
 }
 
@@ -413,15 +423,20 @@ export async function main(argv: string[]): Promise<number> {
         .default(MEASURED_PROVIDER),
     )
     .option("--json", "print the results as JSON", false)
+    .option("--section", "print the results as BENCHMARKS.md's bundles section", false)
     .option("--check", "exit 1 when a target is missed", false)
     .parse(argv)
-    .opts<{ samples: number; provider: string; json: boolean; check: boolean }>();
+    .opts<{ samples: number; provider: string; json: boolean; section: boolean; check: boolean }>();
   const results = await measureBundles(REPO_ROOT, { importSamples: opts.samples, provider: opts.provider });
   if (opts.json) console.log(JSON.stringify(results, null, 2));
-  else printTable(results);
+  else if (opts.section) {
+    // Loaded here: report-sections.ts reads this module's targets.
+    const { bundleSection } = await import("./report-sections.ts");
+    console.log(bundleSection({ bundles: results }).join("\n"));
+  } else printTable(results);
   const missed = results.flatMap((r) => (r.targets ?? []).filter((t) => !t.met).map(() => r.function));
   const failed = results.filter((r) => r.error).map((r) => r.function);
-  if (!opts.json && (missed.length || failed.length)) {
+  if (!opts.json && !opts.section && (missed.length || failed.length)) {
     console.log(
       [
         missed.length ? `targets missed: ${[...new Set(missed)].join(", ")}` : "",

@@ -1,7 +1,7 @@
 // The report's sections besides the headline tables: layouts, the banking reader, OCR, bundles,
 // batches, throughput, worker round trips, where ReWOO loses and what could improve.
 
-import { BUNDLE_TARGETS, describeTarget } from "./bundles.ts";
+import { BUNDLE_TARGETS, describeTarget, targetsFor } from "./bundles.ts";
 import type { HeldOutScore } from "./held-out-documents.ts";
 import type { LayoutResults } from "./layouts.ts";
 import { fixed, int, kib, mib, table } from "./report-format.ts";
@@ -370,8 +370,22 @@ function bundleImprovement(r: BenchResults): string {
   return `4. **Bundles by need** (2026-11-24: every function but the authorizer was 5.4 MiB minified, gpt-tokenizer 2.7 MiB and unpdf 1.6 MiB of it;${now}). Functions build only the service layer they use (\`lambdas/runtime/services.ts\`: stores, + tool catalog, + models; document reading and the lender's clients are linked by the worker alone), the stack bundles the one LLM provider a function's environment names (esbuild \`define\`), the tokenizer loads on demand and only for providers that count tokens themselves, and zod is imported as a namespace so its locales are left out.`;
 }
 
+/** What a cold start imports, per function, and what it is spared (kept in step with the code by hand). */
+const COLD_START_IMPORTS = [
+  "What a cold start evaluates, besides the handler's own modules: the AWS SDK's client core (@smithy/core, @aws-sdk/core), the DynamoDB document client, Powertools' logger (and metrics in the workflow functions), zod with the request and configuration schemas, and:",
+  "",
+  "- *planner, solver*: the S3 client (evidence, documents), the Bedrock client and the agents' profiles (prompts, review rules) and the tool catalog.",
+  "- *worker*: the same, the tools' engines and unpdf's front; pdf.js (1.6 MB) is imported from beside the bundle when a tool first reads a PDF (`BUNDLE_DEFERRED_IMPORTS`), so steps that read none never load it.",
+  "- *finalize, batch*: the S3 client (results, manifests); no model client.",
+  "- *api*: the S3 client (uploads), Step Functions, Secrets Manager (token keys), the tool catalog, and the agents' profiles through the registry (the waits re-review an edited plan by its agent's rules; the profiles' prompts come along, splitting them is left to the agents' modules).",
+  "- *stream, websocket, push*: DynamoDB alone (`tableServices`), and the WebSocket Management API client for websocket and push; no S3 client.",
+  "- *authorizer*: Secrets Manager and the token verifier only.",
+  "",
+  "Spared in every bundle: Node's ES-module view of `node:http` (loaded through require: the view loads undici, 10–20 ms), the SDK's credential chain beyond the environment credentials Lambda sets, and its SSO token chain with their nested STS/SSO clients (~100 KB; `BUNDLE_ALIAS`). The X-Ray SDK is bundled but evaluated only where tracing is on (in Lambda, with active tracing; not in these imports).",
+];
+
 /** Per deployed function: bundle sizes, import times and the cold-start targets (bench/bundles.ts). */
-export function bundleSection(r: BenchResults): string[] {
+export function bundleSection(r: Pick<BenchResults, "bundles">): string[] {
   const bundles = r.bundles;
   if (bundles.length === 0) return [];
   const provider = bundles.find((b) => b.llm_provider)?.llm_provider ?? "n/a";
@@ -381,7 +395,9 @@ export function bundleSection(r: BenchResults): string[] {
   return [
     "## Lambda bundles (esbuild, minified)",
     "",
-    `Each function of the service stack, bundled as the stack bundles it (\`infra/constructs/bundling.ts\`: platform node, target node22, ESM, minify, createRequire banner; the workflow functions with the LLM provider their environment names linked alone, here **${provider}**). *Full* bundles the AWS SDK (the stack's \`bundleAwsSDK: true\`); *SDK external* leaves \`@aws-sdk/*\` to the Node.js 22 runtime. *Import* is the median wall time of fresh \`node\` processes importing the bundle (module evaluation, no handler call), *CPU* the process's CPU time during it; the SDK-external import loads the SDK from \`node_modules\`, as the runtime loads its own copy. Targets (cold start): every function but the worker (which reads PDFs) ≤ ${fixed(BUNDLE_TARGETS.bytes / 1_000_000, 0)} MB full, every import ≤ ${BUNDLE_TARGETS.importMs} ms. Load average when timed: ${load === undefined ? "n/a" : fixed(load, 1)}. Only this measurement: \`npx tsx bench/bundles.ts\`.`,
+    `Each function of the service stack, bundled as the stack bundles it (\`infra/constructs/bundling.ts\`: platform node, target node22, ESM, minify, createRequire banner; the workflow functions with the LLM provider their environment names linked alone, here **${provider}**). *Full* bundles the AWS SDK (the stack's \`bundleAwsSDK: true\`); *SDK external* leaves \`@aws-sdk/*\` to the Node.js 22 runtime. *Import* is the median wall time of fresh \`node\` processes importing the bundle (module evaluation, no handler call), *CPU* the process's CPU time during it; the SDK-external import loads the SDK from \`node_modules\`, as the runtime loads its own copy. Targets (cold start): every function ≤ ${fixed(BUNDLE_TARGETS.bytes / 1_000_000, 2)} MB full and ≤ ${BUNDLE_TARGETS.importMs} ms to import, the worker (which reads documents) ≤ ${fixed(targetsFor("worker").bytes / 1_000_000, 2)} MB and ≤ ${targetsFor("worker").importMs} ms. Load average when timed: ${load === undefined ? "n/a" : fixed(load, 1)} (2 cores, shared). Only this measurement: \`npx tsx bench/bundles.ts\` (\`--section\` prints this section).`,
+    "",
+    ...COLD_START_IMPORTS,
     "",
     table(
       [

@@ -10,6 +10,7 @@ import pc from "picocolors";
 import { generateSampleDocuments } from "../examples/samples.ts";
 import { generateScannedSampleDocuments } from "../examples/scanned.ts";
 import { localS3ClientConfig } from "../infra/local/provision.ts";
+import { REPO_ROOT_URL } from "../infra/local/repo-root.ts";
 import { type RecoveredRun, startTwin, type Twin, twinRequestPolicy } from "../infra/local/twin.ts";
 import { InvalidRequestError } from "../lambdas/core/request.ts";
 import { type RunRecord, UNFINISHED_STATUSES, WAITING_STATUSES } from "../lambdas/core/types.ts";
@@ -95,7 +96,7 @@ async function runSamples(twin: Twin, say: Say, signal: AbortSignal): Promise<nu
   let exitCode = 0;
   for (const sample of START_SAMPLES) {
     if (signal.aborted) return EXIT_INTERRUPTED;
-    const request = JSON.parse(readFileSync(fileURLToPath(new URL(`../${sample}`, import.meta.url)), "utf8"));
+    const request = JSON.parse(readFileSync(fileURLToPath(new URL(sample, REPO_ROOT_URL)), "utf8"));
     say("");
     const code = await evaluateOnTwin(twin, request, [], { label: sample, say, json: false, signal });
     exitCode ||= code;

@@ -3,37 +3,22 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError, Option } from "commander";
 import pc from "picocolors";
-import { DataFolderInUseError } from "../infra/local/emulators.ts";
 import type { PlanDecision } from "./api-client.ts";
-import { runBatch, runBatchShow } from "./batch.ts";
-import { type BatchInput, BatchInputError, readBatchInput } from "./batch-input.ts";
-import { ChatOptionsError, type RawChatOptions, runChat, validateChatOptions } from "./chat.ts";
-import { registerEvalCommand } from "./eval.ts";
-import {
-  devCommand,
-  exitAfterSampleFromEnv,
-  type LocalTwinKind,
-  runLocalBatch,
-  runLocalEvaluation,
-  runLocalResume,
-  withLocalApi,
-} from "./local.ts";
-import { runMcpCommand } from "./mcp-command.ts";
+import type { BatchInput } from "./batch-input.ts";
+import type { RawChatOptions } from "./chat.ts";
+import { registerEvalCommand } from "./eval-command.ts";
+import type { LocalTwinKind } from "./local.ts";
 import { EXIT_INVALID_INPUT, EXIT_RUN_FAILED, reportProblems } from "./output.ts";
-import { parsePlanCommand } from "./plan-parse.ts";
-import {
-  type ActionOptions,
-  runApiAnswer,
-  runApiDecision,
-  runApiEvaluation,
-  runApiList,
-  runApiResume,
-  runApiShow,
-} from "./remote.ts";
+import type { ActionOptions } from "./remote.ts";
 import { NEEDS_YOU_DAYS, type RunListOptions } from "./run-list.ts";
-import { mintOperatorToken, type OperatorTokenOptions, TokenCommandError } from "./token-keys.ts";
-import { uploadFiles } from "./upload.ts";
+import type { OperatorTokenOptions } from "./token-keys.ts";
 import { AnswerArgumentError, parseAnswerArguments, type RunAddress } from "./wait-commands.ts";
+
+// A command loads what it runs when it runs, so `rewoo --help`, `rewoo plan parse` and the API
+// commands start without the twin's emulators, the AWS SDK or the PDF and OCR libraries (the
+// bundled CLI, bin/build-cli.mjs, splits each of these into a file of its own).
+const localTwin = () => import("./local.ts");
+const remoteApi = () => import("./remote.ts");
 
 const program = new Command()
   .name("rewoo")
@@ -69,6 +54,7 @@ program
   .option("--no-sample", "serve without running the samples first")
   .addOption(exitOption())
   .action(async (options: { port: number; sample: boolean; exit?: boolean }) => {
+    const { devCommand, exitAfterSampleFromEnv } = await localTwin();
     process.exitCode = await devCommand({
       port: options.port,
       sample: options.sample,
@@ -84,6 +70,7 @@ program
   .addOption(portOption())
   .addOption(exitOption())
   .action(async (options: { port: number; exit?: boolean }) => {
+    const { devCommand, exitAfterSampleFromEnv } = await localTwin();
     process.exitCode = await devCommand({
       port: options.port,
       sample: true,
@@ -138,6 +125,7 @@ program
       // A person at a terminal is asked the run's question there; scripts and pipes get the command to answer it.
       const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true && !options.json;
       if (options.api !== undefined) {
+        const { runApiEvaluation } = await remoteApi();
         process.exitCode = await runApiEvaluation(request, {
           api: options.api,
           json: options.json ?? false,
@@ -148,6 +136,7 @@ program
         });
         return;
       }
+      const { runLocalEvaluation } = await localTwin();
       process.exitCode = await runLocalEvaluation(request, {
         json: options.json ?? false,
         label: file,
@@ -200,8 +189,12 @@ runs
     }
     process.exitCode =
       options.api !== undefined
-        ? await runApiResume(runId, { api: options.api, json: options.json ?? false, tty: false })
-        : await runLocalResume(runId, { json: options.json ?? false });
+        ? await (await remoteApi()).runApiResume(runId, {
+            api: options.api,
+            json: options.json ?? false,
+            tty: false,
+          })
+        : await (await localTwin()).runLocalResume(runId, { json: options.json ?? false });
   });
 
 interface TargetOptions {
@@ -244,6 +237,7 @@ async function onTarget(
     });
   }
   if (options.api !== undefined) return act({ api: options.api });
+  const { withLocalApi } = await localTwin();
   return withLocalApi(runId, { json: options.json ?? false }, (api, address, twin) =>
     act({ api, address, twin }),
   );
@@ -307,6 +301,7 @@ withTarget(
     );
     return;
   }
+  const { runApiAnswer } = await remoteApi();
   process.exitCode = await onTarget("rewoo runs answer", options, runId, (target) =>
     runApiAnswer(runId, answers, actionOptions(options, target)),
   );
@@ -324,6 +319,7 @@ function decisionCommand(name: "approve" | "reject", description: string, reason
   ).action(async (runId: string, options: FollowOptions & { reason?: string }) => {
     const decision: PlanDecision =
       options.reason !== undefined ? { decision: name, reason: options.reason } : { decision: name };
+    const { runApiDecision } = await remoteApi();
     process.exitCode = await onTarget(`rewoo runs ${name}`, options, runId, (target) =>
       runApiDecision(runId, decision, actionOptions(options, target)),
     );
@@ -372,6 +368,7 @@ withTarget(
     plan: planOf(text),
     ...(options.reason !== undefined ? { reason: options.reason } : {}),
   };
+  const { runApiDecision } = await remoteApi();
   process.exitCode = await onTarget("rewoo runs edit-plan", options, runId, (target) =>
     runApiDecision(runId, decision, actionOptions(options, target)),
   );
@@ -424,6 +421,7 @@ withTarget(
       `the runs that need a person over the last ${NEEDS_YOU_DAYS} days: waiting for an answer or an approval, or FAILED/INTERRUPTED and resumable`,
     ),
 ).action(async (options: TargetOptions & RunListOptions) => {
+  const { runApiList } = await remoteApi();
   process.exitCode = await onTarget("rewoo runs list", options, undefined, (target) =>
     runApiList({
       ...options,
@@ -442,6 +440,7 @@ withTarget(
     )
     .argument("<run_id>", "the run"),
 ).action(async (runId: string, options: TargetOptions) => {
+  const { runApiShow } = await remoteApi();
   process.exitCode = await onTarget("rewoo runs show", options, runId, (target) =>
     runApiShow(runId, {
       api: target.api,
@@ -509,6 +508,7 @@ program
           exitCode: EXIT_INVALID_INPUT,
         });
       }
+      const { BatchInputError, readBatchInput } = await import("./batch-input.ts");
       let input: BatchInput;
       try {
         input = readBatchInput(path);
@@ -534,8 +534,8 @@ program
       };
       process.exitCode =
         options.api !== undefined
-          ? await runBatch(input, { ...common, api: options.api })
-          : await runLocalBatch(input, common);
+          ? await (await import("./batch.ts")).runBatch(input, { ...common, api: options.api })
+          : await (await localTwin()).runLocalBatch(input, common);
     },
   );
 
@@ -547,6 +547,7 @@ withTarget(
     )
     .argument("<files...>", "PDF files"),
 ).action(async (files: string[], options: TargetOptions) => {
+  const { uploadFiles } = await import("./upload.ts");
   process.exitCode = await onTarget("rewoo upload", options, undefined, (target) =>
     uploadFiles(target.api, files, { json: options.json ?? false }),
   );
@@ -562,6 +563,7 @@ withTarget(
     .argument("<batch_id>", "the batch")
     .option("--out <file>", "write every line's result to this file as JSON Lines"),
 ).action(async (batchId: string, options: TargetOptions & { out?: string }) => {
+  const { runBatchShow } = await import("./batch.ts");
   process.exitCode = await onTarget("rewoo batches show", options, undefined, (target) =>
     runBatchShow(batchId, {
       api: target.api,
@@ -598,6 +600,7 @@ program
   )
   .option("--json", "with --message: print each raw API answer as one JSON line")
   .action(async (raw: RawChatOptions) => {
+    const { ChatOptionsError, runChat, validateChatOptions } = await import("./chat.ts");
     let options: ReturnType<typeof validateChatOptions>;
     try {
       options = validateChatOptions(raw);
@@ -623,6 +626,7 @@ program
     "lifetime (default and most: REWOO_OPERATOR_TOKEN_MAX_LIFETIME_SECONDS, 12 h unless set)",
   )
   .action(async (options: OperatorTokenOptions) => {
+    const { mintOperatorToken, TokenCommandError } = await import("./token-keys.ts");
     try {
       process.stdout.write(`${await mintOperatorToken(options)}\n`);
     } catch (error) {
@@ -650,6 +654,7 @@ program
         exitCode: EXIT_INVALID_INPUT,
       });
     }
+    const { runMcpCommand } = await import("./mcp-command.ts");
     process.exitCode = await runMcpCommand(options);
   });
 
@@ -671,6 +676,7 @@ plan
   )
   .option("--validate", "also check tools and arguments against the tool registry")
   .action(async (file: string | undefined, options: { maxSteps?: number; validate?: boolean }) => {
+    const { parsePlanCommand } = await import("./plan-parse.ts");
     process.exitCode = await parsePlanCommand(file, options);
   });
 
@@ -679,6 +685,9 @@ try {
 } catch (error) {
   // A twin that holds the data folder without serving it (one still booting, or not a `rewoo`
   // command's): said in one line, not as a stack trace.
+  // Checked by name first: any other error leaves without loading the twin's emulators to compare.
+  if (!(error instanceof Error && error.name === "DataFolderInUseError")) throw error;
+  const { DataFolderInUseError } = await import("../infra/local/emulators.ts");
   if (!(error instanceof DataFolderInUseError)) throw error;
   process.stderr.write(
     `${pc.red("the data folder is busy")}: ${error.message}; wait until that process is done, or use another data folder (REWOO_DATA_DIR)\n`,

@@ -1,7 +1,7 @@
 // `rewoo plan parse`: the planner-output parser and validator as a command. Exit 2 on input that
 // is not a runnable plan, with {"error": "..."} naming the problem.
 import { readFileSync } from "node:fs";
-import { createLoanTools } from "../lambdas/agents/loan/loan-tools.ts";
+import { describeLoanTools } from "../lambdas/agents/loan/loan-tool-catalog.ts";
 import { parsePlanText } from "../lambdas/core/parse.ts";
 import { normalizePlan } from "../lambdas/core/validate.ts";
 import { ToolRegistry } from "../lambdas/tools/registry.ts";
@@ -13,10 +13,14 @@ export async function parsePlanCommand(
   const text = !file || file === "-" ? await readStdin() : readFileSync(file, "utf8");
   try {
     const tools = options.validate
-      ? new ToolRegistry(
-          createLoanTools(() => {
-            throw new Error("tools are not executed by plan parse");
-          }),
+      ? // The tools' definitions without what they do when they run (the engines, the PDF reader).
+        new ToolRegistry(
+          describeLoanTools(
+            () => {
+              throw new Error("tools are not executed by plan parse");
+            },
+            () => new Date(),
+          ),
         ).catalog()
       : undefined;
     const plan = normalizePlan(parsePlanText(text), {

@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import { createCanvas, loadImage } from "@napi-rs/canvas";
 import * as mupdf from "mupdf";
 import { PDFDocument } from "pdf-lib";
+import { REPO_ROOT_URL } from "../infra/local/repo-root.ts";
 import { seededRandom } from "../lambdas/core/seeded-random.ts";
 import {
   type GreyImage,
@@ -375,7 +376,7 @@ export async function scanDocument(pdfBytes: Uint8Array, options: ScanOptions = 
 
 /** node_modules/.cache is where tools keep per-machine caches; a fresh install starts empty. */
 export const DEFAULT_SCAN_CACHE_DIRECTORY = fileURLToPath(
-  new URL("../node_modules/.cache/rewoo-scanned-samples/", import.meta.url),
+  new URL("node_modules/.cache/rewoo-scanned-samples/", REPO_ROOT_URL),
 );
 
 /** A generator that died mid-page leaves its lock behind; past this age another takes over. */

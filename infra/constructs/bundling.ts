@@ -12,6 +12,48 @@ export const BUNDLE_MAIN_FIELDS = ["module", "main"];
 export const BUNDLE_BANNER =
   "import { createRequire as __rewooCreateRequire } from 'node:module'; const require = __rewooCreateRequire(import.meta.url);";
 
+/**
+ * Modules replaced in every bundle (esbuild `alias`, paths from the repository root), each to spare
+ * every cold start work no function needs: `node:http` through require, without the undici load
+ * Node's ES module view of it costs (lambdas/runtime/node-http.ts); the SDK's default credential
+ * chain by the environment credentials Lambda provides (lambdas/runtime/lambda-credentials.ts), and
+ * its bearer-token chain by the environment alone, without SSO (lambdas/runtime/lambda-tokens.ts).
+ */
+export const BUNDLE_ALIAS: Readonly<Record<string, string>> = {
+  "node:http": "./lambdas/runtime/node-http.ts",
+  "@aws-sdk/credential-provider-node": "./lambdas/runtime/lambda-credentials.ts",
+  "@aws-sdk/token-providers": "./lambdas/runtime/lambda-tokens.ts",
+};
+
+/**
+ * Package files a bundle leaves out (esbuild `external`) and loads only when it first needs them,
+ * shipped beside it under node_modules: unpdf's build of pdf.js (1.6 MB), which unpdf imports when
+ * the first PDF is read. The worker is the one bundle that reaches it; its cold start then parses
+ * about 1.1 MB instead of 2.7 MB, and the tools that read no PDF never load it.
+ */
+export const BUNDLE_DEFERRED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  "unpdf/pdfjs": ["node_modules/unpdf/package.json", "node_modules/unpdf/dist/pdfjs.mjs"],
+};
+
+/**
+ * Shell commands, run after esbuild (CDK's afterBundling hook), that copy the files of each deferred
+ * import the bundle still names from the project (`inputDir`) to the asset (`outputDir`); a bundle
+ * that never reaches one gets none of its files.
+ */
+export function deferredImportCommands(
+  inputDir: string,
+  outputDir: string,
+  bundleFile = "index.mjs",
+): string[] {
+  return Object.entries(BUNDLE_DEFERRED_IMPORTS).map(([specifier, files]) => {
+    const copies = files.map((file) => {
+      const folder = file.slice(0, file.lastIndexOf("/"));
+      return `mkdir -p "${outputDir}/${folder}" && cp "${inputDir}/${file}" "${outputDir}/${file}"`;
+    });
+    return `if grep -q '"${specifier}"' "${outputDir}/${bundleFile}"; then ${copies.join(" && ")}; fi`;
+  });
+}
+
 /** The compile-time constant lambdas/llm/index.ts reads to link one provider only. */
 export const BUNDLED_LLM_PROVIDER_DEFINE = "process.env.REWOO_BUNDLED_LLM_PROVIDER";
 

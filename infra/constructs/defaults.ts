@@ -7,7 +7,14 @@ import * as dynamodb from "aws-cdk-lib/aws-dynamodb";
 import * as lambda from "aws-cdk-lib/aws-lambda";
 import { type BundlingOptions, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import * as s3 from "aws-cdk-lib/aws-s3";
-import { BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from "./bundling.ts";
+import {
+  BUNDLE_ALIAS,
+  BUNDLE_BANNER,
+  BUNDLE_DEFERRED_IMPORTS,
+  BUNDLE_MAIN_FIELDS,
+  BUNDLE_TARGET,
+  deferredImportCommands,
+} from "./bundling.ts";
 
 /** The repository root: entries, the lockfile and statemachine/ are resolved from it. */
 export const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -25,6 +32,8 @@ export const bundlingDefaults: BundlingOptions = {
   target: BUNDLE_TARGET,
   mainFields: BUNDLE_MAIN_FIELDS,
   banner: BUNDLE_BANNER,
+  // `--alias:node:http=./lambdas/runtime/node-http.ts`, resolved from the project root esbuild runs in.
+  esbuildArgs: { "--alias": Object.entries(BUNDLE_ALIAS).map(([from, to]) => `${from}=${to}`) },
   minify: true,
   sourceMap: true,
   sourcesContent: false,
@@ -32,7 +41,13 @@ export const bundlingDefaults: BundlingOptions = {
   // minified file imports in about half the time of the runtime's own SDK, loaded from its many
   // files (README "Lambda bundles").
   bundleAwsSDK: true,
-  externalModules: [],
+  // Loaded on first use from files shipped beside the bundle (bundling.ts, BUNDLE_DEFERRED_IMPORTS).
+  externalModules: Object.keys(BUNDLE_DEFERRED_IMPORTS),
+  commandHooks: {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (inputDir, outputDir) => deferredImportCommands(inputDir, outputDir),
+  },
 };
 
 export const bucketDefaults: s3.BucketProps = {

@@ -10,6 +10,7 @@
 // reports a function error); an environment that dies fails its invocations in flight and is
 // replaced at the next invocation.
 import { Worker } from "node:worker_threads";
+import { REPO_ROOT_URL } from "./repo-root.ts";
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -67,7 +68,7 @@ export class LambdaThread<E, R> {
 
   private start(): Promise<Worker> {
     if (!this.ready) {
-      const worker = new Worker(new URL("./lambda-thread-entry.mjs", import.meta.url), {
+      const worker = new Worker(new URL("infra/local/lambda-thread-entry.mjs", REPO_ROOT_URL), {
         workerData: { module: this.module.href, exportName: this.exportName },
         env: { ...process.env, ...this.env },
         ...(this.output ? { stdout: true, stderr: true } : {}),

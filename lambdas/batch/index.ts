@@ -4,9 +4,9 @@
 import * as z from "zod";
 import { TERMINAL_STATUS_TUPLE } from "../contracts/run-status.ts";
 import { MAX_FILE_NAME_CHARS, MAX_LINE_DOCUMENTS, type ManifestItem } from "../core/batch.ts";
+import { baseServices } from "../runtime/base-services.ts";
 import { instrumentHandler } from "../runtime/invocation.ts";
 import { createLogger } from "../runtime/logger.ts";
-import { baseServices } from "../runtime/services.ts";
 import { functionTracer } from "../runtime/tracer.ts";
 import { forStateMachine } from "../runtime/transient.ts";
 import { closeEndedBatch, failBatch, finishBatch, isBatchStatusChange } from "./bookkeeping.ts";

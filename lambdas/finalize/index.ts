@@ -1,7 +1,7 @@
+import { baseServices } from "../runtime/base-services.ts";
 import { instrumentHandler } from "../runtime/invocation.ts";
 import { createLogger } from "../runtime/logger.ts";
 import { functionMetrics } from "../runtime/metrics.ts";
-import { baseServices } from "../runtime/services.ts";
 import { functionTracer } from "../runtime/tracer.ts";
 import { forStateMachine } from "../runtime/transient.ts";
 import {

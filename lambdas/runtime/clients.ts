@@ -15,7 +15,20 @@ export interface AwsClients {
 }
 
 export function createAwsClients(config: Config, tracer: FunctionTracer = functionTracer()): AwsClients {
-  const local = { accessKeyId: "local", secretAccessKey: "local" };
+  return { ddb: createDynamoDbClient(config, tracer), s3: createS3Client(config, tracer) };
+}
+
+const LOCAL_CREDENTIALS = { accessKeyId: "local", secretAccessKey: "local" };
+
+/**
+ * The DynamoDB document client alone: the functions that only read and write the tables (the event
+ * stream, the WebSocket functions) ask for this and their bundles carry no S3 client
+ * (lambdas/runtime/services.ts, tableServices).
+ */
+export function createDynamoDbClient(
+  config: Config,
+  tracer: FunctionTracer = functionTracer(),
+): DynamoDBDocumentClient {
   // The SDK's standard retry mode retries throttling, 5xx and timeouts with backoff; a few more
   // attempts than the default 3 ride out a burst, and what still fails is a Rewoo.TransientError
   // the state machine retries (lambdas/runtime/transient.ts).
@@ -23,17 +36,26 @@ export function createAwsClients(config: Config, tracer: FunctionTracer = functi
     new DynamoDBClient({
       region: config.region,
       maxAttempts: 5,
-      ...(config.endpoints.dynamodb ? { endpoint: config.endpoints.dynamodb, credentials: local } : {}),
+      ...(config.endpoints.dynamodb
+        ? { endpoint: config.endpoints.dynamodb, credentials: LOCAL_CREDENTIALS }
+        : {}),
     }),
   );
-  const s3 = tracer.captureAWSv3Client(
+  // The document client sends through `dynamo`'s middleware stack, where the tracer's middleware is.
+  return DynamoDBDocumentClient.from(dynamo, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
+  });
+}
+
+export function createS3Client(config: Config, tracer: FunctionTracer = functionTracer()): S3Client {
+  return tracer.captureAWSv3Client(
     new S3Client({
       region: config.region,
       maxAttempts: 5,
       ...(config.endpoints.s3
         ? {
             endpoint: config.endpoints.s3,
-            credentials: local,
+            credentials: LOCAL_CREDENTIALS,
             // s3rver serves path-style only, and stores streamed bodies corrupted when the SDK adds
             // its default CRC32 trailing checksums.
             forcePathStyle: true,
@@ -43,13 +65,6 @@ export function createAwsClients(config: Config, tracer: FunctionTracer = functi
         : {}),
     }),
   );
-  return {
-    // The document client sends through `dynamo`'s middleware stack, where the tracer's middleware is.
-    ddb: DynamoDBDocumentClient.from(dynamo, {
-      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: true },
-    }),
-    s3,
-  };
 }
 
 /**

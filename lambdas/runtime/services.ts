@@ -3,8 +3,11 @@
 //
 // In layers, because CDK bundles each function into one file (no code splitting) and esbuild keeps
 // only what an entry reaches: a handler that asks for a lower layer carries none of the higher ones.
-//   baseServices()     stores, events, policies                     ws, push, finalize, batch
+// The lower three live in base-services.ts (re-exported here), which the functions that need no
+// more import directly:
+//   tableServices()    runs, sessions, events (DynamoDB only)       stream, ws, push
 //   liveDelivery()     + WebSocket connections and delivery         ws, push
+//   baseServices()     + evidence, documents, batches (S3), policies finalize, batch
 //   catalogServices()  + the tool registry: schemas, descriptions,  api (plan edits, answers)
 //                        questions, solver views
 //   services()         + the models                                  planner, solver, worker, twin
@@ -12,36 +15,20 @@
 // lender's clients, the core-banking store) only the worker's entry links (linkToolRuntime), so no other bundle contains it.
 // The layers share one cache: in the twin, where every handler runs in one process, the API, the
 // planner and the worker see the same stores, the same registry and the same models.
-import type { Logger } from "@aws-lambda-powertools/logger";
 import {
   type BankingToolRunners,
   describeBankingToolCatalog,
 } from "../agents/banking/banking-tool-catalog.ts";
 import { describeLoanTools, type LoanToolRunners } from "../agents/loan/loan-tool-catalog.ts";
 import { registeredAgentTools } from "../agents/registry.ts";
-import type { ResultPolicy } from "../core/destinations.ts";
-import type { DocumentPolicy } from "../core/documents.ts";
 import type { ToolCatalog } from "../core/types.ts";
-import { createLiveDelivery, type LiveDeliveryServices } from "../live/delivery.ts";
 import { createLlmProviders, type LlmProviders, type ModelBinding } from "../llm/index.ts";
-import { BatchStore } from "../store/batches.ts";
-import { BlobStore } from "../store/blobs.ts";
-import { EventPublisher, type EventSink } from "../store/events.ts";
-import { EvidenceStore } from "../store/evidence.ts";
-import { RunStore } from "../store/runs.ts";
-import { SessionStore } from "../store/sessions.ts";
 import { ToolRegistry } from "../tools/registry.ts";
-import { createAwsClients, createManagementApiClient } from "./clients.ts";
-import { type Config, parseConfig } from "./config.ts";
-import { FaultInjector } from "./faults.ts";
-import { createLogger } from "./logger.ts";
+import { type BaseServices, baseServices, buildBaseServices, type ServiceOptions } from "./base-services.ts";
+import type { Config } from "./config.ts";
 
-export interface ServiceOptions {
-  logger?: Logger;
-  sinks?: EventSink[];
-}
+export * from "./base-services.ts";
 
-export type BaseServices = ReturnType<typeof buildBaseServices>;
 export type CatalogServices = BaseServices & { tools: ToolRegistry; catalog: ToolCatalog };
 export type Services = CatalogServices & { llm: LlmProviders };
 
@@ -56,47 +43,6 @@ export interface ToolRunners {
  * calls it): lambdas/runtime/tool-runtime.ts.
  */
 export type ToolRuntime = (base: BaseServices, toolModel: () => ModelBinding) => ToolRunners;
-
-export function buildBaseServices(config: Config, options: ServiceOptions = {}) {
-  const clients = createAwsClients(config);
-  const now = () => new Date();
-  const runs = new RunStore(clients.ddb, config.runsTable, now);
-  const sessions = new SessionStore(clients.ddb, config.runsTable, now);
-  const batches = new BatchStore(clients.ddb, clients.s3, config.runsTable, now);
-  const blobs = new BlobStore(clients.s3);
-  const evidence = new EvidenceStore(runs, blobs, config.artifactsBucket, config.evidenceInlineLimit);
-  const publisher = new EventPublisher(runs, options.sinks ?? [], options.logger);
-  const faults = new FaultInjector(config.faults.spec, config.faults.seed);
-  const { documentPolicy, resultPolicy } = locationPolicies(config);
-  return {
-    config,
-    clients,
-    runs,
-    sessions,
-    batches,
-    blobs,
-    evidence,
-    publisher,
-    faults,
-    documentPolicy,
-    resultPolicy,
-    now,
-  };
-}
-
-/** Where the configuration lets a request read documents and write its result. */
-export function locationPolicies(config: Config): {
-  documentPolicy: DocumentPolicy;
-  resultPolicy: ResultPolicy;
-} {
-  return {
-    documentPolicy: {
-      documentsBucket: config.documentsBucket,
-      allowedPrefixes: config.allowedDocumentPrefixes,
-    },
-    resultPolicy: { allowedDestinations: config.allowedResultDestinations },
-  };
-}
 
 /**
  * The tool registry over `base`. A tool's runner is asked for only when the tool runs, so the
@@ -141,7 +87,6 @@ export class ToolRuntimeMissingError extends Error {
 
 // ---- Per-process singletons -------------------------------------------------------------------
 
-let base: BaseServices | undefined;
 let catalog: CatalogServices | undefined;
 let full: Services | undefined;
 let llm: LlmProviders | undefined;
@@ -154,34 +99,6 @@ let runners: ToolRunners | undefined;
  */
 export function linkToolRuntime(linked: ToolRuntime): void {
   runtime = linked;
-}
-
-/** Stores, events and policies: the WebSocket, push, finalize and batch functions. */
-export function baseServices(): BaseServices {
-  base ??= buildBaseServices(parseConfig(process.env));
-  return base;
-}
-
-let live: { delivery: LiveDeliveryServices | undefined } | undefined;
-
-/**
- * Live WebSocket delivery over the base services, present when the deployment has a WebSocket API.
- * Publishers never push: the stream consumer (lambdas/ws/push.ts) and the subscribe route do, so
- * only the WebSocket functions ask for it and only their bundles carry the Management API client.
- */
-export function liveDelivery(): LiveDeliveryServices | undefined {
-  live ??= { delivery: buildLiveDelivery(baseServices()) };
-  return live.delivery;
-}
-
-export function buildLiveDelivery(base: BaseServices, logger?: Logger): LiveDeliveryServices | undefined {
-  return createLiveDelivery({
-    ddb: base.clients.ddb,
-    connectionsTable: base.config.connectionsTable,
-    managementApi: createManagementApiClient(base.config),
-    runs: base.runs,
-    logger: logger ?? createLogger("rewoo-live-delivery"),
-  });
 }
 
 /** The base and the tool registry, without models: the API (plan edits, answers to questions). */

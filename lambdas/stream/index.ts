@@ -4,8 +4,8 @@
 // logic is lambdas/api/event-stream.ts, which the twin's gateway serves with the same code.
 import type { APIGatewayProxyEvent, Context } from "aws-lambda";
 import { serveRunEventStream } from "../api/event-stream.ts";
+import { tableServices } from "../runtime/base-services.ts";
 import { createLogger } from "../runtime/logger.ts";
-import { baseServices } from "../runtime/services.ts";
 import { functionTracer, traceInvocation } from "../runtime/tracer.ts";
 
 const SERVICE = "rewoo-stream";
@@ -19,7 +19,7 @@ export const handler = awslambda.streamifyResponse(
       const runId = event.pathParameters?.run_id;
       const ended = await serveRunEventStream(
         event,
-        baseServices().runs,
+        tableServices().runs,
         (meta) => awslambda.HttpResponseStream.from(responseStream, { ...meta }),
         { remainingMs: () => context.getRemainingTimeInMillis() },
       );

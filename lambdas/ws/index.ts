@@ -2,8 +2,9 @@
 // $disconnect, subscribe and $default, telling them apart by requestContext.routeKey. Pushing
 // stored events is not done here but by the stream consumer (lambdas/ws/push.ts, with
 // lambdas/live/delivery.ts); this handler only registers connections and starts a subscriber's replay.
+
+import { liveDelivery, tableServices } from "../runtime/base-services.ts";
 import { createLogger } from "../runtime/logger.ts";
-import { baseServices, liveDelivery } from "../runtime/services.ts";
 import { type RouteResult, type WebSocketRouteDeps, webSocketOperationFor } from "./routes.ts";
 
 /** The parts of API Gateway's WebSocket proxy event (payload v1) this handler reads. */
@@ -27,7 +28,7 @@ let deps: WebSocketRouteDeps | undefined;
 
 function routeDeps(): WebSocketRouteDeps {
   if (deps) return deps;
-  const svc = baseServices();
+  const svc = tableServices();
   const websocket = liveDelivery();
   if (!websocket) {
     throw new Error(

@@ -4,8 +4,8 @@
 // wait for its dashboards (in the twin the drains share the run's process and slow it). In AWS an event source mapping (filtered by
 // PUSH_STREAM_FILTERS) invokes this; the local twin's stream emulation invokes the same handler.
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from "aws-lambda";
+import { liveDelivery } from "../runtime/base-services.ts";
 import { createLogger } from "../runtime/logger.ts";
-import { liveDelivery } from "../runtime/services.ts";
 
 export { PUSH_STREAM_FILTERS } from "../contracts/event-patterns.ts";
 

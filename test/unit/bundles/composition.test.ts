@@ -10,6 +10,7 @@ import {
   type Built,
   bundleFunctions,
   type DeployedFunction,
+  targetsFor,
 } from "../../../bench/bundles.ts";
 import { bundleDefines } from "../../../infra/constructs/bundling.ts";
 
@@ -22,6 +23,7 @@ const deployedWorker = bundleDefines({ REWOO_LLM_PROVIDER: "bedrock", REWOO_OCR_
 const FUNCTIONS: DeployedFunction[] = [
   { name: "api", entry: "lambdas/api/index.ts", defines: {} },
   { name: "websocket", entry: "lambdas/ws/index.ts", defines: {} },
+  { name: "stream", entry: "lambdas/stream/index.ts", defines: {} },
   { name: "authorizer", entry: "lambdas/ws/authorizer.ts", defines: {} },
   { name: "push", entry: "lambdas/ws/push.ts", defines: {} },
   { name: "batch", entry: "lambdas/batch/index.ts", defines: {} },
@@ -31,7 +33,7 @@ const FUNCTIONS: DeployedFunction[] = [
   { name: "worker", entry: "lambdas/worker/index.ts", defines: deployedWorker },
   { name: "planner-rule-based", entry: "lambdas/planner/index.ts", defines: ruleBased },
 ];
-const LIGHT = ["api", "websocket", "authorizer", "push", "batch", "finalize", "planner", "solver"];
+const LIGHT = ["api", "stream", "websocket", "authorizer", "push", "batch", "finalize", "planner", "solver"];
 const WITHOUT_MODELS = ["api", "websocket", "authorizer", "push", "batch"];
 
 let bundles: Map<string, Built | Error>;
@@ -71,11 +73,31 @@ describe("Lambda bundles", () => {
     }
   });
 
-  it("stay within the byte budget, except the worker, which reads PDFs", () => {
-    for (const name of LIGHT) {
-      expect(bundle(name).code.byteLength, name).toBeLessThanOrEqual(BUNDLE_TARGETS.bytes);
+  it("load node:http through require, never as an ES module (whose view of it loads undici)", () => {
+    for (const name of [...LIGHT, "worker"]) {
+      const code = new TextDecoder().decode(bundle(name).code);
+      expect(code, name).not.toMatch(/from\s*["']node:http["']|import\(\s*["']node:http["']\s*\)/);
+      expect(inputsMatching(name, /lambdas\/runtime\/node-http\.ts$/), name).toHaveLength(1);
     }
-    expect(bundle("worker").code.byteLength).toBeGreaterThan(BUNDLE_TARGETS.bytes);
+  });
+
+  it("carry neither the SDK's credential chain beyond the environment nor its SSO token chain", () => {
+    const CHAINS =
+      /node_modules\/@aws-sdk\/(credential-provider-(node|ini|sso|process|web-identity|login|http)|nested-clients|token-providers)\//;
+    for (const name of [...LIGHT, "worker", "planner-rule-based"]) {
+      expect(inputsMatching(name, CHAINS), name).toEqual([]);
+      expect(inputsMatching(name, /lambdas\/runtime\/lambda-credentials\.ts$/), name).toHaveLength(1);
+    }
+    for (const name of ["planner", "solver", "worker"]) {
+      expect(inputsMatching(name, /lambdas\/runtime\/lambda-tokens\.ts$/), name).toHaveLength(1);
+    }
+  });
+
+  it("stay within their byte budgets, the worker (which reads documents) within its own", () => {
+    for (const name of [...LIGHT, "worker"]) {
+      expect(bundle(name).code.byteLength, name).toBeLessThanOrEqual(targetsFor(name).bytes);
+    }
+    expect(targetsFor("worker").bytes).toBeGreaterThan(BUNDLE_TARGETS.bytes);
   });
 
   it("link only the provider the function was bundled for", () => {
@@ -100,6 +122,19 @@ describe("Lambda bundles", () => {
     }
   });
 
+  it("give the S3 client only to the functions that read or write the buckets", () => {
+    const S3 =
+      /node_modules\/@aws-sdk\/(client-s3|middleware-sdk-s3)\/|lambdas\/store\/(blobs|evidence|batches)\.ts$/;
+    for (const name of ["stream", "websocket", "push"]) {
+      expect(inputsMatching(name, S3), name).toEqual([]);
+      // Nor the tool catalogs and agents' modules services.ts builds at import (base-services.ts).
+      expect(inputsMatching(name, /lambdas\/(agents|tools)\//), name).toEqual([]);
+    }
+    for (const name of ["api", "batch", "finalize", "planner", "solver", "worker"]) {
+      expect(inputsMatching(name, /node_modules\/@aws-sdk\/client-s3\//).length, name).toBeGreaterThan(0);
+    }
+  });
+
   it("give the functions without models no model client at all", () => {
     for (const name of WITHOUT_MODELS) {
       expect(
@@ -115,6 +150,11 @@ describe("Lambda bundles", () => {
     expect(inputsMatching("worker", LENDER)).toHaveLength(1);
     expect(inputsMatching("worker", ENGINES)).toHaveLength(10);
     expect(inputsMatching("worker", TOKENIZER)).toEqual([]);
+  });
+
+  it("leave pdf.js out of the worker, which imports it from beside the bundle when it reads a PDF", () => {
+    expect(inputsMatching("worker", /node_modules\/unpdf\/dist\/pdfjs\.mjs$/)).toEqual([]);
+    expect(new TextDecoder().decode(bundle("worker").code)).toMatch(/import\(\s*["']unpdf\/pdfjs["']\s*\)/);
   });
 
   it("give the Textract worker the Textract engine and neither tesseract.js nor MuPDF", () => {
