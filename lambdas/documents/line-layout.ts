@@ -25,6 +25,8 @@ export interface PositionedText {
   confidence?: number;
   /** OCR words only: the line the engine read the word in (its words share one baseline). */
   line?: number;
+  /** A box's edge stood just before this word: it starts a column whatever the gap. */
+  columnBreak?: boolean;
 }
 
 /** A gap wider than this many font sizes separates columns rather than words. */
@@ -73,7 +75,7 @@ export function layoutLines(items: PositionedText[]): LaidLine[] {
       if (previous) {
         const gap = item.x - (previous.x + previous.width);
         const em = Math.max(previous.size, item.size);
-        if (gap >= COLUMN_GAP_EM * em) {
+        if (gap >= COLUMN_GAP_EM * em || item.columnBreak) {
           line = `${line.trimEnd()}  `;
           newCell = true;
         } else if (gap > JOIN_GAP_EM * em && !line.endsWith(" ") && !item.str.startsWith(" ")) line += " ";

@@ -89,6 +89,8 @@ function operatorCodes(): Promise<OperatorCodes> {
 
 /** Words read below this confidence (0–100) are specks, rules and stamps, not text. */
 export const OCR_NOISE_FLOOR = 30;
+/** An OCR "word" that is only a box's edge: bars and brackets. */
+const BOX_RULE = /^[|[\]_]+$/;
 
 export class DocumentError extends Error {
   override name = "DocumentError";
@@ -223,10 +225,16 @@ async function withOcr(
   for (const page of read) {
     const index = page.page - 1;
     if (!blank.includes(page.page)) continue;
-    const items: PositionedText[] = page.lines.flatMap((line, lineIndex) =>
-      line.words
-        .filter((word) => word.confidence >= OCR_NOISE_FLOOR && word.text.trim() !== "")
-        .map((word) => ({
+    const items: PositionedText[] = page.lines.flatMap((line, lineIndex) => {
+      // A form's box edge read as a glyph ("|", "[|") is no text, but it does part two fields.
+      let ruled = false;
+      return line.words.flatMap((word) => {
+        if (BOX_RULE.test(word.text)) {
+          ruled = true;
+          return [];
+        }
+        if (word.confidence < OCR_NOISE_FLOOR || word.text.trim() === "") return [];
+        const item: PositionedText = {
           line: lineIndex,
           str: readDigits(word.text),
           x: word.x,
@@ -234,8 +242,12 @@ async function withOcr(
           width: word.width,
           size: Math.max(4, word.height),
           confidence: word.confidence,
-        })),
-    );
+          ...(ruled ? { columnBreak: true } : {}),
+        };
+        ruled = false;
+        return [item];
+      });
+    });
     if (items.length === 0) continue;
     const laid = layoutLines(items);
     pages[index] = laid.map((line) => line.text).join("\n");

@@ -232,8 +232,12 @@ const SCHEDULE_L_HEADING = new RegExp(
   "i",
 );
 const SCHEDULE_L_TITLE_ONLY = new RegExp(`^${BALANCE_SHEETS}\\s+per\\s+Books\\b`, "i");
-/** "Form 1120 (2025) Page 6": a page of Form 1120 itself, not of the 1120-S, -F or another of the family. */
-const FORM_1120_RUNNING_HEADER = /^\s*Form\s*1120\s*\((?:19|20)\d{2}\)/im;
+/**
+ * "Form 1120 (2025) Page 6": a page of Form 1120 itself, not of the 1120-S, -F or another of the
+ * family; a scan may misread the year ("Form 1120 202%) Page6"), so "Page n" on the line will do.
+ */
+const FORM_1120_RUNNING_HEADER =
+  /^\s*Form\s*1120(?![-\s]*[A-Z]\b)\s*(?:\((?:19|20)\d{2}\)|[^\n]*\bPage\s*\d)/im;
 const BALANCE_SHEET_LINE =
   /Total\s+assets|Total\s+liabilities|Retained\s+earnings|Beginning\s+of\s+tax\s+year|End\s+of\s+tax\s+year/i;
 

@@ -593,6 +593,32 @@ describe("layouts read without positions (text from elsewhere) and distractors",
     expect(fields.find((field) => field.field === "corporation_name")?.value).toBe("ACME WIDGETS INC");
   });
 
+  it("takes the title 'Balance Sheets per Books' for Schedule L on a page headed Form 1120, never on a 1120-S page", () => {
+    // A scan loses the official form's white-on-black "Schedule L" label; its title and the running
+    // header remain.
+    const pageOne = [
+      "Form 1120  U.S. Corporation Income Tax Return",
+      "For calendar year 2024",
+      "Name of corporation ACME WIDGETS INC",
+      "Gross receipts  2,450,000",
+      "Taxable income  268,850",
+    ].join("\n");
+    const balance = (header: string) =>
+      `${header}\nBalance Sheets per Books  Beginning of tax year  End of tax year\n15 Total assets  1,284,500`;
+    for (const header of ["Form 1120 (2024)  Page 6", "Form 1120 202%)  Page6"]) {
+      const verdict = verdictOf(evaluate(TAX_METADATA, [literal([pageOne, balance(header)])]), "TR_COMPLETE");
+      expect(verdict.status, `${header}: ${verdict.reason}`).toBe("fulfilled");
+      expect(
+        verdict.citations.some((citation) => citation.excerpt.includes("Balance Sheets per Books")),
+      ).toBe(true);
+    }
+    const sCorporation = verdictOf(
+      evaluate(TAX_METADATA, [literal([pageOne, balance("Form 1120-S (2024)  Page 5")])]),
+      "TR_COMPLETE",
+    );
+    expect(sCorporation.status).not.toBe("fulfilled");
+  });
+
   it("does not take a cover letter's 'Signature of officer' or Schedule L listing for the return's", () => {
     const cover = [
       "2024 Filing Instructions  U.S. Corporation Income Tax Return (Form 1120)",
