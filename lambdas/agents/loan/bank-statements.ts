@@ -4,6 +4,7 @@
 // model-located value for that field and document may stand in (its quote verified on its page).
 import {
   type AssistedField,
+  type AssistedRow,
   type ExtractionReport,
   type FieldReading,
   found,
@@ -16,8 +17,10 @@ import {
   type Located,
   NOT_FOUND,
   type Period,
+  readFees,
   readStatement,
   type Statement,
+  type Transaction,
 } from "./statement-fields.ts";
 import { printedElsewhere } from "./statement-holders.ts";
 import {
@@ -26,9 +29,11 @@ import {
   dateAfter,
   dayNumber,
   findDateRanges,
+  findDates,
   formatMoney,
   generation,
   isoDate,
+  parseDate,
   personNamesMatch,
   quote,
   type SimpleDate,
@@ -83,12 +88,46 @@ function withAssisted(statement: Statement, assisted: ReadonlyArray<AssistedFiel
       result.addressNames.length === 0
     ) {
       if (/[A-Za-z]{2,}/.test(field.value)) result.holders = [{ ...at, value: field.value.trim() }];
+    } else if (field.field === "transactions" && result.transactions.length === 0 && field.rows) {
+      result.transactions = modelRows(statement, field.rows);
+      Object.assign(result, readFees(statement.pages, result.transactions));
     } else if (field.field === "account_number" && result.accounts.length === 0) {
       const digits = field.value.replace(/\D/g, "");
       if (digits.length >= 4) result.accounts = [{ ...at, value: digits.slice(-4) }];
     }
   }
   return result;
+}
+
+/** Rows a model listed, as transactions on the lines their quotes stand on. */
+function modelRows(statement: Statement, rows: ReadonlyArray<AssistedRow>): Transaction[] {
+  const period = statement.periods[0]?.value;
+  return rows.flatMap((row): Transaction[] => {
+    const page = statement.pages[row.page - 1];
+    const firstLine = row.excerpt.split("\n")[0] ?? "";
+    const line = page ? page.lines.findIndex((text) => text.includes(firstLine)) : -1;
+    if (!page || line < 0) return [];
+    let date = findDates(row.date, statement.dateOrder)[0]?.date ?? null;
+    if (!date && period) {
+      // A day and month without a year: the period's, or its first year's for a period across New Year.
+      const guess = parseDate(row.date, period.end.y, statement.dateOrder);
+      date =
+        guess && period.start.y < period.end.y && guess.m > period.end.m
+          ? { ...guess, y: period.start.y }
+          : guess;
+    }
+    return [
+      {
+        page,
+        line,
+        date,
+        description: row.description,
+        amount: row.amount,
+        direction: row.direction,
+        source: "model",
+      },
+    ];
+  });
 }
 
 // Every bank-statement condition reads the same documents; parse them once per evaluation.
@@ -664,8 +703,8 @@ export function statementExtraction(
           "transactions",
           String(statement.transactions.length),
           { page: first.page.page, excerpt: cite(first.page, first.line).excerpt },
-          "table",
-          1,
+          first.source === "model" ? "model" : "table",
+          first.source === "model" ? MODEL_CONFIDENCE : 1,
         )
       : notFound("transactions", NOT_FOUND.transactions),
   );

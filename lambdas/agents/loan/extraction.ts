@@ -42,6 +42,19 @@ export interface AssistedField {
   page: number;
   /** The model's quote: a verbatim substring of the page's text. */
   excerpt: string;
+  /** For `transactions`: each row the model listed whose quote was verified on its page. */
+  rows?: AssistedRow[];
+}
+
+/** A statement's transaction row located by a model: its quote holds its date and amount. */
+export interface AssistedRow {
+  page: number;
+  /** The row as printed, a verbatim substring of the page's text. */
+  excerpt: string;
+  date: string;
+  description: string;
+  amount: number;
+  direction: "credit" | "debit";
 }
 
 export function found(

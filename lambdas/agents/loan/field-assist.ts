@@ -8,7 +8,9 @@ import { dataTag, truncate } from "../../core/prompts.ts";
 import { type CatalogField, findCondition, findField } from "./catalog.ts";
 import type { ConditionsResult } from "./conditions-engine.ts";
 import type { AssistedField, ExtractionReport, FieldReading } from "./extraction.ts";
+import { contains, FIELD_DOCUMENT_CHAR_BUDGET, firstJsonObject, verbatimOnPage } from "./grounding.ts";
 import type { ExtractedDocument } from "./pdf-text.ts";
+import { renderRowsPrompt, verifyRowsAnswer } from "./statement-rows-assist.ts";
 import { MAX_EXCERPT } from "./text.ts";
 
 export const FIELD_SYSTEM_PROMPT =
@@ -16,8 +18,7 @@ export const FIELD_SYSTEM_PROMPT =
 
 /** Questions per Conditions AI call at most: each is one model call, so the cost stays bounded. */
 export const MAX_FIELD_QUESTIONS = 6;
-/** Characters of one document's text a question carries (pages in order, the rest cut). */
-export const FIELD_DOCUMENT_CHAR_BUDGET = 12_000;
+export { FIELD_DOCUMENT_CHAR_BUDGET } from "./grounding.ts";
 /** Confidence given to a model-located value: below any value the finders read beside its label. */
 export const MODEL_CONFIDENCE = 0.6;
 
@@ -65,6 +66,7 @@ export function fieldQuestions(
 }
 
 export function renderFieldPrompt(question: FieldQuestion): string {
+  if (question.field.name === "transactions") return renderRowsPrompt(question);
   const { document, field } = question;
   let budget = FIELD_DOCUMENT_CHAR_BUDGET;
   const pages = document.pages.map((text, index) => {
@@ -89,6 +91,7 @@ const Answer = z.object({
 
 /** Checks a model's answer against the document; only a verified quote makes a field. */
 export function verifyFieldAnswer(text: string, question: FieldQuestion): FieldOutcome {
+  if (question.field.name === "transactions") return verifyRowsAnswer(text, question);
   const { document, field } = question;
   const base = { document: document.document, field: field.name };
   const parsed = Answer.safeParse(firstJsonObject(text));
@@ -199,36 +202,4 @@ export function withOutcomes(
     return { ...reading, note };
   });
   return { ...report, fields };
-}
-
-function firstJsonObject(text: string): unknown {
-  const start = text.indexOf("{");
-  const end = text.lastIndexOf("}");
-  if (start < 0 || end <= start) return undefined;
-  try {
-    return JSON.parse(text.slice(start, end + 1));
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The page's own text for a quote: the quote itself when it is on the page, else the page's
- * substring that matches it with any run of whitespace standing for any other (models reflow
- * columns). Null when it is not on the page or the match would be longer than an excerpt may be.
- */
-function verbatimOnPage(quote: string, page: string): string | null {
-  const trimmed = quote.trim();
-  if (trimmed === "" || trimmed.length > MAX_EXCERPT * 2) return null;
-  if (page.includes(trimmed)) return trimmed.length <= MAX_EXCERPT ? trimmed : null;
-  const words = trimmed.split(/\s+/).map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  const match = new RegExp(words.join("\\s+")).exec(page);
-  return match && match[0].length <= MAX_EXCERPT ? match[0] : null;
-}
-
-/** Whether the value is printed in the excerpt, ignoring case, spacing and punctuation. */
-function contains(excerpt: string, value: string): boolean {
-  const key = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, "");
-  const wanted = key(value);
-  return wanted !== "" && key(excerpt).includes(wanted);
 }

@@ -86,6 +86,10 @@ export function evaluateNoNsf(context: EvaluationContext): Finding {
       },
     );
   }
+  const unchecked = unreconciledModelRows(statements);
+  if (unchecked) {
+    return insufficient(`no NSF, overdraft or returned-item fee in the rows read, but ${unchecked}`);
+  }
   const citations = statements.map((statement) => {
     const zeroFees = statement.zeroFeeLines[0];
     if (zeroFees) return citationOf(zeroFees);
@@ -226,6 +230,8 @@ export function evaluateLargeDeposits(context: EvaluationContext): Finding {
       remedies: incompleteRemedies(statements),
     });
   }
+  const unchecked = unreconciledModelRows(statements);
+  if (unchecked) return insufficient(`no deposit above ${rule} in the rows read, but ${unchecked}`);
   const largest = [...deposits].sort((p, q) => q.amount - p.amount)[0];
   const citations = largest
     ? [cite(largest.page, largest.line)]
@@ -242,6 +248,31 @@ export function evaluateLargeDeposits(context: EvaluationContext): Finding {
     citations,
     observed: { threshold, deposits_read: deposits.length, largest_deposit: largest?.amount ?? null },
   };
+}
+
+/**
+ * Statements whose rows a model listed (the table readers found none) and whose listed deposits do
+ * not add up to the deposits total the statement prints, described; null when there are none. A
+ * model can leave rows out unseen, so only the printed total shows its list is whole.
+ */
+function unreconciledModelRows(statements: Statement[]): string | null {
+  const unchecked = statements.flatMap((statement) => {
+    if (!statement.transactions.some((transaction) => transaction.source === "model")) return [];
+    const total = statement.depositsTotal;
+    if (!total)
+      return [
+        `${statement.document}'s rows were listed by a model and it prints no deposits total to check them against`,
+      ];
+    const sum = credited(statement);
+    return Math.abs(sum - total.value) < 0.005
+      ? []
+      : [
+          `${statement.document}'s rows listed by a model sum to deposits of ${formatMoney(sum)}, not the ${formatMoney(total.value)} it prints (page ${total.page.page})`,
+        ];
+  });
+  return unchecked.length
+    ? `${unchecked.join("; ")}: rows may be missing, so their absence is not established`
+    : null;
 }
 
 /** "the 2025-03-12 deposit of $12,500.00 (WIRE TRANSFER FROM …)". */

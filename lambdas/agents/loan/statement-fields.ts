@@ -58,6 +58,8 @@ export interface Transaction {
   description: string;
   amount: number;
   direction: Direction;
+  /** Listed by a model (its quote verified), not read by the table readers. */
+  source?: "model";
 }
 
 export interface Fee {
@@ -424,7 +426,7 @@ const SCHEDULE_WORDS =
   /\bper\s+(?:item|day|occurrence|check|transaction)\b|\beach\b|\bup\s+to\b|\bmax(?:imum)?\b/i;
 const YEAR_TO_DATE = /year[-\s]to[-\s]date|\bytd\b/i;
 
-function readFees(
+export function readFees(
   pages: PageText[],
   transactions: Transaction[],
 ): Pick<Statement, "fees" | "reversedFees" | "undatedFeeLines" | "zeroFeeLines"> {

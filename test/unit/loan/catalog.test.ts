@@ -73,7 +73,8 @@ describe("condition catalog", () => {
       for (const name of condition.fields)
         expect(catalog.fields.find((field) => field.name === name)?.document, name).toBe(kind);
     }
-    // A model may locate identifiers and periods, never decide whether a signature box is filled.
+    // A model may locate identifiers, periods and transaction rows (each quote verified), never
+    // decide whether a signature box is filled.
     expect(catalog.fields.filter((field) => field.model_may_locate).map((field) => field.name)).toEqual([
       "corporation_name",
       "ein",
@@ -81,6 +82,7 @@ describe("condition catalog", () => {
       "statement_period",
       "holder_name",
       "account_number",
+      "transactions",
     ]);
   });
 });
