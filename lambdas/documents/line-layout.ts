@@ -11,7 +11,11 @@ export interface Cell {
   /** Left and right edges on the page, in PDF points. */
   x: number;
   right: number;
-  /** On a page read by OCR: the lowest confidence (0–100) of the cell's words. */
+  /**
+   * On a page read by OCR: how sure it was of the cell (0–100), its words' confidences weighed by
+   * their letters and digits. A lone short word read unsure ("A.", "Inc") does not sink a name read
+   * surely; a one-word value (an EIN, a date, an amount) keeps its own confidence.
+   */
   confidence?: number;
 }
 
@@ -67,7 +71,13 @@ export function layoutLines(items: PositionedText[]): LaidLine[] {
     const ordered = row.items.sort((p, q) => p.x - q.x);
     let line = "";
     let previous: PositionedText | undefined;
-    const cells: Array<{ start: number; x: number; right: number; confidence?: number }> = [];
+    const cells: Array<{
+      start: number;
+      x: number;
+      right: number;
+      confidence?: number;
+      weighed?: { sum: number; characters: number };
+    }> = [];
     for (const item of ordered) {
       // Simulated bold (the same string drawn twice, slightly offset) would read twice.
       if (previous && previous.str === item.str && Math.abs(previous.x - item.x) < 1) continue;
@@ -87,8 +97,14 @@ export function layoutLines(items: PositionedText[]): LaidLine[] {
         cell.right = Math.max(cell.right, item.x + item.width);
         // A form's box rules read as glyphs ("|", "[", "_") carry no content: their low
         // confidence must not make the value beside them look unread.
-        if (item.confidence !== undefined && /[\p{L}\p{N}]/u.test(item.str))
-          cell.confidence = Math.min(cell.confidence ?? 100, item.confidence);
+        const characters = item.str.replace(/[^\p{L}\p{N}]/gu, "").length;
+        if (item.confidence !== undefined && characters > 0) {
+          const weighed = cell.weighed ?? { sum: 0, characters: 0 };
+          weighed.sum += item.confidence * characters;
+          weighed.characters += characters;
+          cell.weighed = weighed;
+          cell.confidence = weighed.sum / weighed.characters;
+        }
       }
       line += text;
       previous = item;

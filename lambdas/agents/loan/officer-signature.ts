@@ -63,7 +63,8 @@ export interface SignatureBlock {
   source: Exclude<FieldSource, "model">;
   /**
    * A signature seen in the officer's box rather than read as text: a drawing or an image in the
-   * PDF, ink on a scan, or Textract's SIGNATURE block. Null when none was seen there.
+   * PDF, ink on a scan, or Textract's SIGNATURE block. Null when none was seen there (on a text
+   * PDF, not looked for when a name is typed in the box).
    */
   drawn: { source: SignatureSource } | null;
   /**
@@ -284,7 +285,9 @@ function readBlock(page: PageText, captionLine: number): SignatureBlock {
     valueLines: lines,
     ...values,
     source,
-    drawn: values.signer ? null : drawnSignature(page, captionLine),
+    // On a scan the box is looked at even when a name was read in it: a handwritten or italic name
+    // reads unsure, but the ink shows the box is signed.
+    drawn: values.signer && !page.ocr ? null : drawnSignature(page, captionLine),
     handwritingUnread: Boolean(page.ocr) && !page.model?.signaturesLooked,
   });
   const inline = inlineLabels(page.lines[captionLine] ?? "");

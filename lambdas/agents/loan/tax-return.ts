@@ -753,10 +753,15 @@ function signatureFields(tax: ReturnPages): FieldReading[] {
   const confidence = block.source === "label" ? 1 : block.source === "table" ? 0.9 : 0.6;
   const box = `the "Sign Here" block on ${describePages([block.page])}`;
   const date = signatureDate(block);
+  // On a scan with the signature seen in the box, the signature is what was seen there: the name
+  // OCR read in it (often handwritten or italic, read unsure) is not what the verdict rests on.
+  const seen = block.page.ocr && block.drawn ? DRAWN_SIGNATURE[block.drawn.source] : null;
   return [
-    block.signer
-      ? found("officer_signature", block.signer, at, block.source, confidence)
-      : notFound("officer_signature", `the "Signature of officer" box of ${box} is blank`),
+    seen
+      ? found("officer_signature", seen, at, block.source, confidence)
+      : block.signer
+        ? found("officer_signature", block.signer, at, block.source, confidence)
+        : notFound("officer_signature", `the "Signature of officer" box of ${box} is blank`),
     block.date
       ? found("signature_date", date ? isoDate(date) : block.date, at, block.source, confidence)
       : notFound("signature_date", `the date beside the officer's signature in ${box} is blank`),

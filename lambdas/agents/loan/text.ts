@@ -12,7 +12,7 @@ export interface Citation {
   excerpt: string;
   /** Set when the page's text was read by OCR (no text layer): the page is an image. */
   source?: "ocr";
-  /** With `source: "ocr"`: how sure OCR was of the excerpt (0–100, its least certain column). */
+  /** With `source: "ocr"`: how sure OCR was of the excerpt (0–100, its least certain column, or of the value it holds). */
   confidence?: number;
 }
 
