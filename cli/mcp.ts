@@ -8,6 +8,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
+import { REPO_ROOT_URL } from "../infra/local/repo-root.ts";
 import { verdictCounts } from "../lambdas/contracts/run-result.ts";
 import { type RunRecord, UNFINISHED_STATUSES, WAITING_STATUSES } from "../lambdas/core/types.ts";
 import { type ApiClient, ApiRequestError, sleep } from "./api-client.ts";
@@ -22,9 +23,8 @@ const MOVING_STATUSES = UNFINISHED_STATUSES.filter((status) => !WAITING_STATUSES
 /** The command's name and the package's version, given to clients in the MCP handshake. */
 const SERVER_INFO = {
   name: "rewoo",
-  version: (
-    JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
-  ).version,
+  version: (JSON.parse(readFileSync(new URL("package.json", REPO_ROOT_URL), "utf8")) as { version: string })
+    .version,
 };
 
 /**
