@@ -112,6 +112,7 @@ export function serviceEnvironments(
     [ENV.REWOO_WAIT_SECONDS]: String(config.workflow.waitSeconds),
     [ENV.REWOO_APPROVAL]: config.workflow.approvalRequired ? "required" : "none",
     [ENV.REWOO_CLARIFICATION]: config.workflow.clarification ? "ask" : "never",
+    [ENV.REWOO_PLAN_CACHE]: config.workflow.planCache ? "on" : "off",
   };
   // Checked by the API when it accepts a run, and again by finalize, the only writer, which holds
   // s3:PutObject on exactly these.
