@@ -43,6 +43,8 @@ const EVIDENCE_TOKEN = /\{\{\s*#?E\d+[^{}]*\}\}|#E\d+(?!\d)/g;
 const MIN_EMBEDDED_CHARS = 4;
 /** Words (of metadata values, paths, instructions) shorter than this are not looked for. */
 const MIN_WORD_CHARS = 3;
+/** How many digits of a long number are looked for on their own, at either end. */
+const LAST_DIGITS = 4;
 
 type Path = Array<string | number>;
 
@@ -277,6 +279,11 @@ function leftovers(template: PlanTemplate, input: TemplateInput): string[] {
   // A word the catalog or the prompt uses is explained by them, wherever else it occurs.
   const addWord = (word: string) => {
     if (word.length >= MIN_WORD_CHARS && !shared.has(word) && !known.has(word)) words.add(word);
+    // An account's or an EIN's last (or first) four digits are how people quote it.
+    if (/^\d{5,}$/.test(word)) {
+      addWord(word.slice(-LAST_DIGITS));
+      addWord(word.slice(0, LAST_DIGITS));
+    }
   };
   const addValue = (text: string) => {
     if (text.length >= MIN_EMBEDDED_CHARS) substrings.add(text.toLowerCase());
