@@ -26,11 +26,11 @@ import { plannerScope } from "./scope.ts";
 /** The metadata fields the key holds as they are: every request of a shape has the same. */
 const SHARED_FIELDS = ["loan_program", "classification"] as const;
 
-let store: { table: string; cache: PlanCacheStore } | undefined;
+let store: { services: Services; cache: PlanCacheStore } | undefined;
 function cacheOf(services: Services): PlanCacheStore {
-  const { config, clients, now } = services;
-  if (store?.table !== config.runsTable) {
-    store = { table: config.runsTable, cache: new PlanCacheStore(clients.ddb, config.runsTable, now) };
+  if (store?.services !== services) {
+    const { config, clients, now } = services;
+    store = { services, cache: new PlanCacheStore(clients.ddb, config.runsTable, now) };
   }
   return store.cache;
 }
