@@ -17,7 +17,12 @@ const quiet = { info() {}, warn() {} } as unknown as Logger;
 /** The services with a DynamoDB client that records what it is sent. */
 function recording(): { services: Services; sent: unknown[] } {
   const sent: unknown[] = [];
-  const ddb = { send: async (command: unknown) => (sent.push(command), {}) };
+  const ddb = {
+    send: async (command: unknown) => {
+      sent.push(command);
+      return {};
+    },
+  };
   return { services: { ...base, clients: { ...base.clients, ddb } } as unknown as Services, sent };
 }
 
