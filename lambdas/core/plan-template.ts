@@ -38,6 +38,8 @@ const REQUEST_TOKEN = /\{\{request\.(?:metadata(?:#(\d+))?|document#(\d+))\}\}/g
 const EXACT_REQUEST_TOKEN = /^\{\{request\.(?:metadata(?:#(\d+))?|document#(\d+))\}\}$/;
 /** Evidence references ({{E1.x}}, #E1) are the plan's own wiring, not request data. */
 const EVIDENCE_TOKEN = /\{\{\s*#?E\d+[^{}]*\}\}|#E\d+(?!\d)/g;
+/** Any placeholder, captured: `split` puts them at the odd indexes. */
+const ANY_TOKEN = /(\{\{[^{}]*\}\}|#E\d+(?!\d))/;
 
 /** A value shorter than this is replaced only where it is a whole argument, never inside text. */
 const MIN_EMBEDDED_CHARS = 4;
@@ -259,7 +261,11 @@ function embed(text: string, sources: Sources, at: string, problems: string[]): 
       problems.push(`${at}: a value found at ${tokens.length} places of the request (ambiguous)`);
       continue;
     }
-    out = out.split(needle).join(tokens[0]);
+    // Placeholders already in the text (the request's, the evidence's) are left whole.
+    out = out
+      .split(ANY_TOKEN)
+      .map((part, index) => (index % 2 === 1 ? part : part.split(needle).join(tokens[0])))
+      .join("");
   }
   return out;
 }

@@ -134,7 +134,7 @@ export async function cachedPlan(
       shape_key: key,
       error: (error as Error).message,
     });
-    await cacheOf(services).delete(key);
+    await changeCache(() => cacheOf(services).delete(key), log);
     return undefined;
   }
 }
@@ -156,7 +156,7 @@ export async function rememberReviewedPlan(
   if (source === "cache") {
     if (!reviewed.approved || reviewed.replanned) {
       log.warn("cached plan failed review; forgotten", { shape_key: key });
-      await cacheOf(services).delete(key);
+      await changeCache(() => cacheOf(services).delete(key), log);
     }
     return;
   }
@@ -172,6 +172,21 @@ export async function rememberReviewedPlan(
     });
     return;
   }
-  await cacheOf(services).put(key, outcome.template, meta.run_id);
-  log.info("plan cached for its request shape", { shape_key: key });
+  if (await changeCache(() => cacheOf(services).put(key, outcome.template, meta.run_id), log)) {
+    log.info("plan cached for its request shape", { shape_key: key });
+  }
+}
+
+/**
+ * A write to the cache that fails is logged, not the run's failure: the run has its plan, and the
+ * next run of the shape asks the planner (or meets a template that fails validation and is forgotten).
+ */
+async function changeCache(write: () => Promise<void>, log: Logger): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (error) {
+    log.warn("plan cache not written", { error: (error as Error).message });
+    return false;
+  }
 }

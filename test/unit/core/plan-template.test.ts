@@ -114,6 +114,24 @@ describe("templateOf", () => {
     });
   });
 
+  it("leaves placeholders whole when a metadata value is a word of one", () => {
+    const r = request({ metadata: { ...request().metadata, note: "conditions" } });
+    const steps = [
+      step("E1", "call_preconditions_api", { metadata: r.metadata }),
+      step(
+        "E2",
+        "llm",
+        { prompt: "Summarize {{E1.conditions}} of the Flex Supreme loan" },
+        { depends_on: ["E1"] },
+      ),
+    ];
+    const made = template(steps, r);
+    expect(made.steps[0]?.args).toEqual({ metadata: "{{request.metadata}}" });
+    expect(made.steps[1]?.args.prompt).toMatch(
+      /^Summarize \{\{E1\.conditions\}\} of the \{\{request\.metadata#\d+\}\} loan$/,
+    );
+  });
+
   describe("refuses a plan that would carry its request's data into another run", () => {
     it("a borrower's name, in part, in a description", () => {
       const steps = loanPlan(request());

@@ -108,3 +108,18 @@ describe("rememberReviewedPlan", () => {
     expect(await remember(fromCache, passed)).toEqual([]);
   });
 });
+
+describe("a cache that cannot be written", () => {
+  it("is logged and does not fail the review", async () => {
+    const warnings: string[] = [];
+    const log = { info() {}, warn: (message: string) => warnings.push(message) } as unknown as Logger;
+    const ddb = {
+      send: async () => {
+        throw new Error("ProvisionedThroughputExceededException");
+      },
+    };
+    const failing = { ...base, clients: { ...base.clients, ddb } } as unknown as Services;
+    await expect(rememberReviewedPlan(meta, passed, failing, log)).resolves.toBeUndefined();
+    expect(warnings).toEqual(["plan cache not written"]);
+  });
+});
