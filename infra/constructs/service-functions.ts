@@ -112,7 +112,6 @@ export function serviceEnvironments(
     [ENV.REWOO_WAIT_SECONDS]: String(config.workflow.waitSeconds),
     [ENV.REWOO_APPROVAL]: config.workflow.approvalRequired ? "required" : "none",
     [ENV.REWOO_CLARIFICATION]: config.workflow.clarification ? "ask" : "never",
-    [ENV.REWOO_PLAN_CACHE]: config.workflow.planCache ? "on" : "off",
   };
   // Checked by the API when it accepts a run, and again by finalize, the only writer, which holds
   // s3:PutObject on exactly these.
@@ -127,6 +126,8 @@ export function serviceEnvironments(
   const agent = {
     ...base,
     [ENV.REWOO_LLM_PROVIDER]: config.llm.provider,
+    // The planner reads and writes plan templates (docs/architecture.md, "Plan cache").
+    [ENV.REWOO_PLAN_CACHE]: config.workflow.planCache ? "on" : "off",
     // The planner turns this into the RunSteps Map's MaxConcurrencyPath value.
     [ENV.REWOO_WORKER_CONCURRENCY]: String(config.workflow.workerConcurrency),
     // Each role's temperature and output limit, when the environment sets them.
