@@ -1,5 +1,6 @@
 // PLANNER (ReWOO step 1): one LLM call turns the request into a plan; the plan is parsed and
-// validated before anything runs, then stored. Returns only ids for the state machine.
+// validated before anything runs, then stored. Returns only ids for the state machine. With the plan
+// cache on, a request of a shape planned before takes that plan instead, with no call (plan-cache.ts).
 // Legacy runs (POST /v1/evaluate-loan-conditions, the legacy endpoint: docs/architecture.md, "Where this
 // project comes from") skip the LLM: their plan is the fixed PreConditions → Conditions AI pair that the
 // loan profile requires anyway.
