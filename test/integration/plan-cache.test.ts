@@ -151,6 +151,29 @@ describe("a plan a person edits", () => {
   });
 });
 
+describe("a stored template the validator refuses", () => {
+  it("is not run: the planner plans, and its plan replaces the template", async () => {
+    const request = taxReturnRequest(["rm-conditions/1120-signed.pdf"], { options: { max_steps: 6 } });
+    const { key } = shapeKeyOf(request, undefined, twin.services);
+    const { config, clients } = twin.services;
+    const cache = new PlanCacheStore(clients.ddb, config.runsTable);
+    await cache.put(
+      key,
+      {
+        version: 1,
+        steps: [{ id: "E1", tool: "drop_tables", args: { table: "{{request.document#0}}" }, depends_on: [] }],
+      },
+      "run-planted",
+    );
+    const record = await run(request);
+    expect(record.status).toBe("SUCCEEDED");
+    expect(record.plan_source).toBe("planner");
+    expect(record.usage.llm_calls).toBe(2);
+    expect(record.plan?.steps.map((step) => step.tool)).not.toContain("drop_tables");
+    expect((await cache.get(key))?.source_run_id).toBe(record.run_id);
+  });
+});
+
 describe("options.plan_cache", () => {
   it("is validated like the other options", async () => {
     const response = await fetch(`${twin.gateway.urls.api}/v1/evaluate-conditions`, {
