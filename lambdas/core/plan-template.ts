@@ -307,6 +307,8 @@ function leftovers(template: PlanTemplate, input: TemplateInput): string[] {
     }
   }
   for (const word of wordsOf(request.instructions ?? "")) addWord(word);
+  // Where the caller's result goes and the session it belongs to name the caller, not the shape.
+  for (const value of [request.output_destination, request.session_id]) if (value) addValue(value);
 
   const problems: string[] = [];
   const check = (text: string, at: string) => {

@@ -171,6 +171,13 @@ describe("templateOf", () => {
       expect(refusal(name)).not.toEqual([]);
     });
 
+    it("the caller's result destination or session", () => {
+      const r = request({ output_destination: "s3://results/ortega-trust/", session_id: "hx9921" });
+      expect(refusal([step("E1", "llm", { prompt: "Write to the Ortega trust" })], r)).not.toEqual([]);
+      expect(refusal([step("E1", "llm", { prompt: "Session hx9921" })], r)).not.toEqual([]);
+      expect(refusal([step("E1", "llm", { prompt: "Session hx9921" })])).toEqual([]);
+    });
+
     it("a value found at two places of the request (the template could not say which)", () => {
       const r = request({
         metadata: { ...request().metadata, co_borrower: "Acme Widgets Inc" },
