@@ -212,9 +212,12 @@ function sourcesOf(request: EvaluationRequest): Sources {
   };
   for (const [index, path] of request.s3_pdf_paths.entries()) add(path, documentToken(index));
   for (const [index, { value }] of metadataNodes(request.metadata).entries()) {
-    // true/false/null say nothing of a borrower, and would match every flag a planner writes.
+    // true/false/null, empty values and numbers of one or two digits say nothing of a borrower, and
+    // would match the flags, limits and counts a planner writes.
     if (typeof value === "boolean" || value === null) continue;
     if (typeof value === "string" && value.trim() === "") continue;
+    if (typeof value === "number" && String(value).length < MIN_WORD_CHARS) continue;
+    if (typeof value === "object" && Object.keys(value).length === 0) continue;
     add(value, metadataToken(index));
   }
   const embedded = [...exact.entries()]

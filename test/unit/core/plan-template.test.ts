@@ -132,6 +132,18 @@ describe("templateOf", () => {
     );
   });
 
+  it("keeps a plan's own small numbers and empty values as they are", () => {
+    const r = request({ metadata: { ...request().metadata, owners: 5, liens: [] } });
+    const steps = [
+      step("E1", "query_database", { query: "similar_loans", filters: { limit: 5 }, extra: [] }),
+    ];
+    expect(template(steps, r).steps[0]?.args).toEqual({
+      query: "similar_loans",
+      filters: { limit: 5 },
+      extra: [],
+    });
+  });
+
   describe("refuses a plan that would carry its request's data into another run", () => {
     it("a borrower's name, in part, in a description", () => {
       const steps = loanPlan(request());
