@@ -26,6 +26,7 @@ import {
   PRICES,
 } from "./measure.ts";
 import { measureOcr, type OcrBenchOptions } from "./ocr.ts";
+import { measurePlanCache } from "./plan-cache.ts";
 import { runReact } from "./react.ts";
 import {
   defaultSizes,
@@ -86,6 +87,8 @@ export interface BenchOptions {
   ocr?: boolean | OcrBenchOptions;
   /** Score the banking assistant's reading of the labelled chat messages of examples/banking/ (default: on). */
   bankingNlu?: boolean;
+  /** A stream of loan requests with the plan cache off and on, in a twin of its own (default: on). */
+  planCache?: boolean;
   /** Run the live section when REWOO_LLM_PROVIDER=bedrock|openai is configured. */
   live: boolean;
   /** Measures of the reliability section (bench/reliability.ts); empty: no section. */
@@ -629,6 +632,11 @@ async function measureWithoutTheTwin(
   if (options.bankingNlu !== false) {
     log("reading the labelled banking chat messages…");
     results.banking_nlu = measureBankingNlu();
+  }
+
+  if (options.planCache !== false) {
+    log("a stream of loan requests with the plan cache off and on…");
+    results.plan_cache = await measurePlanCache({ borrowers: options.quick ? 2 : 4 });
   }
 
   if (options.bundles) {

@@ -3,6 +3,7 @@
 import { writeFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { LLM_LATENCY_MODEL } from "./measure.ts";
+import { planCacheSection } from "./plan-cache.ts";
 import { latencyChart, tokensChart } from "./report-charts.ts";
 import { fixed, int, table, usd } from "./report-format.ts";
 import { reliabilitySection } from "./report-reliability.ts";
@@ -56,6 +57,7 @@ function markdown(r: BenchResults, charts: { tokens: string; latency: string }):
   if (r.held_out) push(...heldOutSection(r.held_out), "");
   if (r.ocr) push(...ocrSection(r.ocr), "");
   if (r.banking_nlu) push(...bankingNluSection(r.banking_nlu), "");
+  if (r.plan_cache) push(...planCacheSection(r.plan_cache), "");
   if (r.reliability) push(...reliabilitySection(r.reliability, m.machine.cores), "");
   push("## Where ReWOO loses", "", ...losses(r), "");
   push("## Improvements found (proposed, not applied)", "", ...improvements(r), "");

@@ -1,6 +1,7 @@
 // What the benchmark's measures produce, as written to bench/results.json and read by the report
 // (report.ts). Types only: the measures (bench.ts, ocr.ts, banking-nlu.ts, ...) and the report both
 // import them here, so the measures can call the report's section writers without a cycle.
+
 import type { DEFAULT_SCAN } from "../examples/scanned.ts";
 import type { BankingIntent, Slots } from "../lambdas/agents/banking/nlu.ts";
 import type { BatchBenchResult } from "./batch.ts";
@@ -8,6 +9,7 @@ import type { BundleResult } from "./bundles.ts";
 import type { HeldOutScore } from "./held-out-documents.ts";
 import type { LayoutResults } from "./layouts.ts";
 import type { OverheadBreakdown } from "./measure.ts";
+import type { PlanCacheResults } from "./plan-cache.ts";
 import type { ReliabilityResults } from "./reliability.ts";
 
 // ---- the loan scenarios, ReWOO against ReAct (bench.ts) ----------------------------------------
@@ -171,6 +173,8 @@ export interface BenchResults {
   ocr?: OcrResults | null;
   /** The banking chat messages, development and held-out tables (absent when not measured). */
   banking_nlu?: BankingNluResults | null;
+  /** A stream of loan requests with the plan cache off and on (bench/plan-cache.ts; absent when not measured). */
+  plan_cache?: PlanCacheResults | null;
   /** A portfolio batch through the twin (POST /v1/batches, the Distributed Map emulation). */
   batch?: BatchBenchResult & { max_concurrency: number };
   live: LiveResult | null;

@@ -66,6 +66,7 @@ export async function main(argv: string[]): Promise<void> {
       "skip the hand-labelled real documents (test/fixtures/held-out-documents/, about 10 s)",
     )
     .option("--no-banking-nlu", "skip the banking chat messages (examples/banking/, under a second)")
+    .option("--no-plan-cache", "skip the plan cache stream (a twin of its own, about 10 s)")
     .option("--no-live", "skip the live-provider section even if REWOO_LLM_PROVIDER=bedrock|openai")
     .option(
       "--reliability <measures>",
@@ -96,6 +97,7 @@ export async function main(argv: string[]): Promise<void> {
     heldOut: boolean;
     ocr: boolean;
     bankingNlu: boolean;
+    planCache: boolean;
     live: boolean;
     reliability?: ReliabilityMeasure[] | boolean;
     memoryRuns?: number;
@@ -126,6 +128,7 @@ export async function main(argv: string[]): Promise<void> {
     heldOut: opts.heldOut,
     ocr: opts.ocr,
     bankingNlu: opts.bankingNlu,
+    planCache: opts.planCache,
     live: opts.live,
     reliability: Array.isArray(opts.reliability)
       ? opts.reliability

@@ -187,11 +187,17 @@ export function replanCount(run: { replans?: unknown }): number {
   return Number.isInteger(run.replans) && (run.replans as number) > 0 ? (run.replans as number) : 0;
 }
 
+/** Where the plan came from, when the run record says (REWOO_PLAN_CACHE). */
+function planSourceNote(run: Pick<RunRecord, "plan_source">): string {
+  if (run.plan_source === "cache") return " · plan: cached (no planner call)";
+  return run.plan_source === "planner" ? " · plan: planner" : "";
+}
+
 export function formatRunRecord(run: RunRecord, context: FormatContext = {}): string[] {
   const replans = replanCount(run);
   const lines = [
     "",
-    `${pc.bold(`Run ${run.run_id}: ${run.status}`)}${replans ? pc.yellow(` · replanned ×${replans}`) : ""}`,
+    `${pc.bold(`Run ${run.run_id}: ${run.status}`)}${run.plan_source === "cache" ? pc.cyan(" · cached plan") : ""}${replans ? pc.yellow(` · replanned ×${replans}`) : ""}`,
   ];
   if (run.error) lines.push(pc.red(`  ${run.error.error}: ${run.error.cause}`));
   lines.push(...formatResume(run, context));
@@ -234,7 +240,7 @@ export function formatRunRecord(run: RunRecord, context: FormatContext = {}): st
   lines.push(
     "",
     pc.dim(
-      `Evidence: ${run.evidence.filter((e) => e.status === "ok").length} ok, ${run.evidence.filter((e) => e.status === "error").length} failed · LLM usage: ${run.usage.llm_calls} calls, ${run.usage.input_tokens} input + ${run.usage.output_tokens} output tokens${run.usage.models?.length ? ` (${run.usage.models.join(", ")})` : ""}`,
+      `Evidence: ${run.evidence.filter((e) => e.status === "ok").length} ok, ${run.evidence.filter((e) => e.status === "error").length} failed${planSourceNote(run)} · LLM usage: ${run.usage.llm_calls} calls, ${run.usage.input_tokens} input + ${run.usage.output_tokens} output tokens${run.usage.models?.length ? ` (${run.usage.models.join(", ")})` : ""}`,
     ),
   );
   return lines;

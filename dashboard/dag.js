@@ -285,7 +285,8 @@ export class DagView {
       const status = statusOf(id) ?? "pending";
       let detail = "";
       if (id === PLANNER_ID) {
-        const calls = view.replans ? `replanned ×${view.replans}` : "1 LLM call";
+        const first = view.planSource === "cache" ? "cached plan, no LLM call" : "1 LLM call";
+        const calls = view.replans ? `replanned ×${view.replans}` : first;
         detail = view.plan ? `${view.steps.length} steps · ${calls}` : calls;
       } else if (id === SOLVER_ID)
         // A rejected run's result is Finalize's note, not the solver's verdicts.

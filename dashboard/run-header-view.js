@@ -40,6 +40,18 @@ export function renderRunHeader(el, view, { onCancel, cancelling }) {
       h(
         "div",
         { class: "run-actions" },
+        view.planSource === "cache"
+          ? h(
+              "span",
+              {
+                class: "badge badge-cached-plan",
+                title:
+                  "The plan of an earlier request of the same shape, filled in with this run's metadata and documents and validated again: no planner call",
+                dataset: { testid: "run-plan-source" },
+              },
+              "cached plan",
+            )
+          : null,
         view.replans > 0
           ? h(
               "span",

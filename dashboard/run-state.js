@@ -207,6 +207,12 @@ export class RunState {
     return [...this.replanEvents.values()].sort((a, b) => a.seq - b.seq);
   }
 
+  /** Where the run's first plan came from ("planner" or "cache"), once the record says; null before. */
+  get planSource() {
+    const source = this.record?.plan_source;
+    return source === "cache" || source === "planner" ? source : null;
+  }
+
   /** How often the planner planned again: the record's count, or the events seen if they know more. */
   get replans() {
     const counted = this.record?.replans;
@@ -331,6 +337,7 @@ export class RunState {
       planStage,
       solverStage,
       replans: this.replans,
+      planSource: this.planSource,
       replanEvents: replans,
       result,
       usage: record?.usage,

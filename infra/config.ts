@@ -57,6 +57,8 @@ export interface RewooConfig {
     readonly approvalRequired: boolean;
     /** Runs missing an input ask for it unless the request says otherwise (REWOO_CLARIFICATION). */
     readonly clarification: boolean;
+    /** Runs reuse a validated plan of an earlier request of the same shape (REWOO_PLAN_CACHE). */
+    readonly planCache: boolean;
   };
   readonly llm: {
     readonly provider: LlmProviderName;
@@ -192,6 +194,7 @@ const base: Omit<RewooConfig, "name"> = {
     waitSeconds: WORKFLOW_DEFAULTS.waitSeconds,
     approvalRequired: false,
     clarification: true,
+    planCache: true,
   },
   llm: { provider: DEFAULT_LLM_PROVIDER },
   ocr: { engine: "textract", minConfidence: 80, textractSignatures: true, textractForms: true },

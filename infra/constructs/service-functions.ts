@@ -126,6 +126,8 @@ export function serviceEnvironments(
   const agent = {
     ...base,
     [ENV.REWOO_LLM_PROVIDER]: config.llm.provider,
+    // The planner reads and writes plan templates (docs/architecture.md, "Plan cache").
+    [ENV.REWOO_PLAN_CACHE]: config.workflow.planCache ? "on" : "off",
     // The planner turns this into the RunSteps Map's MaxConcurrencyPath value.
     [ENV.REWOO_WORKER_CONCURRENCY]: String(config.workflow.workerConcurrency),
     // Each role's temperature and output limit, when the environment sets them.

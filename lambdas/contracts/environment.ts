@@ -126,6 +126,8 @@ export const RUNTIME_VARIABLES = {
   REWOO_APPROVAL: true,
   /** ask | never: whether a request missing an input pauses to ask for it by default */
   REWOO_CLARIFICATION: true,
+  /** on | off (default): whether runs reuse a validated plan of an earlier request of the same shape */
+  REWOO_PLAN_CACHE: true,
   /** Steps of one plan level run at once (the RunSteps Map's concurrency) */
   REWOO_WORKER_CONCURRENCY: true,
   /** Evidence above this many bytes of JSON goes to S3 instead of the item */

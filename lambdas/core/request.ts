@@ -77,6 +77,7 @@ export const EvaluationRequestSchema = z.strictObject({
       parallel: z.boolean().optional(),
       approval: z.enum(["required", "none"], { message: 'expected "required" or "none"' }).optional(),
       clarification: z.enum(["ask", "never"], { message: 'expected "ask" or "never"' }).optional(),
+      plan_cache: z.boolean({ message: "expected true or false" }).optional(),
     })
     .optional(),
 });

@@ -101,6 +101,11 @@ export interface EvaluationOptions {
    * "never": it is answered as it is (what needed the input comes out undecided).
    */
   clarification?: "ask" | "never";
+  /**
+   * false: this run's plan is written by the planner, neither read from the plan cache nor stored in it
+   * (default: the environment's REWOO_PLAN_CACHE).
+   */
+  plan_cache?: boolean;
 }
 
 /** The hybrid request of docs/api.openapi.yaml EvaluationRequest. */
@@ -217,6 +222,8 @@ export interface Approval {
   reason?: string;
 }
 
+export type PlanSource = "planner" | "cache";
+
 export interface RunRecord {
   run_id: string;
   status: RunStatus;
@@ -228,6 +235,12 @@ export interface RunRecord {
   session_id?: string;
   request: EvaluationRequest;
   plan?: Plan;
+  /**
+   * Where the run's first plan came from: "planner" (an LLM call) or "cache" (a template of an earlier
+   * run of the same request shape, filled in and validated, no planner call). A replan is the planner's.
+   * Absent on legacy runs and runs recorded before the cache existed.
+   */
+  plan_source?: PlanSource;
   evidence: Evidence[];
   result?: RunResult;
   error?: { error: string; cause: string };

@@ -1,5 +1,6 @@
 // PLANNER (ReWOO step 1): one LLM call turns the request into a plan; the plan is parsed and
-// validated before anything runs, then stored. Returns only ids for the state machine.
+// validated before anything runs, then stored. Returns only ids for the state machine. With the plan
+// cache on, a request of a shape planned before takes that plan instead, with no call (plan-cache.ts).
 // Legacy runs (POST /v1/evaluate-loan-conditions, the legacy endpoint: docs/architecture.md, "Where this
 // project comes from") skip the LLM: their plan is the fixed PreConditions → Conditions AI pair that the
 // loan profile requires anyway.
@@ -21,7 +22,8 @@ import { maxStepsFor, normalizePlan, PlanValidationError } from "../core/validat
 import type { ReplanContext } from "../llm/types.ts";
 import { countedCompletion } from "../llm/usage.ts";
 import type { Services } from "../runtime/services.ts";
-import { scopeOf } from "./scope.ts";
+import { cachedPlan } from "./plan-cache.ts";
+import { plannerScope } from "./scope.ts";
 
 export interface PlanOutput {
   levels: string[][];
@@ -49,14 +51,21 @@ export async function planRun(runId: string, services: Services, log: Logger): P
     return planOutput(stored, request, config);
   }
 
+  const cached =
+    mode === "legacy"
+      ? undefined
+      : await cachedPlan({ run_id: runId, request, mode, profile }, services, log);
   const { plan, request: read } =
     mode === "legacy"
       ? { plan: fixedPlan(request, services), request }
-      : await writtenPlan(runId, request, profile, services, log);
+      : cached
+        ? { plan: cached, request }
+        : await writtenPlan(runId, request, profile, services, log);
 
   // The planner's reading of the message (a hosted banking planner) becomes the run's request.
   const reread = read === request ? {} : { request: read };
-  if (!(await runs.updateRun(runId, { status: "RUNNING", plan, ...reread }))) {
+  const source = mode === "legacy" ? {} : { plan_source: cached ? ("cache" as const) : ("planner" as const) };
+  if (!(await runs.updateRun(runId, { status: "RUNNING", plan, ...source, ...reread }))) {
     // Cancelled while the planner was thinking: the plan would only confuse the finished run's event stream.
     const { status: now } = await runs.getMeta(runId);
     throw new Error(`run ${runId} became ${now} while it was being planned; plan discarded`);
@@ -105,13 +114,7 @@ async function writtenPlan(
   }
 }
 
-/** How a loan request's instructions are read; other agents' requests have no such reading. */
-export function plannerScope(
-  request: EvaluationRequest,
-  profile: ProfileName | undefined,
-): InstructionReading | undefined {
-  return profile === undefined ? scopeOf(request) : undefined;
-}
+export { plannerScope } from "./scope.ts";
 
 export interface PlannedRequest {
   plan: Plan;

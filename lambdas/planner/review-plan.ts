@@ -11,6 +11,7 @@ import { maxStepsFor, PlanValidationError } from "../core/validate.ts";
 import { reviewPlanWithModel } from "../runtime/reviewer.ts";
 import type { Services } from "../runtime/services.ts";
 import type { MetaItem } from "../store/runs.ts";
+import { rememberReviewedPlan } from "./plan-cache.ts";
 import { askPlanner, type PlanOutput, plannerScope, planOutput } from "./plan-run.ts";
 
 export interface PlanReviewOutput extends PlanOutput, WaitDecision {
@@ -185,5 +186,11 @@ export async function reviewPlanRun(
   // The verdict is stored with its event's seq: one round trip.
   await publisher.publish(runId, { stage: "review", target: "plan", ...verdict }, { plan_review: verdict });
   log.info("plan reviewed", { score: verdict.score, approved: verdict.approved });
+  await rememberReviewedPlan(
+    meta,
+    { plan: final, approved: verdict.approved, replanned: final !== plan },
+    services,
+    log,
+  );
   return reviewedOutput(meta, final, verdict, services);
 }

@@ -6,7 +6,7 @@
 
 import { loadCatalog, resolveClassification } from "../agents/loan/catalog.ts";
 import { type InstructionScope, interpretInstructions } from "../agents/loan/instructions/interpret.ts";
-import type { EvaluationRequest } from "../core/types.ts";
+import type { EvaluationRequest, InstructionReading, ProfileName } from "../core/types.ts";
 
 export function scopeOf(request: EvaluationRequest): InstructionScope {
   const given = request.metadata.classification;
@@ -20,4 +20,12 @@ export function scopeOf(request: EvaluationRequest): InstructionScope {
     conditions: catalog.filter(applies),
     elsewhere: catalog.filter((condition) => !applies(condition)),
   });
+}
+
+/** How a loan request's instructions are read; other agents' requests have no such reading. */
+export function plannerScope(
+  request: EvaluationRequest,
+  profile: ProfileName | undefined,
+): InstructionReading | undefined {
+  return profile === undefined ? scopeOf(request) : undefined;
 }

@@ -215,6 +215,12 @@ const EnvShape = {
   [ENV.REWOO_APPROVAL]: z.enum(["required", "none"]).default("none"),
   /** "ask": a request missing an input a condition needs pauses and asks for it unless it says otherwise. */
   [ENV.REWOO_CLARIFICATION]: z.enum(["ask", "never"]).default("ask"),
+  /**
+   * "on": the planner reuses a plan template of the same request shape (docs/architecture.md, "Plan
+   * cache"). Off unless told: the CDK stack turns it on per environment (workflow.planCache), the local
+   * twin when REWOO_PLAN_CACHE=on is set.
+   */
+  [ENV.REWOO_PLAN_CACHE]: z.enum(["on", "off"]).default("off"),
   /** At least the widest level a plan within REWOO_MAX_STEPS can have, so a level runs in one wave. */
   [ENV.REWOO_WORKER_CONCURRENCY]: positiveInt(WORKFLOW_DEFAULTS.workerConcurrency),
   /** Evidence above this many bytes of JSON goes to S3; DynamoDB items stop at 400 KB. */
@@ -403,6 +409,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
     waitSeconds: e.REWOO_WAIT_SECONDS,
     approvalByDefault: e.REWOO_APPROVAL === "required",
     clarificationByDefault: e.REWOO_CLARIFICATION === "ask",
+    planCache: e.REWOO_PLAN_CACHE === "on",
     workerConcurrency: e.REWOO_WORKER_CONCURRENCY,
     evidenceInlineLimit: e.REWOO_EVIDENCE_INLINE_LIMIT,
     toolLatencyMs: parseLatencies(e.REWOO_TOOL_LATENCY_MS, ENV.REWOO_TOOL_LATENCY_MS),

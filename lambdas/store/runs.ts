@@ -20,6 +20,7 @@ import type {
   EvaluationRequest,
   Evidence,
   Plan,
+  PlanSource,
   ProfileName,
   ProgressEvent,
   ProgressEventBody,
@@ -154,6 +155,7 @@ export class RunStore {
       ...(meta.session_id ? { session_id: meta.session_id } : {}),
       request: meta.request,
       ...(meta.plan ? { plan: meta.plan } : {}),
+      ...(meta.plan_source ? { plan_source: meta.plan_source } : {}),
       evidence,
       ...(meta.result ? { result: meta.result } : {}),
       ...(meta.error ? { error: meta.error } : {}),
@@ -182,6 +184,7 @@ export class RunStore {
       status?: RunStatus;
       request?: EvaluationRequest;
       plan?: Plan;
+      plan_source?: PlanSource;
       result?: RunResult;
       error?: { error: string; cause: string };
       plan_review?: Review;
@@ -209,6 +212,7 @@ export class RunStore {
     if (patch.status) set("status", patch.status);
     if (patch.request) set("request", patch.request);
     if (patch.plan) set("plan", patch.plan);
+    if (patch.plan_source) set("plan_source", patch.plan_source);
     if (patch.result) set("result", patch.result);
     if (patch.error) set("error", patch.error);
     if (patch.plan_review) set("plan_review", patch.plan_review);

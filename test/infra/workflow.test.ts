@@ -256,6 +256,11 @@ describe("workflow settings from the configuration", () => {
     );
   });
 
+  it("turns the plan cache on for the planner, as workflow.planCache says", () => {
+    const env = functionAccess(synthesize().serviceTemplate, "rewoo-planner").environment;
+    expect(env).toMatchObject({ REWOO_PLAN_CACHE: "on" });
+  });
+
   it("passes the wait settings to the functions", () => {
     const dev = synthesize();
     const env = functionAccess(dev.serviceTemplate, "rewoo-planner").environment;

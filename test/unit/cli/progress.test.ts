@@ -20,6 +20,21 @@ const emptyResult: RunResult = {
   recommendations: [],
 };
 
+describe("formatRunRecord: where the plan came from", () => {
+  it("says a cached plan was used, in the heading and beside the LLM usage", () => {
+    const lines = plain(formatRunRecord(recordWith(emptyResult, { plan_source: "cache" })));
+    expect(lines[1]).toBe(`Run ${RUN_ID}: SUCCEEDED · cached plan`);
+    expect(lines.at(-1)).toMatch(/ · plan: cached \(no planner call\) · LLM usage: /);
+  });
+
+  it("names the planner when it planned, and nothing for records without the field", () => {
+    const planned = plain(formatRunRecord(recordWith(emptyResult, { plan_source: "planner" })));
+    expect(planned[1]).toBe(`Run ${RUN_ID}: SUCCEEDED`);
+    expect(planned.at(-1)).toMatch(/ · plan: planner · LLM usage: /);
+    expect(plain(formatRunRecord(recordWith(emptyResult))).at(-1)).not.toContain("plan:");
+  });
+});
+
 describe("formatEvent", () => {
   it("says plainly that the planner planned again, and why", () => {
     const replan = replannedRunEvents().find((event) => event.stage === "replan");

@@ -14,6 +14,7 @@ interface RunView {
   steps: StepView[];
   planStage: string;
   replans: number;
+  planSource: "planner" | "cache" | null;
   replanEvents: ProgressEvent[];
 }
 interface RunStateLike {
@@ -163,5 +164,17 @@ describe("describeEvent", () => {
     const plans = events.filter((event) => event.stage === "plan");
     expect(describeEvent(plans[0])).toBe("Plan: 3 steps in 2 levels");
     expect(describeEvent(plans[1], { afterReplan: true })).toBe("New plan: 3 steps in 2 levels");
+  });
+});
+
+describe("where the plan came from", () => {
+  it("is the record's plan_source, and unknown until a record says", () => {
+    const state = new RunState(RUN_ID);
+    for (const event of runEvents()) state.applyEvent(event);
+    expect(state.view().planSource).toBeNull();
+    state.applyRecord({ ...runRecord("SUCCEEDED"), plan_source: "cache" });
+    expect(state.view().planSource).toBe("cache");
+    state.applyRecord({ ...runRecord("SUCCEEDED"), plan_source: "elsewhere" });
+    expect(state.view().planSource).toBeNull();
   });
 });
