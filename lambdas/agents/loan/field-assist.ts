@@ -4,11 +4,11 @@
 // (whitespace aside), to be on the page it names and to contain the value. Anything else is
 // rejected and the verdict stays insufficient_evidence. Pure apart from the `ask` it is given.
 import * as z from "zod";
-import { dataTag, truncate } from "../../core/prompts.ts";
+import { truncate } from "../../core/prompts.ts";
 import { type CatalogField, findCondition, findField } from "./catalog.ts";
 import type { ConditionsResult } from "./conditions-engine.ts";
 import type { AssistedField, ExtractionReport, FieldReading } from "./extraction.ts";
-import { contains, FIELD_DOCUMENT_CHAR_BUDGET, firstJsonObject, verbatimOnPage } from "./grounding.ts";
+import { contains, firstJsonObject, taggedPages, verbatimOnPage } from "./grounding.ts";
 import type { ExtractedDocument } from "./pdf-text.ts";
 import { renderRowsPrompt, verifyRowsAnswer } from "./statement-rows-assist.ts";
 import { MAX_EXCERPT } from "./text.ts";
@@ -68,12 +68,7 @@ export function fieldQuestions(
 export function renderFieldPrompt(question: FieldQuestion): string {
   if (question.field.name === "transactions") return renderRowsPrompt(question);
   const { document, field } = question;
-  let budget = FIELD_DOCUMENT_CHAR_BUDGET;
-  const pages = document.pages.map((text, index) => {
-    const content = truncate(text, Math.max(0, budget));
-    budget -= content.length;
-    return dataTag("page", { n: String(index + 1) }, content);
-  });
+  const pages = taggedPages(document);
   return [
     `Find ${field.description} in the document below (${document.page_count} page${document.page_count === 1 ? "" : "s"}).`,
     `Answer with {"value": "<the value as printed>", "page": <its page number>, "quote": "<the text of that page the value is printed in, copied exactly, at most ${MAX_EXCERPT} characters>"}, or {"value": null} when the document does not show it.`,

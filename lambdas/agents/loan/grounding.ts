@@ -1,9 +1,21 @@
 // What a model's answer about a document is checked with: its JSON, and its quotes found verbatim on
 // the page they name. Shared by the field and the transaction-row questions.
+import { dataTag, truncate } from "../../core/prompts.ts";
+import type { ExtractedDocument } from "./pdf-text.ts";
 import { MAX_EXCERPT } from "./text.ts";
 
 /** Characters of one document's text a question carries (pages in order, the rest cut). */
 export const FIELD_DOCUMENT_CHAR_BUDGET = 12_000;
+
+/** The document's pages in data tags, in order, within the budget (the rest cut). */
+export function taggedPages(document: ExtractedDocument): string[] {
+  let budget = FIELD_DOCUMENT_CHAR_BUDGET;
+  return document.pages.map((text, index) => {
+    const content = truncate(text, Math.max(0, budget));
+    budget -= content.length;
+    return dataTag("page", { n: String(index + 1) }, content);
+  });
+}
 
 export function firstJsonObject(text: string): unknown {
   const start = text.indexOf("{");

@@ -5,10 +5,10 @@
 // (a fee, a deposit) but prove an absence only when they add up to the statement's printed total
 // (statement-activity.ts).
 import * as z from "zod";
-import { dataTag, truncate } from "../../core/prompts.ts";
+import { truncate } from "../../core/prompts.ts";
 import type { AssistedRow } from "./extraction.ts";
 import type { FieldOutcome, FieldQuestion } from "./field-assist.ts";
-import { contains, FIELD_DOCUMENT_CHAR_BUDGET, firstJsonObject, verbatimOnPage } from "./grounding.ts";
+import { contains, firstJsonObject, taggedPages, verbatimOnPage } from "./grounding.ts";
 import { findAmounts, MAX_EXCERPT } from "./text.ts";
 
 /** Rows one answer may list: a month of a busy account; more is cut, and the cut said. */
@@ -16,12 +16,7 @@ export const MAX_ASSISTED_ROWS = 250;
 
 export function renderRowsPrompt(question: FieldQuestion): string {
   const { document } = question;
-  let budget = FIELD_DOCUMENT_CHAR_BUDGET;
-  const pages = document.pages.map((text, index) => {
-    const content = truncate(text, Math.max(0, budget));
-    budget -= content.length;
-    return dataTag("page", { n: String(index + 1) }, content);
-  });
+  const pages = taggedPages(document);
   return [
     `List every transaction row of the bank statement below (${document.page_count} page${document.page_count === 1 ? "" : "s"}): deposits, withdrawals, checks and fees, each once, in the order printed.`,
     `Answer with {"rows": [{"page": <its page number>, "quote": "<the row's text as printed on that page, copied exactly, at most ${MAX_EXCERPT} characters>", "date": "<the row's date as printed>", "description": "<what the row says>", "amount": "<the amount as printed>", "direction": "credit" | "debit"}]}, or {"rows": []} when the statement lists none.`,

@@ -299,6 +299,21 @@ type Word = z.infer<typeof WordBlock>;
 type Line = z.infer<typeof LineBlock>;
 
 function toPages(request: OcrRequest, responses: GetResponse[], api: Api): OcrResult["pages"] {
+  /** A block in the shape its type must have, or an error naming the block. */
+  const checked = <T extends z.ZodType>(
+    schema: T,
+    block: { BlockType: string },
+    where: string,
+  ): z.infer<T> => {
+    const parsed = schema.safeParse(block);
+    if (parsed.success) return parsed.data;
+    throw new UnexpectedTextractResponseError(
+      api.get,
+      request.document,
+      parsed.error,
+      `${where} (${block.BlockType})`,
+    );
+  };
   const wanted = new Set(request.pages);
   const documentPages = responses.find((response) => response.DocumentMetadata)?.DocumentMetadata?.Pages;
   const lines = new Map<number, Line[]>(request.pages.map((page) => [page, []]));
@@ -312,15 +327,7 @@ function toPages(request: OcrRequest, responses: GetResponse[], api: Api): OcrRe
       // Paginated: the index is within its answer (NextToken page), which is named too.
       const where = responses.length > 1 ? `answer ${answer + 1}: Blocks[${index}]` : `Blocks[${index}]`;
       if (block.BlockType === "SIGNATURE" && api.signatures) {
-        const parsed = SignatureBlock.safeParse(block);
-        if (!parsed.success) {
-          throw new UnexpectedTextractResponseError(
-            api.get,
-            request.document,
-            parsed.error,
-            `${where} (SIGNATURE)`,
-          );
-        }
+        const parsed = { data: checked(SignatureBlock, block, where) };
         const page = pageOf(parsed.data, documentPages, request, where, api);
         const size = request.pageSizes[page - 1];
         if (wanted.has(page) && size) signatures.get(page)?.push(signatureInPoints(parsed.data, size));
@@ -330,15 +337,7 @@ function toPages(request: OcrRequest, responses: GetResponse[], api: Api): OcrRe
         api.forms &&
         (block.BlockType === "KEY_VALUE_SET" || block.BlockType === "TABLE" || block.BlockType === "CELL")
       ) {
-        const parsed = StructureBlock.safeParse(block);
-        if (!parsed.success) {
-          throw new UnexpectedTextractResponseError(
-            api.get,
-            request.document,
-            parsed.error,
-            `${where} (${block.BlockType})`,
-          );
-        }
+        const parsed = { data: checked(StructureBlock, block, where) };
         const page = pageOf(parsed.data, documentPages, request, where, api);
         byId.set(parsed.data.Id, parsed.data);
         if (wanted.has(page) && block.BlockType !== "CELL") structures.get(page)?.push(parsed.data);
@@ -346,16 +345,10 @@ function toPages(request: OcrRequest, responses: GetResponse[], api: Api): OcrRe
         continue;
       }
       if (block.BlockType !== "LINE" && block.BlockType !== "WORD") continue;
-      const schema = block.BlockType === "LINE" ? LineBlock : WordBlock;
-      const parsed = schema.safeParse(block);
-      if (!parsed.success) {
-        throw new UnexpectedTextractResponseError(
-          api.get,
-          request.document,
-          parsed.error,
-          `${where} (${block.BlockType})`,
-        );
-      }
+      const parsed = {
+        data:
+          block.BlockType === "LINE" ? checked(LineBlock, block, where) : checked(WordBlock, block, where),
+      };
       const page = pageOf(parsed.data, documentPages, request, where, api);
       if (!wanted.has(page)) continue;
       if (block.BlockType === "LINE") lines.get(page)?.push(parsed.data as Line);
