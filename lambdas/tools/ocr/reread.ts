@@ -13,6 +13,8 @@ export const REREAD_MAX_LINES = 16;
 const ENLARGE = 2;
 /** How much surer (mean, 0–100) the second reading must be to replace the first. */
 const SURER_BY = 5;
+/** Words read below this (0–100) in the second reading are noise, as in the first. */
+const NOISE = 30;
 
 /** Reads a crop as one line: words in points of the crop (origin bottom left) at `scale` pixels a point. */
 export type ReadLine = (image: GreyImage, scale: number) => Promise<OcrLine[]>;
@@ -78,16 +80,26 @@ export async function rereadUnsureLines(
       // tesseract reads nothing narrower than a few pixels (a rule's sliver at the page's edge).
       if (cropped.width < 8 || cropped.height < 8) return;
       const piece = resize(cropped, ENLARGE);
-      const again = (await readLine(piece, scale * ENLARGE)).flatMap((read) => read.words);
-      if (again.length === 0) return;
-      if (meanConfidence(again) < meanConfidence(line.words) + SURER_BY) return;
-      if (content(again) < 0.6 * content(line.words)) return;
       // Back on the page: the crop's origin is its bottom left corner.
       const originX = left / scale;
       const originY = pageHeight - (top + cropHeight) / scale;
-      result[index] = {
-        words: again.map((word) => ({ ...word, x: word.x + originX, y: word.y + originY })),
-      };
+      const lineBottom = Math.min(...line.words.map((word) => word.y));
+      const lineTop = Math.max(...line.words.map((word) => word.y + word.height));
+      // The margin may catch a neighbouring line's edge: only words centred on this line, read
+      // above the noise, are this line's.
+      const again = (await readLine(piece, scale * ENLARGE))
+        .flatMap((read) => read.words)
+        .map((word) => ({ ...word, x: word.x + originX, y: word.y + originY }))
+        .filter((word) => {
+          const centre = word.y + word.height / 2;
+          return word.confidence >= NOISE && centre >= lineBottom && centre <= lineTop;
+        });
+      if (again.length === 0) return;
+      if (meanConfidence(again) < meanConfidence(line.words) + SURER_BY) return;
+      // The same line read better: about as much text as before, not less, and nothing added.
+      const before = content(line.words);
+      if (content(again) < 0.6 * before || content(again) > 1.25 * before + 2) return;
+      result[index] = { words: again };
       replaced++;
     }),
   );

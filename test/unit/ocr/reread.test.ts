@@ -62,6 +62,22 @@ describe("re-reading unsure lines", () => {
     expect(nothing.lines[0]).toBe(lines[0]);
   });
 
+  it("drops what the margin caught of a neighbouring line, and refuses a reading that adds text", async () => {
+    const lines = [line(650, ["Payroll", 60, 62], ["2,310.44", 300, 70])];
+    // Crop origin y = 650 - 4.5; a word at crop y 14 sits at 659.5, centred above the line's top (660).
+    const caught = await rereadUnsureLines(lines, PAGE, SCALE, async () => [
+      line(4, ["Payroll", 6, 95], ["2,310.44", 246, 96]),
+      line(14, ["Rent", 6, 90]),
+      line(4, ["~", 200, 12]),
+    ]);
+    expect(caught.replaced).toBe(1);
+    expect(caught.lines[0]?.words.map((word) => word.text)).toEqual(["Payroll", "2,310.44"]);
+    const added = await rereadUnsureLines(lines, PAGE, SCALE, async () => [
+      line(4, ["Payroll", 6, 95], ["Harbor", 50, 95], ["Freight", 90, 95], ["2,310.44", 246, 96]),
+    ]);
+    expect(added.replaced).toBe(0);
+  });
+
   it(`reads at most ${REREAD_MAX_LINES} lines a page, the least sure first, and skips slivers at the page's edge`, async () => {
     const many = Array.from({ length: REREAD_MAX_LINES + 4 }, (_, index) =>
       line(100 + index * 20, [`word${index}`, 100, 40 + index]),
