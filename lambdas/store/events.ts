@@ -1,7 +1,7 @@
 // Progress events (docs/api.openapi.yaml ProgressEvent): stored first (the durable, ordered record with gap-free seq),
 // then handed to every sink. Sinks are where live delivery plugs in (WebSocket push): adding one
 // touches only the list built at cold start. A sink failure never fails a run.
-import type { ProgressEvent, ProgressEventBody } from "../core/types.ts";
+import type { ProgressEvent, ProgressEventBody, Usage } from "../core/types.ts";
 import type { EventRecordFields, RunStore } from "./runs.ts";
 
 export interface EventSink {
@@ -34,6 +34,44 @@ export class EventPublisher {
       this.logger?.warn("event after the run's complete event dropped", { run_id: runId, stage: body.stage });
       return undefined;
     }
+    await this.deliver(event);
+    return event;
+  }
+
+  /**
+   * Publishes the event that reports `write` (a worker's evidence) one round trip sooner than
+   * `await write` then `publish`: the event's seq is reserved while `write` runs, with `usage`
+   * added in that same update, and the event item is stored once `write` has settled, so it never
+   * precedes what it reports. The reserved seq is always filled: `bodyOf` is also asked for the
+   * body when `write` failed (that error is then thrown after the event is stored). With the stream
+   * closed, no event is stored and `usage` is added on its own.
+   */
+  async publishAfter<T>(
+    runId: string,
+    stage: ProgressEventBody["stage"],
+    write: Promise<T>,
+    bodyOf: (written: PromiseSettledResult<T>) => ProgressEventBody,
+    usage?: Usage,
+  ): Promise<{ value: T; event: ProgressEvent | undefined }> {
+    const [written, reserved] = await Promise.allSettled([
+      write,
+      this.runs.reserveEventSeq(runId, stage, usage ? { usage } : {}),
+    ]);
+    if (reserved.status === "rejected")
+      throw written.status === "rejected" ? written.reason : reserved.reason;
+    let event: ProgressEvent | undefined;
+    if (reserved.value === undefined) {
+      this.logger?.warn("event after the run's complete event dropped", { run_id: runId, stage });
+      if (usage) await this.runs.addUsage(runId, usage);
+    } else {
+      event = await this.runs.putEvent(runId, reserved.value, bodyOf(written));
+      await this.deliver(event);
+    }
+    if (written.status === "rejected") throw written.reason;
+    return { value: written.value, event };
+  }
+
+  private async deliver(event: ProgressEvent): Promise<void> {
     await Promise.all(
       this.sinks.map(async (sink) => {
         try {
@@ -43,7 +81,6 @@ export class EventPublisher {
         }
       }),
     );
-    return event;
   }
 }
 

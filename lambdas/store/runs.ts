@@ -490,38 +490,75 @@ export class RunStore {
     body: ProgressEventBody,
     record: EventRecordFields = {},
   ): Promise<ProgressEvent | undefined> {
-    let seq: number;
+    const seq = await this.reserveEventSeq(runId, body.stage, { record });
+    return seq === undefined ? undefined : this.putEvent(runId, seq, body);
+  }
+
+  /**
+   * The first of an event's two writes (appendEvent): its seq, from the counter on META, with the
+   * run fields the event announces and usage to add, all in that one update. Undefined when the
+   * stream is closed (nothing is stored then, usage included). The caller must then store the event
+   * under that seq (putEvent), whatever happens: a seq handed out and never written is a hole that
+   * holds up every follower.
+   */
+  async reserveEventSeq(
+    runId: string,
+    stage: ProgressEventBody["stage"],
+    { record = {}, usage }: { record?: EventRecordFields; usage?: Usage } = {},
+  ): Promise<number | undefined> {
     // Fields the event announces (a review) are stored in the same update as its seq: one round trip.
     const sets = Object.entries(record).filter(([, value]) => value !== undefined);
     const names = Object.fromEntries(sets.map(([field]) => [`#${field}`, field]));
     const values = Object.fromEntries(sets.map(([field, value]) => [`:${field}`, value]));
     const assignments = [
-      ...(body.stage === "complete" ? ["events_closed = :closed"] : []),
+      ...(stage === "complete" ? ["events_closed = :closed"] : []),
       ...(sets.length ? ["updated_at = :now"] : []),
       ...sets.map(([field]) => `#${field} = :${field}`),
+    ];
+    const models = [...new Set(usage?.models ?? [])];
+    const additions = [
+      "event_seq :one",
+      ...(usage
+        ? [
+            "usage_llm_calls :c, usage_input_tokens :i, usage_output_tokens :o",
+            ...(models.length ? ["usage_models :m"] : []),
+          ]
+        : []),
     ];
     try {
       const { Attributes } = await this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: runKey(runId), sk: META },
-          UpdateExpression: `ADD event_seq :one${assignments.length ? ` SET ${assignments.join(", ")}` : ""}`,
+          UpdateExpression: `ADD ${additions.join(", ")}${assignments.length ? ` SET ${assignments.join(", ")}` : ""}`,
           ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(events_closed)",
           ...(sets.length ? { ExpressionAttributeNames: names } : {}),
           ExpressionAttributeValues: {
             ":one": 1,
-            ...(body.stage === "complete" ? { ":closed": true } : {}),
+            ...(stage === "complete" ? { ":closed": true } : {}),
             ...(sets.length ? { ":now": this.now().toISOString(), ...values } : {}),
+            ...(usage
+              ? {
+                  ":c": usage.llm_calls,
+                  ":i": usage.input_tokens,
+                  ":o": usage.output_tokens,
+                  ...(models.length ? { ":m": new Set(models) } : {}),
+                }
+              : {}),
           },
           ReturnValues: "UPDATED_NEW",
         }),
       );
-      seq = Number(Attributes?.event_seq);
+      return Number(Attributes?.event_seq);
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       await this.getMeta(runId); // throws RunNotFoundError for a missing run
       return undefined;
     }
+  }
+
+  /** The second of an event's two writes: the event item under the seq reserveEventSeq handed out. */
+  async putEvent(runId: string, seq: number, body: ProgressEventBody): Promise<ProgressEvent> {
     const event = { ...body, run_id: runId, seq, timestamp: this.now().toISOString() } as ProgressEvent;
     await this.ddb.send(
       new PutCommand({ TableName: this.table, Item: { pk: runKey(runId), sk: eventKey(seq), ...event } }),

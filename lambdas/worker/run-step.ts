@@ -89,31 +89,43 @@ export async function runStep(item: WorkItem, services: Services, log: Logger): 
     finished_at: finishedAt.toISOString(),
     duration_ms: finishedAt.getTime() - startedAt.getTime(),
   };
-  const [{ stored, written }] = await Promise.all([
-    evidenceStore.put(runId, evidence),
-    outcome.llmUsage.llm_calls > 0 ? runs.addUsage(runId, outcome.llmUsage) : undefined,
-  ]);
   // The tool's result is stored: a failed `started` write must not throw it away (a retry would
-  // only find the evidence and return it). The completed event below still follows it in seq.
+  // only find the evidence and return it). The completed event's seq is reserved after it.
   const startedError = await started;
   if (startedError) log.warn("started event not stored", { error: String(startedError) });
+  const reported = { stage: "worker", step: stepId, tool: step.tool, level: item.level_index } as const;
+  // One round trip after the tool where there were three (evidence, then the event's counter with the
+  // tool's model usage, then the event): the counter is updated while the evidence is written.
+  const {
+    value: { stored, written },
+  } = await publisher.publishAfter(
+    runId,
+    "worker",
+    evidenceStore.put(runId, evidence),
+    (put) =>
+      put.status === "fulfilled"
+        ? // A concurrent duplicate that stored first reports the same stored outcome.
+          {
+            ...reported,
+            status: put.value.stored.status === "ok" ? "completed" : "failed",
+            duration_ms: put.value.stored.duration_ms,
+            ...(put.value.stored.error ? { error: put.value.stored.error } : {}),
+          }
+        : {
+            ...reported,
+            status: "failed",
+            duration_ms: evidence.duration_ms,
+            error: `evidence not stored (${describeError(put.reason)}); the step is retried`,
+          },
+    outcome.llmUsage.llm_calls > 0 ? outcome.llmUsage : undefined,
+  );
   if (!written) {
-    // A concurrent duplicate finished first; its evidence stands and it published the outcome.
+    // A concurrent duplicate finished first; its evidence stands.
     log.info("evidence written by a concurrent invocation; keeping it");
     return { run_id: runId, step_id: stepId, status: stored.status, reused: true };
   }
   if (stored.status === "error") log.warn("tool failed", { tool: step.tool, error: stored.error });
   else log.info("tool completed", { tool: step.tool, duration_ms: stored.duration_ms });
-
-  await publisher.publish(runId, {
-    stage: "worker",
-    step: stepId,
-    tool: step.tool,
-    level: item.level_index,
-    status: stored.status === "ok" ? "completed" : "failed",
-    duration_ms: stored.duration_ms,
-    ...(stored.error ? { error: stored.error } : {}),
-  });
   return { run_id: runId, step_id: stepId, status: stored.status, reused: false };
 }
 

@@ -50,6 +50,16 @@ function stubServices(run: ToolRun) {
       publish: async (_runId: string, event: Record<string, unknown>) => {
         published.push(event);
       },
+      publishAfter: async <T>(
+        _runId: string,
+        _stage: string,
+        write: Promise<T>,
+        bodyOf: (written: PromiseSettledResult<T>) => Record<string, unknown>,
+      ) => {
+        const value = await write;
+        published.push(bodyOf({ status: "fulfilled", value }));
+        return { value, event: undefined };
+      },
     },
     faults: { draw: () => undefined },
     tools: { get: () => ({ args: z.looseObject({}), timeout_ms: TOOL_TIMEOUT_MS, run }) },
