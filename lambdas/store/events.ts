@@ -2,7 +2,7 @@
 // then handed to every sink. Sinks are where live delivery plugs in (WebSocket push): adding one
 // touches only the list built at cold start. A sink failure never fails a run.
 import type { ProgressEvent, ProgressEventBody, Usage } from "../core/types.ts";
-import type { EventRecordFields, RunStore } from "./runs.ts";
+import type { EventRecordFields, InvocationCount, RunStore } from "./runs.ts";
 
 export interface EventSink {
   readonly name: string;
@@ -44,18 +44,23 @@ export class EventPublisher {
    * added in that same update, and the event item is stored once `write` has settled, so it never
    * precedes what it reports. The reserved seq is always filled: `bodyOf` is also asked for the
    * body when `write` failed (that error is then thrown after the event is stored). With the stream
-   * closed, no event is stored and `usage` is added on its own.
+   * closed, no event is stored and `usage` is added on its own. `invocation`, asked for when the seq
+   * is reserved, is counted in that update; `counted` says whether it was (not on a closed stream).
    */
   async publishAfter<T>(
     runId: string,
     stage: ProgressEventBody["stage"],
     write: Promise<T>,
     bodyOf: (written: PromiseSettledResult<T>) => ProgressEventBody,
-    usage?: Usage,
-  ): Promise<{ value: T; event: ProgressEvent | undefined }> {
+    counts: { usage?: Usage; invocation?: () => InvocationCount } = {},
+  ): Promise<{ value: T; event: ProgressEvent | undefined; counted: boolean }> {
+    const { usage } = counts;
     const [written, reserved] = await Promise.allSettled([
       write,
-      this.runs.reserveEventSeq(runId, stage, usage ? { usage } : {}),
+      this.runs.reserveEventSeq(runId, stage, {
+        ...(usage ? { usage } : {}),
+        ...(counts.invocation ? { invocation: counts.invocation() } : {}),
+      }),
     ]);
     if (reserved.status === "rejected")
       throw written.status === "rejected" ? written.reason : reserved.reason;
@@ -68,7 +73,7 @@ export class EventPublisher {
       await this.deliver(event);
     }
     if (written.status === "rejected") throw written.reason;
-    return { value: written.value, event };
+    return { value: written.value, event, counted: reserved.value !== undefined };
   }
 
   private async deliver(event: ProgressEvent): Promise<void> {

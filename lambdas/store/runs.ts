@@ -62,6 +62,14 @@ export type { IdempotencyRecord } from "./idempotency.ts";
 export type { MetaItem } from "./run-item.ts";
 export { DEFAULT_LIST_BOUNDS, type ListBounds, type RunListPage, type RunListQuery } from "./run-list.ts";
 
+/** One function invocation's share of a run's cost (RunStore.addInvocation's counters). */
+export interface InvocationCount {
+  requests: number;
+  /** Memory (MB) × duration (ms). */
+  mb_ms: number;
+  transitions: number;
+}
+
 /** Run fields an event may store in the update that gives it its seq (what the event announces). */
 export type EventRecordFields = Partial<Pick<MetaItem, "plan_review" | "result_review">>;
 
@@ -496,7 +504,8 @@ export class RunStore {
 
   /**
    * The first of an event's two writes (appendEvent): its seq, from the counter on META, with the
-   * run fields the event announces and usage to add, all in that one update. Undefined when the
+   * run fields the event announces, usage and an invocation count to add, all in that one update
+   * (addUsage's and addInvocation's round trips saved). Undefined when the
    * stream is closed (nothing is stored then, usage included). The caller must then store the event
    * under that seq (putEvent), whatever happens: a seq handed out and never written is a hole that
    * holds up every follower.
@@ -504,7 +513,11 @@ export class RunStore {
   async reserveEventSeq(
     runId: string,
     stage: ProgressEventBody["stage"],
-    { record = {}, usage }: { record?: EventRecordFields; usage?: Usage } = {},
+    {
+      record = {},
+      usage,
+      invocation,
+    }: { record?: EventRecordFields; usage?: Usage; invocation?: InvocationCount } = {},
   ): Promise<number | undefined> {
     // Fields the event announces (a review) are stored in the same update as its seq: one round trip.
     const sets = Object.entries(record).filter(([, value]) => value !== undefined);
@@ -524,6 +537,7 @@ export class RunStore {
             ...(models.length ? ["usage_models :m"] : []),
           ]
         : []),
+      ...(invocation ? ["lambda_requests :r, lambda_mb_ms :mbms, sfn_transitions :t"] : []),
     ];
     try {
       const { Attributes } = await this.ddb.send(
@@ -543,6 +557,13 @@ export class RunStore {
                   ":i": usage.input_tokens,
                   ":o": usage.output_tokens,
                   ...(models.length ? { ":m": new Set(models) } : {}),
+                }
+              : {}),
+            ...(invocation
+              ? {
+                  ":r": invocation.requests,
+                  ":mbms": Math.round(invocation.mb_ms),
+                  ":t": invocation.transitions,
                 }
               : {}),
           },

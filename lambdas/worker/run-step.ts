@@ -4,9 +4,11 @@
 // infrastructure faults and an OCR job still running throw, for the state machine's Retry.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { abortableSleep } from "../core/abortable-sleep.ts";
+import { transitionsOf } from "../core/billed-transitions.ts";
 import { substitutePlaceholders } from "../core/placeholders.ts";
 import type { Evidence, PlanStep } from "../core/types.ts";
 import { type FaultKind, InjectedFaultError } from "../runtime/faults.ts";
+import type { Invocation } from "../runtime/invocation.ts";
 import type { Services } from "../runtime/services.ts";
 import { withTimeBudget } from "../runtime/time-budget.ts";
 import { TransientInfrastructureError } from "../runtime/transient.ts";
@@ -29,7 +31,12 @@ export interface WorkOutput {
  * idempotency check, the plan and the upstream evidence). The `started` event is written while the
  * tool runs, not before it.
  */
-export async function runStep(item: WorkItem, services: Services, log: Logger): Promise<WorkOutput> {
+export async function runStep(
+  item: WorkItem,
+  services: Services,
+  log: Logger,
+  invocation?: Pick<Invocation, "soFar" | "markCounted">,
+): Promise<WorkOutput> {
   const { runs, evidence: evidenceStore, publisher } = services;
   const { run_id: runId, step_id: stepId } = item;
   const { meta, evidence: runEvidence } = await runs.getMetaAndEvidence(runId);
@@ -94,10 +101,12 @@ export async function runStep(item: WorkItem, services: Services, log: Logger): 
   const startedError = await started;
   if (startedError) log.warn("started event not stored", { error: String(startedError) });
   const reported = { stage: "worker", step: stepId, tool: step.tool, level: item.level_index } as const;
-  // One round trip after the tool where there were three (evidence, then the event's counter with the
-  // tool's model usage, then the event): the counter is updated while the evidence is written.
+  // Two round trips after the tool where there were four (evidence, the event's counter, the event,
+  // the invocation's count on the run): the counter, with the tool's model usage and this
+  // invocation's count, is updated while the evidence is written.
   const {
     value: { stored, written },
+    counted,
   } = await publisher.publishAfter(
     runId,
     "worker",
@@ -117,8 +126,12 @@ export async function runStep(item: WorkItem, services: Services, log: Logger): 
             duration_ms: evidence.duration_ms,
             error: `evidence not stored (${describeError(put.reason)}); the step is retried`,
           },
-    outcome.llmUsage.llm_calls > 0 ? outcome.llmUsage : undefined,
+    {
+      ...(outcome.llmUsage.llm_calls > 0 ? { usage: outcome.llmUsage } : {}),
+      ...(invocation ? { invocation: () => invocation.soFar(transitionsOf("Work")) } : {}),
+    },
   );
+  if (counted) invocation?.markCounted?.();
   if (!written) {
     // A concurrent duplicate finished first; its evidence stands.
     log.info("evidence written by a concurrent invocation; keeping it");

@@ -3,19 +3,25 @@
 import { describe, expect, it } from "vitest";
 import type { ProgressEvent, ProgressEventBody, Usage } from "../../../lambdas/core/types.ts";
 import { EventPublisher } from "../../../lambdas/store/events.ts";
-import type { RunStore } from "../../../lambdas/store/runs.ts";
+import type { InvocationCount, RunStore } from "../../../lambdas/store/runs.ts";
 
 class MemoryRuns {
   seq = 0;
   closed = false;
   readonly events: ProgressEvent[] = [];
   readonly usage: Usage[] = [];
+  readonly invocations: InvocationCount[] = [];
   readonly log: string[] = [];
 
-  async reserveEventSeq(_runId: string, _stage: string, options: { usage?: Usage } = {}) {
+  async reserveEventSeq(
+    _runId: string,
+    _stage: string,
+    options: { usage?: Usage; invocation?: InvocationCount } = {},
+  ) {
     this.log.push("reserve");
     if (this.closed) return undefined;
     if (options.usage) this.usage.push(options.usage);
+    if (options.invocation) this.invocations.push(options.invocation);
     this.seq += 1;
     return this.seq;
   }
@@ -62,13 +68,15 @@ describe("EventPublisher.publishAfter", () => {
         return value;
       }),
       (settled) => body(settled.status === "fulfilled" ? "completed" : "failed"),
-      usage,
+      { usage, invocation: () => ({ requests: 1, mb_ms: 2048, transitions: 1 }) },
     );
     await new Promise((resolve) => setImmediate(resolve));
     expect(runs.log).toEqual(["reserve"]);
     finish("evidence");
-    const { value, event } = await published;
+    const { value, event, counted } = await published;
     expect(value).toBe("evidence");
+    expect(counted).toBe(true);
+    expect(runs.invocations).toEqual([{ requests: 1, mb_ms: 2048, transitions: 1 }]);
     expect(runs.log).toEqual(["reserve", "written", "put 1"]);
     expect(event).toMatchObject({ seq: 1, status: "completed" });
     expect(runs.usage).toEqual([usage]);
@@ -93,14 +101,17 @@ describe("EventPublisher.publishAfter", () => {
   it("stores no event on a closed stream and adds the usage on its own", async () => {
     const runs = new MemoryRuns();
     runs.closed = true;
-    const { value, event } = await publisherWith(runs).publishAfter(
+    const { value, event, counted } = await publisherWith(runs).publishAfter(
       "run-1",
       "worker",
       Promise.resolve(42),
       () => body("completed"),
-      usage,
+      { usage, invocation: () => ({ requests: 1, mb_ms: 1, transitions: 1 }) },
     );
     expect(value).toBe(42);
+    // Not counted: the invocation's own count at its end adds it.
+    expect(counted).toBe(false);
+    expect(runs.invocations).toEqual([]);
     expect(event).toBeUndefined();
     expect(runs.events).toEqual([]);
     expect(runs.usage).toEqual([usage]);
