@@ -518,15 +518,16 @@ export function roundTripSection(r: BenchResults): string[] {
   if (rows.length === 0) return [];
   return [
     "",
-    `DynamoDB round trips of the worker per step (\`${rows[0]?.scenario}\`, each step run again through the worker on the twin's client; \`bench/round-trips.ts\`): *before the tool* = requests answered before the tool started (what the tool waited for; the \`started\` event is written while the tool runs); *after* = the evidence, the usage of a tool that called a model, and the \`completed\` and \`started\` events (two writes each: the run's event counter, then the event). Target: at most 2 before the tool.`,
+    `DynamoDB round trips of the worker per step (\`${rows[0]?.scenario}\`, each step run again through the worker on the twin's client; \`bench/round-trips.ts\`): *before the tool* = requests answered before the tool started (what the tool waited for; the \`started\` event is written while the tool runs); *after* = the \`started\` event (the run's event counter, then the event), the evidence, the \`completed\` event's counter (with the usage of a tool that called a model and the invocation's count on the run) and its event item; *in sequence after the tool* = the round trips the step's result waits for once the tool returned (the evidence and the counter are sent together, the event item once both answered). Through the worker's handler. Target: at most 2 before the tool.`,
     "",
     table(
-      ["step", "tool", "before the tool", "after", "requests"],
+      ["step", "tool", "before the tool", "after", "in sequence after the tool", "requests"],
       rows.map((row) => [
         row.step_id,
         row.tool,
         `${row.before_tool} (${row.before_tool_commands.join(", ")})`,
         row.requests - row.before_tool,
+        row.after_tool_sequential ?? "–",
         row.requests,
       ]),
       ["l", "l", "l"],

@@ -54,18 +54,17 @@ export async function runStep(
     );
   }
 
-  const started = publisher
-    .publish(runId, {
-      stage: "worker",
-      step: stepId,
-      tool: step.tool,
-      level: item.level_index,
-      status: "started",
-    })
-    .then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+  const startedEvent = publisher.begin(runId, {
+    stage: "worker",
+    step: stepId,
+    tool: step.tool,
+    level: item.level_index,
+    status: "started",
+  });
+  const started = startedEvent.published.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   if (fault === "crash") {
     await started;
     throw new InjectedFaultError(
@@ -96,10 +95,6 @@ export async function runStep(
     finished_at: finishedAt.toISOString(),
     duration_ms: finishedAt.getTime() - startedAt.getTime(),
   };
-  // The tool's result is stored: a failed `started` write must not throw it away (a retry would
-  // only find the evidence and return it). The completed event's seq is reserved after it.
-  const startedError = await started;
-  if (startedError) log.warn("started event not stored", { error: String(startedError) });
   const reported = { stage: "worker", step: stepId, tool: step.tool, level: item.level_index } as const;
   // Two round trips after the tool where there were four (evidence, the event's counter, the event,
   // the invocation's count on the run): the counter, with the tool's model usage and this
@@ -129,9 +124,15 @@ export async function runStep(
     {
       ...(outcome.llmUsage.llm_calls > 0 ? { usage: outcome.llmUsage } : {}),
       ...(invocation ? { invocation: () => invocation.soFar(transitionsOf("Work")) } : {}),
+      // The completed event's seq follows the started event's; its item need not be written first.
+      after: startedEvent.reserved,
     },
   );
   if (counted) invocation?.markCounted?.();
+  // The tool's result is stored: a failed `started` write must not throw it away (a retry would
+  // only find the evidence and return it). Awaited so that no write outlives the invocation.
+  const startedError = await started;
+  if (startedError) log.warn("started event not stored", { error: String(startedError) });
   if (!written) {
     // A concurrent duplicate finished first; its evidence stands.
     log.info("evidence written by a concurrent invocation; keeping it");

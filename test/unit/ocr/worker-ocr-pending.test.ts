@@ -47,8 +47,9 @@ function stubServices(run: ToolRun) {
       },
     },
     publisher: {
-      publish: async (_runId: string, event: Record<string, unknown>) => {
+      begin: (_runId: string, event: Record<string, unknown>) => {
         published.push(event);
+        return { reserved: Promise.resolve(), published: Promise.resolve(undefined) };
       },
       publishAfter: async <T>(
         _runId: string,
