@@ -8,7 +8,6 @@ import { DeleteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Twin } from "../infra/local/twin.ts";
 import type { RunRecord } from "../lambdas/core/types.ts";
 import { META, runKey, stepKey } from "../lambdas/store/keys.ts";
-import { handler as workerHandler } from "../lambdas/worker/index.ts";
 import type { WorkOutput } from "../lambdas/worker/run-step.ts";
 
 export interface SentRequest {
@@ -108,6 +107,9 @@ export async function measureStepRoundTrips(
   );
   try {
     const level = record.plan?.levels.findIndex((ids) => ids.includes(stepId)) ?? 0;
+    // Imported here, not at the top: the handler's logger takes its level when its module loads, after
+    // the bench has set it.
+    const { handler: workerHandler } = await import("../lambdas/worker/index.ts");
     const output = await workerHandler({ run_id: runId, step_id: stepId, level_index: Math.max(0, level) });
     return {
       step_id: stepId,
