@@ -119,7 +119,7 @@ export async function runStep(
             ...reported,
             status: "failed",
             duration_ms: evidence.duration_ms,
-            error: `evidence not stored (${describeError(put.reason)}); the step is retried`,
+            error: `evidence not stored: ${describeError(put.reason)}`,
           },
     {
       ...(outcome.llmUsage.llm_calls > 0 ? { usage: outcome.llmUsage } : {}),
