@@ -554,6 +554,7 @@ async function roundTrips(
       before_tool_commands: measured.requests
         .filter((request) => request.answered_before_tool)
         .map((request) => request.command.replace(/Command$/, "")),
+      after_tool_sequential: measured.after_tool_sequential,
       requests: measured.requests.length,
     });
   }

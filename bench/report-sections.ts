@@ -518,15 +518,16 @@ export function roundTripSection(r: BenchResults): string[] {
   if (rows.length === 0) return [];
   return [
     "",
-    `DynamoDB round trips of the worker per step (\`${rows[0]?.scenario}\`, each step run again through the worker on the twin's client; \`bench/round-trips.ts\`): *before the tool* = requests answered before the tool started (what the tool waited for; the \`started\` event is written while the tool runs); *after* = the evidence, the usage of a tool that called a model, and the \`completed\` and \`started\` events (two writes each: the run's event counter, then the event). Target: at most 2 before the tool.`,
+    `DynamoDB round trips of the worker per step (\`${rows[0]?.scenario}\`, each step run again through the worker on the twin's client; \`bench/round-trips.ts\`): *before the tool* = requests answered before the tool started (what the tool waited for; the \`started\` event is written while the tool runs); *after* = the \`started\` event (the run's event counter, then the event), the evidence, the \`completed\` event's counter (with the usage of a tool that called a model and the invocation's count on the run) and its event item; *in sequence after the tool* = the round trips the step's result waits for once the tool returned (the evidence and the counter are sent together, the event item once both answered). Through the worker's handler. Target: at most 2 before the tool.`,
     "",
     table(
-      ["step", "tool", "before the tool", "after", "requests"],
+      ["step", "tool", "before the tool", "after", "in sequence after the tool", "requests"],
       rows.map((row) => [
         row.step_id,
         row.tool,
         `${row.before_tool} (${row.before_tool_commands.join(", ")})`,
         row.requests - row.before_tool,
+        row.after_tool_sequential ?? "–",
         row.requests,
       ]),
       ["l", "l", "l"],
@@ -549,8 +550,9 @@ export function improvements(r: BenchResults): string[] {
     "",
     "Still open:",
     "",
-    "1. **Progress events cost two writes each** (the run's event counter, then the event item), and a run publishes about 16: half of a run's DynamoDB requests. Writing the `completed` event's seq beside the evidence (a transaction) would save one round trip after each tool, but a failed evidence write would then leave a hole in the event sequence that holds up every live follower.",
+    "1. **Progress events cost two writes each** (the run's event counter, then the event item), and a run publishes about 16. A worker now reserves its `completed` event's seq while it writes the evidence, with the tool's model usage and its invocation's count in that update, so two round trips follow a tool instead of four (three when the tool returned before its `started` event had its seq). Evidence and event in one transaction would save one more, but the seq must be read back before the event item is written, and the twin's stream emulation does not stream transactional writes.",
     "2. **The twin's throughput is bound by the emulated database** (see Concurrency), not by the workflow: more Work environments help until dynalite, on the main thread, is the bottleneck.",
+    "3. **Live delivery shares the twin's main thread**: dynalite and the gateway answer the push function's two writes per subscriber and drain and its PostToConnection calls on the thread the run's functions use. Running the WebSocket function in a thread of its own was tried and made it worse (subscribes then race the push function's drains for the connections' leases: 943 DynamoDB requests per watched run instead of 562).",
   );
   return out;
 }

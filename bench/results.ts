@@ -153,6 +153,8 @@ export interface RoundTripResult {
   /** DynamoDB requests answered before the tool started. */
   before_tool: number;
   before_tool_commands: string[];
+  /** Round trips in sequence after the tool returned (absent in results measured before it was). */
+  after_tool_sequential?: number;
   /** Every DynamoDB request of the step. */
   requests: number;
 }

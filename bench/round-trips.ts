@@ -3,12 +3,12 @@
 // the run's event stream reopened) while every request is recorded. Progress-event writes (the
 // event counter) are held until the tool has started: a worker that waited for its `started`
 // event before calling the tool would never reach it, so what the worker awaits is what is counted.
+// The step runs through the worker's handler, so the invocation's own count on the run is included.
 import { DeleteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { Twin } from "../infra/local/twin.ts";
 import type { RunRecord } from "../lambdas/core/types.ts";
-import { createLogger } from "../lambdas/runtime/logger.ts";
 import { META, runKey, stepKey } from "../lambdas/store/keys.ts";
-import { runStep, type WorkOutput } from "../lambdas/worker/run-step.ts";
+import type { WorkOutput } from "../lambdas/worker/run-step.ts";
 
 export interface SentRequest {
   /** The DynamoDB operation (BatchGetItemCommand, UpdateItemCommand, ...). */
@@ -17,6 +17,11 @@ export interface SentRequest {
   answered_before_tool: boolean;
   /** An event-counter update (a progress event's first write). */
   event_write: boolean;
+  /** Its UpdateExpression, for an update. */
+  update?: string;
+  /** When it was sent and answered (performance.now()). */
+  sent_at: number;
+  answered_at: number;
 }
 
 export interface StepRoundTrips {
@@ -27,6 +32,11 @@ export interface StepRoundTrips {
   requests: SentRequest[];
   /** Requests answered before the tool started: the round trips the tool waited for. */
   before_tool: number;
+  /**
+   * Round trips in sequence after the tool returned (requests sent together count once): what the
+   * step's result waits for before the worker answers.
+   */
+  after_tool_sequential: number;
 }
 
 const HOLD_LIMIT_MS = 30_000;
@@ -59,6 +69,7 @@ export async function measureStepRoundTrips(
   const tool = twin.services.tools.get(step.tool);
   const run = tool.run;
   let toolStarted = false;
+  let toolFinishedAt = Number.POSITIVE_INFINITY;
   let release: () => void = () => undefined;
   const started = new Promise<void>((resolve) => {
     release = resolve;
@@ -66,7 +77,9 @@ export async function measureStepRoundTrips(
   tool.run = (...args: Parameters<typeof run>) => {
     toolStarted = true;
     release();
-    return run.apply(tool, args);
+    return run.apply(tool, args).finally(() => {
+      toolFinishedAt = performance.now();
+    });
   };
   const requests: SentRequest[] = [];
   const name = "rewoo-count-round-trips";
@@ -78,11 +91,15 @@ export async function measureStepRoundTrips(
       if (eventWrite && !toolStarted) {
         await Promise.race([started, new Promise((resolve) => setTimeout(resolve, HOLD_LIMIT_MS))]);
       }
+      const sentAt = performance.now();
       const output = await next(args);
       requests.push({
         command: String(context.commandName),
         answered_before_tool: !toolStarted,
         event_write: eventWrite,
+        ...(input.UpdateExpression ? { update: input.UpdateExpression } : {}),
+        sent_at: sentAt,
+        answered_at: performance.now(),
       });
       return output;
     },
@@ -90,11 +107,10 @@ export async function measureStepRoundTrips(
   );
   try {
     const level = record.plan?.levels.findIndex((ids) => ids.includes(stepId)) ?? 0;
-    const output = await runStep(
-      { run_id: runId, step_id: stepId, level_index: Math.max(0, level) },
-      twin.services,
-      createLogger("rewoo-round-trips"),
-    );
+    // Imported here, not at the top: the handler's logger takes its level when its module loads, after
+    // the bench has set it.
+    const { handler: workerHandler } = await import("../lambdas/worker/index.ts");
+    const output = await workerHandler({ run_id: runId, step_id: stepId, level_index: Math.max(0, level) });
     return {
       step_id: stepId,
       tool: step.tool,
@@ -102,9 +118,25 @@ export async function measureStepRoundTrips(
       tool_started: toolStarted,
       requests,
       before_tool: requests.filter((request) => request.answered_before_tool).length,
+      after_tool_sequential: sequentialRounds(
+        requests.filter((request) => request.sent_at >= toolFinishedAt),
+      ),
     };
   } finally {
     ddb.middlewareStack.remove(name);
     tool.run = run;
   }
+}
+
+/** Requests in rounds: one starts when a request is sent after the current round's first answer. */
+function sequentialRounds(requests: readonly SentRequest[]): number {
+  let rounds = 0;
+  let frontier = Number.NEGATIVE_INFINITY;
+  for (const request of [...requests].sort((a, b) => a.sent_at - b.sent_at)) {
+    if (request.sent_at >= frontier) {
+      rounds += 1;
+      frontier = request.answered_at;
+    }
+  }
+  return rounds;
 }

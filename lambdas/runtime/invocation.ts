@@ -25,6 +25,11 @@ export interface Invocation {
    * of a run that ends in this invocation includes (its count on the run comes only after).
    */
   soFar(transitions: number): InvocationUsage;
+  /**
+   * The handler has counted this invocation on its run itself (in a write it made anyway), so the
+   * count is not added again, one round trip after the work, when the invocation ends.
+   */
+  markCounted?(): void;
 }
 
 /** The run an invocation works for and the workflow state it serves (none: a request, no transitions). */
@@ -65,15 +70,19 @@ export function instrumentHandler<E, C extends MemoryContext | undefined, R>(
   return async (event: E, context?: C): Promise<R> => {
     const started = clock();
     const memoryMb = memoryOf(context, spec.memoryMb);
+    let counted = false;
     const invocation: Invocation = {
       soFar: (transitions) => ({ requests: 1, mb_ms: (clock() - started) * memoryMb, transitions }),
+      markCounted: () => {
+        counted = true;
+      },
     };
     let output: R | undefined;
     try {
       output = await traceInvocation(spec.tracer, spec.name, () => handler(event, context, invocation));
       return output;
     } finally {
-      await countOnRun(spec, event, invocation, output);
+      if (!counted) await countOnRun(spec, event, invocation, output);
       if (spec.metrics) flushMetrics(spec.metrics);
     }
   };

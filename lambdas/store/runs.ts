@@ -63,6 +63,14 @@ export type { IdempotencyRecord } from "./idempotency.ts";
 export type { MetaItem } from "./run-item.ts";
 export { DEFAULT_LIST_BOUNDS, type ListBounds, type RunListPage, type RunListQuery } from "./run-list.ts";
 
+/** One function invocation's share of a run's cost (RunStore.addInvocation's counters). */
+export interface InvocationCount {
+  requests: number;
+  /** Memory (MB) × duration (ms). */
+  mb_ms: number;
+  transitions: number;
+}
+
 /** Run fields an event may store in the update that gives it its seq (what the event announces). */
 export type EventRecordFields = Partial<Pick<MetaItem, "plan_review" | "result_review">>;
 
@@ -494,38 +502,88 @@ export class RunStore {
     body: ProgressEventBody,
     record: EventRecordFields = {},
   ): Promise<ProgressEvent | undefined> {
-    let seq: number;
+    const seq = await this.reserveEventSeq(runId, body.stage, { record });
+    return seq === undefined ? undefined : this.putEvent(runId, seq, body);
+  }
+
+  /**
+   * The first of an event's two writes (appendEvent): its seq, from the counter on META, with the
+   * run fields the event announces, usage and an invocation count to add, all in that one update
+   * (addUsage's and addInvocation's round trips saved). Undefined when the
+   * stream is closed (nothing is stored then, usage included). The caller must then store the event
+   * under that seq (putEvent), whatever happens: a seq handed out and never written is a hole that
+   * holds up every follower.
+   */
+  async reserveEventSeq(
+    runId: string,
+    stage: ProgressEventBody["stage"],
+    {
+      record = {},
+      usage,
+      invocation,
+    }: { record?: EventRecordFields; usage?: Usage; invocation?: InvocationCount } = {},
+  ): Promise<number | undefined> {
     // Fields the event announces (a review) are stored in the same update as its seq: one round trip.
     const sets = Object.entries(record).filter(([, value]) => value !== undefined);
     const names = Object.fromEntries(sets.map(([field]) => [`#${field}`, field]));
     const values = Object.fromEntries(sets.map(([field, value]) => [`:${field}`, value]));
     const assignments = [
-      ...(body.stage === "complete" ? ["events_closed = :closed"] : []),
+      ...(stage === "complete" ? ["events_closed = :closed"] : []),
       ...(sets.length ? ["updated_at = :now"] : []),
       ...sets.map(([field]) => `#${field} = :${field}`),
+    ];
+    const models = [...new Set(usage?.models ?? [])];
+    const additions = [
+      "event_seq :one",
+      ...(usage
+        ? [
+            "usage_llm_calls :c, usage_input_tokens :i, usage_output_tokens :o",
+            ...(models.length ? ["usage_models :m"] : []),
+          ]
+        : []),
+      ...(invocation ? ["lambda_requests :r, lambda_mb_ms :mbms, sfn_transitions :t"] : []),
     ];
     try {
       const { Attributes } = await this.ddb.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: runKey(runId), sk: META },
-          UpdateExpression: `ADD event_seq :one${assignments.length ? ` SET ${assignments.join(", ")}` : ""}`,
+          UpdateExpression: `ADD ${additions.join(", ")}${assignments.length ? ` SET ${assignments.join(", ")}` : ""}`,
           ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(events_closed)",
           ...(sets.length ? { ExpressionAttributeNames: names } : {}),
           ExpressionAttributeValues: {
             ":one": 1,
-            ...(body.stage === "complete" ? { ":closed": true } : {}),
+            ...(stage === "complete" ? { ":closed": true } : {}),
             ...(sets.length ? { ":now": this.now().toISOString(), ...values } : {}),
+            ...(usage
+              ? {
+                  ":c": usage.llm_calls,
+                  ":i": usage.input_tokens,
+                  ":o": usage.output_tokens,
+                  ...(models.length ? { ":m": new Set(models) } : {}),
+                }
+              : {}),
+            ...(invocation
+              ? {
+                  ":r": invocation.requests,
+                  ":mbms": Math.round(invocation.mb_ms),
+                  ":t": invocation.transitions,
+                }
+              : {}),
           },
           ReturnValues: "UPDATED_NEW",
         }),
       );
-      seq = Number(Attributes?.event_seq);
+      return Number(Attributes?.event_seq);
     } catch (error) {
       if (!(error instanceof ConditionalCheckFailedException)) throw error;
       await this.getMeta(runId); // throws RunNotFoundError for a missing run
       return undefined;
     }
+  }
+
+  /** The second of an event's two writes: the event item under the seq reserveEventSeq handed out. */
+  async putEvent(runId: string, seq: number, body: ProgressEventBody): Promise<ProgressEvent> {
     const event = { ...body, run_id: runId, seq, timestamp: this.now().toISOString() } as ProgressEvent;
     await this.ddb.send(
       new PutCommand({ TableName: this.table, Item: { pk: runKey(runId), sk: eventKey(seq), ...event } }),

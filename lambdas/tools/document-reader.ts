@@ -2,6 +2,9 @@
 // engine read the same PDFs, and a warm Lambda container (or the local twin) serves several
 // steps of a run. Bounded so a long-lived process does not grow without limit. Pages without a text
 // layer are read by the OCR engine, if one is configured, within that same once-per-run read.
+// Text-layer extractions are also kept by the document's content hash, so the same bytes read again
+// by another run are not parsed again (OCR results are not: a failed OCR must be retried).
+import { createHash } from "node:crypto";
 import { NoSuchKey, S3ServiceException } from "@aws-sdk/client-s3";
 import type { UnavailableDocument } from "../agents/loan/conditions-engine.ts";
 import { DocumentError, type ExtractedDocument, extractPdfText } from "../agents/loan/pdf-text.ts";
@@ -29,6 +32,8 @@ export type DocumentReadOutcome =
 
 export class DocumentReader {
   private readonly cache = new Map<string, Promise<ReadDocument>>();
+  /** Extractions that needed no OCR, by the SHA-256 of the document's bytes. */
+  private readonly byContent = new Map<string, ExtractedDocument>();
 
   constructor(
     private readonly blobs: BlobStore,
@@ -46,11 +51,7 @@ export class DocumentReader {
       // Failures are not cached: a retried step must be able to read a document uploaded late.
       pending.catch(() => this.cache.delete(cacheKey));
       this.cache.set(cacheKey, pending);
-      while (this.cache.size > (this.options.maxEntries ?? 64)) {
-        const oldest = this.cache.keys().next().value;
-        if (oldest === undefined) break;
-        this.cache.delete(oldest);
-      }
+      evictOldest(this.cache, this.options.maxEntries ?? 64);
     }
     return pending;
   }
@@ -88,11 +89,22 @@ export class DocumentReader {
       }
       throw error;
     }
-    const extracted = await extractPdfText(object.bytes, path, {
-      ...(this.options.ocr ? { ocr: this.options.ocr } : {}),
-      location,
-      requestToken: `${runId}|${uri}`,
-    });
+    const contentHash = createHash("sha256").update(object.bytes).digest("hex");
+    const known = this.byContent.get(contentHash);
+    let extracted: ExtractedDocument;
+    if (known) {
+      extracted = { ...known, document: path };
+    } else {
+      extracted = await extractPdfText(object.bytes, path, {
+        ...(this.options.ocr ? { ocr: this.options.ocr } : {}),
+        location,
+        requestToken: `${runId}|${uri}`,
+      });
+      if (!extracted.ocr) {
+        this.byContent.set(contentHash, extracted);
+        evictOldest(this.byContent, this.options.maxEntries ?? 64);
+      }
+    }
     return {
       uri,
       path,
@@ -105,6 +117,15 @@ export class DocumentReader {
 }
 
 /** Why one document cannot be read, when that is the document's own problem; undefined otherwise. */
+/** Drops the oldest entries (a Map iterates in insertion order) until at most `maxEntries` remain. */
+function evictOldest(cache: Map<string, unknown>, maxEntries: number): void {
+  while (cache.size > maxEntries) {
+    const oldest = cache.keys().next().value;
+    if (oldest === undefined) break;
+    cache.delete(oldest);
+  }
+}
+
 export function explainUnavailable(path: string, error: unknown): UnavailableDocument | undefined {
   if (error instanceof DocumentNotFoundError) {
     return { document: path, status: "missing", problem: "does not exist" };

@@ -26,9 +26,9 @@ export const handler = instrumentHandler(
     runs: () => services().runs,
     logger,
   },
-  async (event, context: InvocationClock | undefined): Promise<WorkOutput> => {
+  async (event, context: InvocationClock | undefined, invocation): Promise<WorkOutput> => {
     const log = logger.createChild({ persistentKeys: { run_id: event.run_id, step_id: event.step_id } });
-    const run = () => runStep(event, services(), log);
+    const run = () => runStep(event, services(), log, invocation);
     try {
       return await (context ? withTimeBudget(() => context.getRemainingTimeInMillis(), run) : run());
     } catch (error) {

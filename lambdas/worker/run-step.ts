@@ -4,9 +4,11 @@
 // infrastructure faults and an OCR job still running throw, for the state machine's Retry.
 import type { Logger } from "@aws-lambda-powertools/logger";
 import { abortableSleep } from "../core/abortable-sleep.ts";
+import { transitionsOf } from "../core/billed-transitions.ts";
 import { substitutePlaceholders } from "../core/placeholders.ts";
 import type { Evidence, PlanStep } from "../core/types.ts";
 import { type FaultKind, InjectedFaultError } from "../runtime/faults.ts";
+import type { Invocation } from "../runtime/invocation.ts";
 import type { Services } from "../runtime/services.ts";
 import { withTimeBudget } from "../runtime/time-budget.ts";
 import { TransientInfrastructureError } from "../runtime/transient.ts";
@@ -29,7 +31,12 @@ export interface WorkOutput {
  * idempotency check, the plan and the upstream evidence). The `started` event is written while the
  * tool runs, not before it.
  */
-export async function runStep(item: WorkItem, services: Services, log: Logger): Promise<WorkOutput> {
+export async function runStep(
+  item: WorkItem,
+  services: Services,
+  log: Logger,
+  invocation?: Pick<Invocation, "soFar" | "markCounted">,
+): Promise<WorkOutput> {
   const { runs, evidence: evidenceStore, publisher } = services;
   const { run_id: runId, step_id: stepId } = item;
   const { meta, evidence: runEvidence } = await runs.getMetaAndEvidence(runId);
@@ -47,18 +54,17 @@ export async function runStep(item: WorkItem, services: Services, log: Logger): 
     );
   }
 
-  const started = publisher
-    .publish(runId, {
-      stage: "worker",
-      step: stepId,
-      tool: step.tool,
-      level: item.level_index,
-      status: "started",
-    })
-    .then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+  const startedEvent = publisher.begin(runId, {
+    stage: "worker",
+    step: stepId,
+    tool: step.tool,
+    level: item.level_index,
+    status: "started",
+  });
+  const started = startedEvent.published.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
   if (fault === "crash") {
     await started;
     throw new InjectedFaultError(
@@ -89,31 +95,51 @@ export async function runStep(item: WorkItem, services: Services, log: Logger): 
     finished_at: finishedAt.toISOString(),
     duration_ms: finishedAt.getTime() - startedAt.getTime(),
   };
-  const [{ stored, written }] = await Promise.all([
+  const reported = { stage: "worker", step: stepId, tool: step.tool, level: item.level_index } as const;
+  // Two round trips after the tool where there were four (evidence, the event's counter, the event,
+  // the invocation's count on the run): the counter, with the tool's model usage and this
+  // invocation's count, is updated while the evidence is written.
+  const {
+    value: { stored, written },
+    counted,
+  } = await publisher.publishAfter(
+    runId,
+    "worker",
     evidenceStore.put(runId, evidence),
-    outcome.llmUsage.llm_calls > 0 ? runs.addUsage(runId, outcome.llmUsage) : undefined,
-  ]);
+    (put) =>
+      put.status === "fulfilled"
+        ? // A concurrent duplicate that stored first reports the same stored outcome.
+          {
+            ...reported,
+            status: put.value.stored.status === "ok" ? "completed" : "failed",
+            duration_ms: put.value.stored.duration_ms,
+            ...(put.value.stored.error ? { error: put.value.stored.error } : {}),
+          }
+        : {
+            ...reported,
+            status: "failed",
+            duration_ms: evidence.duration_ms,
+            error: `evidence not stored: ${describeError(put.reason)}`,
+          },
+    {
+      ...(outcome.llmUsage.llm_calls > 0 ? { usage: outcome.llmUsage } : {}),
+      ...(invocation ? { invocation: () => invocation.soFar(transitionsOf("Work")) } : {}),
+      // The completed event's seq follows the started event's; its item need not be written first.
+      after: startedEvent.reserved,
+    },
+  );
+  if (counted) invocation?.markCounted?.();
   // The tool's result is stored: a failed `started` write must not throw it away (a retry would
-  // only find the evidence and return it). The completed event below still follows it in seq.
+  // only find the evidence and return it). Awaited so that no write outlives the invocation.
   const startedError = await started;
   if (startedError) log.warn("started event not stored", { error: String(startedError) });
   if (!written) {
-    // A concurrent duplicate finished first; its evidence stands and it published the outcome.
+    // A concurrent duplicate finished first; its evidence stands.
     log.info("evidence written by a concurrent invocation; keeping it");
     return { run_id: runId, step_id: stepId, status: stored.status, reused: true };
   }
   if (stored.status === "error") log.warn("tool failed", { tool: step.tool, error: stored.error });
   else log.info("tool completed", { tool: step.tool, duration_ms: stored.duration_ms });
-
-  await publisher.publish(runId, {
-    stage: "worker",
-    step: stepId,
-    tool: step.tool,
-    level: item.level_index,
-    status: stored.status === "ok" ? "completed" : "failed",
-    duration_ms: stored.duration_ms,
-    ...(stored.error ? { error: stored.error } : {}),
-  });
   return { run_id: runId, step_id: stepId, status: stored.status, reused: false };
 }
 

@@ -38,6 +38,14 @@ describe("the worker's DynamoDB round trips before its tool", () => {
     expect(measured.before_tool).toBe(1);
     // started and completed were still written (each: the counter, then the event item), after the tool started.
     expect(measured.requests.filter((request) => request.event_write)).toHaveLength(2);
+    // After the tool: the evidence and the completed event's counter (with the invocation's count)
+    // together, then the event item; no count of the invocation after that. The counter waits for
+    // the started event's seq, which a tool as fast as this one (no latency) can outrun: one more.
+    expect(measured.after_tool_sequential).toBeGreaterThanOrEqual(2);
+    expect(measured.after_tool_sequential).toBeLessThanOrEqual(3);
+    expect(measured.requests.filter((request) => /lambda_requests/.test(request.update ?? ""))).toHaveLength(
+      1,
+    );
   });
 
   it("is the same one Query for a step that references no evidence", async () => {
@@ -52,7 +60,11 @@ describe("the worker's DynamoDB round trips before its tool", () => {
     const measured = await measureStepRoundTrips(twin, record, first?.id ?? "", { keepEvidence: true });
     expect(measured.tool_started).toBe(false);
     expect(measured.output).toMatchObject({ status: "ok", reused: true });
-    expect(measured.requests.map((request) => request.command)).toEqual(["QueryCommand"]);
+    // The read, then the invocation's count on the run (its cost), as every invocation has.
+    expect(measured.requests.map((request) => request.command)).toEqual([
+      "QueryCommand",
+      "UpdateItemCommand",
+    ]);
   });
 
   it("writes the started event before the completed one", async () => {

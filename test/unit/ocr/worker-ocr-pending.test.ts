@@ -47,8 +47,19 @@ function stubServices(run: ToolRun) {
       },
     },
     publisher: {
-      publish: async (_runId: string, event: Record<string, unknown>) => {
+      begin: (_runId: string, event: Record<string, unknown>) => {
         published.push(event);
+        return { reserved: Promise.resolve(), published: Promise.resolve(undefined) };
+      },
+      publishAfter: async <T>(
+        _runId: string,
+        _stage: string,
+        write: Promise<T>,
+        bodyOf: (written: PromiseSettledResult<T>) => Record<string, unknown>,
+      ) => {
+        const value = await write;
+        published.push(bodyOf({ status: "fulfilled", value }));
+        return { value, event: undefined };
       },
     },
     faults: { draw: () => undefined },

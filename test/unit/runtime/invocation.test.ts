@@ -54,6 +54,17 @@ describe("instrumentHandler", () => {
     expect(counts).toEqual([{ runId: "run-1", usage: { requests: 1, mb_ms: 250 * 512, transitions: 7 } }]);
   });
 
+  it("adds no count at the end of an invocation whose handler counted it in a write of its own", async () => {
+    const { spec, counts, runs } = setup();
+    const handler = instrumentHandler(spec, async (_event, _context, invocation) => {
+      invocation.markCounted?.();
+      return "done";
+    });
+    await expect(handler({ run_id: "run-3" })).resolves.toBe("done");
+    expect(runs.addInvocation).not.toHaveBeenCalled();
+    expect(counts).toEqual([]);
+  });
+
   it("counts a failed attempt as its state once, and rethrows", async () => {
     const { spec, counts, advance } = setup({ memoryMb: 1024 });
     const failure = new Error("model unavailable");
