@@ -523,6 +523,16 @@ function enforceCitations(finding: Finding, documents: ReadonlyArray<ExtractedDo
 }
 
 /**
+ * Fields whose verdict rests on something being there, not on its exact text: a name in the
+ * officer's signature box (often handwritten or italic, which OCR reads unsure) shows the box is
+ * signed. Read at PRESENCE_MINIMUM or surer, such a value does not hold the verdict below the OCR
+ * bar; the rest of the excerpt (the date beside it) still must clear it.
+ */
+const PRESENCE_FIELDS = new Set(["officer_signature"]);
+/** Noise OCR reads in an empty box stays below this (0–100); a written name read unsure does not. */
+export const PRESENCE_MINIMUM = 60;
+
+/**
  * A citation of a page read by OCR says so, with how sure OCR was of it: of the values the
  * condition's fields were read from when the excerpt is a field's, else of the whole excerpt.
  */
@@ -545,7 +555,12 @@ function markOcr(
       (reading.excerpt.includes(citation.excerpt) || citation.excerpt.includes(reading.excerpt)),
   );
   const own = readings.filter((reading) => entry?.fields.includes(reading.field));
-  const fields = own.length > 0 ? own : readings;
+  const fields = (own.length > 0 ? own : readings).filter(
+    (reading) =>
+      !PRESENCE_FIELDS.has(reading.field) ||
+      (excerptConfidence(document, citation.page, citation.excerpt, [reading.value ?? ""]) ?? 0) <
+        PRESENCE_MINIMUM,
+  );
   const confidence = excerptConfidence(
     document,
     citation.page,

@@ -85,6 +85,22 @@ describe("verdicts read from OCR pages", () => {
     expect(verdicts.find((verdict) => verdict.condition_id === "TR_NAME_MATCH")?.status).toBe("fulfilled");
   });
 
+  it("a name in the officer's box shows it signed when read at 60 % or surer; the date beside it must clear the bar", async () => {
+    const signed = (name: number, date = 93) => {
+      const cells: Record<string, number> = { "Robert J. Tanner": name, "03/10/2025": date };
+      return asScanned(93, (cell) => cells[cell]).then((scanned) => statuses([scanned]).verdicts);
+    };
+    const italic = (await signed(72)).find((verdict) => verdict.condition_id === "TR_SIGNED");
+    expect(italic?.status, italic?.reason).toBe("fulfilled");
+    // Cited with what it rests on beyond the name's presence: the date, read at 93 %.
+    expect(italic?.citations[0]).toMatchObject({ source: "ocr", confidence: 93 });
+    const noise = (await signed(55)).find((verdict) => verdict.condition_id === "TR_SIGNED");
+    expect(noise?.status).toBe("insufficient_evidence");
+    expect(noise?.reason).toContain("read by OCR at 55% confidence");
+    const date = (await signed(95, 70)).find((verdict) => verdict.condition_id === "TR_SIGNED");
+    expect(date?.status).toBe("insufficient_evidence");
+  });
+
   it("the minimum is configurable", async () => {
     const scanned = await asScanned(93, (cell) => (cell === "12-3456789" ? 61 : undefined));
     const { verdicts } = statuses([scanned], 60);
