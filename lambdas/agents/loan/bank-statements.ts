@@ -180,7 +180,11 @@ export function evaluateTwoMonths(context: EvaluationContext): Finding {
     .flatMap((statement) => statement.periods)
     .sort((p, q) => dayNumber(p.value.start) - dayNumber(q.value.start));
   const asOfText = isoDate(context.asOf);
-  const unperiodic = statements.filter((statement) => statement.periods.length === 0).map((s) => s.document);
+  const unperiodic = [
+    ...statements.filter((statement) => statement.periods.length === 0).map((s) => s.document),
+    // A scan OCR read too poorly to be recognised as a statement may be the month that is missing.
+    ...unrecognisedScans(context, statements),
+  ];
   if (periods.length === 0) {
     return insufficient(
       `no statement period found in ${listNames(unperiodic)}: ${notLocated("statement_period", unperiodic)}; expected e.g. "Statement Period: 01/01/2025 - 01/31/2025"${unreadableNote(context)}`,
@@ -276,6 +280,34 @@ export function evaluateTwoMonths(context: EvaluationContext): Finding {
     observed: observedGaps,
     ...withSpecifics(specifics),
   };
+}
+
+/**
+ * A "fulfilled" about every statement rests on the statements read; a scan that could not be read
+ * as one may be another statement (another holder, another account, a fee). Null when there is none.
+ */
+export function unrecognisedScansNote(
+  context: EvaluationContext,
+  statements: ReadonlyArray<Statement>,
+): string | null {
+  const scans = unrecognisedScans(context, statements);
+  return scans.length
+    ? `${listNames(scans)} ${scans.length === 1 ? "was" : "were"} read by OCR but could not be read as a statement (${notLocated("statement_period", scans)}), and may be one`
+    : null;
+}
+
+/** Documents read by OCR that could not be read as a statement at all (no period, account or rows). */
+export function unrecognisedScans(
+  context: EvaluationContext,
+  statements: ReadonlyArray<Statement>,
+): string[] {
+  return context.readable
+    .filter(
+      (document) =>
+        document.page_sources?.some((source) => source.source === "ocr") &&
+        !statements.some((statement) => statement.document === document.document),
+    )
+    .map((document) => document.document);
 }
 
 /** Periods this many days apart or fewer still count as consecutive (weekends, bank holidays). */
@@ -564,6 +596,9 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
   if (context.unreadable.length > 0) {
     return insufficient(`the readable statements name ${quote(expected)}${unreadableNote(context)}`);
   }
+  const unrecognisedName = unrecognisedScansNote(context, statements);
+  if (unrecognisedName)
+    return insufficient(`the statements read name ${quote(expected)}, but ${unrecognisedName}`);
   return {
     status: "fulfilled",
     reason: `every statement names the borrower as account holder: ${matched.map((h) => `${h.page.document}: ${quote(h.value)}${h.source === "model" ? " (located by the model)" : ""}`).join("; ")} (matches ${quote(expected)}, case and middle initials ignored)`,
@@ -624,6 +659,13 @@ export function evaluateSameAccount(context: EvaluationContext): Finding {
   if (context.unreadable.length > 0) {
     return insufficient(
       `the readable statements are for the account ending ${distinct[0]}${unreadableNote(context)}`,
+      observed,
+    );
+  }
+  const unrecognisedAccount = unrecognisedScansNote(context, statements);
+  if (unrecognisedAccount) {
+    return insufficient(
+      `the statements read are for the account ending ${distinct[0]}, but ${unrecognisedAccount}`,
       observed,
     );
   }

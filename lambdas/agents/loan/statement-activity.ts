@@ -4,7 +4,13 @@
 // full: unread transactions, pages missing from the statement's own numbering or a deposits total
 // the rows do not reach make the verdict insufficient_evidence.
 
-import { chargedFees, noStatements, notLocated, readStatements } from "./bank-statements.ts";
+import {
+  chargedFees,
+  noStatements,
+  notLocated,
+  readStatements,
+  unrecognisedScansNote,
+} from "./bank-statements.ts";
 import { citationOf, type Statement, type Transaction } from "./statement-fields.ts";
 import { cite, formatMoney, isoDate, parseMoney, quote } from "./text.ts";
 import {
@@ -86,7 +92,7 @@ export function evaluateNoNsf(context: EvaluationContext): Finding {
       },
     );
   }
-  const unchecked = unreconciledModelRows(statements);
+  const unchecked = unreconciledModelRows(statements) ?? unrecognisedScansNote(context, statements);
   if (unchecked) {
     return insufficient(`no NSF, overdraft or returned-item fee in the rows read, but ${unchecked}`);
   }
@@ -230,7 +236,7 @@ export function evaluateLargeDeposits(context: EvaluationContext): Finding {
       remedies: incompleteRemedies(statements),
     });
   }
-  const unchecked = unreconciledModelRows(statements);
+  const unchecked = unreconciledModelRows(statements) ?? unrecognisedScansNote(context, statements);
   if (unchecked) return insufficient(`no deposit above ${rule} in the rows read, but ${unchecked}`);
   const largest = [...deposits].sort((p, q) => q.amount - p.amount)[0];
   const citations = largest

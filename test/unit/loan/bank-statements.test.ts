@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buildBankStatement, buildScannedPdf, buildTextPdf } from "../../../examples/samples.ts";
 import { evaluateHolderName, statementExtraction } from "../../../lambdas/agents/loan/bank-statements.ts";
 import type { AssistedField } from "../../../lambdas/agents/loan/extraction.ts";
+import type { ExtractedDocument } from "../../../lambdas/agents/loan/pdf-text.ts";
 import { BANK_METADATA, evaluate, pdf, sample, verdictOf } from "./fixtures.ts";
 
 const withBorrower = (borrower: Record<string, unknown>) => ({
@@ -556,5 +557,42 @@ describe("model-located fields", () => {
     expect(someoneElse.reason).toContain(
       'holder_name located by the model as "Jane Q. Doe" (page 1), which does not match "John Smith"',
     );
+  });
+});
+
+describe("a scan OCR could not read as a statement", () => {
+  // The second month arrived as a fax OCR could make nothing of: it may be the missing month, or
+  // another holder's or account's statement, so no verdict about "every statement" may pass over it.
+  const unreadableFax = (): ExtractedDocument => ({
+    document: "rm-conditions/statement-2025-01-fax.pdf",
+    page_count: 1,
+    has_text_layer: false,
+    pages: ["~ Ee a 4 — iil ssi\n.. 0l2 ~~ rl ,,"],
+    page_sources: [{ source: "ocr", confidence: 41 }],
+  });
+
+  it("leaves the two months undecided instead of 'only one period', and the holder and account too", async () => {
+    const verdicts = evaluate(BANK_METADATA, [...(await sample("statement-2025-02.pdf")), unreadableFax()]);
+    const months = verdictOf(verdicts, "BS_TWO_MONTHS");
+    expect(months.status).toBe("insufficient_evidence");
+    expect(months.reason).toContain("no statement period found in rm-conditions/statement-2025-01-fax.pdf");
+    for (const id of ["BS_NAME_MATCH", "BS_SAME_ACCOUNT", "BS_NO_NSF"]) {
+      const verdict = verdictOf(verdicts, id);
+      expect(verdict.status, id).toBe("insufficient_evidence");
+      expect(verdict.reason, id).toContain(
+        "rm-conditions/statement-2025-01-fax.pdf was read by OCR but could not be read as a statement",
+      );
+    }
+  });
+
+  it("still decides on a text document that is no statement (a cover letter)", async () => {
+    const letter: ExtractedDocument = {
+      document: "rm-conditions/cover-letter.pdf",
+      page_count: 1,
+      has_text_layer: true,
+      pages: ["Dear underwriter, please find the borrower's statements enclosed."],
+    };
+    const verdicts = evaluate(BANK_METADATA, [...(await sample("statement-2025-02.pdf")), letter]);
+    expect(verdictOf(verdicts, "BS_TWO_MONTHS").status).toBe("not_fulfilled");
   });
 });
