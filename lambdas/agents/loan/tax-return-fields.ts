@@ -231,7 +231,11 @@ const SCHEDULE_L_HEADING = new RegExp(
   `^${SCHEDULE}\\s+L\\b(?:\\s*\\(Form\\s*1120\\))?[\\s\\-–—:.|]*${BALANCE_SHEETS}(?:\\s+per\\s+Books)?|^${BALANCE_SHEETS}\\s+per\\s+Books\\s*[\\s\\-–—:.|(]*${SCHEDULE}\\s+L\\b`,
   "i",
 );
-const SCHEDULE_L_TITLE_ONLY = new RegExp(`^${BALANCE_SHEETS}\\s+per\\s+Books\\b`, "i");
+// A scan's OCR may run the title's words together ("BalanceSheets per Books").
+const SCHEDULE_L_TITLE_ONLY = new RegExp(
+  `^${scannedPhrase("Balance")}\\s*${scannedPhrase("Sheet")}s?\\s*per\\s*Books\\b`,
+  "i",
+);
 /**
  * "Form 1120 (2025) Page 6": a page of Form 1120 itself, not of the 1120-S, -F or another of the
  * family; a scan may misread the year ("Form 1120 202%) Page6"), so "Page n" on the line will do.
