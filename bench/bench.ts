@@ -26,7 +26,7 @@ import {
   PRICES,
 } from "./measure.ts";
 import { measureOcr, type OcrBenchOptions } from "./ocr.ts";
-import { measurePlanCache } from "./plan-cache.ts";
+import type { PlanCacheResults } from "./plan-cache.ts";
 import { runReact } from "./react.ts";
 import {
   defaultSizes,
@@ -274,6 +274,37 @@ const BATCH_MAX_CONCURRENCY = 50;
 
 /** Work on the twin's thread (0), and in two environments of its own (worker threads). */
 const CONCURRENCY_WORK_ENVIRONMENTS = [0, 2];
+
+/**
+ * bench/plan-cache.ts in a process of its own: its twin must not meet the clients the shared twin's
+ * services left behind in this process (they are made once, on first use, for that twin's endpoints).
+ */
+function planCacheProbe(borrowers: number): Promise<PlanCacheResults> {
+  return new Promise<PlanCacheResults>((resolveProbe, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "bench/plan-cache.ts", "--borrowers", String(borrowers)],
+      { cwd: REPO_ROOT, env: { ...process.env }, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr = (stderr + chunk).slice(-4_000);
+    });
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      const line = stdout.split("\n").findLast((candidate) => candidate.startsWith("{"));
+      if (code !== 0 || !line) {
+        reject(new Error(`plan cache measure exited with ${code}: ${stderr}`));
+        return;
+      }
+      resolveProbe(JSON.parse(line) as PlanCacheResults);
+    });
+  });
+}
 
 /** bench/throughput-probe.ts in a process of its own: a fresh twin, N evaluations at once. */
 function throughputProbe(n: number, environments: number): Promise<ConcurrencyResult> {
@@ -637,7 +668,7 @@ async function measureWithoutTheTwin(
 
   if (options.planCache !== false) {
     log("a stream of loan requests with the plan cache off and on…");
-    results.plan_cache = await measurePlanCache({ borrowers: options.quick ? 2 : 4 });
+    results.plan_cache = await planCacheProbe(options.quick ? 2 : 4);
   }
 
   if (options.bundles) {

@@ -92,7 +92,9 @@ export const BUNDLE_TARGETS = {
   // rules), each agent's profile with its prompts.
   bytes: 950_000,
   importMs: 100,
-  byFunction: { worker: { bytes: 1_100_000, importMs: 150 } } as Readonly<
+  // The worker: 1.15 MB (1.10 MB measured): the document model's key-value and table finder, the
+  // re-read of unsure OCR lines and the model-assisted transaction rows added about 25 KB to it.
+  byFunction: { worker: { bytes: 1_150_000, importMs: 150 } } as Readonly<
     Record<string, { bytes: number; importMs: number }>
   >,
 } as const;
