@@ -275,17 +275,14 @@ const BATCH_MAX_CONCURRENCY = 50;
 /** Work on the twin's thread (0), and in two environments of its own (worker threads). */
 const CONCURRENCY_WORK_ENVIRONMENTS = [0, 2];
 
-/**
- * bench/plan-cache.ts in a process of its own: its twin must not meet the clients the shared twin's
- * services left behind in this process (they are made once, on first use, for that twin's endpoints).
- */
-function planCacheProbe(borrowers: number): Promise<PlanCacheResults> {
-  return new Promise<PlanCacheResults>((resolveProbe, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "bench/plan-cache.ts", "--borrowers", String(borrowers)],
-      { cwd: REPO_ROOT, env: { ...process.env }, stdio: ["ignore", "pipe", "pipe"] },
-    );
+/** A bench script in a process of its own; its answer is the last JSON line it prints. */
+function childMeasure<T>(args: string[], label: string): Promise<T> {
+  return new Promise<T>((resolveMeasure, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -298,40 +295,28 @@ function planCacheProbe(borrowers: number): Promise<PlanCacheResults> {
     child.once("exit", (code) => {
       const line = stdout.split("\n").findLast((candidate) => candidate.startsWith("{"));
       if (code !== 0 || !line) {
-        reject(new Error(`plan cache measure exited with ${code}: ${stderr}`));
+        reject(new Error(`${label} exited with ${code}: ${stderr}`));
         return;
       }
-      resolveProbe(JSON.parse(line) as PlanCacheResults);
+      resolveMeasure(JSON.parse(line) as T);
     });
   });
 }
 
+/**
+ * bench/plan-cache.ts in a process of its own: its twin must not meet the clients the shared twin's
+ * services left behind in this process (they are made once, on first use, for that twin's endpoints).
+ */
+function planCacheProbe(borrowers: number): Promise<PlanCacheResults> {
+  return childMeasure(["bench/plan-cache.ts", "--borrowers", String(borrowers)], "plan cache measure");
+}
+
 /** bench/throughput-probe.ts in a process of its own: a fresh twin, N evaluations at once. */
 function throughputProbe(n: number, environments: number): Promise<ConcurrencyResult> {
-  return new Promise<ConcurrencyResult>((resolveProbe, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "bench/throughput-probe.ts", String(n), String(environments)],
-      { cwd: REPO_ROOT, env: { ...process.env }, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-4_000);
-    });
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      const line = stdout.split("\n").find((candidate) => candidate.startsWith("{"));
-      if (code !== 0 || !line) {
-        reject(new Error(`throughput probe (N=${n}) exited with ${code}: ${stderr}`));
-        return;
-      }
-      resolveProbe(JSON.parse(line) as ThroughputSample);
-    });
-  });
+  return childMeasure<ThroughputSample>(
+    ["bench/throughput-probe.ts", String(n), String(environments)],
+    `throughput probe (N=${n})`,
+  );
 }
 
 /**

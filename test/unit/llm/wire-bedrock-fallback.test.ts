@@ -3,12 +3,11 @@
 // unknown hands the call to the next model of the role's list; the completion and the run's usage
 // name the model that answered; attempts stay bounded (the SDK's per model), and errors that any
 // model would meet again do not move on.
-import { BedrockRuntimeClient, ThrottlingException } from "@aws-sdk/client-bedrock-runtime";
+import { type BedrockRuntimeClient, ThrottlingException } from "@aws-sdk/client-bedrock-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Usage } from "../../../lambdas/core/types.ts";
 import {
   BEDROCK_MAX_ATTEMPTS,
-  bedrockClientConfig,
   type CompletionRequest,
   countedCompletion,
   createLlmProviders,
@@ -16,7 +15,7 @@ import {
 } from "../../../lambdas/llm/index.ts";
 import { parseConfig } from "../../../lambdas/runtime/config.ts";
 import { isTransient } from "../../../lambdas/runtime/transient.ts";
-import { type ReplayServer, startReplayServer, type WireFixture, wireFixture } from "./wire.ts";
+import { type ReplayServer, startBedrockWire, type WireFixture, wireFixture } from "./wire.ts";
 
 const SONNET = "us.anthropic.claude-sonnet-4-20250514-v1:0";
 const HAIKU = "anthropic.claude-3-5-haiku-20241022-v1:0";
@@ -27,20 +26,13 @@ const modelOf = (url: string | undefined) =>
 
 let server: ReplayServer;
 let client: BedrockRuntimeClient;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  server = await startReplayServer("h2c");
-  client = new BedrockRuntimeClient({
-    ...bedrockClientConfig("us-east-1"),
-    endpoint: server.origin,
-    credentials: { accessKeyId: "AKIDWIRETEST", secretAccessKey: "wire-test-secret" },
-  });
+  ({ server, client, close } = await startBedrockWire());
 });
 
-afterAll(async () => {
-  client?.destroy();
-  await server?.close();
-});
+afterAll(() => close?.());
 
 /** The roles as a function builds them from its environment: the planner falls back to Haiku, then Nova. */
 const withFallbacks = (env: Record<string, string> = {}) =>

@@ -1,11 +1,10 @@
 // A Bedrock guardrail on the wire: the real BedrockRuntimeClient against a loopback server answering
 // like Converse. Every role's call carries the configured guardrail; an intervention is a named
 // error (never a plan, a verdict or a review), not retried, and the call it cost is still counted.
-import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
+import type { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Usage } from "../../../lambdas/core/types.ts";
 import {
-  bedrockClientConfig,
   type CompletionRequest,
   countedCompletion,
   createLlmProviders,
@@ -13,27 +12,20 @@ import {
 } from "../../../lambdas/llm/index.ts";
 import { parseConfig } from "../../../lambdas/runtime/config.ts";
 import { isTransient } from "../../../lambdas/runtime/transient.ts";
-import { type ReplayServer, startReplayServer, wireFixture } from "./wire.ts";
+import { type ReplayServer, startBedrockWire, wireFixture } from "./wire.ts";
 
 const SONNET = "us.anthropic.claude-sonnet-4-20250514-v1:0";
 const BASE_ENV = { RUNS_TABLE: "runs", DOCUMENTS_BUCKET: "documents", ARTIFACTS_BUCKET: "artifacts" };
 
 let server: ReplayServer;
 let client: BedrockRuntimeClient;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  server = await startReplayServer("h2c");
-  client = new BedrockRuntimeClient({
-    ...bedrockClientConfig("us-east-1"),
-    endpoint: server.origin,
-    credentials: { accessKeyId: "AKIDWIRETEST", secretAccessKey: "wire-test-secret" },
-  });
+  ({ server, client, close } = await startBedrockWire());
 });
 
-afterAll(async () => {
-  client?.destroy();
-  await server?.close();
-});
+afterAll(() => close?.());
 
 /** The roles as a function builds them from its environment, with a guardrail configured. */
 const guarded = () => {

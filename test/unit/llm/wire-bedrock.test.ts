@@ -1,10 +1,9 @@
 // The Bedrock provider on the wire: the real BedrockRuntimeClient (SigV4, retries, the restJson1
 // error parsing) against a loopback server replaying recorded Converse responses.
-import { BedrockRuntimeClient, ThrottlingException } from "@aws-sdk/client-bedrock-runtime";
+import { type BedrockRuntimeClient, ThrottlingException } from "@aws-sdk/client-bedrock-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   BEDROCK_MAX_ATTEMPTS,
-  bedrockClientConfig,
   type CompletionRequest,
   createLlmProviders,
   DEFAULT_BEDROCK_MODEL,
@@ -12,27 +11,20 @@ import {
   LlmOutputTruncatedError,
 } from "../../../lambdas/llm/index.ts";
 import { forStateMachine, isTransient, TRANSIENT_ERROR_NAME } from "../../../lambdas/runtime/transient.ts";
-import { type ReplayServer, startReplayServer, wireFixture } from "./wire.ts";
+import { type ReplayServer, startBedrockWire, wireFixture } from "./wire.ts";
 
 const SONNET = "us.anthropic.claude-sonnet-4-20250514-v1:0";
 const CONVERSE_PATH = (model: string) => `/model/${encodeURIComponent(model)}/converse`;
 
 let server: ReplayServer;
 let client: BedrockRuntimeClient;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  server = await startReplayServer("h2c");
-  client = new BedrockRuntimeClient({
-    ...bedrockClientConfig("us-east-1"),
-    endpoint: server.origin,
-    credentials: { accessKeyId: "AKIDWIRETEST", secretAccessKey: "wire-test-secret" },
-  });
+  ({ server, client, close } = await startBedrockWire());
 });
 
-afterAll(async () => {
-  client?.destroy();
-  await server?.close();
-});
+afterAll(() => close?.());
 
 /** The four roles as the functions build them, with the planner's sampling settings configured. */
 const llm = () =>

@@ -6,6 +6,8 @@ import { readFileSync } from "node:fs";
 import { createServer as createHttp1Server, type IncomingHttpHeaders } from "node:http";
 import { createServer as createH2cServer } from "node:http2";
 import type { AddressInfo } from "node:net";
+import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
+import { bedrockClientConfig } from "../../../lambdas/llm/bedrock.ts";
 
 export interface WireFixture {
   description: string;
@@ -80,6 +82,28 @@ export async function startReplayServer(protocol: "http1" | "h2c"): Promise<Repl
     async close() {
       if ("closeAllConnections" in server) server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** The real Bedrock client, as a function configures it, pointed at a replay server (HTTP/2, signed with test keys). */
+export async function startBedrockWire(): Promise<{
+  server: ReplayServer;
+  client: BedrockRuntimeClient;
+  close: () => Promise<void>;
+}> {
+  const server = await startReplayServer("h2c");
+  const client = new BedrockRuntimeClient({
+    ...bedrockClientConfig("us-east-1"),
+    endpoint: server.origin,
+    credentials: { accessKeyId: "AKIDWIRETEST", secretAccessKey: "wire-test-secret" },
+  });
+  return {
+    server,
+    client,
+    close: async () => {
+      client.destroy();
+      await server.close();
     },
   };
 }
