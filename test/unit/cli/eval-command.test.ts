@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { describe, expect, it } from "vitest";
 import { type ApiClient, ApiRequestError } from "../../../cli/api-client.ts";
 import type { BatchCommandOptions, BatchSummary } from "../../../cli/batch.ts";
@@ -68,11 +69,12 @@ function capture(options: Partial<EvalCommandOptions> = {}) {
     api: "http://127.0.0.1:9/",
     json: true,
     maxFalseFulfilled: 0,
+    // Colours come and go with the terminal and the CI variable (picocolors); the text is what is asserted.
     stdout: (text) => {
-      out.stdout += text;
+      out.stdout += stripVTControlCharacters(text);
     },
     stderr: (text) => {
-      out.stderr += text;
+      out.stderr += stripVTControlCharacters(text);
     },
     now: () => new Date("2026-11-28T12:00:00Z"),
     ...options,
