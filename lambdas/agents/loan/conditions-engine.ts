@@ -17,7 +17,8 @@ import {
 import { type DocumentIdentification, type IdentifiedKind, nameKind } from "./document-kinds.ts";
 import type { AssistedField, ExtractionReport } from "./extraction.ts";
 import { identifyDocument } from "./identify-document.ts";
-import { type ExtractedDocument, excerptConfidence, type OcrSummary } from "./pdf-text.ts";
+import { enforceOcrConfidence, withOcrConfidence, withPoorScans } from "./ocr-confidence.ts";
+import type { ExtractedDocument, OcrSummary } from "./pdf-text.ts";
 import { evaluateLargeDeposits, evaluateNoNsf } from "./statement-activity.ts";
 import {
   evaluateComplete,
@@ -27,7 +28,7 @@ import {
   evaluateTaxYear,
   taxReturnExtraction,
 } from "./tax-return.ts";
-import { type Citation, fromJsDate, MAX_EXCERPT, parseIsoOrUsDate } from "./text.ts";
+import { fromJsDate, MAX_EXCERPT, parseIsoOrUsDate } from "./text.ts";
 import {
   describeUnreadable,
   type EvaluationContext,
@@ -202,6 +203,7 @@ export function evaluateConditions(
       readable,
       reports,
       minimum,
+      expected,
     );
     verdicts.push({
       ...header,
@@ -520,174 +522,4 @@ function enforceCitations(finding: Finding, documents: ReadonlyArray<ExtractedDo
     };
   }
   return { ...finding, citations };
-}
-
-/**
- * Fields whose verdict rests on something being there, not on its exact text: a name in the
- * officer's signature box (often handwritten or italic, which OCR reads unsure) shows the box is
- * signed. Read at PRESENCE_MINIMUM or surer, such a value does not hold the verdict below the OCR
- * bar; the rest of the excerpt (the date beside it) still must clear it.
- */
-const PRESENCE_FIELDS = new Set(["officer_signature"]);
-/** Noise OCR reads in an empty box stays below this (0–100); a written name read unsure does not. */
-export const PRESENCE_MINIMUM = 60;
-
-/**
- * A citation of a page read by OCR says so, with how sure OCR was of it: of the values the
- * condition's fields were read from when the excerpt is a field's, else of the whole excerpt.
- */
-function markOcr(
-  citation: Citation,
-  entry: CatalogCondition | undefined,
-  documents: ReadonlyArray<ExtractedDocument>,
-  reports: ReadonlyArray<DocumentReport>,
-): { citation: Citation; field?: string } {
-  const document = documents.find((candidate) => candidate.document === citation.document);
-  if (!document?.page_sources) return { citation };
-  const readings = (
-    reports.find((report) => report.document === citation.document)?.extraction?.fields ?? []
-  ).filter(
-    (reading) =>
-      reading.found &&
-      reading.page === citation.page &&
-      reading.excerpt !== undefined &&
-      reading.value !== undefined &&
-      (reading.excerpt.includes(citation.excerpt) || citation.excerpt.includes(reading.excerpt)),
-  );
-  const own = readings.filter((reading) => entry?.fields.includes(reading.field));
-  const fields = (own.length > 0 ? own : readings).filter(
-    (reading) =>
-      !PRESENCE_FIELDS.has(reading.field) ||
-      (excerptConfidence(document, citation.page, citation.excerpt, [reading.value ?? ""]) ?? 0) <
-        PRESENCE_MINIMUM,
-  );
-  const confidence = excerptConfidence(
-    document,
-    citation.page,
-    citation.excerpt,
-    fields.map((reading) => reading.value ?? ""),
-  );
-  if (confidence === undefined) return { citation };
-  const field = fields.map((reading) => reading.field).join(", ");
-  return { citation: { ...citation, source: "ocr", confidence }, ...(field ? { field } : {}) };
-}
-
-/** "page 2 of x.pdf was read by OCR at 55% mean confidence, below the 80% required", per such page. */
-function poorlyReadPages(
-  documents: ReadonlyArray<ExtractedDocument>,
-  minimum: number,
-  only?: (document: string, page: number) => boolean,
-): string[] {
-  return documents.flatMap((document) =>
-    (document.page_sources ?? []).flatMap((source, index) =>
-      source.source === "ocr" && source.confidence < minimum && (only?.(document.document, index + 1) ?? true)
-        ? [
-            `page ${index + 1} of ${document.document} was read by OCR at ${source.confidence}% mean confidence, below the ${minimum}% required`,
-          ]
-        : [],
-    ),
-  );
-}
-
-/**
- * An undecided verdict on a document the OCR barely read says so: "no EIN found" on a scan read
- * at 55% is a reading problem, and the remedy is a sharper scan, not a corrected return.
- */
-function withPoorScans(
-  finding: Finding,
-  documents: ReadonlyArray<ExtractedDocument>,
-  minimum: number,
-): Finding {
-  if (finding.status !== "insufficient_evidence") return finding;
-  const named = documents.filter((document) => finding.reason.includes(document.document));
-  // A decision already undone for a poor read names its pages itself.
-  const pages = poorlyReadPages(named, minimum).filter((page) => !finding.reason.includes(page));
-  if (pages.length === 0) return finding;
-  return {
-    ...finding,
-    reason: `${finding.reason}; ${pages.join("; ")}`,
-    missing: [...(finding.missing ?? []), ...pages],
-    remedies: [
-      ...(finding.remedies ?? []),
-      ...named
-        .filter((document) => pages.some((page) => page.includes(` of ${document.document} `)))
-        .map(
-          (document) =>
-            `Re-upload a sharper scan of ${document.document}, or the text PDF: OCR could not read it with confidence`,
-        ),
-    ],
-  };
-}
-
-function withOcrConfidence(
-  extraction: ExtractionReport | null,
-  document: ExtractedDocument,
-): ExtractionReport | null {
-  if (!extraction || !document.page_sources) return extraction;
-  return {
-    ...extraction,
-    fields: extraction.fields.map((reading) => {
-      if (!reading.found || reading.page === undefined || reading.excerpt === undefined) return reading;
-      const confidence = excerptConfidence(document, reading.page, reading.excerpt, [reading.value ?? ""]);
-      return confidence === undefined ? reading : { ...reading, ocr_confidence: confidence };
-    }),
-  };
-}
-
-/**
- * A decision read from OCR text stands only if OCR was sure enough: of every excerpt it cites, and
- * of every page of the documents it cites (a conclusion of absence, "no NSF fee", is only as good
- * as the reading of the whole statement). Otherwise it is insufficient evidence naming what could
- * not be read with confidence, for a person to read instead.
- */
-/** Conditions whose "fulfilled" is a conclusion from absence: it rests on every page of the documents. */
-const CONCLUDED_FROM_ABSENCE = new Set(["BS_NO_NSF", "BS_LARGE_DEPOSITS"]);
-
-/** The least OCR confidence (0–100) of the text a `not_fulfilled` cites, whatever the general bar. */
-export const NOT_FULFILLED_OCR_MINIMUM = 90;
-
-function enforceOcrConfidence(
-  checked: Finding,
-  id: string,
-  entry: CatalogCondition | undefined,
-  documents: ReadonlyArray<ExtractedDocument>,
-  reports: ReadonlyArray<DocumentReport>,
-  minimum: number,
-): Finding {
-  const marked = checked.citations.map((citation) => markOcr(citation, entry, documents, reports));
-  const finding = { ...checked, citations: marked.map(({ citation }) => citation) };
-  if (finding.status === "insufficient_evidence") return finding;
-  const doubts: string[] = [];
-  // A "no" read off a scan sends the borrower after a document or a fix they may not need: the text
-  // it rests on must be read surer than a "yes" (a digit misread at 80-90 % turns a period or an EIN).
-  const bar = finding.status === "not_fulfilled" ? Math.max(minimum, NOT_FULFILLED_OCR_MINIMUM) : minimum;
-  for (const { citation, field } of marked) {
-    if (citation.confidence === undefined || citation.confidence >= bar) continue;
-    doubts.push(
-      `${field ?? "the text cited"} on page ${citation.page} of ${citation.document} was read by OCR at ${citation.confidence}% confidence, below the ${bar}% required${bar > minimum ? " for a not_fulfilled" : ""}`,
-    );
-  }
-  // A page read poorly undermines what rests on it: the pages cited, and every page of a document
-  // a conclusion from absence ("no NSF fee", "no large deposit") covers. A well-read page 1 still
-  // decides its EIN when page 3 of the scan is smudged.
-  const cited = new Set(finding.citations.map((citation) => citation.document));
-  const fromAbsence = finding.status === "fulfilled" && CONCLUDED_FROM_ABSENCE.has(id);
-  const citedPages = new Set(finding.citations.map((citation) => `${citation.page}\n${citation.document}`));
-  doubts.push(
-    ...poorlyReadPages(
-      documents.filter((document) => cited.has(document.document)),
-      minimum,
-      fromAbsence ? undefined : (document, page) => citedPages.has(`${page}\n${document}`),
-    ),
-  );
-  if (doubts.length === 0) return finding;
-  const unique = [...new Set(doubts)];
-  return {
-    status: "insufficient_evidence",
-    reason: `cannot decide ${id} from a scan read with low confidence: ${unique.join("; ")} (the reading was ${finding.status}: ${finding.reason})`,
-    citations: finding.citations,
-    ...(finding.observed ? { observed: finding.observed } : {}),
-    missing: unique,
-    remedies: [`Read ${id} on the scan by hand, or re-upload a sharper scan or the text PDF: ${unique[0]}`],
-  };
 }

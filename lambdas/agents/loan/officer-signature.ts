@@ -17,9 +17,14 @@ import {
   type SimpleDate,
   scannedPhrase,
   segments,
+  startsWithScanned,
 } from "./text.ts";
 
 const SIGNATURE_CAPTION_START = new RegExp(`^${scannedPhrase("signature of officer")}\\b`, "i");
+/** The officer's caption, printed or as a degraded scan reads it. */
+function isSignatureCaption(text: string): boolean {
+  return SIGNATURE_CAPTION_START.test(text) || startsWithScanned(text, "signature of officer");
+}
 /** The declaration every Sign Here block prints; a cover letter's "Signature of officer" has none. */
 const SIGN_HERE = new RegExp(
   `${scannedPhrase("penalties of perjury")}|\\bsign\\s*here\\b|^\\s*sign(?:\\s{2,}|\\s*$)`,
@@ -139,7 +144,7 @@ interface Columns {
 
 function captionColumns(page: PageText, line: number): Columns | null {
   const cells = page.cells?.[line];
-  const signature = cells?.find((cell) => SIGNATURE_CAPTION_START.test(cell.text));
+  const signature = cells?.find((cell) => isSignatureCaption(cell.text));
   if (!cells || !signature) return null;
   return {
     signature,
@@ -239,7 +244,7 @@ function inlineLabels(line: string): SignatureValues {
  */
 function labelRows(page: PageText, captionLine: number): { values: SignatureValues; lines: number[] } | null {
   const caption = segments(page.lines[captionLine] ?? "");
-  const position = caption.findIndex((part) => SIGNATURE_CAPTION_START.test(part.text));
+  const position = caption.findIndex((part) => isSignatureCaption(part.text));
   if (caption.slice(position + 1).some((part) => /^date(?:\s+signed)?$/i.test(part.text))) return null;
   const rows: Array<{ label: "date" | "title"; line: number; rest: string[] }> = [];
   for (let index = captionLine + 1; index <= Math.min(page.lines.length - 1, captionLine + 3); index++) {
@@ -338,7 +343,7 @@ export function findSignatureBlocks(view: ReturnPages): SignatureBlock[] {
   const read = (pages: PageText[]) =>
     pages.flatMap((page) =>
       page.lines.flatMap((line, index) =>
-        segments(line).some((part) => SIGNATURE_CAPTION_START.test(part.text)) && inSignHereBlock(page, index)
+        segments(line).some((part) => isSignatureCaption(part.text)) && inSignHereBlock(page, index)
           ? [readBlock(page, index)]
           : [],
       ),

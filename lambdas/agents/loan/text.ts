@@ -1,6 +1,7 @@
 // Reading helpers shared by the condition engines: lines and columns of extracted pages,
 // dates, amounts, name comparison and verbatim citations.
 
+import { distance } from "fastest-levenshtein";
 import type { PageModel } from "../../documents/blocks.ts";
 import type { Cell, ExtractedDocument } from "./pdf-text.ts";
 
@@ -193,6 +194,27 @@ export function scannedPhrase(phrase: string): string {
       return pieces.join(" ?");
     })
     .join("\\s+");
+}
+
+/** Letters and digits only, lower case: how printed wording is compared when spacing and punctuation blur. */
+export function lettersOnly(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]/g, "");
+}
+
+/**
+ * Does the text begin with a printed phrase as a degraded scan reads it? Letters and digits are
+ * compared, allowing one edit per eight letters of the phrase ("Sgratureof officer" for "Signature
+ * of officer": a dropped "i", "n" read as "r", the words run together). For long captions only:
+ * a short word has no room for an edit.
+ */
+export function startsWithScanned(text: string, phrase: string): boolean {
+  const wanted = lettersOnly(phrase);
+  const read = lettersOnly(text);
+  const edits = Math.floor(wanted.length / 8);
+  for (let length = wanted.length - edits; length <= wanted.length + edits; length++) {
+    if (length <= read.length && distance(read.slice(0, length), wanted) <= edits) return true;
+  }
+  return false;
 }
 
 /** Characters OCR reads for a letter of a printed label (matched case-insensitively). */

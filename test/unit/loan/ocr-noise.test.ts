@@ -2,7 +2,7 @@
 // look-alike letters a loan officer reads past (0/O, 1/l, 5/S, rn/m), periods for thousands commas.
 import { describe, expect, it } from "vitest";
 import { readDigits } from "../../../lambdas/agents/loan/ocr-digits.ts";
-import { findAmounts, scannedPhrase } from "../../../lambdas/agents/loan/text.ts";
+import { findAmounts, scannedPhrase, startsWithScanned } from "../../../lambdas/agents/loan/text.ts";
 
 describe("readDigits", () => {
   it.each([
@@ -57,5 +57,22 @@ describe("scannedPhrase", () => {
   it("does not read other words as the phrase", () => {
     expect(signature.test("Signature of preparer")).toBe(false);
     expect(returned.test("Returned Item")).toBe(false);
+  });
+});
+
+describe("startsWithScanned", () => {
+  it("reads a caption a degraded scan lost letters of, up to one edit per eight letters", () => {
+    // Read off a 150 dpi scan of the official Form 1120: "i" dropped, "n" read as "r", words run together.
+    expect(startsWithScanned("Sgratureof officer  See", "Signature of officer")).toBe(true);
+    expect(startsWithScanned("Signature of officer", "Signature of officer")).toBe(true);
+    expect(startsWithScanned("Signatureof ofhcer /s/ Ann Lee", "Signature of officer")).toBe(true);
+  });
+
+  it("does not take other captions, or too damaged a one, for the phrase", () => {
+    expect(startsWithScanned("Signature of preparer", "Signature of officer")).toBe(false);
+    expect(startsWithScanned("Preparer's signature", "Signature of officer")).toBe(false);
+    expect(startsWithScanned("Sg ture f ofcr", "Signature of officer")).toBe(false);
+    // A phrase under eight letters allows no edit.
+    expect(startsWithScanned("Tit1e", "Title")).toBe(false);
   });
 });
