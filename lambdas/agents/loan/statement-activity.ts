@@ -165,7 +165,7 @@ export function evaluateLargeDeposits(context: EvaluationContext): Finding {
       amount: t.amount,
       description: t.description,
       excerpt: cite(t.page, t.line).excerpt,
-      reason: `deposit of ${formatMoney(t.amount)} exceeds ${rule}: needs a letter of explanation`,
+      reason: `deposit of ${formatMoney(t.amount)}${t.source === "running_balance" ? " (the change of the running balance; the amount itself was not read)" : ""} exceeds ${rule}: needs a letter of explanation`,
     }));
     return {
       status: "not_fulfilled",

@@ -58,8 +58,12 @@ export interface Transaction {
   description: string;
   amount: number;
   direction: Direction;
-  /** Listed by a model (its quote verified), not read by the table readers. */
-  source?: "model";
+  /**
+   * `model`: listed by a model (its quote verified), not read by the table readers.
+   * `running_balance`: only the row's running balance was read (its amount smudged or misread);
+   * the amount is the change from the balance of the row before it.
+   */
+  source?: "model" | "running_balance";
 }
 
 export interface Fee {

@@ -147,6 +147,28 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
       const placed = amounts.map((amount) => ({ amount, column: columnOf(heads, page, index, amount) }));
       const entry = placed.find((p) => p.column !== "balance") ?? placed[0];
       if (!entry) return;
+      if (entry.column === "balance") {
+        // Only the running balance was read (a scan lost the amount beside it, "1.4" for 1.48): the
+        // balance is not the row's amount; the change from the balance before it is, when read.
+        const before = balance;
+        balance = signed(entry.amount);
+        const change = before === null ? 0 : Math.round((balance - before) * 100) / 100;
+        const description = line
+          .slice(date.length, entry.amount.start)
+          .replace(/\s{2,}/g, " ")
+          .trim();
+        if (change === 0 || !/[A-Za-z]{2,}/.test(description)) return;
+        transactions.push({
+          page,
+          line: index,
+          date: dateInPeriods(date.text, periods, order),
+          description,
+          amount: Math.abs(change),
+          direction: change > 0 ? "credit" : "debit",
+          source: "running_balance",
+        });
+        return;
+      }
       const amount = entry.amount;
       const description = line
         .slice(date.length, amount.start)

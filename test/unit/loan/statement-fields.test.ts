@@ -327,6 +327,27 @@ describe("amounts with signs, parentheses, trailing minus, CR and DR", () => {
     ]);
   });
 
+  it("reads a row whose amount a scan lost from its running balance, never the balance as the amount", async () => {
+    // "1.48" read as "1.4" (no cents: not an amount): the balance beside it is not the deposit.
+    const dividend = ["01/31", "DIVIDEND", "1.4", "5,001.48"];
+    const rows = [["01/05", "PAYROLL ACME WIDGETS", "+3,000.00", "5,000.00"], dividend];
+    const small = verdictOf(evaluate(METADATA, [await statement({ rows })]), "BS_LARGE_DEPOSITS");
+    expect(small.status, small.reason).toBe("fulfilled");
+    // A large one found that way is cited, and the reason says how its amount was read.
+    const wire = ["01/20", "WIRE TRANSFER IN", "", "9,500.00"];
+    const large = verdictOf(
+      evaluate(METADATA, [await statement({ rows: [rows[0] ?? [], wire] })]),
+      "BS_LARGE_DEPOSITS",
+    );
+    expect(large.status).toBe("not_fulfilled");
+    expect(large.letters_of_explanation?.map((letter) => [letter.date, letter.amount])).toEqual([
+      ["2026-01-20", 4500],
+    ]);
+    expect(large.letters_of_explanation?.[0]?.reason).toContain(
+      "deposit of $4,500.00 (the change of the running balance; the amount itself was not read)",
+    );
+  });
+
   it("does not call a statement clear of large deposits when its deposit lines fall short of its printed total", async () => {
     const document = await statement({
       rows: [["01/05", "PAYROLL ACME WIDGETS", "+3,650.00", "5,650.00"]],
