@@ -112,6 +112,8 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
   let section: Section = "none";
   let heads: ColumnHead[] = [];
   let balance: number | null = null;
+  /** The balance was printed on the row just before (or is the opening balance): nothing read since changed it. */
+  let balanceFresh = false;
   /** A heading naming a loan: its table is the loan's when its header has principal/interest columns. */
   let loanHeading = false;
   for (const page of pages) {
@@ -135,12 +137,18 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
       const amounts = columnAmounts(line);
       if (BALANCE_LINE.test(line)) {
         const last = amounts[amounts.length - 1];
-        if (last && /beginning|opening|previous|starting|forward|brought/i.test(line)) balance = signed(last);
+        if (last && /beginning|opening|previous|starting|forward|brought/i.test(line)) {
+          balance = signed(last);
+          balanceFresh = true;
+        }
         return;
       }
       const date = leadingDate(line);
       if (!date) {
-        if (section === "withdrawals") transactions.push(...checkRows(page, index, periods, order));
+        if (section !== "withdrawals") return;
+        const checks = checkRows(page, index, periods, order);
+        transactions.push(...checks);
+        if (checks.length > 0) balanceFresh = false;
         return;
       }
       if (amounts.length === 0) return;
@@ -150,14 +158,19 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
       if (entry.column === "balance") {
         // Only the running balance was read (a scan lost the amount beside it, "1.4" for 1.48): the
         // balance is not the row's amount; the change from the balance before it is, when read.
-        const before = balance;
+        // Only from the balance of the row just before: a row between them whose balance was not
+        // read leaves the difference two rows' worth.
+        const before = balanceFresh ? balance : null;
         balance = signed(entry.amount);
+        balanceFresh = true;
         const change = before === null ? 0 : Math.round((balance - before) * 100) / 100;
         const description = line
           .slice(date.length, entry.amount.start)
           .replace(/\s{2,}/g, " ")
           .trim();
         if (change === 0 || !/[A-Za-z]{2,}/.test(description)) return;
+        // A "withdrawal" the balance grew by (or a "deposit" it shrank by) is a misread balance.
+        if (change > 0 ? DEBIT_WORDS.test(description) : CREDIT_WORDS.test(description)) return;
         transactions.push({
           page,
           line: index,
@@ -193,11 +206,15 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
       }
       if (direction === "unknown") {
         const credit = CREDIT_WORDS.test(description);
-        const debit = DEBIT_WORDS.test(description);
+        // "DEPOSIT AT BRANCH - CHECK 4471", "MOBILE CHECK DEPOSIT": the check is what was deposited.
+        const debit = DEBIT_WORDS.test(
+          /deposit/i.test(description) ? description.replace(/\b(?:check|chk)\b/gi, "") : description,
+        );
         if (credit && !debit) direction = "credit";
         else if (debit && !credit) direction = "debit";
       }
       if (newBalance !== null) balance = newBalance;
+      balanceFresh = newBalance !== null;
       transactions.push({
         page,
         line: index,

@@ -346,6 +346,36 @@ describe("amounts with signs, parentheses, trailing minus, CR and DR", () => {
     expect(large.letters_of_explanation?.[0]?.reason).toContain(
       "deposit of $4,500.00 (the change of the running balance; the amount itself was not read)",
     );
+    // Only from the row just before: past a row whose balance was not read, the change is two rows'.
+    const stale = verdictOf(
+      evaluate(METADATA, [
+        await statement({
+          rows: [
+            rows[0] ?? [],
+            ["01/10", "DEPOSIT AT BRANCH", "+6,000.00", ""],
+            ["01/12", "ACH VERIZON", "92.1%", "10,908.00"],
+          ],
+        }),
+      ]),
+      "BS_LARGE_DEPOSITS",
+    );
+    expect(stale.letters_of_explanation?.map((letter) => [letter.date, letter.amount])).toEqual([
+      ["2026-01-10", 6000],
+    ]);
+  });
+
+  it("takes a deposited check for a deposit, a check paid for a withdrawal", async () => {
+    const rows = [
+      ["01/12", "DEPOSIT AT BRANCH - CHECK 4471", "9,800.00", ""],
+      ["01/13", "MOBILE CHECK DEPOSIT", "4,200.00", ""],
+      ["01/14", "CHECK 1043", "6,000.00", ""],
+    ];
+    const verdict = verdictOf(evaluate(METADATA, [await statement({ rows })]), "BS_LARGE_DEPOSITS");
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.letters_of_explanation?.map((letter) => [letter.date, letter.amount])).toEqual([
+      ["2026-01-12", 9800],
+      ["2026-01-13", 4200],
+    ]);
   });
 
   it("does not call a statement clear of large deposits when its deposit lines fall short of its printed total", async () => {
