@@ -473,11 +473,24 @@ function einBesideOrUnder(
   return null;
 }
 
+/**
+ * The paid preparer's block at the foot of a return's page: "Paid Preparer Use Only", "Print/type
+ * preparer's name". Every number from there down is the preparer's or the firm's, even where a scan
+ * lost the "Firm's EIN" caption that says so.
+ */
+const PREPARER_BLOCK = /paid\s+preparer|preparer['’]?s\s+name|print\s*\/\s*type\s+preparer|firm['’]?s\s+name/i;
+
+/** The index of the first line of the page's paid-preparer block, or the page's length. */
+function preparerBlockStart(page: PageText): number {
+  const start = page.lines.findIndex((line) => PREPARER_BLOCK.test(line));
+  return start < 0 ? page.lines.length : start;
+}
+
 /** The corporation's EIN: beside or under its label on page 1 first, else a hyphenated EIN on page 1. */
 export function findEin(view: ReturnPages): Lookup<string> {
   const order = searchOrder(view);
   for (const page of order) {
-    for (let index = 0; index < page.lines.length; index++) {
+    for (let index = 0; index < preparerBlockStart(page); index++) {
       for (const label of einLabels(page.lines[index] ?? "")) {
         const reading = einBesideOrUnder(page, index, label);
         if (reading) return reading;
@@ -486,7 +499,7 @@ export function findEin(view: ReturnPages): Lookup<string> {
   }
   // No label: a hyphenated NN-NNNNNNN standing on page 1 that is nobody else's.
   for (const page of view.pageOne) {
-    for (let index = 0; index < page.lines.length; index++) {
+    for (let index = 0; index < preparerBlockStart(page); index++) {
       const line = page.lines[index] ?? "";
       if (OTHER_PARTY.test(line)) continue;
       for (const part of segments(line)) {

@@ -136,6 +136,27 @@ describe("TR_EIN_MATCH", () => {
     expect(verdict.citations[0]?.excerpt).toContain("12-3456789");
   });
 
+  it("never takes a number of the paid preparer's block, even where a scan lost its Firm's EIN caption", async () => {
+    // The corporation's EIN box unread; the firm's EIN read, its caption misread ("Fimn's EIN").
+    const document = await pdf(
+      await buildTextPdf([
+        [
+          "Form 1120  U.S. Corporation Income Tax Return",
+          "For calendar year 2024 or tax year beginning",
+          "Name  Acme Widgets, Inc.",
+          "Sign Here  Robert J. Tanner  03/10/2025  President",
+          "Signature of officer  Date  Title",
+          "Paid Preparer Use Only  Print/Type preparer's name  Kevin Marsh, CPA",
+          "Fimn's EIN  01-0587342",
+        ],
+      ]),
+      "rm/photo.pdf",
+    );
+    const verdict = verdictOf(evaluate(TAX_METADATA, [document]), "TR_EIN_MATCH");
+    expect(verdict.status).toBe("insufficient_evidence");
+    expect(verdict.reason).toContain("could not locate the EIN in page 1 of rm/photo.pdf");
+  });
+
   it("is not fulfilled when the EIN differs, and never takes the preparer firm's EIN", async () => {
     const document = await pdf(await buildForm1120({ ein: "12-3456780" }), "other-ein.pdf");
     const verdict = verdictOf(evaluate(TAX_METADATA, [document]), "TR_EIN_MATCH");
