@@ -73,6 +73,14 @@ describe("Lambda bundles", () => {
     }
   });
 
+  it("load node:http2 when Bedrock's client first sends, never when they are imported", () => {
+    for (const name of ["planner", "solver", "worker"]) {
+      const code = new TextDecoder().decode(bundle(name).code);
+      expect(code, name).not.toMatch(/from\s*["']node:http2["']|import\(\s*["']node:http2["']\s*\)/);
+      expect(inputsMatching(name, /lambdas\/runtime\/node-http2\.ts$/), name).toHaveLength(1);
+    }
+  });
+
   it("load node:http through require, never as an ES module (whose view of it loads undici)", () => {
     for (const name of [...LIGHT, "worker"]) {
       const code = new TextDecoder().decode(bundle(name).code);
