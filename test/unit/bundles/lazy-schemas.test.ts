@@ -3,7 +3,13 @@
 // replaced by a copy that counts schema constructions; each module is imported fresh, then used.
 import { beforeEach, describe, expect, it, vi } from "vitest";
 
-const built = vi.hoisted(() => ({ count: 0 }));
+const built = vi.hoisted(() => ({ count: 0, sites: new Set<string>() }));
+
+/** The module of lambdas/ that asked for a schema (the first such frame of the stack). */
+function callerModule(): string {
+  const frames = new Error().stack?.split("\n") ?? [];
+  return frames.map((frame) => /(lambdas\/[\w/.-]+\.ts)/.exec(frame)?.[1]).find(Boolean) ?? "(elsewhere)";
+}
 
 vi.mock("zod", async (importOriginal) => {
   const zod = await importOriginal<Record<string, unknown>>();
@@ -13,6 +19,7 @@ vi.mock("zod", async (importOriginal) => {
     if (typeof value === "function" && /^[a-z]/.test(name)) {
       counted[name] = (...args: unknown[]) => {
         built.count++;
+        built.sites.add(callerModule());
         return (value as (...a: unknown[]) => unknown)(...args);
       };
     } else if (name === "coerce") {
@@ -21,6 +28,7 @@ vi.mock("zod", async (importOriginal) => {
           key,
           (...args: unknown[]) => {
             built.count++;
+            built.sites.add(callerModule());
             return factory(...args);
           },
         ]),
@@ -35,6 +43,13 @@ const ENV = { RUNS_TABLE: "runs", DOCUMENTS_BUCKET: "documents", ARTIFACTS_BUCKE
 beforeEach(() => {
   vi.resetModules();
   built.count = 0;
+  built.sites.clear();
+});
+
+// Lambda defines the global before it loads a handler; the event stream's entry calls it at import.
+vi.stubGlobal("awslambda", {
+  streamifyResponse: (handler: unknown) => handler,
+  HttpResponseStream: { from: (s: unknown) => s },
 });
 
 describe("schemas built on first use", () => {
@@ -80,5 +95,25 @@ describe("schemas built on first use", () => {
     });
     expect(refused?.success).toBe(false);
     expect(built.count).toBeGreaterThan(0);
+  });
+
+  it("none at all when the event stream's, the WebSocket functions' and the authorizer's entries load", async () => {
+    for (const entry of ["stream/index.ts", "ws/index.ts", "ws/push.ts", "ws/authorizer.ts"]) {
+      vi.resetModules();
+      await import(`../../../lambdas/${entry}`);
+      expect([...built.sites], entry).toEqual([]);
+    }
+  });
+
+  it("in the planner, the solver and the API, by the loan agent's modules alone when their entries load", async () => {
+    for (const entry of ["planner/index.ts", "solver/index.ts", "api/index.ts"]) {
+      vi.resetModules();
+      built.sites.clear();
+      await import(`../../../lambdas/${entry}`);
+      expect(
+        [...built.sites].filter((site) => !site.startsWith("lambdas/agents/loan/")),
+        entry,
+      ).toEqual([]);
+    }
   });
 });
