@@ -105,8 +105,8 @@ describe("schemas built on first use", () => {
     }
   });
 
-  it("in the planner, the solver and the API, by the loan agent's modules alone when their entries load", async () => {
-    for (const entry of ["planner/index.ts", "solver/index.ts", "api/index.ts"]) {
+  it("in the planner, the solver, the API and the worker, by the loan agent's modules alone when their entries load", async () => {
+    for (const entry of ["planner/index.ts", "solver/index.ts", "api/index.ts", "worker/index.ts"]) {
       vi.resetModules();
       built.sites.clear();
       await import(`../../../lambdas/${entry}`);
