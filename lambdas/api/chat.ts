@@ -42,7 +42,7 @@ const MESSAGE_LIMIT = 2_000;
 const POLL_MS = 150;
 
 /** A chat request's body, its schema built at the first message (lambdas/core/lazy.ts). */
-const chatBody = lazily(() =>
+const chatBody = /* @__PURE__ */ lazily(() =>
   z
     .object({
       session_id: z

@@ -66,7 +66,7 @@ export const DEFAULT_PRICE_TABLE: PriceTable = {
  * REWOO_PRICE_TABLE: a JSON object overriding any part of the defaults; models are merged by id.
  * Built on first use (lambdas/core/lazy.ts): only a configuration that sets the table parses one.
  */
-export const priceTableOverrideSchema = lazily(() => {
+export const priceTableOverrideSchema = /* @__PURE__ */ lazily(() => {
   const price = z.number().finite().min(0);
   return z
     .object({

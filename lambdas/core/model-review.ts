@@ -74,7 +74,7 @@ export function renderFindings(rules: Review): string {
 
 const SCORE_EXPECTED = "expected an integer from 1 to 10";
 /** The schema of a model's review, built at the first review read (lambdas/core/lazy.ts), not at import. */
-const modelReviewSchema = lazily(() => {
+const modelReviewSchema = /* @__PURE__ */ lazily(() => {
   const score = z
     .number({ error: SCORE_EXPECTED })
     .int({ error: SCORE_EXPECTED })

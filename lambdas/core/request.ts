@@ -45,7 +45,7 @@ const s3KeyRules =
   };
 
 /** The request's shape, built at the first request checked (lambdas/core/lazy.ts), not at import. */
-export const evaluationRequestSchema = lazily(() =>
+export const evaluationRequestSchema = /* @__PURE__ */ lazily(() =>
   z.strictObject({
     metadata: z.record(z.string(), z.unknown(), {
       error: (issue) =>

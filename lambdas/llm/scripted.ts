@@ -9,7 +9,7 @@ import { countedUsage } from "./usage.ts";
 export const SCRIPTED_MODEL = "scripted";
 
 /** The schemas of a scripted answer and of a list of them, built on first use (lambdas/core/lazy.ts). */
-const scriptedSchemas = lazily(() => {
+const scriptedSchemas = /* @__PURE__ */ lazily(() => {
   const response = z.object({
     purpose: z.enum(["planner", "solver", "tool", "field", "review"]).optional(),
     /** A substring of the user prompt. */

@@ -64,7 +64,7 @@ const OCR_CONFIDENCE_RANGE =
  * The environment's schema, built at the first parse rather than when the module loads
  * (lambdas/core/lazy.ts): every function's bundle carries it, and only an invocation reads it.
  */
-const envSchema = lazily(() => {
+const envSchema = /* @__PURE__ */ lazily(() => {
   const csv = z
     .string()
     .optional()

@@ -204,7 +204,7 @@ const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
  * What the store checks its inputs with, built at the first check (lambdas/core/lazy.ts): the planner
  * holds this store to read holdings, and a loan run never reads them.
  */
-const inputSchemas = lazily(() => {
+const inputSchemas = /* @__PURE__ */ lazily(() => {
   const Id = z.string().regex(ID_PATTERN, "expected an id: 1 to 128 letters, digits, '_', '.', ':' or '-'");
   const CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
   const Currency = z

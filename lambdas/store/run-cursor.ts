@@ -10,7 +10,7 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const RUN_PK = /^RUN#run-[\w-]{1,100}$/;
 
 /** A cursor's schema, built when the first one is read (lambdas/core/lazy.ts): most cold starts read none. */
-const cursorSchema = lazily(() => {
+const cursorSchema = /* @__PURE__ */ lazily(() => {
   /** The by_day index's LastEvaluatedKey: the table key and the index key of the last item read. */
   const DayKey = z.strictObject({
     pk: z.string().regex(RUN_PK),

@@ -290,7 +290,7 @@ function formatPath(path: ReadonlyArray<PropertyKey>): string {
  * A PreConditions answer's schema, built at the first answer read (lambdas/core/lazy.ts): a deployment
  * without the lender's services never reads one.
  */
-export const preconditionsResponseSchema = lazily(() => {
+export const preconditionsResponseSchema = /* @__PURE__ */ lazily(() => {
   const Priority = z.union([z.enum(["high", "medium", "low"]), z.literal(1), z.literal(2), z.literal(3)]);
 
   return z.object({
@@ -355,7 +355,7 @@ export function createPreconditionsHttp(
 // Conditions AI: POST /v1/evaluations {conditions, documents: [{path, uri}]}
 
 /** A Conditions AI answer's schema, built at the first answer read, as the one above. */
-export const evaluationsResponseSchema = lazily(() => {
+export const evaluationsResponseSchema = /* @__PURE__ */ lazily(() => {
   const CitationSchema = z.object({
     document: z.string().min(1),
     page: z.number().int().min(1),

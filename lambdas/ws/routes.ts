@@ -13,7 +13,7 @@ import { RunNotFoundError, type RunStore } from "../store/runs.ts";
  * adds its own keys, principalId and integrationLatency, beside them), and a subscribe message: the
  * schemas are built at the first event that needs one (lambdas/core/lazy.ts), not at import.
  */
-const routeSchemas = lazily(() => ({
+const routeSchemas = /* @__PURE__ */ lazily(() => ({
   authorizerContext: z.discriminatedUnion("scope", [
     z.object({ scope: z.literal("run"), run_id: z.string().min(1) }),
     z.object({ scope: z.literal("operator") }),

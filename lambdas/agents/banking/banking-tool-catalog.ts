@@ -10,7 +10,7 @@ import { BANKING_TOOLS } from "./profile.ts";
  * The tools' argument schemas, built the first time a banking tool's args are read (each definition's
  * `args` is a getter): a function that never handles a banking step builds none of them.
  */
-const bankingToolArgs = lazily(() => {
+const bankingToolArgs = /* @__PURE__ */ lazily(() => {
   const Reference = z
     .object({
       kind: z.string().min(1).optional().describe('"checking", "savings", "debit" or "credit"'),

@@ -213,7 +213,7 @@ function step(id: string, tool: string, args: Record<string, unknown>, descripti
 // ---------------------------------------------------------------- a hosted model's reading
 
 /** The schema of a hosted planner's reading, built on first use (lambdas/core/lazy.ts). */
-const envelopeSchema = lazily(() => {
+const envelopeSchema = /* @__PURE__ */ lazily(() => {
   const ReferenceSchema = z
     .object({
       kind: z.string().min(1).max(40).optional(),
