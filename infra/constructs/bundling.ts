@@ -15,12 +15,15 @@ export const BUNDLE_BANNER =
 /**
  * Modules replaced in every bundle (esbuild `alias`, paths from the repository root), each to spare
  * every cold start work no function needs: `node:http` through require, without the undici load
- * Node's ES module view of it costs (lambdas/runtime/node-http.ts); the SDK's default credential
- * chain by the environment credentials Lambda provides (lambdas/runtime/lambda-credentials.ts), and
- * its bearer-token chain by the environment alone, without SSO (lambdas/runtime/lambda-tokens.ts).
+ * Node's ES module view of it costs (lambdas/runtime/node-http.ts); `node:http2`, which only
+ * Bedrock Runtime's client sends with, loaded by its first request (lambdas/runtime/node-http2.ts);
+ * the SDK's default credential chain by the environment credentials Lambda provides
+ * (lambdas/runtime/lambda-credentials.ts), and its bearer-token chain by the environment alone,
+ * without SSO (lambdas/runtime/lambda-tokens.ts).
  */
 export const BUNDLE_ALIAS: Readonly<Record<string, string>> = {
   "node:http": "./lambdas/runtime/node-http.ts",
+  "node:http2": "./lambdas/runtime/node-http2.ts",
   "@aws-sdk/credential-provider-node": "./lambdas/runtime/lambda-credentials.ts",
   "@aws-sdk/token-providers": "./lambdas/runtime/lambda-tokens.ts",
 };

@@ -25,6 +25,7 @@ import {
 } from "../agents/banking/profile.ts";
 import { InvalidTokenError, mintToken } from "../auth/tokens.ts";
 import type { ChatReply } from "../contracts/api-types.ts";
+import { lazily } from "../core/lazy.ts";
 import { SESSION_ID_PATTERN, sessionState } from "../core/sessions.ts";
 import { isTerminal, WAITING_STATUSES } from "../core/types.ts";
 import { newRunId, StartExecutionError, startExecutionOf } from "../runs/start-run.ts";
@@ -40,19 +41,22 @@ export const CUSTOMER_TOKEN_HEADER = "X-Customer-Token";
 const MESSAGE_LIMIT = 2_000;
 const POLL_MS = 150;
 
-const ChatBody = z
-  .object({
-    session_id: z
-      .string()
-      .regex(SESSION_ID_PATTERN, "expected letters, digits, _ or - (at most 64)")
-      .optional(),
-    message: z
-      .string()
-      .trim()
-      .min(1, "expected the customer's message")
-      .max(MESSAGE_LIMIT, `expected at most ${MESSAGE_LIMIT} characters`),
-  })
-  .strict();
+/** A chat request's body, its schema built at the first message (lambdas/core/lazy.ts). */
+const chatBody = /* @__PURE__ */ lazily(() =>
+  z
+    .object({
+      session_id: z
+        .string()
+        .regex(SESSION_ID_PATTERN, "expected letters, digits, _ or - (at most 64)")
+        .optional(),
+      message: z
+        .string()
+        .trim()
+        .min(1, "expected the customer's message")
+        .max(MESSAGE_LIMIT, `expected at most ${MESSAGE_LIMIT} characters`),
+    })
+    .strict(),
+);
 
 const HELP =
   "I can help with a lost or stolen card, a fraud report, opening an account, your balance, or a transfer. What would you like to do?";
@@ -94,8 +98,8 @@ export async function customerOf(event: APIGatewayProxyEvent, ctx: ApiContext): 
   }
 }
 
-function readBody(input: unknown): z.infer<typeof ChatBody> {
-  const parsed = ChatBody.safeParse(input);
+function readBody(input: unknown): z.infer<ReturnType<typeof chatBody>> {
+  const parsed = chatBody().safeParse(input);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => ({
     field: issue.path.join(".") || "(body)",

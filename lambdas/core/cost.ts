@@ -5,6 +5,7 @@
 // Textract, CloudWatch, the free tiers, and the API/WebSocket/push/batch functions, which serve callers
 // rather than one run. docs/cost.md explains the figures.
 import * as z from "zod";
+import { lazily } from "./lazy.ts";
 
 /** When the default prices below were read (AWS and OpenAI public list prices, us-east-1, on demand). */
 export const DEFAULT_PRICES_AS_OF = "2025-06-01";
@@ -61,22 +62,26 @@ export const DEFAULT_PRICE_TABLE: PriceTable = {
   as_of: DEFAULT_PRICES_AS_OF,
 };
 
-const price = z.number().finite().min(0);
+/**
+ * REWOO_PRICE_TABLE: a JSON object overriding any part of the defaults; models are merged by id.
+ * Built on first use (lambdas/core/lazy.ts): only a configuration that sets the table parses one.
+ */
+export const priceTableOverrideSchema = /* @__PURE__ */ lazily(() => {
+  const price = z.number().finite().min(0);
+  return z
+    .object({
+      models: z
+        .record(z.string().min(1), z.object({ input_per_million: price, output_per_million: price }).strict())
+        .optional(),
+      step_functions_per_transition: price.optional(),
+      lambda_per_gb_second: price.optional(),
+      lambda_per_request: price.optional(),
+      as_of: z.string().min(1).optional(),
+    })
+    .strict();
+});
 
-/** REWOO_PRICE_TABLE: a JSON object overriding any part of the defaults; models are merged by id. */
-export const PriceTableOverrideSchema = z
-  .object({
-    models: z
-      .record(z.string().min(1), z.object({ input_per_million: price, output_per_million: price }).strict())
-      .optional(),
-    step_functions_per_transition: price.optional(),
-    lambda_per_gb_second: price.optional(),
-    lambda_per_request: price.optional(),
-    as_of: z.string().min(1).optional(),
-  })
-  .strict();
-
-export type PriceTableOverride = z.infer<typeof PriceTableOverrideSchema>;
+export type PriceTableOverride = z.infer<ReturnType<typeof priceTableOverrideSchema>>;
 
 export function withPriceOverrides(
   override: PriceTableOverride = {},

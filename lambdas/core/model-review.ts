@@ -10,6 +10,7 @@
 // solver prompts.
 import * as z from "zod";
 import { balancedJsonEnd } from "./embedded-json.ts";
+import { lazily } from "./lazy.ts";
 import { dataTag, truncate } from "./prompts.ts";
 import { REVIEW_CRITERIA, scoreReview, settleReview } from "./review.ts";
 import type {
@@ -72,36 +73,41 @@ export function renderFindings(rules: Review): string {
 // ---------------------------------------------------------------- the model's answer
 
 const SCORE_EXPECTED = "expected an integer from 1 to 10";
-const score = z
-  .number({ error: SCORE_EXPECTED })
-  .int({ error: SCORE_EXPECTED })
-  .min(1, { error: SCORE_EXPECTED })
-  .max(10, { error: SCORE_EXPECTED });
+/** The schema of a model's review, built at the first review read (lambdas/core/lazy.ts), not at import. */
+const modelReviewSchema = /* @__PURE__ */ lazily(() => {
+  const score = z
+    .number({ error: SCORE_EXPECTED })
+    .int({ error: SCORE_EXPECTED })
+    .min(1, { error: SCORE_EXPECTED })
+    .max(10, { error: SCORE_EXPECTED });
 
-const ModelReviewSchema = z.object({
-  criteria: z.strictObject(
-    { relevance: score, completeness: score, safety: score, quality: score },
-    {
-      error: (issue) =>
-        issue.code === "unrecognized_keys"
-          ? "expected only relevance, completeness, safety, quality"
-          : "expected an object of the four criteria",
-    },
-  ),
-  issues: z
-    .array(
-      z.object({
-        criterion: z.enum(REVIEW_CRITERIA, { error: "expected relevance, completeness, safety or quality" }),
-        severity: z.enum(["minor", "major", "critical"], { error: "expected minor, major or critical" }),
-        message: z
-          .string({ error: "expected a non-empty string" })
-          .trim()
-          .min(1, { error: "expected a non-empty string" }),
-        ref: z.string({ error: "expected the id of a step or finding" }).trim().nullish(),
-      }),
-      { error: "expected an array of issues" },
-    )
-    .max(MAX_MODEL_ISSUES, { error: `expected at most ${MAX_MODEL_ISSUES} issues` }),
+  return z.object({
+    criteria: z.strictObject(
+      { relevance: score, completeness: score, safety: score, quality: score },
+      {
+        error: (issue) =>
+          issue.code === "unrecognized_keys"
+            ? "expected only relevance, completeness, safety, quality"
+            : "expected an object of the four criteria",
+      },
+    ),
+    issues: z
+      .array(
+        z.object({
+          criterion: z.enum(REVIEW_CRITERIA, {
+            error: "expected relevance, completeness, safety or quality",
+          }),
+          severity: z.enum(["minor", "major", "critical"], { error: "expected minor, major or critical" }),
+          message: z
+            .string({ error: "expected a non-empty string" })
+            .trim()
+            .min(1, { error: "expected a non-empty string" }),
+          ref: z.string({ error: "expected the id of a step or finding" }).trim().nullish(),
+        }),
+        { error: "expected an array of issues" },
+      )
+      .max(MAX_MODEL_ISSUES, { error: `expected at most ${MAX_MODEL_ISSUES} issues` }),
+  });
 });
 
 /**
@@ -119,7 +125,7 @@ export function parseModelReview(text: string): ModelReviewParse {
       ],
     };
   }
-  const parsed = ModelReviewSchema.safeParse(json);
+  const parsed = modelReviewSchema().safeParse(json);
   if (!parsed.success) {
     return {
       ok: false,

@@ -11,6 +11,7 @@ import {
   resolveDocumentPath,
   s3KeyProblem,
 } from "./documents.ts";
+import { lazily } from "./lazy.ts";
 import {
   DOCUMENT_PATH_COPIES,
   DYNAMODB_ITEM_BYTES,
@@ -43,44 +44,47 @@ const s3KeyRules =
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   };
 
-export const EvaluationRequestSchema = z.strictObject({
-  metadata: z.record(z.string(), z.unknown(), {
-    error: (issue) =>
-      issue.input === undefined ? "required: an object with the request's metadata" : "expected an object",
+/** The request's shape, built at the first request checked (lambdas/core/lazy.ts), not at import. */
+export const evaluationRequestSchema = /* @__PURE__ */ lazily(() =>
+  z.strictObject({
+    metadata: z.record(z.string(), z.unknown(), {
+      error: (issue) =>
+        issue.input === undefined ? "required: an object with the request's metadata" : "expected an object",
+    }),
+    instructions: z.string().max(4_000).optional(),
+    s3_pdf_paths: z
+      .array(
+        z.string().trim().min(1, "expected a non-empty document path").superRefine(s3KeyRules(keyOfPath)),
+        {
+          error: (issue) =>
+            issue.input === undefined ? "required: a list of document paths" : "expected an array of strings",
+        },
+      )
+      .min(1, "expected at least one document path")
+      .max(MAX_DOCUMENTS, `expected at most ${MAX_DOCUMENTS} documents`),
+    output_destination: z
+      .string()
+      .regex(/^s3:\/\/[^/]+\/.*$/s, "expected s3://bucket/prefix/ or s3://bucket/key.json")
+      .superRefine(s3KeyRules((uri) => /^s3:\/\/[^/]+\/(.*)$/s.exec(uri)?.[1]))
+      .optional(),
+    session_id: z
+      .string()
+      .regex(
+        SESSION_ID_PATTERN,
+        "expected letters, digits, _ or - (at most 64, starting with a letter or digit)",
+      )
+      .optional(),
+    options: z
+      .strictObject({
+        max_steps: z.number().int().min(1).max(50).optional(),
+        parallel: z.boolean().optional(),
+        approval: z.enum(["required", "none"], { message: 'expected "required" or "none"' }).optional(),
+        clarification: z.enum(["ask", "never"], { message: 'expected "ask" or "never"' }).optional(),
+        plan_cache: z.boolean({ message: "expected true or false" }).optional(),
+      })
+      .optional(),
   }),
-  instructions: z.string().max(4_000).optional(),
-  s3_pdf_paths: z
-    .array(
-      z.string().trim().min(1, "expected a non-empty document path").superRefine(s3KeyRules(keyOfPath)),
-      {
-        error: (issue) =>
-          issue.input === undefined ? "required: a list of document paths" : "expected an array of strings",
-      },
-    )
-    .min(1, "expected at least one document path")
-    .max(MAX_DOCUMENTS, `expected at most ${MAX_DOCUMENTS} documents`),
-  output_destination: z
-    .string()
-    .regex(/^s3:\/\/[^/]+\/.*$/s, "expected s3://bucket/prefix/ or s3://bucket/key.json")
-    .superRefine(s3KeyRules((uri) => /^s3:\/\/[^/]+\/(.*)$/s.exec(uri)?.[1]))
-    .optional(),
-  session_id: z
-    .string()
-    .regex(
-      SESSION_ID_PATTERN,
-      "expected letters, digits, _ or - (at most 64, starting with a letter or digit)",
-    )
-    .optional(),
-  options: z
-    .strictObject({
-      max_steps: z.number().int().min(1).max(50).optional(),
-      parallel: z.boolean().optional(),
-      approval: z.enum(["required", "none"], { message: 'expected "required" or "none"' }).optional(),
-      clarification: z.enum(["ask", "never"], { message: 'expected "ask" or "never"' }).optional(),
-      plan_cache: z.boolean({ message: "expected true or false" }).optional(),
-    })
-    .optional(),
-});
+);
 
 export interface RequestProblem {
   field: string;
@@ -134,7 +138,7 @@ export function validateRequest(input: unknown, policy: RequestPolicy): Validate
       },
     ]);
   }
-  const parsed = EvaluationRequestSchema.safeParse(input);
+  const parsed = evaluationRequestSchema().safeParse(input);
   const problems: RequestProblem[] = [];
   const refused: PropertyKey[][] = [];
   if (!parsed.success) {

@@ -2,6 +2,10 @@
 // the CDK stack), read with Powertools Parameters, which caches it in the container for a few minutes
 // so a rotated key is picked up without a redeploy and without a Secrets Manager call per request.
 // Locally OPENAI_API_KEY holds the key itself and this module is not used.
+// Imported statically: a bundle without the OpenAI provider drops this module and Powertools Parameters
+// with it, whereas a dynamic import here made esbuild keep the whole Secrets Manager client (every
+// command, evaluated at import) in each bundle that also reads a secret, the API's and the worker's.
+import { getSecret } from "@aws-lambda-powertools/parameters/secrets";
 
 /** Seconds a read key is reused before Secrets Manager is asked again. */
 export const OPENAI_KEY_MAX_AGE_SECONDS = 300;
@@ -15,9 +19,6 @@ export class OpenAiApiKeyUnavailableError extends Error {
 /** A function returning the key held by `secretId` (name or ARN), cached for OPENAI_KEY_MAX_AGE_SECONDS. */
 export function openAiKeyFromSecret(secretId: string): () => Promise<string> {
   return async () => {
-    // Imported on first use: only a function that calls an OpenAI-compatible server with a stored
-    // key links Powertools Parameters and the Secrets Manager client.
-    const { getSecret } = await import("@aws-lambda-powertools/parameters/secrets");
     let value: unknown;
     try {
       value = await getSecret(secretId, { maxAge: OPENAI_KEY_MAX_AGE_SECONDS });

@@ -2,24 +2,27 @@
 // a chatty solver) without a model. The first entry whose purpose and match fit answers, every time.
 import { readFileSync } from "node:fs";
 import * as z from "zod";
+import { lazily } from "../core/lazy.ts";
 import type { Completion, CompletionPurpose, CompletionRequest, LlmProvider } from "./types.ts";
 import { countedUsage } from "./usage.ts";
 
 export const SCRIPTED_MODEL = "scripted";
 
-export const ScriptedResponseSchema = z.object({
-  purpose: z.enum(["planner", "solver", "tool", "field", "review"]).optional(),
-  /** A substring of the user prompt. */
-  match: z.string().optional(),
-  text: z.string(),
-  usage: z
-    .object({ input_tokens: z.number().int().nonnegative(), output_tokens: z.number().int().nonnegative() })
-    .optional(),
+/** The schemas of a scripted answer and of a list of them, built on first use (lambdas/core/lazy.ts). */
+const scriptedSchemas = /* @__PURE__ */ lazily(() => {
+  const response = z.object({
+    purpose: z.enum(["planner", "solver", "tool", "field", "review"]).optional(),
+    /** A substring of the user prompt. */
+    match: z.string().optional(),
+    text: z.string(),
+    usage: z
+      .object({ input_tokens: z.number().int().nonnegative(), output_tokens: z.number().int().nonnegative() })
+      .optional(),
+  });
+  return { response, responses: z.array(response) };
 });
 
-export type ScriptedResponse = z.infer<typeof ScriptedResponseSchema>;
-
-const ScriptedResponsesSchema = z.array(ScriptedResponseSchema);
+export type ScriptedResponse = z.infer<ReturnType<typeof scriptedSchemas>["response"]>;
 
 /** What a caller sent, so a test can assert what a model would have seen. */
 export interface ReceivedPrompt {
@@ -39,7 +42,7 @@ export class ScriptedProvider implements LlmProvider {
 
   constructor(responses: ScriptedResponse[]) {
     this.responses = responses.map((response, index) => {
-      const parsed = ScriptedResponseSchema.safeParse(response);
+      const parsed = scriptedSchemas().response.safeParse(response);
       if (!parsed.success) throw new Error(`scripted response #${index}: ${describeIssues(parsed.error)}`);
       return parsed.data;
     });
@@ -63,7 +66,7 @@ export class ScriptedProvider implements LlmProvider {
       json && typeof json === "object" && !Array.isArray(json)
         ? (json as { responses?: unknown }).responses
         : json;
-    const parsed = ScriptedResponsesSchema.safeParse(list);
+    const parsed = scriptedSchemas().responses.safeParse(list);
     if (!parsed.success) {
       throw new Error(
         `scripted LLM responses file ${path} must hold [{purpose?, match?, text, usage?}] or {"responses": [...]}: ${describeIssues(parsed.error)}`,

@@ -17,46 +17,15 @@ import {
   LLM_PROVIDER_NAMES,
   WORKFLOW_DEFAULTS,
 } from "../contracts/workflow-defaults.ts";
-import { type PriceTable, PriceTableOverrideSchema, withPriceOverrides } from "../core/cost.ts";
+import { type PriceTable, priceTableOverrideSchema, withPriceOverrides } from "../core/cost.ts";
+import { lazily } from "../core/lazy.ts";
 import { parseFaults } from "./faults.ts";
-
-const csv = z
-  .string()
-  .optional()
-  .transform((value) =>
-    (value ?? "")
-      .split(",")
-      .map((part) => part.trim())
-      .filter(Boolean),
-  );
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 /** Unset or empty: undefined (the role's default), not the 0 `z.coerce` would make of "". */
 const unsetIfEmpty = (value: unknown) =>
   typeof value === "string" && value.trim() === "" ? undefined : value;
-/** A role's temperature: 0–2 is what the OpenAI API accepts; Bedrock's models take 0–1 and refuse more. */
-/** Comma-separated Bedrock model or inference-profile ids (or ARNs). */
-const modelList = csv.refine(
-  (models) => models.every((model) => /^[\w.:/-]+$/.test(model)),
-  "expected Bedrock model or inference-profile ids, comma-separated",
-);
-const temperature = z.preprocess(unsetIfEmpty, z.coerce.number().min(0).max(2).optional());
-const maxTokens = z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().optional());
-
-/** A lender service URL. Unset or empty: the built-in reference engine answers instead. */
-const lenderUrl = z.preprocess(
-  (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-  z
-    .string()
-    .refine((value) => {
-      // Checked here rather than with .url(): zod runs every check, and `new URL` throws on garbage.
-      if (!URL.canParse(value)) return false;
-      const url = new URL(value);
-      return url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname));
-    }, "must be an https:// URL (http:// only for localhost): the bearer token travels with every request")
-    .optional(),
-);
 
 function isLoopback(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
@@ -91,221 +60,261 @@ function tokenKeyShape<Audience extends TokenAudience>(audience: Audience) {
 const OCR_CONFIDENCE_RANGE =
   "expected a whole number from 0 to 100 (Textract's and tesseract's confidence scale)";
 
-// Keyed by the contract's names; `satisfies` makes a name parsed here but missing there (or the
-// reverse) a compile error, so what the deployment sets and what is read cannot drift apart.
-const EnvShape = {
-  [ENV.AWS_REGION]: z.string().default("us-east-1"),
-  [ENV.RUNS_TABLE]: z.string().min(1, `${ENV.RUNS_TABLE} must name the DynamoDB runs table`),
-  [ENV.DOCUMENTS_BUCKET]: z.string().min(1, `${ENV.DOCUMENTS_BUCKET} must name the documents bucket`),
-  [ENV.ARTIFACTS_BUCKET]: z.string().min(1, `${ENV.ARTIFACTS_BUCKET} must name the artifacts/results bucket`),
-  /** `bucket` or `bucket/prefix` entries; empty means "the documents bucket, any key". */
-  [ENV.ALLOWED_DOCUMENT_PREFIXES]: csv,
-  /**
-   * Where POST /v1/documents puts uploads, a key prefix in the documents bucket ending in `/`: the
-   * API function may write there and nowhere else in the bucket (infra grants PutObject on it only).
-   */
-  [ENV.REWOO_UPLOAD_PREFIX]: z
+/**
+ * The environment's schema, built at the first parse rather than when the module loads
+ * (lambdas/core/lazy.ts): every function's bundle carries it, and only an invocation reads it.
+ */
+const envSchema = /* @__PURE__ */ lazily(() => {
+  const csv = z
     .string()
-    .default(DEFAULT_UPLOAD_PREFIX)
-    .refine(
-      (value) => /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/$/.test(value),
-      `${ENV.REWOO_UPLOAD_PREFIX} must be a key prefix such as uploads/ (plain path parts, ending in /)`,
-    ),
-  /** The PDF size limit of an upload; S3 refuses a PUT of another size than the one signed. */
-  [ENV.REWOO_UPLOAD_MAX_BYTES]: positiveInt(DEFAULT_UPLOAD_MAX_BYTES),
-  /**
-   * `bucket/prefix` (or `bucket`) entries where `output_destination` may point, besides
-   * `<ARTIFACTS_BUCKET>/results/`, which is always allowed. Never inside a document location.
-   */
-  [ENV.ALLOWED_RESULT_DESTINATIONS]: csv,
-  /** Endpoint overrides: the local twin points the SDK clients at dynalite and s3rver. */
-  [ENV.DYNAMODB_ENDPOINT]: z.string().url().optional(),
-  [ENV.S3_ENDPOINT]: z.string().url().optional(),
-  [ENV.REWOO_LLM_PROVIDER]: z.enum(LLM_PROVIDER_NAMES).default(DEFAULT_LLM_PROVIDER),
-  /**
-   * What reads PDF pages without a text layer. `none` unless told: a function left without the
-   * setting then neither calls a service its role may not allow nor spends minutes of CPU on a scan.
-   * The CDK stack sets the environment's choice on the worker (textract), the local twin tesseract.
-   */
-  [ENV.REWOO_OCR_ENGINE]: z.enum(["textract", "tesseract", "none"]).default("none"),
-  /**
-   * Textract reads scans with its document analysis and the SIGNATURES feature (hand signatures
-   * seen), not text detection alone. Off unless told; the CDK stack turns it on with Textract.
-   */
-  [ENV.REWOO_TEXTRACT_SIGNATURES]: z.enum(["true", "false"]).default("false"),
-  /**
-   * Textract's document analysis adds the FORMS and TABLES features (key–value pairs and tables in
-   * the document model). Off unless told; the CDK stack turns it on with Textract.
-   */
-  [ENV.REWOO_TEXTRACT_FORMS]: z.enum(["true", "false"]).default("false"),
-  /** A verdict resting on an OCR read below this confidence (0–100) is insufficient_evidence. */
-  [ENV.REWOO_OCR_MIN_CONFIDENCE]: z.coerce
-    .number()
-    .int(OCR_CONFIDENCE_RANGE)
-    .min(0, OCR_CONFIDENCE_RANGE)
-    .max(100, OCR_CONFIDENCE_RANGE)
-    .default(80),
-  /** Textract endpoint override: a VPC interface endpoint or an emulator. */
-  [ENV.TEXTRACT_ENDPOINT]: z.string().url().optional(),
-  [ENV.REWOO_PLANNER_MODEL]: z.string().optional(),
-  [ENV.REWOO_SOLVER_MODEL]: z.string().optional(),
-  [ENV.REWOO_TOOL_MODEL]: z.string().optional(),
-  /** The model reviewer's; defaults to the planner's. Unused with the rule-based provider. */
-  [ENV.REWOO_REVIEWER_MODEL]: z.string().optional(),
-  /** Bedrock model ids, comma-separated, tried in order after the role's model (lambdas/llm/bedrock.ts). */
-  [ENV.REWOO_PLANNER_FALLBACK_MODELS]: modelList,
-  [ENV.REWOO_SOLVER_FALLBACK_MODELS]: modelList,
-  [ENV.REWOO_TOOL_FALLBACK_MODELS]: modelList,
-  [ENV.REWOO_REVIEWER_FALLBACK_MODELS]: modelList,
-  [ENV.OPENAI_BASE_URL]: z.string().url().optional(),
-  [ENV.OPENAI_API_KEY]: z.string().optional(),
-  /** In AWS: the secret holding OPENAI_API_KEY (the CDK stack sets this and grants its read, not the key). */
-  [ENV.OPENAI_API_KEY_SECRET_ARN]: z.string().optional(),
-  /** Per role (lambdas/llm/index.ts LlmRoleSettings); unset: today's defaults (lambdas/llm/types.ts). */
-  [ENV.REWOO_PLANNER_TEMPERATURE]: temperature,
-  [ENV.REWOO_SOLVER_TEMPERATURE]: temperature,
-  [ENV.REWOO_TOOL_TEMPERATURE]: temperature,
-  [ENV.REWOO_REVIEWER_TEMPERATURE]: temperature,
-  [ENV.REWOO_PLANNER_MAX_TOKENS]: maxTokens,
-  [ENV.REWOO_SOLVER_MAX_TOKENS]: maxTokens,
-  [ENV.REWOO_TOOL_MAX_TOKENS]: maxTokens,
-  [ENV.REWOO_REVIEWER_MAX_TOKENS]: maxTokens,
-  /** Converse's guardrailIdentifier and guardrailVersion patterns; set both or neither (parseConfig). */
-  [ENV.REWOO_BEDROCK_GUARDRAIL_ID]: z.preprocess(
-    unsetIfEmpty,
-    z
-      .string()
-      .regex(
-        /^([a-z0-9]+|arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail\/[a-z0-9]+)$/,
-        "expected a guardrail id (lowercase letters and digits) or its ARN",
-      )
-      .optional(),
-  ),
-  [ENV.REWOO_BEDROCK_GUARDRAIL_VERSION]: z.preprocess(
-    unsetIfEmpty,
-    z
-      .string()
-      .regex(/^([1-9][0-9]{0,7}|DRAFT)$/, "expected a published version number (1, 2, …) or DRAFT")
-      .optional(),
-  ),
-  [ENV.REWOO_SCRIPTED_RESPONSES]: z.string().optional(),
-  [ENV.REWOO_PLANNER_PROMPT]: z.string().optional(),
-  [ENV.REWOO_SOLVER_PROMPT]: z.string().optional(),
-  [ENV.REWOO_MAX_STEPS]: positiveInt(WORKFLOW_DEFAULTS.maxSteps),
-  /** Times the planner may plan again after a step the profile requires failed (0: never). */
-  [ENV.REWOO_MAX_REPLANS]: z.coerce.number().int().min(0).max(5).default(WORKFLOW_DEFAULTS.maxReplans),
-  /** Reviews scoring below this (1–10) send a plan back to the planner, then end the run NEEDS_REVIEW. */
-  [ENV.REWOO_REVIEW_THRESHOLD]: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(10)
-    .default(WORKFLOW_DEFAULTS.reviewThreshold),
-  /**
-   * How long a run waits for a person (an answer, an approval), in seconds: at most 3 days, so that
-   * both waits and the work fit in the state machine's 7-day execution timeout.
-   */
-  [ENV.REWOO_WAIT_SECONDS]: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_WAIT_SECONDS)
-    .default(WORKFLOW_DEFAULTS.waitSeconds),
-  /** "required": every run's plan waits for an operator's approval unless its request says otherwise. */
-  [ENV.REWOO_APPROVAL]: z.enum(["required", "none"]).default("none"),
-  /** "ask": a request missing an input a condition needs pauses and asks for it unless it says otherwise. */
-  [ENV.REWOO_CLARIFICATION]: z.enum(["ask", "never"]).default("ask"),
-  /**
-   * "on": the planner reuses a plan template of the same request shape (docs/architecture.md, "Plan
-   * cache"). Off unless told: the CDK stack turns it on per environment (workflow.planCache), the local
-   * twin when REWOO_PLAN_CACHE=on is set.
-   */
-  [ENV.REWOO_PLAN_CACHE]: z.enum(["on", "off"]).default("off"),
-  /** At least the widest level a plan within REWOO_MAX_STEPS can have, so a level runs in one wave. */
-  [ENV.REWOO_WORKER_CONCURRENCY]: positiveInt(WORKFLOW_DEFAULTS.workerConcurrency),
-  /** Evidence above this many bytes of JSON goes to S3; DynamoDB items stop at 400 KB. */
-  [ENV.REWOO_EVIDENCE_INLINE_LIMIT]: positiveInt(64 * 1024),
-  /** Extra latency per tool (`tool=ms,tool=ms` or `*=ms`), used by benchmarks to emulate remote services. */
-  [ENV.REWOO_TOOL_LATENCY_MS]: z.string().optional(),
-  /** "tool=ms,…": a tool's timeout instead of its catalog's (e.g. a slow lender service). */
-  [ENV.REWOO_TOOL_TIMEOUT_MS]: z.string().optional(),
-  /** Injected faults for chaos tests and benchmarks (`tool=probability:kind,…`, see lambdas/runtime/faults.ts). */
-  [ENV.REWOO_FAULTS]: z.string().optional(),
-  [ENV.REWOO_FAULTS_SEED]: z.coerce.number().int().optional(),
-  [ENV.PRECONDITIONS_API_URL]: lenderUrl,
-  [ENV.CONDITIONS_AI_API_URL]: lenderUrl,
-  /**
-   * Bearer token for both lender services. In AWS it comes from Secrets Manager (wired by the CDK
-   * stack), not a plain environment value in the template; it is never logged or put in errors.
-   */
-  [ENV.LENDER_API_TOKEN]: z.string().optional(),
-  /** In AWS: the Secrets Manager secret holding LENDER_API_TOKEN (the CDK stack sets this, not the token). */
-  [ENV.LENDER_API_TOKEN_SECRET_ARN]: z.string().optional(),
-  /** Per attempt; the tool's own timeout bounds the retries as a whole. */
-  [ENV.LENDER_API_TIMEOUT_MS]: positiveInt(10_000),
-  /** WebSocket subscriptions (API issue): connection_id → run_id, GSI by_run. */
-  [ENV.CONNECTIONS_TABLE]: z.string().optional(),
-  /** The banking assistant's core-banking table (lambdas/store/core-banking.ts); only the worker's tools use it. */
-  [ENV.CORE_BANKING_TABLE]: z
-    .string()
-    .min(1, `${ENV.CORE_BANKING_TABLE} must name the core-banking table`)
-    .optional(),
-  /** The workflow the REST API starts; the twin points SFN_ENDPOINT at its Step Functions emulation. */
-  [ENV.STATE_MACHINE_ARN]: z.string().optional(),
-  /** The batch workflow (statemachine/batch.asl.json) the REST API starts for POST /v1/batches. */
-  [ENV.BATCH_STATE_MACHINE_ARN]: z.string().optional(),
-  /** Largest max_concurrency a batch may ask for (lines evaluated at once by its Distributed Map). */
-  [ENV.REWOO_BATCH_MAX_CONCURRENCY]: z.coerce.number().int().min(1).max(10_000).default(100),
-  /** Largest POST /v1/batches body (inline requests); Lambda's synchronous payload stops at 6 MB. */
-  [ENV.REWOO_BATCH_MAX_BODY_BYTES]: positiveInt(5 * 1024 * 1024),
-  [ENV.SFN_ENDPOINT]: z.string().url().optional(),
-  /** API Gateway management endpoint (https://{api-id}.execute-api.{region}.amazonaws.com/{stage}) for PostToConnection. */
-  [ENV.WEBSOCKET_ENDPOINT]: z.string().url().optional(),
-  /** What clients connect to (wss://…/{stage}); returned by POST /v1/evaluate-conditions. */
-  [ENV.WEBSOCKET_URL]: z.string().optional(),
-  /** Base URL of the REST API as clients see it, for status_url / events_url. */
-  [ENV.PUBLIC_API_URL]: z.string().optional(),
-  /**
-   * Origins (or patterns with one `*`) whose pages may call the REST API from a browser: the API
-   * function echoes a matching Origin in Access-Control-Allow-Origin. Empty: no cross-origin caller.
-   */
-  [ENV.REWOO_ALLOWED_ORIGINS]: csv.superRefine((patterns, ctx) => {
-    for (const pattern of patterns) {
-      const problem = originPatternProblem(pattern);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }
-  }),
-  /**
-   * One HMAC key per token audience (lambdas/auth/tokens.ts), each configured directly (local) or as
-   * a Secrets Manager secret (AWS; its AWSPREVIOUS version is the previous key).
-   */
-  ...tokenKeyShape("customer"),
-  ...tokenKeyShape("run"),
-  ...tokenKeyShape("operator"),
-  /** How long a run (subscribe) token returned with a new run stays valid. */
-  [ENV.REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS]: positiveInt(DEFAULT_MAX_LIFETIME_SECONDS.run),
-  /** Largest accepted request body (API Gateway itself stops at 10 MB). */
-  [ENV.REWOO_MAX_BODY_BYTES]: positiveInt(256 * 1024),
-  /**
-   * How long POST /v1/chat waits for its run to ask, confirm or finish before it answers "working on
-   * it" (API Gateway ends a request at 29 s).
-   */
-  [ENV.REWOO_CHAT_WAIT_SECONDS]: z.coerce
-    .number()
-    .int(`${ENV.REWOO_CHAT_WAIT_SECONDS} must be a whole number of seconds`)
-    .min(0)
-    .max(25, `${ENV.REWOO_CHAT_WAIT_SECONDS} must be at most 25 (API Gateway ends a request at 29 s)`)
-    .default(20),
-  /**
-   * Whether operators (callers of the REST API without the customer's token) may read banking chat
-   * transcripts: the customer's own words, which officers have no need to see by default.
-   */
-  [ENV.REWOO_CHAT_TRANSCRIPTS]: z.enum(["customer_only", "officers"]).default("customer_only"),
-  /** Parsed by parsePriceTable (lambdas/core/cost.ts PriceTable; docs/cost.md). */
-  [ENV.REWOO_PRICE_TABLE]: z.string().optional(),
-} satisfies Record<RuntimeVariable, z.ZodType>;
+    .optional()
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean),
+    );
 
-const EnvSchema = z.object(EnvShape);
+  /** Comma-separated Bedrock model or inference-profile ids (or ARNs). */
+  const modelList = csv.refine(
+    (models) => models.every((model) => /^[\w.:/-]+$/.test(model)),
+    "expected Bedrock model or inference-profile ids, comma-separated",
+  );
+  /** A role's temperature: 0–2 is what the OpenAI API accepts; Bedrock's models take 0–1 and refuse more. */
+  const temperature = z.preprocess(unsetIfEmpty, z.coerce.number().min(0).max(2).optional());
+  const maxTokens = z.preprocess(unsetIfEmpty, z.coerce.number().int().positive().optional());
+
+  /** A lender service URL. Unset or empty: the built-in reference engine answers instead. */
+  const lenderUrl = z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z
+      .string()
+      .refine((value) => {
+        // Checked here rather than with .url(): zod runs every check, and `new URL` throws on garbage.
+        if (!URL.canParse(value)) return false;
+        const url = new URL(value);
+        return url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname));
+      }, "must be an https:// URL (http:// only for localhost): the bearer token travels with every request")
+      .optional(),
+  );
+
+  // Keyed by the contract's names; `satisfies` makes a name parsed here but missing there (or the
+  // reverse) a compile error, so what the deployment sets and what is read cannot drift apart.
+  const shape = {
+    [ENV.AWS_REGION]: z.string().default("us-east-1"),
+    [ENV.RUNS_TABLE]: z.string().min(1, `${ENV.RUNS_TABLE} must name the DynamoDB runs table`),
+    [ENV.DOCUMENTS_BUCKET]: z.string().min(1, `${ENV.DOCUMENTS_BUCKET} must name the documents bucket`),
+    [ENV.ARTIFACTS_BUCKET]: z
+      .string()
+      .min(1, `${ENV.ARTIFACTS_BUCKET} must name the artifacts/results bucket`),
+    /** `bucket` or `bucket/prefix` entries; empty means "the documents bucket, any key". */
+    [ENV.ALLOWED_DOCUMENT_PREFIXES]: csv,
+    /**
+     * Where POST /v1/documents puts uploads, a key prefix in the documents bucket ending in `/`: the
+     * API function may write there and nowhere else in the bucket (infra grants PutObject on it only).
+     */
+    [ENV.REWOO_UPLOAD_PREFIX]: z
+      .string()
+      .default(DEFAULT_UPLOAD_PREFIX)
+      .refine(
+        (value) => /^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*\/$/.test(value),
+        `${ENV.REWOO_UPLOAD_PREFIX} must be a key prefix such as uploads/ (plain path parts, ending in /)`,
+      ),
+    /** The PDF size limit of an upload; S3 refuses a PUT of another size than the one signed. */
+    [ENV.REWOO_UPLOAD_MAX_BYTES]: positiveInt(DEFAULT_UPLOAD_MAX_BYTES),
+    /**
+     * `bucket/prefix` (or `bucket`) entries where `output_destination` may point, besides
+     * `<ARTIFACTS_BUCKET>/results/`, which is always allowed. Never inside a document location.
+     */
+    [ENV.ALLOWED_RESULT_DESTINATIONS]: csv,
+    /** Endpoint overrides: the local twin points the SDK clients at dynalite and s3rver. */
+    [ENV.DYNAMODB_ENDPOINT]: z.string().url().optional(),
+    [ENV.S3_ENDPOINT]: z.string().url().optional(),
+    [ENV.REWOO_LLM_PROVIDER]: z.enum(LLM_PROVIDER_NAMES).default(DEFAULT_LLM_PROVIDER),
+    /**
+     * What reads PDF pages without a text layer. `none` unless told: a function left without the
+     * setting then neither calls a service its role may not allow nor spends minutes of CPU on a scan.
+     * The CDK stack sets the environment's choice on the worker (textract), the local twin tesseract.
+     */
+    [ENV.REWOO_OCR_ENGINE]: z.enum(["textract", "tesseract", "none"]).default("none"),
+    /**
+     * Textract reads scans with its document analysis and the SIGNATURES feature (hand signatures
+     * seen), not text detection alone. Off unless told; the CDK stack turns it on with Textract.
+     */
+    [ENV.REWOO_TEXTRACT_SIGNATURES]: z.enum(["true", "false"]).default("false"),
+    /**
+     * Textract's document analysis adds the FORMS and TABLES features (key–value pairs and tables in
+     * the document model). Off unless told; the CDK stack turns it on with Textract.
+     */
+    [ENV.REWOO_TEXTRACT_FORMS]: z.enum(["true", "false"]).default("false"),
+    /** A verdict resting on an OCR read below this confidence (0–100) is insufficient_evidence. */
+    [ENV.REWOO_OCR_MIN_CONFIDENCE]: z.coerce
+      .number()
+      .int(OCR_CONFIDENCE_RANGE)
+      .min(0, OCR_CONFIDENCE_RANGE)
+      .max(100, OCR_CONFIDENCE_RANGE)
+      .default(80),
+    /** Textract endpoint override: a VPC interface endpoint or an emulator. */
+    [ENV.TEXTRACT_ENDPOINT]: z.string().url().optional(),
+    [ENV.REWOO_PLANNER_MODEL]: z.string().optional(),
+    [ENV.REWOO_SOLVER_MODEL]: z.string().optional(),
+    [ENV.REWOO_TOOL_MODEL]: z.string().optional(),
+    /** The model reviewer's; defaults to the planner's. Unused with the rule-based provider. */
+    [ENV.REWOO_REVIEWER_MODEL]: z.string().optional(),
+    /** Bedrock model ids, comma-separated, tried in order after the role's model (lambdas/llm/bedrock.ts). */
+    [ENV.REWOO_PLANNER_FALLBACK_MODELS]: modelList,
+    [ENV.REWOO_SOLVER_FALLBACK_MODELS]: modelList,
+    [ENV.REWOO_TOOL_FALLBACK_MODELS]: modelList,
+    [ENV.REWOO_REVIEWER_FALLBACK_MODELS]: modelList,
+    [ENV.OPENAI_BASE_URL]: z.string().url().optional(),
+    [ENV.OPENAI_API_KEY]: z.string().optional(),
+    /** In AWS: the secret holding OPENAI_API_KEY (the CDK stack sets this and grants its read, not the key). */
+    [ENV.OPENAI_API_KEY_SECRET_ARN]: z.string().optional(),
+    /** Per role (lambdas/llm/index.ts LlmRoleSettings); unset: today's defaults (lambdas/llm/types.ts). */
+    [ENV.REWOO_PLANNER_TEMPERATURE]: temperature,
+    [ENV.REWOO_SOLVER_TEMPERATURE]: temperature,
+    [ENV.REWOO_TOOL_TEMPERATURE]: temperature,
+    [ENV.REWOO_REVIEWER_TEMPERATURE]: temperature,
+    [ENV.REWOO_PLANNER_MAX_TOKENS]: maxTokens,
+    [ENV.REWOO_SOLVER_MAX_TOKENS]: maxTokens,
+    [ENV.REWOO_TOOL_MAX_TOKENS]: maxTokens,
+    [ENV.REWOO_REVIEWER_MAX_TOKENS]: maxTokens,
+    /** Converse's guardrailIdentifier and guardrailVersion patterns; set both or neither (parseConfig). */
+    [ENV.REWOO_BEDROCK_GUARDRAIL_ID]: z.preprocess(
+      unsetIfEmpty,
+      z
+        .string()
+        .regex(
+          /^([a-z0-9]+|arn:aws(-[^:]+)?:bedrock:[a-z0-9-]{1,20}:[0-9]{12}:guardrail\/[a-z0-9]+)$/,
+          "expected a guardrail id (lowercase letters and digits) or its ARN",
+        )
+        .optional(),
+    ),
+    [ENV.REWOO_BEDROCK_GUARDRAIL_VERSION]: z.preprocess(
+      unsetIfEmpty,
+      z
+        .string()
+        .regex(/^([1-9][0-9]{0,7}|DRAFT)$/, "expected a published version number (1, 2, …) or DRAFT")
+        .optional(),
+    ),
+    [ENV.REWOO_SCRIPTED_RESPONSES]: z.string().optional(),
+    [ENV.REWOO_PLANNER_PROMPT]: z.string().optional(),
+    [ENV.REWOO_SOLVER_PROMPT]: z.string().optional(),
+    [ENV.REWOO_MAX_STEPS]: positiveInt(WORKFLOW_DEFAULTS.maxSteps),
+    /** Times the planner may plan again after a step the profile requires failed (0: never). */
+    [ENV.REWOO_MAX_REPLANS]: z.coerce.number().int().min(0).max(5).default(WORKFLOW_DEFAULTS.maxReplans),
+    /** Reviews scoring below this (1–10) send a plan back to the planner, then end the run NEEDS_REVIEW. */
+    [ENV.REWOO_REVIEW_THRESHOLD]: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(10)
+      .default(WORKFLOW_DEFAULTS.reviewThreshold),
+    /**
+     * How long a run waits for a person (an answer, an approval), in seconds: at most 3 days, so that
+     * both waits and the work fit in the state machine's 7-day execution timeout.
+     */
+    [ENV.REWOO_WAIT_SECONDS]: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_WAIT_SECONDS)
+      .default(WORKFLOW_DEFAULTS.waitSeconds),
+    /** "required": every run's plan waits for an operator's approval unless its request says otherwise. */
+    [ENV.REWOO_APPROVAL]: z.enum(["required", "none"]).default("none"),
+    /** "ask": a request missing an input a condition needs pauses and asks for it unless it says otherwise. */
+    [ENV.REWOO_CLARIFICATION]: z.enum(["ask", "never"]).default("ask"),
+    /**
+     * "on": the planner reuses a plan template of the same request shape (docs/architecture.md, "Plan
+     * cache"). Off unless told: the CDK stack turns it on per environment (workflow.planCache), the local
+     * twin when REWOO_PLAN_CACHE=on is set.
+     */
+    [ENV.REWOO_PLAN_CACHE]: z.enum(["on", "off"]).default("off"),
+    /** At least the widest level a plan within REWOO_MAX_STEPS can have, so a level runs in one wave. */
+    [ENV.REWOO_WORKER_CONCURRENCY]: positiveInt(WORKFLOW_DEFAULTS.workerConcurrency),
+    /** Evidence above this many bytes of JSON goes to S3; DynamoDB items stop at 400 KB. */
+    [ENV.REWOO_EVIDENCE_INLINE_LIMIT]: positiveInt(64 * 1024),
+    /** Extra latency per tool (`tool=ms,tool=ms` or `*=ms`), used by benchmarks to emulate remote services. */
+    [ENV.REWOO_TOOL_LATENCY_MS]: z.string().optional(),
+    /** "tool=ms,…": a tool's timeout instead of its catalog's (e.g. a slow lender service). */
+    [ENV.REWOO_TOOL_TIMEOUT_MS]: z.string().optional(),
+    /** Injected faults for chaos tests and benchmarks (`tool=probability:kind,…`, see lambdas/runtime/faults.ts). */
+    [ENV.REWOO_FAULTS]: z.string().optional(),
+    [ENV.REWOO_FAULTS_SEED]: z.coerce.number().int().optional(),
+    [ENV.PRECONDITIONS_API_URL]: lenderUrl,
+    [ENV.CONDITIONS_AI_API_URL]: lenderUrl,
+    /**
+     * Bearer token for both lender services. In AWS it comes from Secrets Manager (wired by the CDK
+     * stack), not a plain environment value in the template; it is never logged or put in errors.
+     */
+    [ENV.LENDER_API_TOKEN]: z.string().optional(),
+    /** In AWS: the Secrets Manager secret holding LENDER_API_TOKEN (the CDK stack sets this, not the token). */
+    [ENV.LENDER_API_TOKEN_SECRET_ARN]: z.string().optional(),
+    /** Per attempt; the tool's own timeout bounds the retries as a whole. */
+    [ENV.LENDER_API_TIMEOUT_MS]: positiveInt(10_000),
+    /** WebSocket subscriptions (API issue): connection_id → run_id, GSI by_run. */
+    [ENV.CONNECTIONS_TABLE]: z.string().optional(),
+    /** The banking assistant's core-banking table (lambdas/store/core-banking.ts); only the worker's tools use it. */
+    [ENV.CORE_BANKING_TABLE]: z
+      .string()
+      .min(1, `${ENV.CORE_BANKING_TABLE} must name the core-banking table`)
+      .optional(),
+    /** The workflow the REST API starts; the twin points SFN_ENDPOINT at its Step Functions emulation. */
+    [ENV.STATE_MACHINE_ARN]: z.string().optional(),
+    /** The batch workflow (statemachine/batch.asl.json) the REST API starts for POST /v1/batches. */
+    [ENV.BATCH_STATE_MACHINE_ARN]: z.string().optional(),
+    /** Largest max_concurrency a batch may ask for (lines evaluated at once by its Distributed Map). */
+    [ENV.REWOO_BATCH_MAX_CONCURRENCY]: z.coerce.number().int().min(1).max(10_000).default(100),
+    /** Largest POST /v1/batches body (inline requests); Lambda's synchronous payload stops at 6 MB. */
+    [ENV.REWOO_BATCH_MAX_BODY_BYTES]: positiveInt(5 * 1024 * 1024),
+    [ENV.SFN_ENDPOINT]: z.string().url().optional(),
+    /** API Gateway management endpoint (https://{api-id}.execute-api.{region}.amazonaws.com/{stage}) for PostToConnection. */
+    [ENV.WEBSOCKET_ENDPOINT]: z.string().url().optional(),
+    /** What clients connect to (wss://…/{stage}); returned by POST /v1/evaluate-conditions. */
+    [ENV.WEBSOCKET_URL]: z.string().optional(),
+    /** Base URL of the REST API as clients see it, for status_url / events_url. */
+    [ENV.PUBLIC_API_URL]: z.string().optional(),
+    /**
+     * Origins (or patterns with one `*`) whose pages may call the REST API from a browser: the API
+     * function echoes a matching Origin in Access-Control-Allow-Origin. Empty: no cross-origin caller.
+     */
+    [ENV.REWOO_ALLOWED_ORIGINS]: csv.superRefine((patterns, ctx) => {
+      for (const pattern of patterns) {
+        const problem = originPatternProblem(pattern);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }
+    }),
+    /**
+     * One HMAC key per token audience (lambdas/auth/tokens.ts), each configured directly (local) or as
+     * a Secrets Manager secret (AWS; its AWSPREVIOUS version is the previous key).
+     */
+    ...tokenKeyShape("customer"),
+    ...tokenKeyShape("run"),
+    ...tokenKeyShape("operator"),
+    /** How long a run (subscribe) token returned with a new run stays valid. */
+    [ENV.REWOO_SUBSCRIBE_TOKEN_TTL_SECONDS]: positiveInt(DEFAULT_MAX_LIFETIME_SECONDS.run),
+    /** Largest accepted request body (API Gateway itself stops at 10 MB). */
+    [ENV.REWOO_MAX_BODY_BYTES]: positiveInt(256 * 1024),
+    /**
+     * How long POST /v1/chat waits for its run to ask, confirm or finish before it answers "working on
+     * it" (API Gateway ends a request at 29 s).
+     */
+    [ENV.REWOO_CHAT_WAIT_SECONDS]: z.coerce
+      .number()
+      .int(`${ENV.REWOO_CHAT_WAIT_SECONDS} must be a whole number of seconds`)
+      .min(0)
+      .max(25, `${ENV.REWOO_CHAT_WAIT_SECONDS} must be at most 25 (API Gateway ends a request at 29 s)`)
+      .default(20),
+    /**
+     * Whether operators (callers of the REST API without the customer's token) may read banking chat
+     * transcripts: the customer's own words, which officers have no need to see by default.
+     */
+    [ENV.REWOO_CHAT_TRANSCRIPTS]: z.enum(["customer_only", "officers"]).default("customer_only"),
+    /** Parsed by parsePriceTable (lambdas/core/cost.ts PriceTable; docs/cost.md). */
+    [ENV.REWOO_PRICE_TABLE]: z.string().optional(),
+  } satisfies Record<RuntimeVariable, z.ZodType>;
+  return z.object(shape);
+});
 
 export type Config = ReturnType<typeof parseConfig>;
 
@@ -329,7 +338,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
         `${name}: no longer read, set ${TOKEN_AUDIENCES.map((audience) => TOKEN_KEY_VARIABLES[audience][field]).join(", ")} (one per token audience)`,
     );
   if (retired.length) throw new Error(`Invalid configuration: ${retired.join("; ")}`);
-  const parsed = EnvSchema.safeParse(env);
+  const parsed = envSchema().safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new Error(`Invalid configuration: ${problems.join("; ")}`);
@@ -450,7 +459,7 @@ export function parseConfig(env: NodeJS.ProcessEnv) {
  * Each audience's key settings, refusing what would make two audiences' tokens interchangeable (one key
  * or one secret for two of them) and a subscribe token longer than a run token may live.
  */
-function tokenKeySettings(e: z.infer<typeof EnvSchema>): Record<TokenAudience, TokenKeySettings> {
+function tokenKeySettings(e: z.infer<ReturnType<typeof envSchema>>): Record<TokenAudience, TokenKeySettings> {
   const settings = Object.fromEntries(
     TOKEN_AUDIENCES.map((audience) => {
       const names = TOKEN_KEY_VARIABLES[audience];
@@ -497,7 +506,7 @@ export function parsePriceTable(json: string | undefined): PriceTable {
       `Invalid configuration: ${ENV.REWOO_PRICE_TABLE} is not JSON (${(error as Error).message})`,
     );
   }
-  const parsed = PriceTableOverrideSchema.safeParse(value);
+  const parsed = priceTableOverrideSchema().safeParse(value);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
       (issue) => `${[ENV.REWOO_PRICE_TABLE, ...issue.path.map(String)].join(".")}: ${issue.message}`,

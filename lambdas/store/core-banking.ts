@@ -20,6 +20,7 @@ import {
   UpdateCommand,
 } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
+import { lazily } from "../core/lazy.ts";
 import { conditionalWrite } from "./conditional.ts";
 import { queryAllPages } from "./pagination.ts";
 
@@ -199,39 +200,46 @@ const transferKey = (transferId: string) => `TRANSFER#${transferId}`;
 const fraudKey = (caseId: string) => `FRAUD#${caseId}`;
 
 const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
-const Id = z.string().regex(ID_PATTERN, "expected an id: 1 to 128 letters, digits, '_', '.', ':' or '-'");
-const CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
-const Currency = z
-  .string()
-  .refine((code) => CURRENCIES.has(code), "expected an ISO 4217 currency code in capitals, such as USD");
-const Text = (max: number) =>
-  z.string().trim().min(1, "expected a non-empty text").max(max, `expected at most ${max} characters`);
+/**
+ * What the store checks its inputs with, built at the first check (lambdas/core/lazy.ts): the planner
+ * holds this store to read holdings, and a loan run never reads them.
+ */
+const inputSchemas = /* @__PURE__ */ lazily(() => {
+  const Id = z.string().regex(ID_PATTERN, "expected an id: 1 to 128 letters, digits, '_', '.', ':' or '-'");
+  const CURRENCIES = new Set(Intl.supportedValuesOf("currency"));
+  const Currency = z
+    .string()
+    .refine((code) => CURRENCIES.has(code), "expected an ISO 4217 currency code in capitals, such as USD");
+  const Text = (max: number) =>
+    z.string().trim().min(1, "expected a non-empty text").max(max, `expected at most ${max} characters`);
 
-const BlockReasonSchema = z.enum(["lost", "stolen", "fraud"], "expected lost, stolen or fraud");
-const FraudCaseInput = z.object({
-  case_id: Id,
-  description: Text(2000),
-  card_id: Id.optional(),
-  account_id: Id.optional(),
-});
-const OpenAccountInput = z.object({
-  account_id: Id,
-  type: z.enum(["checking", "savings"], "expected checking or savings"),
-  currency: Currency,
-  name: Text(64).optional(),
-});
-const TransferInput = z.object({
-  transfer_id: Id,
-  from_account_id: Id,
-  to_customer_id: Id,
-  to_account_id: Id,
-  payee_id: Id.optional(),
-  amount_minor: z
-    .number("expected a whole number of minor units")
-    // zod's int() is a safe integer: a whole number below 2^53, so sums stay exact.
-    .int("expected a whole number of minor units (cents) below 2^53")
-    .positive("expected a positive amount"),
-  currency: Currency,
+  const BlockReasonSchema = z.enum(["lost", "stolen", "fraud"], "expected lost, stolen or fraud");
+  const FraudCaseInput = z.object({
+    case_id: Id,
+    description: Text(2000),
+    card_id: Id.optional(),
+    account_id: Id.optional(),
+  });
+  const OpenAccountInput = z.object({
+    account_id: Id,
+    type: z.enum(["checking", "savings"], "expected checking or savings"),
+    currency: Currency,
+    name: Text(64).optional(),
+  });
+  const TransferInput = z.object({
+    transfer_id: Id,
+    from_account_id: Id,
+    to_customer_id: Id,
+    to_account_id: Id,
+    payee_id: Id.optional(),
+    amount_minor: z
+      .number("expected a whole number of minor units")
+      // zod's int() is a safe integer: a whole number below 2^53, so sums stay exact.
+      .int("expected a whole number of minor units (cents) below 2^53")
+      .positive("expected a positive amount"),
+    currency: Currency,
+  });
+  return { Id, BlockReasonSchema, FraudCaseInput, OpenAccountInput, TransferInput };
 });
 
 function parsed<T>(schema: z.ZodType<T>, value: unknown, field: string): T {
@@ -258,27 +266,27 @@ export class CoreBankingStore {
   ) {}
 
   async customer(customerId: string): Promise<Customer | undefined> {
-    const item = await this.item(parsed(Id, customerId, "customer_id"), PROFILE);
+    const item = await this.item(parsed(inputSchemas().Id, customerId, "customer_id"), PROFILE);
     return item ? entityOf<Customer>(item) : undefined;
   }
 
   async holdings(customerId: string): Promise<{ accounts: Account[]; cards: Card[]; payees: Payee[] }> {
-    const items = await this.partition(parsed(Id, customerId, "customer_id"));
+    const items = await this.partition(parsed(inputSchemas().Id, customerId, "customer_id"));
     const of = <T>(prefix: string) =>
       items.filter((item) => String(item.sk).startsWith(prefix)).map((item) => entityOf<T>(item));
     return { accounts: of<Account>("ACCOUNT#"), cards: of<Card>("CARD#"), payees: of<Payee>("PAYEE#") };
   }
 
   async account(customerId: string, accountId: string): Promise<Account> {
-    const id = parsed(Id, accountId, "account_id");
-    const item = await this.item(parsed(Id, customerId, "customer_id"), accountKey(id));
+    const id = parsed(inputSchemas().Id, accountId, "account_id");
+    const item = await this.item(parsed(inputSchemas().Id, customerId, "customer_id"), accountKey(id));
     if (!item) throw new NotFoundForCustomerError("account", id);
     return entityOf<Account>(item);
   }
 
   async card(customerId: string, cardId: string): Promise<Card> {
-    const id = parsed(Id, cardId, "card_id");
-    const item = await this.item(parsed(Id, customerId, "customer_id"), cardKey(id));
+    const id = parsed(inputSchemas().Id, cardId, "card_id");
+    const item = await this.item(parsed(inputSchemas().Id, customerId, "customer_id"), cardKey(id));
     if (!item) throw new NotFoundForCustomerError("card", id);
     return entityOf<Card>(item);
   }
@@ -289,9 +297,9 @@ export class CoreBankingStore {
     cardId: string,
     reason: BlockReason,
   ): Promise<{ card: Card; changed: boolean }> {
-    const customer = parsed(Id, customerId, "customer_id");
-    const id = parsed(Id, cardId, "card_id");
-    const why = parsed(BlockReasonSchema, reason, "reason");
+    const customer = parsed(inputSchemas().Id, customerId, "customer_id");
+    const id = parsed(inputSchemas().Id, cardId, "card_id");
+    const why = parsed(inputSchemas().BlockReasonSchema, reason, "reason");
     try {
       const { Attributes } = await this.ddb.send(
         new UpdateCommand({
@@ -324,8 +332,8 @@ export class CoreBankingStore {
     customerId: string,
     c: { case_id: string; description: string; card_id?: string; account_id?: string },
   ): Promise<{ fraudCase: FraudCase; created: boolean }> {
-    const customer = parsed(Id, customerId, "customer_id");
-    const input = parsed(FraudCaseInput, c, "fraud_case");
+    const customer = parsed(inputSchemas().Id, customerId, "customer_id");
+    const input = parsed(inputSchemas().FraudCaseInput, c, "fraud_case");
     if (input.card_id !== undefined) await this.card(customer, input.card_id);
     if (input.account_id !== undefined) await this.account(customer, input.account_id);
     const fraudCase: FraudCase = {
@@ -349,8 +357,8 @@ export class CoreBankingStore {
     customerId: string,
     a: { account_id: string; type: Account["type"]; currency: string; name?: string },
   ): Promise<{ account: Account; created: boolean }> {
-    const customer = parsed(Id, customerId, "customer_id");
-    const input = parsed(OpenAccountInput, a, "account");
+    const customer = parsed(inputSchemas().Id, customerId, "customer_id");
+    const input = parsed(inputSchemas().OpenAccountInput, a, "account");
     const account: Account = {
       customer_id: customer,
       account_id: input.account_id,
@@ -384,8 +392,8 @@ export class CoreBankingStore {
     },
     options: { signal?: AbortSignal } = {},
   ): Promise<{ transfer: Transfer; created: boolean; from: Account }> {
-    const customer = parsed(Id, customerId, "customer_id");
-    const input = parsed(TransferInput, t, "transfer");
+    const customer = parsed(inputSchemas().Id, customerId, "customer_id");
+    const input = parsed(inputSchemas().TransferInput, t, "transfer");
     if (input.to_customer_id === customer && input.to_account_id === input.from_account_id) {
       throw new TransferRefusedError(
         "same_account",
@@ -487,8 +495,8 @@ export class CoreBankingStore {
    * its way); found, the transfer happened. Either way the answer is what the store holds.
    */
   async settleTransfer(customerId: string, transferId: string, reason: string): Promise<Transfer> {
-    const customer = parsed(Id, customerId, "customer_id");
-    const id = parsed(Id, transferId, "transfer_id");
+    const customer = parsed(inputSchemas().Id, customerId, "customer_id");
+    const id = parsed(inputSchemas().Id, transferId, "transfer_id");
     const fence = {
       customer_id: customer,
       transfer_id: id,
@@ -513,7 +521,7 @@ export class CoreBankingStore {
   }
 
   async transfers(customerId: string): Promise<Transfer[]> {
-    const items = await this.partition(parsed(Id, customerId, "customer_id"), "TRANSFER#");
+    const items = await this.partition(parsed(inputSchemas().Id, customerId, "customer_id"), "TRANSFER#");
     // Money that moved: a void record only fences a transfer off.
     return items
       .map((item) => entityOf<Transfer>(item))
@@ -521,14 +529,14 @@ export class CoreBankingStore {
   }
 
   async fraudCases(customerId: string): Promise<FraudCase[]> {
-    const items = await this.partition(parsed(Id, customerId, "customer_id"), "FRAUD#");
+    const items = await this.partition(parsed(inputSchemas().Id, customerId, "customer_id"), "FRAUD#");
     return items.map((item) => entityOf<FraudCase>(item));
   }
 
   /** Writes the customers and what they hold, each item only if absent: a reseed never resets a balance. */
   async seed(customers: readonly CustomerSeed[]): Promise<void> {
     for (const seed of customers) {
-      const customer = parsed(Id, seed.customer_id, "customer_id");
+      const customer = parsed(inputSchemas().Id, seed.customer_id, "customer_id");
       const items: Array<[string, object]> = [
         [PROFILE, { customer_id: customer, name: seed.name }],
         ...seed.accounts.map((a): [string, object] => [
@@ -545,7 +553,7 @@ export class CoreBankingStore {
   /** Why DynamoDB cancelled a transfer, as the error a caller can act on; a repeat is answered. */
   private async refusedTransfer(
     customer: string,
-    input: z.infer<typeof TransferInput>,
+    input: z.infer<ReturnType<typeof inputSchemas>["TransferInput"]>,
     error: unknown,
   ): Promise<{ transfer: Transfer; created: boolean; from: Account }> {
     if (!(error instanceof TransactionCanceledException)) throw error;

@@ -8,6 +8,7 @@ import type { ConditionInput, ConditionsResult, Verdict } from "../agents/loan/c
 import type { PreconditionsResult } from "../agents/loan/preconditions.ts";
 import { fromJsDate, isoDate, parseIsoOrUsDate } from "../agents/loan/text.ts";
 import { abortableSleep } from "../core/abortable-sleep.ts";
+import { lazily } from "../core/lazy.ts";
 import { scrubSensitiveText } from "../core/redaction.ts";
 import { MAX_QUOTED_REASON_CHARS } from "../core/sensitive-data.ts";
 import { secretReader } from "../secrets/reader.ts";
@@ -285,23 +286,29 @@ function formatPath(path: ReadonlyArray<PropertyKey>): string {
 // ---------------------------------------------------------------------------------------------
 // PreConditions: POST /v1/preconditions {metadata}
 
-const Priority = z.union([z.enum(["high", "medium", "low"]), z.literal(1), z.literal(2), z.literal(3)]);
+/**
+ * A PreConditions answer's schema, built at the first answer read (lambdas/core/lazy.ts): a deployment
+ * without the lender's services never reads one.
+ */
+export const preconditionsResponseSchema = /* @__PURE__ */ lazily(() => {
+  const Priority = z.union([z.enum(["high", "medium", "low"]), z.literal(1), z.literal(2), z.literal(3)]);
 
-export const PreconditionsResponseSchema = z.object({
-  loan_program: z.string().nullish(),
-  classification: z.string().min(1),
-  as_of_date: z.string().optional(),
-  conditions: z.array(
-    z.object({
-      id: z.string().min(1),
-      title: z.string(),
-      compartment: z.string(),
-      priority: Priority,
-      reason: z.string(),
-      verifiable: z.boolean().optional(),
-      expected: z.record(z.string(), z.unknown()).optional(),
-    }),
-  ),
+  return z.object({
+    loan_program: z.string().nullish(),
+    classification: z.string().min(1),
+    as_of_date: z.string().optional(),
+    conditions: z.array(
+      z.object({
+        id: z.string().min(1),
+        title: z.string(),
+        compartment: z.string(),
+        priority: Priority,
+        reason: z.string(),
+        verifiable: z.boolean().optional(),
+        expected: z.record(z.string(), z.unknown()).optional(),
+      }),
+    ),
+  });
 });
 
 export type PreconditionsCall = (
@@ -318,7 +325,7 @@ export function createPreconditionsHttp(
     const response = await client.post(
       "/v1/preconditions",
       { metadata },
-      PreconditionsResponseSchema,
+      preconditionsResponseSchema(),
       signal,
     );
     // The solver reports the as-of date; when the service leaves it out, it is the one the
@@ -347,40 +354,43 @@ export function createPreconditionsHttp(
 // ---------------------------------------------------------------------------------------------
 // Conditions AI: POST /v1/evaluations {conditions, documents: [{path, uri}]}
 
-const CitationSchema = z.object({
-  document: z.string().min(1),
-  page: z.number().int().min(1),
-  excerpt: z.string(),
-  /** A lender's service that OCRs scans marks those citations like the reference engine does. */
-  source: z.literal("ocr").optional(),
-  confidence: z.number().min(0).max(100).optional(),
-});
+/** A Conditions AI answer's schema, built at the first answer read, as the one above. */
+export const evaluationsResponseSchema = /* @__PURE__ */ lazily(() => {
+  const CitationSchema = z.object({
+    document: z.string().min(1),
+    page: z.number().int().min(1),
+    excerpt: z.string(),
+    /** A lender's service that OCRs scans marks those citations like the reference engine does. */
+    source: z.literal("ocr").optional(),
+    confidence: z.number().min(0).max(100).optional(),
+  });
 
-export const EvaluationsResponseSchema = z.object({
-  verdicts: z.array(
-    z.object({
-      condition_id: z.string().min(1),
-      title: z.string().optional(),
-      compartment: z.string().optional(),
-      status: z.enum(["fulfilled", "not_fulfilled", "insufficient_evidence"]),
-      reason: z.string(),
-      citations: z.array(CitationSchema).default([]),
-      letters_of_explanation: z
-        .array(
-          z.object({
-            document: z.string(),
-            page: z.number().int().min(1),
-            date: z.string().nullable(),
-            amount: z.number(),
-            description: z.string(),
-            excerpt: z.string(),
-            reason: z.string(),
-          }),
-        )
-        .optional(),
-      observed: z.record(z.string(), z.unknown()).optional(),
-    }),
-  ),
+  return z.object({
+    verdicts: z.array(
+      z.object({
+        condition_id: z.string().min(1),
+        title: z.string().optional(),
+        compartment: z.string().optional(),
+        status: z.enum(["fulfilled", "not_fulfilled", "insufficient_evidence"]),
+        reason: z.string(),
+        citations: z.array(CitationSchema).default([]),
+        letters_of_explanation: z
+          .array(
+            z.object({
+              document: z.string(),
+              page: z.number().int().min(1),
+              date: z.string().nullable(),
+              amount: z.number(),
+              description: z.string(),
+              excerpt: z.string(),
+              reason: z.string(),
+            }),
+          )
+          .optional(),
+        observed: z.record(z.string(), z.unknown()).optional(),
+      }),
+    ),
+  });
 });
 
 export interface DocumentRef {
@@ -401,7 +411,7 @@ export function createConditionsAiHttp(client: LenderServiceClient): ConditionsA
     const response = await client.post(
       "/v1/evaluations",
       { conditions, documents: documents.map(({ path, uri }) => ({ path, uri })) },
-      EvaluationsResponseSchema,
+      evaluationsResponseSchema(),
       signal,
     );
     const pathOf = new Map(documents.map((document) => [document.uri, document.path]));

@@ -3,25 +3,28 @@
 // API Gateway's events to them.
 import * as z from "zod";
 import { WEBSOCKET_ROUTES, type WebSocketOperationName, webSocketRouteNamed } from "../contracts/routes.ts";
+import { lazily } from "../core/lazy.ts";
 import type { LiveDelivery } from "../live/delivery.ts";
 import type { ConnectionRecord, ConnectionStore } from "../store/connections.ts";
 import { RunNotFoundError, type RunStore } from "../store/runs.ts";
 
 /**
- * What the $connect authorizer (lambdas/ws/authorizer.ts) put into the request context. API
- * Gateway adds its own keys (principalId, integrationLatency) beside them.
+ * What the $connect authorizer (lambdas/ws/authorizer.ts) put into the request context (API Gateway
+ * adds its own keys, principalId and integrationLatency, beside them), and a subscribe message: the
+ * schemas are built at the first event that needs one (lambdas/core/lazy.ts), not at import.
  */
-export const AuthorizerContextSchema = z.discriminatedUnion("scope", [
-  z.object({ scope: z.literal("run"), run_id: z.string().min(1) }),
-  z.object({ scope: z.literal("operator") }),
-]);
-export type AuthorizerContext = z.infer<typeof AuthorizerContextSchema>;
-
-export const SubscribeMessageSchema = z.object({
-  action: z.literal("subscribe").optional(),
-  run_id: z.string().min(1, "run_id must name a run").max(256),
-  after_seq: z.int().min(0, "after_seq must be 0 or more").default(0),
-});
+const routeSchemas = /* @__PURE__ */ lazily(() => ({
+  authorizerContext: z.discriminatedUnion("scope", [
+    z.object({ scope: z.literal("run"), run_id: z.string().min(1) }),
+    z.object({ scope: z.literal("operator") }),
+  ]),
+  subscribeMessage: z.object({
+    action: z.literal("subscribe").optional(),
+    run_id: z.string().min(1, "run_id must name a run").max(256),
+    after_seq: z.int().min(0, "after_seq must be 0 or more").default(0),
+  }),
+}));
+export type AuthorizerContext = z.infer<ReturnType<typeof routeSchemas>["authorizerContext"]>;
 
 export const SUPPORTED_ACTIONS =
   'supported actions: subscribe — {"action":"subscribe","run_id":"<run id>","after_seq":0}';
@@ -47,7 +50,7 @@ export async function connect(
   authorizer: unknown,
   deps: Pick<WebSocketRouteDeps, "connections">,
 ): Promise<RouteResult> {
-  const context = AuthorizerContextSchema.safeParse(authorizer);
+  const context = routeSchemas().authorizerContext.safeParse(authorizer);
   // Without the authorizer's verdict nobody vouched for this client: refuse the handshake.
   if (!context.success) return { statusCode: 403 };
   await deps.connections.put(registration(connectionId, context.data));
@@ -84,7 +87,7 @@ export async function subscribe(
   } catch {
     return refuse(`the message is not JSON; ${SUPPORTED_ACTIONS}`);
   }
-  const parsed = SubscribeMessageSchema.safeParse(json);
+  const parsed = routeSchemas().subscribeMessage.safeParse(json);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
       (issue) => `${issue.path.join(".") || "message"}: ${issue.message}`,
@@ -153,7 +156,7 @@ async function registeredConnection(
 ): Promise<ConnectionRecord | undefined> {
   const stored = await connections.get(connectionId);
   if (stored) return stored;
-  const context = AuthorizerContextSchema.safeParse(authorizer);
+  const context = routeSchemas().authorizerContext.safeParse(authorizer);
   if (!context.success) return undefined;
   return connections.put(registration(connectionId, context.data));
 }

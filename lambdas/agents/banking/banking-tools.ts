@@ -4,7 +4,6 @@
 // never an argument: a plan cannot point a tool at someone else's money. Every write is
 // idempotent per step, so a retried worker never blocks, opens or sends twice.
 import { createHash } from "node:crypto";
-import type * as z from "zod";
 import { TransientInfrastructureError } from "../../runtime/transient.ts";
 import {
   type Account,
@@ -324,7 +323,7 @@ function describeAccount(account: Account): string {
 /** The one product matching a reference ("all" or no kind: any kind). */
 function pick<T extends { last4: string; kind?: string; type?: string }>(
   items: T[],
-  reference: z.infer<typeof Reference>,
+  reference: Reference,
   noun: string,
   describe: (item: T) => string,
 ): T {

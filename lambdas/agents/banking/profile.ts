@@ -4,6 +4,7 @@
 // reviewed. Pure: the tools that act on the core-banking store live in lambdas/tools.
 import * as z from "zod";
 import { balancedJsonEnd } from "../../core/embedded-json.ts";
+import { lazily } from "../../core/lazy.ts";
 import { scoreReview } from "../../core/review.ts";
 import type {
   EvaluationRequest,
@@ -211,44 +212,47 @@ function step(id: string, tool: string, args: Record<string, unknown>, descripti
 
 // ---------------------------------------------------------------- a hosted model's reading
 
-const ReferenceSchema = z
-  .object({
-    kind: z.string().min(1).max(40).optional(),
-    last4: z
-      .string()
-      .regex(/^\d{4}$/)
-      .optional(),
-  })
-  .strict();
-const ModelSlotsSchema = z
-  .object({
-    card: ReferenceSchema.optional(),
-    account: ReferenceSchema.optional(),
-    account_type: z.enum(["checking", "savings"]).optional(),
-    amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/)
-      .optional(),
-    from_account: ReferenceSchema.optional(),
-    to: z.union([z.string().min(1).max(200), ReferenceSchema]).optional(),
-    description: z.string().min(1).max(2_000).optional(),
-  })
-  .strict();
-const EnvelopeSchema = z.object({
-  intent: z.enum(BANKING_INTENTS),
-  // null: "not given"; the rest must read as the slots do.
-  slots: z.record(z.string(), z.unknown()).transform((slots, ctx) => {
-    const given = Object.fromEntries(Object.entries(slots).filter(([, value]) => value !== null));
-    const parsed = ModelSlotsSchema.safeParse(given);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues)
-        ctx.addIssue({ ...issue, path: ["slots", ...issue.path] } as never);
-      return z.NEVER;
-    }
-    return parsed.data as Slots;
-  }),
-  plan: z.array(z.unknown()),
+/** The schema of a hosted planner's reading, built on first use (lambdas/core/lazy.ts). */
+const envelopeSchema = /* @__PURE__ */ lazily(() => {
+  const ReferenceSchema = z
+    .object({
+      kind: z.string().min(1).max(40).optional(),
+      last4: z
+        .string()
+        .regex(/^\d{4}$/)
+        .optional(),
+    })
+    .strict();
+  const ModelSlotsSchema = z
+    .object({
+      card: ReferenceSchema.optional(),
+      account: ReferenceSchema.optional(),
+      account_type: z.enum(["checking", "savings"]).optional(),
+      amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+      currency: z
+        .string()
+        .regex(/^[A-Z]{3}$/)
+        .optional(),
+      from_account: ReferenceSchema.optional(),
+      to: z.union([z.string().min(1).max(200), ReferenceSchema]).optional(),
+      description: z.string().min(1).max(2_000).optional(),
+    })
+    .strict();
+  return z.object({
+    intent: z.enum(BANKING_INTENTS),
+    // null: "not given"; the rest must read as the slots do.
+    slots: z.record(z.string(), z.unknown()).transform((slots, ctx) => {
+      const given = Object.fromEntries(Object.entries(slots).filter(([, value]) => value !== null));
+      const parsed = ModelSlotsSchema.safeParse(given);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues)
+          ctx.addIssue({ ...issue, path: ["slots", ...issue.path] } as never);
+        return z.NEVER;
+      }
+      return parsed.data as Slots;
+    }),
+    plan: z.array(z.unknown()),
+  });
 });
 
 /**
@@ -275,7 +279,7 @@ export function readPlannerEnvelope(text: string): {
     return { planText: text, problems: [] };
   }
   const planText = JSON.stringify((value as { plan: unknown[] }).plan);
-  const parsed = EnvelopeSchema.safeParse(value);
+  const parsed = envelopeSchema().safeParse(value);
   if (!parsed.success) {
     return {
       planText,

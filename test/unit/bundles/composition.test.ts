@@ -73,6 +73,30 @@ describe("Lambda bundles", () => {
     }
   });
 
+  it("carry of the Secrets Manager client only the command they send (a dynamic import of Powertools Parameters made esbuild keep, and evaluate at import, every command)", () => {
+    for (const name of ["api", "authorizer", "worker"]) {
+      expect(
+        inputsMatching(name, /client-secrets-manager\/dist-es\/commands\/GetSecretValueCommand\.js$/),
+        name,
+      ).toHaveLength(1);
+      expect(
+        inputsMatching(
+          name,
+          /client-secrets-manager\/dist-es\/(SecretsManager\.js|commands\/(?!GetSecretValueCommand))/,
+        ),
+        name,
+      ).toEqual([]);
+    }
+  });
+
+  it("load node:http2 when Bedrock's client first sends, never when they are imported", () => {
+    for (const name of ["planner", "solver", "worker"]) {
+      const code = new TextDecoder().decode(bundle(name).code);
+      expect(code, name).not.toMatch(/from\s*["']node:http2["']|import\(\s*["']node:http2["']\s*\)/);
+      expect(inputsMatching(name, /lambdas\/runtime\/node-http2\.ts$/), name).toHaveLength(1);
+    }
+  });
+
   it("load node:http through require, never as an ES module (whose view of it loads undici)", () => {
     for (const name of [...LIGHT, "worker"]) {
       const code = new TextDecoder().decode(bundle(name).code);

@@ -104,6 +104,7 @@ describe("the bundles' node:http", () => {
   it("is what the aliases point at", () => {
     expect(BUNDLE_ALIAS).toEqual({
       "node:http": "./lambdas/runtime/node-http.ts",
+      "node:http2": "./lambdas/runtime/node-http2.ts",
       "@aws-sdk/credential-provider-node": "./lambdas/runtime/lambda-credentials.ts",
       "@aws-sdk/token-providers": "./lambdas/runtime/lambda-tokens.ts",
     });

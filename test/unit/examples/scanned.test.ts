@@ -28,7 +28,7 @@ import {
   scanDocument,
   scanDocumentCached,
 } from "../../../examples/scanned.ts";
-import { EvaluationRequestSchema } from "../../../lambdas/core/request.ts";
+import { evaluationRequestSchema } from "../../../lambdas/core/request.ts";
 
 /** Megabytes of PDF compared element by element would take the matcher minutes; digests do not. */
 function digest(bytes: Uint8Array): string {
@@ -201,7 +201,7 @@ describe("examples/sample-scanned-return.json", () => {
       >;
     const scannedRequest = read("sample-scanned-return.json");
     const textRequest = read("sample-tax-return.json");
-    expect(EvaluationRequestSchema.safeParse(scannedRequest).success).toBe(true);
+    expect(evaluationRequestSchema().safeParse(scannedRequest).success).toBe(true);
     expect(scannedRequest.s3_pdf_paths).toEqual(["rm-conditions/scanned/1120-signed.pdf"]);
     expect(SCANNED_SAMPLE_KEYS).toContain("rm-conditions/scanned/1120-signed.pdf");
     expect({ ...scannedRequest, s3_pdf_paths: textRequest.s3_pdf_paths }).toEqual(textRequest);

@@ -12,7 +12,7 @@ import {
   createLenderCalls,
   LenderServiceClient,
   LenderServiceError,
-  PreconditionsResponseSchema,
+  preconditionsResponseSchema,
 } from "../../../lambdas/tools/lender-client.ts";
 import {
   type RecordingServer,
@@ -47,7 +47,7 @@ function client(): LenderServiceClient {
 
 async function failure(): Promise<LenderServiceError> {
   const error = await client()
-    .post("/v1/preconditions", {}, PreconditionsResponseSchema)
+    .post("/v1/preconditions", {}, preconditionsResponseSchema())
     .catch((caught: unknown) => caught);
   expect(error).toBeInstanceOf(LenderServiceError);
   return error as LenderServiceError;

@@ -13,7 +13,7 @@ import {
   LenderServiceClient,
   type LenderServiceClientOptions,
   LenderServiceError,
-  PreconditionsResponseSchema,
+  preconditionsResponseSchema,
 } from "../../../lambdas/tools/lender-client.ts";
 import type { ToolContext } from "../../../lambdas/tools/registry.ts";
 import {
@@ -97,7 +97,7 @@ describe("LenderServiceClient", () => {
     const result = await client().post(
       "/v1/preconditions",
       { metadata: { classification: "1120 Corporate Tax Return" } },
-      PreconditionsResponseSchema,
+      preconditionsResponseSchema(),
     );
 
     expect(result.conditions[0]?.id).toBe("TR_SIGNED");
@@ -111,7 +111,7 @@ describe("LenderServiceClient", () => {
 
   it("sends no authorization header without a token", async () => {
     script = [{ status: 200, body: preconditionsBody }];
-    await client({ token: undefined }).post("/v1/preconditions", {}, PreconditionsResponseSchema);
+    await client({ token: undefined }).post("/v1/preconditions", {}, preconditionsResponseSchema());
     expect(received[0]?.headers.authorization).toBeUndefined();
   });
 
@@ -120,7 +120,7 @@ describe("LenderServiceClient", () => {
       { status: 429, body: { message: "slow down" }, headers: { "retry-after": "2" } },
       { status: 200, body: preconditionsBody },
     ];
-    const result = await client().post("/v1/preconditions", {}, PreconditionsResponseSchema);
+    const result = await client().post("/v1/preconditions", {}, preconditionsResponseSchema());
     expect(result.classification).toBe("1120 Corporate Tax Return");
     expect(received).toHaveLength(2);
     expect(sleeps).toEqual([2_000]);
@@ -136,7 +136,7 @@ describe("LenderServiceClient", () => {
     await client({ random: () => 0.5, baseDelayMs: 100, maxDelayMs: 5_000 }).post(
       "/v1/preconditions",
       {},
-      PreconditionsResponseSchema,
+      preconditionsResponseSchema(),
     );
     expect(received).toHaveLength(4);
     // Retry-After 3600 s → capped at 5 s; then 0.5 × 200 ms and 0.5 × 400 ms.
@@ -145,7 +145,7 @@ describe("LenderServiceClient", () => {
 
   it("gives up after maxAttempts on 500 and names the attempts and the last status", async () => {
     script = Array.from({ length: 4 }, () => ({ status: 500, body: { error: "database unavailable" } }));
-    const error = await rejection(client().post("/v1/preconditions", {}, PreconditionsResponseSchema));
+    const error = await rejection(client().post("/v1/preconditions", {}, preconditionsResponseSchema()));
 
     expect(received).toHaveLength(4);
     expect(error.name).toBe("LenderServiceError");
@@ -160,7 +160,7 @@ describe("LenderServiceClient", () => {
 
   it("does not retry a 400 and reports the body's message", async () => {
     script = [{ status: 400, body: { message: "metadata.classification is required" } }];
-    const error = await rejection(client().post("/v1/preconditions", {}, PreconditionsResponseSchema));
+    const error = await rejection(client().post("/v1/preconditions", {}, preconditionsResponseSchema()));
 
     expect(received).toHaveLength(1);
     expect(error.status).toBe(400);
@@ -172,7 +172,7 @@ describe("LenderServiceClient", () => {
 
   it("describes an HTML error page by its title and size, not its content", async () => {
     script = [{ status: 401, body: `<html><title>Gateway login</title>${"x".repeat(1_000)}</html>` }];
-    const error = await rejection(client().post("/v1/preconditions", {}, PreconditionsResponseSchema));
+    const error = await rejection(client().post("/v1/preconditions", {}, preconditionsResponseSchema()));
     expect(received).toHaveLength(1);
     expect(error.message).toBe(
       'PreConditions POST /lender/v1/preconditions failed with HTTP 401: an HTML page titled "Gateway login" (1041 bytes)',
@@ -186,14 +186,14 @@ describe("LenderServiceClient", () => {
         body: { ...preconditionsBody, conditions: [{ ...preconditionsBody.conditions[0], id: 42 }] },
       },
     ];
-    const error = await rejection(client().post("/v1/preconditions", {}, PreconditionsResponseSchema));
+    const error = await rejection(client().post("/v1/preconditions", {}, preconditionsResponseSchema()));
     expect(received).toHaveLength(1);
     expect(error.message).toContain("PreConditions response: conditions[0].id: expected string");
   });
 
   it("rejects a response that is not JSON", async () => {
     script = [{ status: 200, body: "<html>maintenance</html>" }];
-    const error = await rejection(client().post("/v1/preconditions", {}, PreconditionsResponseSchema));
+    const error = await rejection(client().post("/v1/preconditions", {}, preconditionsResponseSchema()));
     // Described, never quoted: a body may echo what the service was sent.
     expect(error.message).toBe("PreConditions response is not JSON: an HTML page (24 bytes, not shown)");
   });
@@ -201,7 +201,7 @@ describe("LenderServiceClient", () => {
   it("times out an attempt that never answers, retries, then names the timeout", async () => {
     script = ["hang", "hang"];
     const error = await rejection(
-      client({ timeoutMs: 50, maxAttempts: 2 }).post("/v1/preconditions", {}, PreconditionsResponseSchema),
+      client({ timeoutMs: 50, maxAttempts: 2 }).post("/v1/preconditions", {}, preconditionsResponseSchema()),
     );
     expect(received).toHaveLength(2);
     expect(error.status).toBeUndefined();
@@ -220,7 +220,7 @@ describe("LenderServiceClient", () => {
       client({ baseUrl: `http://127.0.0.1:${port}`, maxAttempts: 3 }).post(
         "/v1/preconditions",
         {},
-        PreconditionsResponseSchema,
+        preconditionsResponseSchema(),
       ),
     );
     expect(sleeps).toHaveLength(2);
@@ -236,7 +236,7 @@ describe("LenderServiceClient", () => {
       client({ timeoutMs: 10_000 }).post(
         "/v1/preconditions",
         {},
-        PreconditionsResponseSchema,
+        preconditionsResponseSchema(),
         controller.signal,
       ),
     );
