@@ -4,6 +4,7 @@
 // (whitespace aside), to be on the page it names and to contain the value. Anything else is
 // rejected and the verdict stays insufficient_evidence. Pure apart from the `ask` it is given.
 import * as z from "zod";
+import { lazily } from "../../core/lazy.ts";
 import { truncate } from "../../core/prompts.ts";
 import { type CatalogField, findCondition, findField } from "./catalog.ts";
 import type { ConditionsResult } from "./conditions-engine.ts";
@@ -78,18 +79,20 @@ export function renderFieldPrompt(question: FieldQuestion): string {
   ].join("\n");
 }
 
-const Answer = z.object({
-  value: z.union([z.string(), z.number()]).nullable(),
-  page: z.number().int().positive().optional(),
-  quote: z.string().optional(),
-});
+const Answer = /* @__PURE__ */ lazily(() =>
+  z.object({
+    value: z.union([z.string(), z.number()]).nullable(),
+    page: z.number().int().positive().optional(),
+    quote: z.string().optional(),
+  }),
+);
 
 /** Checks a model's answer against the document; only a verified quote makes a field. */
 export function verifyFieldAnswer(text: string, question: FieldQuestion): FieldOutcome {
   if (question.field.name === "transactions") return verifyRowsAnswer(text, question);
   const { document, field } = question;
   const base = { document: document.document, field: field.name };
-  const parsed = Answer.safeParse(firstJsonObject(text));
+  const parsed = Answer().safeParse(firstJsonObject(text));
   if (!parsed.success) return { ...base, rejected: "the model's answer is not {value, page, quote}" };
   const { value, page, quote } = parsed.data;
   if (value === null || String(value).trim() === "")

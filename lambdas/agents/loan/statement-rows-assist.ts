@@ -5,6 +5,7 @@
 // (a fee, a deposit) but prove an absence only when they add up to the statement's printed total
 // (statement-activity.ts).
 import * as z from "zod";
+import { lazily } from "../../core/lazy.ts";
 import { truncate } from "../../core/prompts.ts";
 import type { AssistedRow } from "./extraction.ts";
 import type { FieldOutcome, FieldQuestion } from "./field-assist.ts";
@@ -25,26 +26,28 @@ export function renderRowsPrompt(question: FieldQuestion): string {
   ].join("\n");
 }
 
-const Row = z.object({
-  page: z.number().int().positive(),
-  quote: z.string(),
-  date: z.string(),
-  description: z.string().default(""),
-  amount: z.union([z.string(), z.number()]),
-  direction: z.enum(["credit", "debit"]),
-});
-const Answer = z.object({ rows: z.array(z.unknown()) });
+const Row = /* @__PURE__ */ lazily(() =>
+  z.object({
+    page: z.number().int().positive(),
+    quote: z.string(),
+    date: z.string(),
+    description: z.string().default(""),
+    amount: z.union([z.string(), z.number()]),
+    direction: z.enum(["credit", "debit"]),
+  }),
+);
+const Answer = /* @__PURE__ */ lazily(() => z.object({ rows: z.array(z.unknown()) }));
 
 /** Checks a model's rows against the document; only rows whose quote is verified are kept. */
 export function verifyRowsAnswer(text: string, question: FieldQuestion): FieldOutcome {
   const { document, field } = question;
   const base = { document: document.document, field: field.name };
-  const parsed = Answer.safeParse(firstJsonObject(text));
+  const parsed = Answer().safeParse(firstJsonObject(text));
   if (!parsed.success) return { ...base, rejected: "the model's answer is not {rows: [...]}" };
   const rows: AssistedRow[] = [];
   const problems: string[] = [];
   parsed.data.rows.slice(0, MAX_ASSISTED_ROWS).forEach((candidate, index) => {
-    const row = Row.safeParse(candidate);
+    const row = Row().safeParse(candidate);
     if (!row.success) {
       problems.push(`row ${index + 1} is not {page, quote, date, amount, direction}`);
       return;
