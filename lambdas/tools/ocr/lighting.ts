@@ -41,8 +41,9 @@ export function paperMap(image: GreyImage): PaperMap {
       const x1 = Math.min(width, (bx + 1) * block);
       const y1 = Math.min(height, (by + 1) * block);
       let count = 0;
-      for (let y = by * block; y < y1; y++) {
-        for (let x = bx * block; x < x1; x++) {
+      // Every other pixel each way: a quarter of the work, the same percentile within a level or two.
+      for (let y = by * block; y < y1; y += 2) {
+        for (let x = bx * block; x < x1; x += 2) {
           const value = data[y * width + x] as number;
           histogram[value] = (histogram[value] as number) + 1;
           count++;
@@ -102,21 +103,32 @@ export function evenLighting(image: GreyImage, map: PaperMap = paperMap(image)):
   const { width, height, data } = image;
   const { block, columns, rows, values } = map;
   const out = new Uint8Array(width * height);
-  const paperAt = (bx: number, by: number) =>
-    Math.max(1, values[Math.min(rows - 1, by) * columns + Math.min(columns - 1, bx)] as number);
+  // Block centres sit at (index + 0.5)·block; each column's neighbours and weight are the same on every row.
+  const left = new Int32Array(width);
+  const weight = new Float64Array(width);
+  for (let x = 0; x < width; x++) {
+    const fx = Math.max(0, Math.min(columns - 1, (x + 0.5) / block - 0.5));
+    left[x] = Math.min(columns - 2, Math.floor(fx));
+    weight[x] = fx - (left[x] as number);
+  }
+  const rowOfBlocks = new Float64Array(Math.max(2, columns));
   for (let y = 0; y < height; y++) {
-    // Block centres sit at (index + 0.5)·block.
     const fy = Math.max(0, Math.min(rows - 1, (y + 0.5) / block - 0.5));
-    const by = Math.floor(fy);
-    const ty = fy - by;
-    for (let x = 0; x < width; x++) {
-      const fx = Math.max(0, Math.min(columns - 1, (x + 0.5) / block - 0.5));
-      const bx = Math.floor(fx);
-      const tx = fx - bx;
+    const above = Math.min(Math.max(0, rows - 2), Math.floor(fy));
+    const below = Math.min(rows - 1, above + 1);
+    const ty = fy - above;
+    for (let bx = 0; bx < columns; bx++) {
       const paper =
-        (paperAt(bx, by) * (1 - tx) + paperAt(bx + 1, by) * tx) * (1 - ty) +
-        (paperAt(bx, by + 1) * (1 - tx) + paperAt(bx + 1, by + 1) * tx) * ty;
-      out[y * width + x] = Math.min(255, Math.round(((data[y * width + x] as number) * 255) / paper));
+        (values[above * columns + bx] as number) * (1 - ty) + (values[below * columns + bx] as number) * ty;
+      rowOfBlocks[bx] = 255 / Math.max(1, paper);
+    }
+    if (columns === 1) rowOfBlocks[1] = rowOfBlocks[0] as number;
+    const offset = y * width;
+    for (let x = 0; x < width; x++) {
+      const bx = Math.max(0, left[x] as number);
+      const tx = weight[x] as number;
+      const gain = (rowOfBlocks[bx] as number) * (1 - tx) + (rowOfBlocks[bx + 1] as number) * tx;
+      out[offset + x] = Math.min(255, Math.round((data[offset + x] as number) * gain));
     }
   }
   return { width, height, data: out };

@@ -158,6 +158,8 @@ function edgePoints(image: GreyImage, side: Side): Array<{ along: number; across
   const settle = 3;
   for (let line = 0; line < lines; line++) {
     const outside = (at(line, 0) + at(line, 1)) / 2;
+    // Not even white paper would stand out against it: this scan line starts on the page.
+    if (255 * BACKGROUND_RATIO <= outside + 8) continue;
     for (let step = 1; step < depth - settle; step++) {
       const value = at(line, step);
       if (value * BACKGROUND_RATIO <= outside + 8) continue;

@@ -145,6 +145,20 @@ describe("findPageOutline", () => {
     expect(correctPerspective(rotateImage(page, 1.5))).toBeNull();
   });
 
+  it("finds nothing on a blank page, an all-dark frame or an image too small to have edges", () => {
+    const filled = (width: number, height: number, value: number): GreyImage => ({
+      width,
+      height,
+      data: new Uint8Array(width * height).fill(value),
+    });
+    expect(findPageOutline(filled(400, 500, 255))).toBeNull();
+    expect(findPageOutline(filled(400, 500, 40))).toBeNull();
+    expect(findPageOutline(filled(3, 2, 0))).toBeNull();
+    expect(findPageOutline(filled(0, 0, 0))).toBeNull();
+    expect(lightingSpread(filled(0, 0, 0))).toBe(0);
+    expect(lightingSpread(filled(5, 5, 0))).toBe(0);
+  });
+
   it("finds a rectangle, and leaves it to deskewing, when a turned sheet lies on a dark lid", () => {
     const turned = rotateImage(
       photograph(page, [
