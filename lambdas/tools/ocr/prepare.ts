@@ -54,6 +54,9 @@ export interface PrepareOptions {
 }
 
 export const DEFAULT_PREPARE: Readonly<Required<PrepareOptions>> = Object.freeze({
+  // Off for now, though on "auto" they leave flatbed scans untouched: on photographed returns they
+  // let OCR read the page where it read little, and a caption misread there made the EIN be taken
+  // from the preparer's box (a wrong not_fulfilled), where the unread page had left it undecided.
   perspective: false,
   evenLight: false,
   orientation: true,

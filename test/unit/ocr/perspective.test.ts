@@ -235,14 +235,27 @@ describe("evenLighting", () => {
 describe("preparePage with a photo's steps", () => {
   const page = textPage(9);
 
-  it("leaves a flatbed scan exactly as the default preparation does", () => {
+  it("leaves a flatbed scan exactly as the preparation without them does", () => {
     const scan = rotateImage(page, 1.3);
-    const plain = preparePage(scan);
+    const plain = preparePage(scan, { perspective: false, evenLight: false });
     const withSteps = preparePage(scan, { perspective: "auto", evenLight: "auto" });
     expect(withSteps.outline).toBeNull();
     expect(withSteps.evenedLight).toBe(false);
     expect(withSteps.skewDegrees).toBe(plain.skewDegrees);
     expect(Buffer.from(withSteps.image.data).equals(Buffer.from(plain.image.data))).toBe(true);
+  });
+
+  it("warps a rectangular outline only when told to (true), not on auto", () => {
+    const onLid = photograph(page, [
+      [30, 30],
+      [820, 30],
+      [820, 1070],
+      [30, 1070],
+    ]);
+    expect(preparePage(onLid, { perspective: "auto", orientation: false }).outline).toBeNull();
+    const forced = preparePage(onLid, { perspective: true, orientation: false });
+    expect(forced.outline?.edgesFound).toBe(4);
+    expect(blockDifference(page, forced.image)).toBeLessThan(1.5);
   });
 
   it("straightens, evens out and deskews a shaded photo", () => {
@@ -253,7 +266,7 @@ describe("preparePage with a photo's steps", () => {
     expect(Math.abs(estimateSkew(prepared.image))).toBeLessThanOrEqual(0.2);
     expect(blockDifference(page, prepared.image)).toBeLessThan(3);
     // Off, the same photo is only deskewed.
-    const off = preparePage(photo);
+    const off = preparePage(photo, { perspective: false, evenLight: false });
     expect(off.outline).toBeNull();
     expect(off.evenedLight).toBe(false);
   });
