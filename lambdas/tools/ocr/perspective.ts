@@ -31,6 +31,8 @@ const BACKGROUND_RATIO = 0.62;
 const MAX_EDGE_DEPTH = 0.3;
 /** A side counts as found when this share of its scan lines meet its fitted line. */
 const MIN_EDGE_SUPPORT = 0.35;
+/** Pixels along the straightened frame replaced by the paper inside them: where paper and background blur together. */
+const EDGE_RING = 2;
 /** Long side of the reduced copy the edges are looked for in. */
 const SEARCH_LONG_SIDE = 800;
 
@@ -102,7 +104,22 @@ export function straightenPage(image: GreyImage, outline: PageOutline): GreyImag
     [width, height],
     [0, height],
   ];
-  return warpPerspective(image, homography(frame, outline.corners), width, height, 255);
+  const straight = warpPerspective(image, homography(frame, outline.corners), width, height, 255);
+  // Along the frame lies the sheet's border blurred into the background: a grey rule that
+  // tesseract would take for ink. It is the page's margin: it takes the paper just inside it (not
+  // white, which would pass for the paper's brightness in a shadow).
+  const { data } = straight;
+  const ring = Math.min(EDGE_RING, Math.floor((width - 1) / 2), Math.floor((height - 1) / 2));
+  for (let y = ring; y < height - ring; y++) {
+    const row = y * width;
+    data.fill(data[row + ring] as number, row, row + ring);
+    data.fill(data[row + width - 1 - ring] as number, row + width - ring, row + width);
+  }
+  for (let y = 0; y < ring; y++) {
+    data.copyWithin(y * width, ring * width, (ring + 1) * width);
+    data.copyWithin((height - 1 - y) * width, (height - 1 - ring) * width, (height - ring) * width);
+  }
+  return straight;
 }
 
 /**
