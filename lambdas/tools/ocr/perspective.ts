@@ -4,7 +4,15 @@
 // text lines run straight and parallel again and deskewing can finish the job. Pure functions on
 // 8-bit grey buffers (prepare.ts's GreyImage).
 
-import { type GreyImage, homography, warpPerspective } from "./prepare.ts";
+import {
+  crop,
+  estimateSkew,
+  type GreyImage,
+  homography,
+  otsuThreshold,
+  rotateQuarter,
+  warpPerspective,
+} from "./prepare.ts";
 
 export type Point = readonly [number, number];
 
@@ -130,6 +138,130 @@ export function correctPerspective(image: GreyImage): { image: GreyImage; outlin
   const outline = findPageOutline(image);
   if (!outline || !isKeystoned(outline)) return null;
   return { image: straightenPage(image, outline), outline };
+}
+
+// ---------------------------------------------------------------- converging text lines
+
+/** Bands whose text directions disagree by less than this (degrees) are parallel: no keystone. */
+const CONVERGENCE_DEGREES = 1;
+/**
+ * After the trial warp the bands must agree within this (or within 15 % of their first
+ * disagreement), and better than before by CONVERGENCE_DEGREES.
+ */
+const CONVERGED_DEGREES = 0.5;
+/** A band with less ink than this share of its pixels says nothing reliable about its direction. */
+const BAND_INK_SHARE = 0.01;
+
+interface BandDirections {
+  /** The text lines' skew (degrees, clockwise) in the top and bottom thirds of the page. */
+  top: number;
+  bottom: number;
+  /** The skew of the columns (margins, rules, aligned figures) in the left and right thirds. */
+  left: number;
+  right: number;
+}
+
+/**
+ * A sheet that fills the photo (no background to see its edges against) still shows its
+ * perspective in its text: the lines of the top and bottom of the page run at different angles, or
+ * the left and right margins do. The outline implied by those four directions, when they disagree
+ * by a degree or more and a trial warp makes them agree; null otherwise (a flatbed scan's bands
+ * agree, whatever its skew). Every band must hold ink: a blank one reads as 0° whatever the page.
+ * Not for pages that may be flatbed scans: a third of a form with few aligned columns can read a
+ * degree or more off (one page of 90 of the sample scans did, and passed the trial warp), so only
+ * a caller that knows the page is a photo should ask (prepare.ts's `perspective: true`).
+ */
+export function findTextKeystone(image: GreyImage): PageOutline | null {
+  const { width, height } = image;
+  if (width < 60 || height < 60) return null;
+  const bands = [
+    crop(image, 0, 0, width, height / 3),
+    crop(image, 0, (2 * height) / 3, width, height / 3),
+    crop(image, 0, 0, width / 3, height),
+    crop(image, (2 * width) / 3, 0, width / 3, height),
+  ];
+  const threshold = otsuThreshold(image);
+  for (const band of bands) {
+    let ink = 0;
+    for (let i = 0; i < band.data.length; i += 3) if ((band.data[i] as number) < threshold) ink++;
+    if (ink * 3 < band.data.length * BAND_INK_SHARE) return null;
+  }
+  const before = bandDirections(image);
+  if (disagreement(before) < CONVERGENCE_DEGREES) return null;
+  const { rectangle, corners } = impliedOutline(image, before);
+  const toSource = homography(rectangle, corners);
+  // The whole frame's corners under the same map: the outline straightenPage warps onto the frame.
+  const frameCorners = (
+    [
+      [0, 0],
+      [width, 0],
+      [width, height],
+      [0, height],
+    ] as const
+  ).map(([x, y]) => applyHomography(toSource, x, y)) as [Point, Point, Point, Point];
+  if (!plausibleQuadrilateral(frameCorners, image)) return null;
+  const after = bandDirections(warpPerspective(image, toSource, width, height, 255));
+  const remaining = disagreement(after);
+  // One warp from band averages leaves a strong keystone a little of its convergence.
+  const allowed = Math.max(CONVERGED_DEGREES, 0.15 * disagreement(before));
+  if (remaining > allowed || disagreement(before) - remaining < CONVERGENCE_DEGREES) return null;
+  return { corners: frameCorners, edgesFound: 0, ...rectangleDeparture(frameCorners) };
+}
+
+function bandDirections(image: GreyImage): BandDirections {
+  const { width, height } = image;
+  return {
+    top: estimateSkew(crop(image, 0, 0, width, height / 3)),
+    bottom: estimateSkew(crop(image, 0, (2 * height) / 3, width, height / 3)),
+    // Turned a quarter clockwise, a band's columns are rows the skew estimate can measure.
+    left: estimateSkew(rotateQuarter(crop(image, 0, 0, width / 3, height), 1)),
+    right: estimateSkew(rotateQuarter(crop(image, (2 * width) / 3, 0, width / 3, height), 1)),
+  };
+}
+
+function disagreement(directions: BandDirections): number {
+  return Math.max(Math.abs(directions.top - directions.bottom), Math.abs(directions.left - directions.right));
+}
+
+/**
+ * The quadrilateral whose sides run through the middles of the four bands in their measured
+ * directions, and the rectangle (a sixth of the page in from each side) they should run along.
+ */
+function impliedOutline(
+  image: GreyImage,
+  directions: BandDirections,
+): { rectangle: Point[]; corners: [Point, Point, Point, Point] } {
+  const { width, height } = image;
+  const slope = (degrees: number) => Math.tan((degrees * Math.PI) / 180);
+  // Across: y = a·x + b through (width/2, y0). Down: x = c·y + d through (x0, height/2); a column
+  // turned clockwise by the quarter turn reads with the opposite sign.
+  const across = (y0: number, degrees: number): EdgeLine => ({
+    slope: slope(degrees),
+    offset: y0 - (slope(degrees) * width) / 2,
+  });
+  const down = (x0: number, degrees: number): EdgeLine => ({
+    slope: -slope(degrees),
+    offset: x0 + (slope(degrees) * height) / 2,
+  });
+  const top = across(height / 6, directions.top);
+  const bottom = across((5 * height) / 6, directions.bottom);
+  const left = down(width / 6, directions.left);
+  const right = down((5 * width) / 6, directions.right);
+  return {
+    rectangle: [
+      [width / 6, height / 6],
+      [(5 * width) / 6, height / 6],
+      [(5 * width) / 6, (5 * height) / 6],
+      [width / 6, (5 * height) / 6],
+    ],
+    corners: [intersect(top, left), intersect(top, right), intersect(bottom, right), intersect(bottom, left)],
+  };
+}
+
+function applyHomography(matrix: readonly number[], x: number, y: number): Point {
+  const [a, b, c, d, e, f, g, h] = matrix as [number, number, number, number, number, number, number, number];
+  const w = g * x + h * y + 1;
+  return [(a * x + b * y + c) / w, (d * x + e * y + f) / w];
 }
 
 // ---------------------------------------------------------------- edges

@@ -6,7 +6,13 @@
 // perspective (perspective.ts) and its light evened out (lighting.ts).
 
 import { evenLighting, lightingSpread, paperMap, UNEVEN_LIGHT } from "./lighting.ts";
-import { correctPerspective, findPageOutline, type PageOutline, straightenPage } from "./perspective.ts";
+import {
+  correctPerspective,
+  findPageOutline,
+  findTextKeystone,
+  type PageOutline,
+  straightenPage,
+} from "./perspective.ts";
 
 export interface GreyImage {
   width: number;
@@ -20,7 +26,9 @@ export interface PrepareOptions {
   /**
    * Undo a photo's perspective: find the sheet's outline against the background and warp it onto
    * the whole frame. `auto`: only when the outline is no rectangle (a flatbed scan has none, or a
-   * rectangular one that deskewing handles); `true`: whenever an outline is found.
+   * rectangular one that deskewing handles). `true`: the page is known to be a photo: whenever an
+   * outline is found, or else one implied by its text lines' and margins' converging directions
+   * (the sheet filling the photo), which can misread a flatbed scan.
    */
   perspective?: boolean | "auto";
   /**
@@ -90,7 +98,7 @@ export function preparePage(image: GreyImage, options: PrepareOptions = {}): Pre
     const corrected = correctPerspective(current);
     if (corrected) ({ image: current, outline } = corrected);
   } else if (settings.perspective) {
-    outline = findPageOutline(current);
+    outline = findPageOutline(current) ?? findTextKeystone(current);
     if (outline) current = straightenPage(current, outline);
   }
   let evenedLight = false;
