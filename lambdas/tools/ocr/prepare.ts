@@ -62,9 +62,10 @@ export interface PrepareOptions {
 }
 
 export const DEFAULT_PREPARE: Readonly<Required<PrepareOptions>> = Object.freeze({
-  // Off for now, though on "auto" they leave flatbed scans untouched: on photographed returns they
-  // let OCR read the page where it read little, and a caption misread there made the EIN be taken
-  // from the preparer's box (a wrong not_fulfilled), where the unread page had left it undecided.
+  // Off for now, though on "auto" they leave flatbed scans untouched: on photographed pages they
+  // let OCR read text it read little of, and misreadings there (an EIN caption, so the EIN was
+  // taken from the preparer's box; a holder's name) made wrong not_fulfilled verdicts where the
+  // unread page had left them undecided.
   perspective: false,
   evenLight: false,
   orientation: true,
