@@ -239,7 +239,7 @@ export async function measureScans(options: ScanBenchOptions): Promise<ScanBench
   return result;
 }
 
-const STEPS = ["orientation", "deskew", "median", "binarise"] as const;
+const STEPS = ["perspective", "evenLight", "orientation", "deskew", "median", "binarise"] as const;
 
 /** `default`, `none`, or the steps to switch on, comma-separated (the others off). */
 export function parsePrepare(value: string): PrepareOptions | false {

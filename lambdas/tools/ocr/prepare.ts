@@ -62,12 +62,10 @@ export interface PrepareOptions {
 }
 
 export const DEFAULT_PREPARE: Readonly<Required<PrepareOptions>> = Object.freeze({
-  // Off for now, though on "auto" they leave flatbed scans untouched: on photographed pages they
-  // let OCR read text it read little of, and misreadings there (an EIN caption, so the EIN was
-  // taken from the preparer's box; a holder's name) made wrong not_fulfilled verdicts where the
-  // unread page had left them undecided.
-  perspective: false,
-  evenLight: false,
+  // "auto": only a photographed page (a sheet's outline against a background, light uneven across
+  // it) is changed; a flatbed scan reaches tesseract as it was.
+  perspective: "auto",
+  evenLight: "auto",
   orientation: true,
   deskew: true,
   median: "auto",
