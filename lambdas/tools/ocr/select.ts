@@ -1,7 +1,7 @@
 // The OCR engine of this function, built once per cold start from `config.ocr`: Amazon Textract in
 // AWS, tesseract.js offline (the local twin), or none (pages without a text layer stay unread and the
 // verdicts say so).
-import { TextractClient } from "@aws-sdk/client-textract";
+import type { TextractClient } from "@aws-sdk/client-textract";
 import type { OcrEngine, OcrEngineName } from "./engine.ts";
 
 /**
@@ -47,29 +47,34 @@ export function ocrEngineFor(config: OcrSelection, deps: OcrEngineDeps): OcrEngi
       return undefined;
     case "textract":
       if (!process.env.REWOO_BUNDLED_OCR_ENGINE || process.env.REWOO_BUNDLED_OCR_ENGINE === "textract") {
-        const client =
-          deps.textractClient ??
-          (deps.captureClient ?? ((built) => built))(
-            new TextractClient({
-              region: config.region,
-              // Throttling and 5xx are retried by the SDK first; what still fails goes to the step's retry.
-              maxAttempts: 5,
-              ...(config.ocr.textractEndpoint ? { endpoint: config.ocr.textractEndpoint } : {}),
-              // An emulator on loopback http (the local twin's) checks no signature, and offline the
-              // default credential chain has nothing to sign with: dummy credentials, as for the others.
-              ...(isLoopbackHttp(config.ocr.textractEndpoint)
-                ? { credentials: { accessKeyId: "local", secretAccessKey: "local" } }
-                : {}),
-            }),
-          );
         const options = {
           deadline: deps.deadline,
           ...(deps.onWarning ? { onWarning: deps.onWarning } : {}),
           ...(config.ocr.textractSignatures ? { signatures: true } : {}),
           ...(config.ocr.textractForms ? { forms: true } : {}),
         };
+        // The client is built with the engine, on the first scanned page: imported here statically,
+        // the SDK's Textract module would be evaluated at every cold start (esbuild keeps a module
+        // that is also imported dynamically whole, all its commands with it).
         return loadedOnFirstUse("textract", () =>
-          import("./textract.ts").then((module) => module.createTextractEngine(client, options)),
+          import("./textract.ts").then((module) => {
+            const client =
+              deps.textractClient ??
+              (deps.captureClient ?? ((built) => built))(
+                new module.TextractClient({
+                  region: config.region,
+                  // Throttling and 5xx are retried by the SDK first; what still fails goes to the step's retry.
+                  maxAttempts: 5,
+                  ...(config.ocr.textractEndpoint ? { endpoint: config.ocr.textractEndpoint } : {}),
+                  // An emulator on loopback http (the local twin's) checks no signature, and offline the
+                  // default credential chain has nothing to sign with: dummy credentials, as for the others.
+                  ...(isLoopbackHttp(config.ocr.textractEndpoint)
+                    ? { credentials: { accessKeyId: "local", secretAccessKey: "local" } }
+                    : {}),
+                }),
+              );
+            return module.createTextractEngine(client, options);
+          }),
         );
       }
       break;

@@ -10,7 +10,7 @@ import {
   GetDocumentTextDetectionCommand,
   StartDocumentAnalysisCommand,
   StartDocumentTextDetectionCommand,
-  type TextractClient,
+  TextractClient,
 } from "@aws-sdk/client-textract";
 import * as z from "zod";
 import {
@@ -61,6 +61,9 @@ export interface TextractEngineOptions {
 
 /** Textract returns at most 1,000 blocks per call; fewer calls for long documents. */
 const MAX_RESULTS = 1000;
+
+/** The SDK's client, built by the engine's loader with the engine (ocr/select.ts). */
+export { TextractClient };
 
 export function createTextractEngine(client: TextractClient, options: TextractEngineOptions = {}): OcrEngine {
   const settings = {
