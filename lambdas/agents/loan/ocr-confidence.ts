@@ -2,6 +2,7 @@
 // carries the confidence of the words it quotes, a decision resting on text read below the bar
 // becomes insufficient_evidence naming what could not be read, and an undecided verdict on a
 // poorly read scan says that a sharper scan, not a corrected document, is the remedy.
+import { distance } from "fastest-levenshtein";
 import type { CatalogCondition } from "./catalog.ts";
 import type { DocumentReport } from "./conditions-engine.ts";
 import type { ExtractionReport } from "./extraction.ts";
@@ -168,6 +169,25 @@ function verifyingValues(id: string, expected: Readonly<Record<string, unknown>>
     .filter((value) => value.length >= VERIFIED_MIN_CHARACTERS);
 }
 
+const NEAR_MISS = ": a misreading cannot be told from another value";
+
+/** Letters a near copy of a stated value may differ by: one per eight, at least one. */
+function allowedEdits(value: string): number {
+  return Math.max(1, Math.floor(value.length / 8));
+}
+
+/** Does `text` hold a copy of `value` differing by a few letters (but not an exact one)? */
+function nearlyContains(text: string, value: string): boolean {
+  if (text.includes(value)) return false;
+  const edits = allowedEdits(value);
+  for (let length = value.length - edits; length <= value.length + edits; length++) {
+    for (let start = 0; start + length <= text.length; start++) {
+      if (distance(text.slice(start, start + length), value) <= edits) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * A decision read from OCR text stands only if OCR was sure enough: of every excerpt it cites, and
  * of every page of the documents it cites (a conclusion of absence, "no NSF fee", is only as good
@@ -190,7 +210,8 @@ export function enforceOcrConfidence(
   // A "no" read off a scan sends the borrower after a document or a fix they may not need: the text
   // it rests on must be read surer than a "yes" (a digit misread at 80-90 % turns a period or an EIN).
   const bar = finding.status === "not_fulfilled" ? Math.max(minimum, NOT_FULFILLED_OCR_MINIMUM) : minimum;
-  const values = finding.status === "fulfilled" ? verifyingValues(id, expected) : [];
+  const stated = verifyingValues(id, expected);
+  const values = finding.status === "fulfilled" ? stated : [];
   const verifies = (citation: Citation) =>
     values.some((value) => lettersOnly(citation.excerpt).includes(value));
   // A lender's bar below the verification's minimum lowers it too.
@@ -205,6 +226,18 @@ export function enforceOcrConfidence(
       .map(pageOf)
       .filter((page) => finding.citations.every((other) => pageOf(other) !== page || verified(other))),
   );
+  // A "no" whose scanned text is within a letter or two of the stated value ("JOHNA SMITH JR" for
+  // John A Smith Jr) cannot tell a misreading from another value, however sure OCR was.
+  if (finding.status === "not_fulfilled") {
+    for (const { citation, field } of marked) {
+      if (citation.confidence === undefined) continue;
+      const near = stated.find((value) => nearlyContains(lettersOnly(citation.excerpt), value));
+      if (near === undefined) continue;
+      doubts.push(
+        `${field ?? "the text cited"} on page ${citation.page} of ${citation.document} was read by OCR within ${allowedEdits(near)} letter(s) of the expected value${NEAR_MISS}`,
+      );
+    }
+  }
   for (const { citation, field } of marked) {
     if (citation.confidence === undefined || citation.confidence >= bar || verified(citation)) continue;
     doubts.push(
@@ -244,7 +277,7 @@ export function enforceOcrConfidence(
   const unique = [...new Set(doubts)];
   return {
     status: "insufficient_evidence",
-    reason: `cannot decide ${id} from a scan read with low confidence: ${unique.join("; ")} (the reading was ${finding.status}: ${finding.reason})`,
+    reason: `cannot decide ${id} from a scan${unique.some((doubt) => doubt.includes(NEAR_MISS)) ? "" : " read with low confidence"}: ${unique.join("; ")} (the reading was ${finding.status}: ${finding.reason})`,
     citations: finding.citations,
     ...(finding.observed ? { observed: finding.observed } : {}),
     missing: unique,

@@ -222,6 +222,28 @@ describe("a not_fulfilled read off a scan", () => {
     expect(sure?.status).toBe("not_fulfilled");
   });
 
+  it("is undecided when the scanned value is within a letter of the stated one, however sure the read", async () => {
+    // "Acme Widgets, Inc." printed; the loan file says "Acme Widgetz Inc": one letter apart.
+    const near = {
+      ...TAX_METADATA,
+      borrower_info: { ...TAX_METADATA.borrower_info, business_name: "Acme Widgetz Inc" },
+    };
+    const nameVerdict = (document: ExtractedDocument) =>
+      evaluateConditions(predictConditions(near, { asOf: AS_OF }).conditions, [document], {
+        asOf: AS_OF,
+      }).verdicts.find((verdict) => verdict.condition_id === "TR_NAME_MATCH");
+    const scanned = nameVerdict(await asScanned(97));
+    expect(scanned?.status).toBe("insufficient_evidence");
+    expect(scanned?.reason).toMatch(
+      /^cannot decide TR_NAME_MATCH from a scan: corporation_name on page 1 of rm-conditions\/1120-signed\.pdf was read by OCR within 1 letter\(s\) of the expected value: a misreading cannot be told from another value/,
+    );
+    // Printed in the text layer, the same difference is a different name.
+    const [text] = await sample("1120-signed.pdf");
+    if (!text) throw new Error("no text sample");
+    expect(nameVerdict(text)?.status).toBe("not_fulfilled");
+    // A value far from the stated one stays a "no" on a clear scan (the EIN test above).
+  });
+
   it("while a fulfilled still stands on the general bar (85 % above 80 %)", async () => {
     const scanned = await asScanned(85);
     const { verdicts } = statuses([scanned]);
