@@ -231,17 +231,19 @@ const SCHEDULE_L_HEADING = new RegExp(
   `^${SCHEDULE}\\s+L\\b(?:\\s*\\(Form\\s*1120\\))?[\\s\\-–—:.|]*${BALANCE_SHEETS}(?:\\s+per\\s+Books)?|^${BALANCE_SHEETS}\\s+per\\s+Books\\s*[\\s\\-–—:.|(]*${SCHEDULE}\\s+L\\b`,
   "i",
 );
-// A scan's OCR may run the title's words together ("BalanceSheets per Books").
+// A scan's OCR may run the title's words together ("BalanceSheets per Books") or lose its first
+// word by the black "Schedule L" box ("Sheets per Books"): no other part of the return says it.
 const SCHEDULE_L_TITLE_ONLY = new RegExp(
-  `^${scannedPhrase("Balance")}\\s*${scannedPhrase("Sheet")}s?\\s*per\\s*Books\\b`,
+  `^(?:${scannedPhrase("Balance")}\\s*)?${scannedPhrase("Sheet")}s?\\s*per\\s*Books\\b`,
   "i",
 );
 /**
  * "Form 1120 (2025) Page 6": a page of Form 1120 itself, not of the 1120-S, -F or another of the
- * family; a scan may misread the year ("Form 1120 202%) Page6"), so "Page n" on the line will do.
+ * family; a scan may misread the year ("Form 1120 202%) Page6") and the page ("Pan6"), so "Pa…n"
+ * on the line will do.
  */
 const FORM_1120_RUNNING_HEADER =
-  /^\s*Form\s*1120(?![-\s]*[A-Z]\b)\s*(?:\((?:19|20)\d{2}\)|[^\n]*\bPage\s*\d)/im;
+  /^\s*Form\s*1120(?![-\s]*[A-Z]\b)\s*(?:\((?:19|20)\d{2}\)|[^\n]*\bPa[a-z]{0,2}\s*\d)/im;
 const BALANCE_SHEET_LINE =
   /Total\s+assets|Total\s+liabilities|Retained\s+earnings|Beginning\s+of\s+tax\s+year|End\s+of\s+tax\s+year/i;
 

@@ -629,6 +629,8 @@ describe("layouts read without positions (text from elsewhere) and distractors",
     for (const [header, title] of [
       ["Form 1120 (2024)  Page 6", "Balance Sheets per Books"],
       ["Form 1120 202%)  Page6", "BalanceSheets per Books"],
+      // A phone photo of the official form: "Page 6" read "Pan6", the title's first word lost.
+      ["Form 1120 202%)  Pan6", "Sheets per Books"],
     ] as const) {
       const verdict = verdictOf(
         evaluate(TAX_METADATA, [
