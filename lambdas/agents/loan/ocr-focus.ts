@@ -7,10 +7,11 @@
 import { scannedPhrase } from "./text.ts";
 
 /**
- * A Form 1120 continuation page's running header, "Form 1120 (2025)  Page 3": OCR that reads
- * sparse text may give its two ends as lines of their own.
+ * A Form 1120 continuation page's running header, "Form 1120 (2025)  Page 3", as a scan's OCR reads
+ * it: its brackets dropped or misread, a digit of the year read as "%", and its two ends given as
+ * lines of their own by sparse-text reading.
  */
-const FORM_1120_YEAR = /\bForm\s*1120(?![-\s]*[A-Z]\b)\s*\(\s*(?:19|20)\d{2}\s*\)/i;
+const FORM_1120_YEAR = /\bForm\s*1120(?![-\s]*[A-Z]\b)\s*[([{]?\s*(?:19|20)[0-9OoSsIl%]{2}(?![0-9])/i;
 const LATER_PAGE = /\bPage\s*[2-9]\b/i;
 
 /**

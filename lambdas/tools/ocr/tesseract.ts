@@ -104,6 +104,8 @@ export function createTesseractEngine(options: TesseractOptions = {}): Tesseract
     throw new RangeError(`pageSegmentation must be a tesseract PSM 0-13, got ${psm}`);
   }
   const cache = new LruCache<string, CachedReading>(Math.max(0, options.cachePages ?? CACHE_PAGES));
+  // A page of a file (its hash and number) → its rendered image's cache key.
+  const renderedKeys = new LruCache<string, string>(Math.max(0, options.cachePages ?? CACHE_PAGES));
   // The cache key covers everything that changes a reading besides the pixels.
   const settings = JSON.stringify({ dpi: dpi ?? "scan", prepare, psm, reread });
   const stats = { pagesRead: 0, cacheHits: 0, linesReread: 0, linesReplaced: 0, pagesNotReread: 0 };
@@ -111,35 +113,57 @@ export function createTesseractEngine(options: TesseractOptions = {}): Tesseract
     name: "tesseract",
     stats,
     async recognize(request: OcrRequest): Promise<OcrResult> {
-      const images = await rasterise(request, dpi);
-      const pages = await pool.run(images.length, (scheduler) =>
-        Promise.all(
-          images.map(async ({ page, image, scale }): Promise<OcrPage> => {
-            const key = createHash("sha256")
-              .update(settings)
-              .update(`${image.width}x${image.height}@${scale}\n`)
-              .update(image.data)
-              .digest("hex");
-            const cached = cache.get(key);
-            const answer = cached && cachedAnswer(cached, request.rereadPage);
-            if (answer) {
-              stats.cacheHits++;
-              return { page, ...answer };
-            }
-            const reading = await readPage(
-              scheduler,
-              image,
-              scale,
-              prepare,
-              psm,
-              reread ? { stats, wanted: request.rereadPage ?? everyPage } : null,
-            );
-            stats.pagesRead++;
-            cache.set(key, reading);
-            return { page, ...reading.reading };
-          }),
-        ),
-      );
+      // A page of the same file read before is answered without rendering it again (nor starting
+      // a worker): the file's hash and the page number name the rendered image's key.
+      const documentHash = createHash("sha256").update(request.bytes).digest("hex");
+      const known = new Map<number, OcrPage>();
+      for (const page of new Set(request.pages)) {
+        const key = renderedKeys.get(`${documentHash}:${page}`);
+        const cached = key === undefined ? undefined : cache.get(key);
+        const answer = cached && cachedAnswer(cached, request.rereadPage);
+        if (answer) known.set(page, { page, ...answer });
+      }
+      const unknown = request.pages.filter((page) => !known.has(page));
+      const images = unknown.length > 0 ? await rasterise(request, unknown, dpi) : [];
+      const read = new Map<number, OcrPage>();
+      if (images.length > 0) {
+        await pool.run(images.length, (scheduler) =>
+          Promise.all(
+            images.map(async ({ page, image, scale }) => {
+              const key = createHash("sha256")
+                .update(settings)
+                .update(`${image.width}x${image.height}@${scale}\n`)
+                .update(image.data)
+                .digest("hex");
+              renderedKeys.set(`${documentHash}:${page}`, key);
+              const cached = cache.get(key);
+              const answer = cached && cachedAnswer(cached, request.rereadPage);
+              if (answer) {
+                stats.cacheHits++;
+                read.set(page, { page, ...answer });
+                return;
+              }
+              const reading = await readPage(
+                scheduler,
+                image,
+                scale,
+                prepare,
+                psm,
+                reread ? { stats, wanted: request.rereadPage ?? everyPage } : null,
+              );
+              stats.pagesRead++;
+              cache.set(key, reading);
+              read.set(page, { page, ...reading.reading });
+            }),
+          ),
+        );
+      }
+      stats.cacheHits += request.pages.filter((page) => known.has(page)).length;
+      const pages = request.pages.map((page) => {
+        const answer = known.get(page) ?? read.get(page);
+        if (!answer) throw new Error(`page ${page} of ${request.document} was neither read nor cached`);
+        return answer;
+      });
       return { engine: "tesseract", pages };
     },
   };
@@ -343,7 +367,11 @@ interface PageImage {
   scale: number;
 }
 
-async function rasterise(request: OcrRequest, dpi: number | undefined): Promise<PageImage[]> {
+async function rasterise(
+  request: OcrRequest,
+  wanted: ReadonlyArray<number>,
+  dpi: number | undefined,
+): Promise<PageImage[]> {
   const mupdf = await import("mupdf");
   let document: InstanceType<typeof mupdf.Document>;
   try {
@@ -357,7 +385,7 @@ async function rasterise(request: OcrRequest, dpi: number | undefined): Promise<
   try {
     const count = document.countPages();
     const images: PageImage[] = [];
-    for (const page of request.pages) {
+    for (const page of wanted) {
       if (!Number.isInteger(page) || page < 1 || page > count) {
         throw new OcrDocumentError(
           request.document,

@@ -16,6 +16,9 @@ describe("which pages get a second look", () => {
     // Sparse-text OCR gives the running header's two ends as lines of their own.
     expect(worthRereading("Form 1120 (2025)\nSchedule C Dividends\nPage 2\n1 Dividends from")).toBe(false);
     expect(worthRereading("Form 1120 (2025) Page 4\nSchedule K Other Information")).toBe(false);
+    // As a harsh scan reads the header: brackets lost, a digit read as "%".
+    expect(worthRereading("Form 1120 202%)\nPage 2\n[EZXXIIXN Dividends, Inclusions")).toBe(false);
+    expect(worthRereading("Form 1120 2025)\nPage 3\nIECTXIIEN Tax Computation and Payment")).toBe(false);
   });
 
   it("keeps it on page 1, on Schedule L's page however OCR read its title, and on every other document", () => {
