@@ -175,14 +175,6 @@ type TesseractScheduler = Scheduler;
 const PGM_HEADER_BYTES = 512;
 
 /**
- * tesseract parameters set for every reading. `tessedit_do_invert` off: tesseract otherwise reads
- * every unsure line a second time as white on black, which a scanned loan document never is and
- * which costs most on the poorest scans (measured: the same words above the noise floor, 6 % less
- * time on a 300 dpi page).
- */
-const READING_PARAMETERS = { tessedit_do_invert: "0" } as const;
-
-/**
  * One reading of a grey image. tesseract.js hands recognize options it does not know itself to
  * tesseract as parameters for this job only (then restores them): the page segmentation mode, and
  * the resolution (a PGM file carries none; without one tesseract guesses it from the size of the
@@ -197,7 +189,6 @@ async function read(
     rotateAuto: options.rotateAuto,
     tessedit_pageseg_mode: String(options.psm),
     user_defined_dpi: String(Math.round(options.dpi)),
-    ...READING_PARAMETERS,
   } as Partial<RecognizeOptions>;
   const { data } = await scheduler.addJob("recognize", toPgm(image), recognizeOptions, {
     blocks: true,
