@@ -57,6 +57,9 @@ export interface ScanBenchResult {
   documents: number;
   /** Pages OCR read (each distinct page once: the engine's cache answers repeats). */
   pages_read: number;
+  /** Lines read a second time (cropped and enlarged), and pages whose unsure lines were not. */
+  lines_reread: number;
+  pages_not_reread: number;
   verdicts: number;
   right: number;
   false_fulfilled: number;
@@ -160,6 +163,8 @@ export async function measureScans(options: ScanBenchOptions): Promise<ScanBench
     loan_files: cases.length,
     documents: 0,
     pages_read: 0,
+    lines_reread: 0,
+    pages_not_reread: 0,
     verdicts: 0,
     right: 0,
     false_fulfilled: 0,
@@ -227,6 +232,8 @@ export async function measureScans(options: ScanBenchOptions): Promise<ScanBench
     }
   }
   result.pages_read = engine.stats.pagesRead;
+  result.lines_reread = engine.stats.linesReread;
+  result.pages_not_reread = engine.stats.pagesNotReread;
   result.mean_confidence = confidencePages ? Math.round((10 * confidenceSum) / confidencePages) / 10 : 0;
   result.ocr_seconds = Math.round(result.ocr_seconds * 100) / 100;
   result.seconds_per_page = result.pages_read

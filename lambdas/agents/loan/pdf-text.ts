@@ -21,6 +21,7 @@ import {
   type OcrSpan,
 } from "../../tools/ocr/engine.ts";
 import { readDigits } from "./ocr-digits.ts";
+import { worthRereading } from "./ocr-focus.ts";
 
 export type { Cell, LaidLine, LineBox } from "../../documents/line-layout.ts";
 
@@ -75,6 +76,11 @@ export interface ExtractOptions {
   location?: { bucket: string; key: string };
   /** Stable for one document in one run, so a retried step reuses the same OCR job. */
   requestToken?: string;
+  /**
+   * Which OCR-read pages get a second look at their unsure lines (OcrRequest.rereadPage). Default:
+   * every page but a Form 1120's later pages that show nothing the conditions read (ocr-focus.ts).
+   */
+  rereadPage?: (text: string) => boolean;
 }
 
 /** Printed wording of a place to sign ("Signature of officer", "Sign Here", "Signed"). */
@@ -210,6 +216,7 @@ async function withOcr(
       pages: blank,
       pageSizes,
       requestToken: options.requestToken ?? extracted.document,
+      rereadPage: options.rereadPage ?? worthRereading,
     });
     read = result.pages;
   } catch (error) {

@@ -81,6 +81,12 @@ export interface OcrRequest {
   pageSizes: ReadonlyArray<{ width: number; height: number }>;
   /** A stable token for this read (run and document): Textract returns the same job for it. */
   requestToken: string;
+  /**
+   * Whether a page's unsure lines are worth a second, closer reading, judged from the text of its
+   * first reading (its lines' words joined by spaces, one line a row). Omitted: every page's are.
+   * The offline engine asks it; Textract reads every page once.
+   */
+  rereadPage?: (text: string) => boolean;
 }
 
 export interface OcrResult {

@@ -96,6 +96,27 @@ describe("tesseract engine", () => {
     expect(engine.stats.pagesRead).toBe(2);
   }, 120_000);
 
+  it("gives a page's unsure lines a second look only where the request wants one, and caches accordingly", async () => {
+    const engine = createTesseractEngine({ workers: 1, idleMs: 0 });
+    const bytes = await scannedDocument([0, 0, 0]);
+    const asked: string[] = [];
+    const notPageTwo = (text: string) => {
+      asked.push(text);
+      return !text.includes("Harborview");
+    };
+    const plain = await engine.recognize({ ...request(bytes, [1, 2]), rereadPage: notPageTwo });
+    expect(asked).toHaveLength(2);
+    expect(asked.find((text) => text.includes("Harborview"))).toContain("Marine Supply");
+    expect(engine.stats).toMatchObject({ pagesRead: 2, pagesNotReread: 1 });
+    expect(textOf(plain.pages[1]?.lines ?? [])).toContain("Harborview Marine");
+
+    // The same wish is answered from the cache; a request wanting every page's reads page 2 again.
+    await engine.recognize({ ...request(bytes, [2]), rereadPage: notPageTwo });
+    expect(engine.stats).toMatchObject({ pagesRead: 2, cacheHits: 1 });
+    await engine.recognize(request(bytes, [2]));
+    expect(engine.stats).toMatchObject({ pagesRead: 3, cacheHits: 1, pagesNotReread: 1 });
+  }, 120_000);
+
   it("turns pages scanned upside down and sideways upright before reading them", async () => {
     const engine = createTesseractEngine({ workers: 1, idleMs: 0, cachePages: 0 });
     const bytes = await scannedDocument([2, 1, 0]);

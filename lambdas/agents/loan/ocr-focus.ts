@@ -1,0 +1,45 @@
+// Where the offline OCR's second look is spent. Each unsure line read again costs a small OCR call
+// (lambdas/tools/ocr/reread.ts); on a Form 1120 the conditions read page 1 (name, EIN, year,
+// signature) and Schedule L, while its other pages (Schedules C, J, K) are read only to be sure
+// Schedule L is not on them, which their first reading settles. Every page is still read; only
+// the second look at the unsure lines of such a page is skipped. Statements and every other
+// document keep it on every page.
+import { scannedPhrase } from "./text.ts";
+
+/**
+ * A Form 1120 continuation page's running header, "Form 1120 (2025)  Page 3", as a scan's OCR reads
+ * it: its brackets dropped or misread, a digit of the year read as "%", and its two ends given as
+ * lines of their own by sparse-text reading.
+ */
+const FORM_1120_YEAR = /\bForm\s*1120(?![-\s]*[A-Z]\b)\s*[([{]?\s*(?:19|20)[0-9OoSsIl%]{2}(?![0-9])/i;
+const LATER_PAGE = /\bPage\s*[2-9]\b/i;
+
+/**
+ * Anything that may be part of Schedule L or of the signature block, read loosely (a scan's OCR
+ * runs words together and reads look-alike letters): such a page keeps its second look.
+ */
+const NEEDED_CONTENT = new RegExp(
+  [
+    `${scannedPhrase("schedule")}\\s*${scannedPhrase("l")}\\b`,
+    `${scannedPhrase("balance")}\\s*${scannedPhrase("sheet")}`,
+    `${scannedPhrase("per")}\\s*${scannedPhrase("books")}`,
+    `${scannedPhrase("total")}\\s*${scannedPhrase("assets")}`,
+    `${scannedPhrase("total")}\\s*${scannedPhrase("liabilities")}`,
+    `${scannedPhrase("retained")}\\s*${scannedPhrase("earnings")}`,
+    `${scannedPhrase("beginning")}\\s*${scannedPhrase("of")}\\s*${scannedPhrase("tax")}\\s*${scannedPhrase("year")}`,
+    `${scannedPhrase("end")}\\s*${scannedPhrase("of")}\\s*${scannedPhrase("tax")}\\s*${scannedPhrase("year")}`,
+    "\\bsign",
+    `${scannedPhrase("income")}\\s*${scannedPhrase("tax")}\\s*${scannedPhrase("return")}`,
+  ].join("|"),
+  "i",
+);
+
+/**
+ * Whether the unsure lines of a page, as first read by OCR, are worth reading again: always, except
+ * on a page whose running header names it a Form 1120 page after the first and that shows nothing
+ * of Schedule L, of a signature or of page 1's title.
+ */
+export function worthRereading(text: string): boolean {
+  if (!FORM_1120_YEAR.test(text) || !LATER_PAGE.test(text)) return true;
+  return NEEDED_CONTENT.test(text);
+}
