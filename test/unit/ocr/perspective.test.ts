@@ -1,9 +1,7 @@
 // A phone photo's preparation on synthetic pages whose perspective and lighting are known from how
 // they were made: a page of text lines drawn with a real font, warped onto a dark table as a camera
 // held at an angle sees it, or shaded towards a corner.
-import { createCanvas } from "@napi-rs/canvas";
 import { describe, expect, it } from "vitest";
-import { seededRandom } from "../../../lambdas/core/seeded-random.ts";
 import { evenLighting, lightingSpread, UNEVEN_LIGHT } from "../../../lambdas/tools/ocr/lighting.ts";
 import {
   correctPerspective,
@@ -24,41 +22,13 @@ import {
   rotateQuarter,
   warpPerspective,
 } from "../../../lambdas/tools/ocr/prepare.ts";
+import { textPage } from "./synthetic-page.ts";
 
 const WORDS = "Balance deposits withdrawals interest statement period account checking fees".split(" ");
 
-/**
- * A letter-size page at 100 dpi: a title, 40 lines of words in a seeded order, a box; with
- * `amounts`, a right-aligned column of figures as on a statement.
- */
-function textPage(seed = 11, amounts = false): GreyImage {
-  const width = 850;
-  const height = 1100;
-  const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#ffffff";
-  ctx.fillRect(0, 0, width, height);
-  ctx.fillStyle = "#000000";
-  ctx.font = "bold 28px sans-serif";
-  ctx.fillText("Monthly Account Statement", 150, 80);
-  ctx.font = "16px sans-serif";
-  const random = seededRandom(seed);
-  for (let line = 0; line < 40; line++) {
-    const words = Array.from({ length: 6 }, () => WORDS[Math.floor(random() * WORDS.length)]);
-    ctx.fillText(`${line + 1}  ${words.join(" ")} ${Math.floor(random() * 90000)}`, 80, 140 + line * 23);
-    if (amounts) {
-      ctx.textAlign = "right";
-      ctx.fillText((random() * 9000).toFixed(2), 780, 140 + line * 23);
-      ctx.textAlign = "left";
-    }
-  }
-  ctx.lineWidth = 2;
-  ctx.strokeRect(60, 1070 - 60, 730, 50);
-  const pixels = ctx.getImageData(0, 0, width, height);
-  const data = new Uint8Array(width * height);
-  for (let i = 0; i < data.length; i++) data[i] = pixels.data[i * 4] as number;
-  return { width, height, data };
-}
+/** A statement-like page: a title, 40 lines of words, a box; with `amounts`, a column of figures. */
+const statementPage = (seed = 11, amounts = false) =>
+  textPage({ seed, title: ["Monthly Account Statement", 150], words: WORDS, amounts, box: true });
 
 /** Where the page's corners land in the photo: the far (top) edge shorter, the sheet turned a little. */
 const PHOTO_CORNERS: [Point, Point, Point, Point] = [
@@ -120,7 +90,7 @@ const inkCount = (image: GreyImage) => {
 };
 
 describe("findPageOutline", () => {
-  const page = textPage();
+  const page = statementPage();
   const photo = photograph(page);
 
   it("finds the four corners of a photographed sheet within 2 pixels", () => {
@@ -189,7 +159,7 @@ describe("findPageOutline", () => {
 });
 
 describe("straightenPage", () => {
-  const page = textPage();
+  const page = statementPage();
   const photo = photograph(page);
 
   it("puts the words back where they were on the page", () => {
@@ -222,7 +192,7 @@ describe("straightenPage", () => {
 });
 
 describe("findTextKeystone (the sheet filling the photo)", () => {
-  const page = textPage(13, true);
+  const page = statementPage(13, true);
   // The far edge shorter, and what lies beyond the sheet's edges as white as the sheet: no
   // background shows.
   const filling: Point[] = [
@@ -273,7 +243,7 @@ describe("findTextKeystone (the sheet filling the photo)", () => {
 });
 
 describe("evenLighting", () => {
-  const page = textPage(5);
+  const page = statementPage(5);
   const shaded = shade(page);
 
   it("measures even light as even and a gradient with a shadow as uneven", () => {
@@ -295,7 +265,7 @@ describe("evenLighting", () => {
 });
 
 describe("preparePage with a photo's steps", () => {
-  const page = textPage(9);
+  const page = statementPage(9);
 
   it("leaves a flatbed scan exactly as the preparation without them does", () => {
     const scan = rotateImage(page, 1.3);

@@ -1,6 +1,5 @@
 // The page preparation before OCR, on synthetic pages whose skew, turn and lighting are known from
 // how they were made: a page of text lines drawn with a real font, then turned, skewed or shaded.
-import { createCanvas } from "@napi-rs/canvas";
 import { describe, expect, it } from "vitest";
 import { seededRandom } from "../../../lambdas/core/seeded-random.ts";
 import {
@@ -21,40 +20,18 @@ import {
   speckleShare,
   warpPerspective,
 } from "../../../lambdas/tools/ocr/prepare.ts";
+import { textPage } from "./synthetic-page.ts";
 
 const WORDS =
   "Gross receipts sales returns allowances balance dividends interest rents royalties capital".split(" ");
 
-/** A letter-size page at 100 dpi: a title and 40 lines of words in a seeded order. */
-function textPage(seed = 7): GreyImage {
-  const width = 850;
-  const height = 1100;
-  const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#ffffff";
-  ctx.fillRect(0, 0, width, height);
-  ctx.fillStyle = "#000000";
-  ctx.font = "bold 28px sans-serif";
-  ctx.fillText("U.S. Corporation Income Tax Return", 120, 80);
-  ctx.font = "16px sans-serif";
-  const random = seededRandom(seed);
-  for (let line = 0; line < 40; line++) {
-    const words = Array.from({ length: 6 }, () => WORDS[Math.floor(random() * WORDS.length)]);
-    ctx.fillText(`${line + 1}  ${words.join(" ")} ${Math.floor(random() * 90000)}`, 80, 140 + line * 23);
-  }
-  return greyOf(ctx.getImageData(0, 0, width, height));
-}
-
-function greyOf(pixels: { width: number; height: number; data: Uint8ClampedArray }): GreyImage {
-  const data = new Uint8Array(pixels.width * pixels.height);
-  for (let i = 0; i < data.length; i++) data[i] = pixels.data[i * 4] as number;
-  return { width: pixels.width, height: pixels.height, data };
-}
+const taxPage = (seed = 7) =>
+  textPage({ seed, title: ["U.S. Corporation Income Tax Return", 120], words: WORDS });
 
 const inkCount = (image: GreyImage) => image.data.filter((value) => value < 128).length;
 
 describe("estimateSkew", () => {
-  const page = textPage();
+  const page = taxPage();
 
   it.each([1.5, -1.5, 2.2, -0.7, 4])("finds a page turned %s° within 0.3°", (degrees) => {
     expect(Math.abs(estimateSkew(rotateImage(page, degrees)) - degrees)).toBeLessThanOrEqual(0.3);
@@ -74,7 +51,7 @@ describe("estimateSkew", () => {
 });
 
 describe("orientation", () => {
-  const page = rotateImage(textPage(3), 1);
+  const page = rotateImage(taxPage(3), 1);
 
   it("tells a page lying sideways (either way) from one upright or upside down", () => {
     expect(detectSideways(page).sideways).toBe(false);
@@ -113,7 +90,7 @@ describe("cleaning", () => {
   });
 
   it("tells a speckled page from a clean one, and filters only the speckled one by default", () => {
-    const page = textPage(13);
+    const page = taxPage(13);
     const speckled: GreyImage = { ...page, data: page.data.slice() };
     const random = seededRandom(99);
     for (let i = 0; i < speckled.data.length; i++) {
@@ -129,7 +106,7 @@ describe("cleaning", () => {
   });
 
   it("resize scales both sides and keeps the ink where it was", () => {
-    const page = textPage(17);
+    const page = taxPage(17);
     const doubled = resize(page, 2);
     expect([doubled.width, doubled.height]).toEqual([1700, 2200]);
     // A pixel of ink at (x, y) is ink at about (2x, 2y).
@@ -146,7 +123,7 @@ describe("cleaning", () => {
   });
 
   it("Sauvola keeps text black and paper white under a lighting gradient a global threshold cannot", () => {
-    const page = textPage(11);
+    const page = taxPage(11);
     const shaded: GreyImage = { ...page, data: page.data.slice() };
     for (let y = 0; y < page.height; y++) {
       for (let x = 0; x < page.width; x++) {
@@ -184,7 +161,7 @@ describe("cleaning", () => {
 
 describe("geometry", () => {
   it("homography maps each corner to its counterpart and warpPerspective undoes a photo's quad", () => {
-    const page = textPage(5);
+    const page = taxPage(5);
     const quad: Array<[number, number]> = [
       [60, 40],
       [800, 20],
@@ -222,7 +199,7 @@ describe("geometry", () => {
   });
 
   it("crops the inkiest band", () => {
-    const page = textPage(9);
+    const page = taxPage(9);
     const band = inkiestBand(page, 0.1);
     expect(band.height).toBe(110);
     expect(band.top).toBeGreaterThan(100);
