@@ -105,21 +105,29 @@ describe("banking tools", () => {
 
   it("settles a transfer whose call was aborted: fenced off before it commits, or found done after", async () => {
     const tool = tools.get("transfer_funds") as ToolDefinition;
-    /** A store whose transaction reaches DynamoDB only after `delayMs`, whatever the abort says (as a request already sent would). */
+    /**
+     * A store whose transaction request is already sent when the call times out (no clock: the test
+     * orders the two). `committed`: the transaction commits, then the timeout fires; otherwise the
+     * timeout fires first and the transaction reaches DynamoDB only when released, after the tool
+     * has settled the call.
+     */
     const late: Array<Promise<unknown>> = [];
-    const lateStore = (delayMs: number) =>
+    const releases: Array<() => void> = [];
+    const timingOutStore = (controller: AbortController, committed: boolean) =>
       Object.assign(Object.create(store) as CoreBankingStore, {
         transfer(
           customer: string,
           t: Parameters<CoreBankingStore["transfer"]>[1],
           options: { signal?: AbortSignal } = {},
         ) {
-          const commit = new Promise((resolve) => setTimeout(resolve, delayMs)).then(() =>
-            store.transfer(customer, t),
-          );
+          const gate = committed ? Promise.resolve() : new Promise<void>((release) => releases.push(release));
+          const commit = gate.then(() => store.transfer(customer, t));
           late.push(commit.catch((error: unknown) => error));
           return new Promise((resolve, reject) => {
             options.signal?.addEventListener("abort", () => reject(options.signal?.reason), { once: true });
+            const timeout = () => controller.abort(new Error("transfer_funds timed out"));
+            if (committed) commit.then(timeout, timeout);
+            else timeout();
             commit.then(resolve, reject);
           });
         },
@@ -130,14 +138,14 @@ describe("banking tools", () => {
       amount_minor: 77,
       currency: "USD",
     };
-    const abortedAfter = async (
-      storeOf: CoreBankingStore,
+    const timedOut = async (
+      committed: boolean,
       runId: string,
-      abortMs: number,
     ): Promise<{ output?: Record<string, unknown>; error?: Error }> => {
-      const runners = new Map(describeBankingTools(() => storeOf).map((t) => [t.name, t]));
       const controller = new AbortController();
-      setTimeout(() => controller.abort(new Error("transfer_funds timed out")), abortMs);
+      const runners = new Map(
+        describeBankingTools(() => timingOutStore(controller, committed)).map((t) => [t.name, t]),
+      );
       const transferTool = runners.get("transfer_funds") as ToolDefinition;
       return transferTool
         .run(transferTool.args.parse(args), {
@@ -153,9 +161,10 @@ describe("banking tools", () => {
 
     // Aborted before the transaction reached the store: fenced off, and the late transaction cannot commit.
     const before = await balance();
-    const fenced = await abortedAfter(lateStore(150), "run-fence-1", 10);
+    const fenced = await timedOut(false, "run-fence-1");
     expect(fenced.error?.name).toBe("TransferNotMade");
     // The late transaction arrives after the fence, and is refused.
+    for (const release of releases) release();
     expect(await late[0]).toMatchObject({ name: "TransferNotMade" });
     expect(await balance()).toBe(before);
     expect(
@@ -170,7 +179,7 @@ describe("banking tools", () => {
     expect(await balance()).toBe(before);
 
     // Committed before the abort was noticed: the settle finds it done, and says so.
-    const done = await abortedAfter(lateStore(0), "run-fence-2", 60);
+    const done = await timedOut(true, "run-fence-2");
     expect(done.output?.created).toBe(true);
     expect(await balance()).toBe(before - 77);
   });
