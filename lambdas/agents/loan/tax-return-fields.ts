@@ -480,7 +480,8 @@ function einBesideOrUnder(
  * preparer's name". Every number from there down is the preparer's or the firm's, even where a scan
  * lost the "Firm's EIN" caption that says so.
  */
-const PREPARER_BLOCK = /paid\s+preparer|preparer['’]?s\s+name|print\s*\/\s*type\s+preparer|firm['’]?s\s+name/i;
+const PREPARER_BLOCK =
+  /paid\s+preparer|preparer['’]?s\s+name|print\s*\/\s*type\s+preparer|firm['’]?s\s+name/i;
 
 /** The index of the first line of the page's paid-preparer block, or the page's length. */
 function preparerBlockStart(page: PageText): number {
