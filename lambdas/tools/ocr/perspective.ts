@@ -7,6 +7,7 @@
 import {
   crop,
   estimateSkew,
+  forEachBlockMean,
   type GreyImage,
   homography,
   otsuThreshold,
@@ -272,17 +273,9 @@ function reduce(image: GreyImage, factor: number): GreyImage {
   const width = Math.floor(image.width / factor);
   const height = Math.floor(image.height / factor);
   const data = new Uint8Array(width * height);
-  const area = factor * factor;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let sum = 0;
-      for (let j = 0; j < factor; j++) {
-        const row = (y * factor + j) * image.width + x * factor;
-        for (let i = 0; i < factor; i++) sum += image.data[row + i] as number;
-      }
-      data[y * width + x] = Math.round(sum / area);
-    }
-  }
+  forEachBlockMean(image, factor, (index, mean) => {
+    data[index] = Math.round(mean);
+  });
   return { width, height, data };
 }
 

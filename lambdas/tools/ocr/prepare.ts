@@ -306,6 +306,30 @@ export function warpPerspective(
 
 // ---------------------------------------------------------------- skew and orientation
 
+/**
+ * The mean grey of each `factor`×`factor` block of the image, handed to `visit` with the block's
+ * index in the reduced image (`floor(width / factor)` blocks a row; the ragged edge is left out).
+ */
+export function forEachBlockMean(
+  image: GreyImage,
+  factor: number,
+  visit: (index: number, mean: number) => void,
+): void {
+  const width = Math.floor(image.width / factor);
+  const height = Math.floor(image.height / factor);
+  const area = factor * factor;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      for (let j = 0; j < factor; j++) {
+        const row = (y * factor + j) * image.width + x * factor;
+        for (let i = 0; i < factor; i++) sum += image.data[row + i] as number;
+      }
+      visit(y * width + x, sum / area);
+    }
+  }
+}
+
 /** Ink pixels of a reduced copy (about 1000 px on the long side): what skew and orientation look at. */
 interface InkSample {
   xs: Float64Array;
@@ -320,17 +344,9 @@ function inkSample(image: GreyImage, longSide = 1000, withoutRules = false): Ink
   const height = Math.floor(image.height / factor);
   const threshold = otsuThreshold(image);
   const ink = new Uint8Array(width * height);
-  const area = factor * factor;
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let sum = 0;
-      for (let j = 0; j < factor; j++) {
-        const row = (y * factor + j) * image.width + x * factor;
-        for (let i = 0; i < factor; i++) sum += image.data[row + i] as number;
-      }
-      if (sum / area < threshold) ink[y * width + x] = 1;
-    }
-  }
+  forEachBlockMean(image, factor, (index, mean) => {
+    if (mean < threshold) ink[index] = 1;
+  });
   if (withoutRules) removeRules(ink, width, height, Math.max(12, Math.round(longSide / 40)));
   const xs: number[] = [];
   const ys: number[] = [];
