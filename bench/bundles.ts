@@ -19,12 +19,9 @@ import { gzipSync } from "node:zlib";
 import { Command, InvalidArgumentError, Option } from "commander";
 import { type BuildOptions, build, type Metafile } from "esbuild";
 import {
-  BUNDLE_ALIAS,
-  BUNDLE_BANNER,
   BUNDLE_DEFERRED_IMPORTS,
-  BUNDLE_MAIN_FIELDS,
-  BUNDLE_TARGET,
   BUNDLED_LLM_PROVIDER_DEFINE,
+  ESBUILD_BUNDLE_OPTIONS,
 } from "../infra/constructs/bundling.ts";
 import { median } from "./measure.ts";
 
@@ -141,14 +138,8 @@ export interface BundleResult {
 }
 
 const BUILD_OPTIONS: BuildOptions = {
-  bundle: true,
-  platform: "node",
-  target: BUNDLE_TARGET,
-  format: "esm",
-  mainFields: BUNDLE_MAIN_FIELDS,
-  banner: { js: BUNDLE_BANNER },
-  alias: { ...BUNDLE_ALIAS },
-  minify: true,
+  ...ESBUILD_BUNDLE_OPTIONS,
+  mainFields: [...ESBUILD_BUNDLE_OPTIONS.mainFields],
   write: false,
   metafile: true,
   logLevel: "silent",

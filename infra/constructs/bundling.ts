@@ -29,6 +29,21 @@ export const BUNDLE_ALIAS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * The settings above as esbuild's own build options (minified ESM for the runtime's Node.js): what
+ * the bundle benchmark and the bundle tests build with, outside CDK.
+ */
+export const ESBUILD_BUNDLE_OPTIONS = {
+  bundle: true,
+  platform: "node",
+  target: BUNDLE_TARGET,
+  format: "esm",
+  mainFields: BUNDLE_MAIN_FIELDS,
+  banner: { js: BUNDLE_BANNER },
+  alias: { ...BUNDLE_ALIAS },
+  minify: true,
+} as const;
+
+/**
  * Package files a bundle leaves out (esbuild `external`) and loads only when it first needs them,
  * shipped beside it under node_modules: unpdf's build of pdf.js (1.6 MB), which unpdf imports when
  * the first PDF is read. The worker is the one bundle that reaches it; its cold start then parses

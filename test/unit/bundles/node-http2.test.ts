@@ -11,12 +11,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  BUNDLE_ALIAS,
-  BUNDLE_BANNER,
-  BUNDLE_MAIN_FIELDS,
-  BUNDLE_TARGET,
-} from "../../../infra/constructs/bundling.ts";
+import { ESBUILD_BUNDLE_OPTIONS } from "../../../infra/constructs/bundling.ts";
 import http2, { http2Loaded } from "../../../lambdas/runtime/node-http2.ts";
 import { type ReplayServer, startReplayServer, wireFixture } from "../llm/wire.ts";
 
@@ -53,14 +48,8 @@ beforeAll(async () => {
   const result = await build({
     stdin: { contents: ENTRY, resolveDir: ROOT, loader: "ts" },
     absWorkingDir: ROOT,
-    bundle: true,
-    platform: "node",
-    target: BUNDLE_TARGET,
-    format: "esm",
-    mainFields: BUNDLE_MAIN_FIELDS,
-    banner: { js: BUNDLE_BANNER },
-    alias: { ...BUNDLE_ALIAS },
-    minify: true,
+    ...ESBUILD_BUNDLE_OPTIONS,
+    mainFields: [...ESBUILD_BUNDLE_OPTIONS.mainFields],
     write: false,
     logLevel: "silent",
   });
