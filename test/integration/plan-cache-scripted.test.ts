@@ -2,14 +2,11 @@
 // part of a borrower's name into a step's prompt is never stored, so the next borrower's run asks the
 // planner; a plan without request data left once templated is stored, and the third borrower's run
 // makes no planner call.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Twin } from "../../infra/local/twin.ts";
-import type { RunRecord, RunResult } from "../../lambdas/core/types.ts";
+import type { RunRecord } from "../../lambdas/core/types.ts";
 import type { ScriptedProvider } from "../../lambdas/llm/scripted.ts";
-import { bootTwinWithSamples, taxReturnRequest } from "./twin-fixture.ts";
+import { bootTwinWithScriptedModel, taxReturnRequest } from "./twin-fixture.ts";
 
 const DOCUMENT = "rm-conditions/1120-signed.pdf";
 
@@ -43,22 +40,12 @@ function modelPlan(request: ReturnType<typeof borrowerRequest>, prompt: string):
   ]);
 }
 
-const answer: RunResult = {
-  summary: "Evaluated.",
-  fulfilled_conditions: [],
-  unfulfilled_conditions: [],
-  missing_information: [],
-  recommendations: [],
-};
-
 let twin: Twin;
 let model: ScriptedProvider;
 
 beforeAll(async () => {
-  const file = join(mkdtempSync(join(tmpdir(), "rewoo-plan-cache-")), "responses.json");
-  writeFileSync(
-    file,
-    JSON.stringify([
+  twin = await bootTwinWithScriptedModel(
+    [
       {
         purpose: "planner",
         match: "Jane Q. Doe",
@@ -73,21 +60,9 @@ beforeAll(async () => {
       // Asked for any other borrower: a run of a cached shape must never get here.
       { purpose: "planner", text: modelPlan(mei, "Summarize what {{E1.conditions}} asks of the borrower") },
       { purpose: "tool", text: "The conditions ask for a signed return." },
-      { purpose: "solver", text: JSON.stringify(answer) },
-      {
-        purpose: "review",
-        text: JSON.stringify({
-          criteria: { relevance: 9, completeness: 9, safety: 9, quality: 9 },
-          issues: [],
-        }),
-      },
-    ]),
+    ],
+    { REWOO_PLAN_CACHE: "on" },
   );
-  twin = await bootTwinWithSamples({
-    REWOO_LLM_PROVIDER: "scripted",
-    REWOO_SCRIPTED_RESPONSES: file,
-    REWOO_PLAN_CACHE: "on",
-  });
   model = twin.services.llm.planner.provider as ScriptedProvider;
 }, 120_000);
 

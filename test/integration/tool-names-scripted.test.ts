@@ -1,49 +1,24 @@
 // A plan in the ReWOO paper's own spelling (`#E1 = LLM[...]`) runs through the twin: validation maps
 // the name to the registered `llm` tool, the stored plan and the evidence carry that name, and the
 // worker runs the tool (the scripted model answers its `tool` prompt).
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Twin } from "../../infra/local/twin.ts";
-import type { RunResult } from "../../lambdas/core/types.ts";
 import type { ScriptedProvider } from "../../lambdas/llm/scripted.ts";
-import { bootTwinWithSamples, taxReturnRequest } from "./twin-fixture.ts";
+import { bootTwinWithScriptedModel, taxReturnRequest } from "./twin-fixture.ts";
 
 const DOCUMENT = "rm-conditions/1120-signed.pdf";
 const TOOL_ANSWER = "Flex Supreme: a program for business borrowers.";
 
-const answer: RunResult = {
-  summary: "Evaluated.",
-  fulfilled_conditions: [],
-  unfulfilled_conditions: [],
-  missing_information: [],
-  recommendations: [],
-};
-
 let twin: Twin;
 
 beforeAll(async () => {
-  const file = join(mkdtempSync(join(tmpdir(), "rewoo-tool-names-")), "responses.json");
-  writeFileSync(
-    file,
-    JSON.stringify([
-      {
-        purpose: "planner",
-        text: "Plan: Describe the loan program. #E1 = LLM[Describe the loan program Flex Supreme]",
-      },
-      { purpose: "tool", text: TOOL_ANSWER },
-      { purpose: "solver", text: JSON.stringify(answer) },
-      {
-        purpose: "review",
-        text: JSON.stringify({
-          criteria: { relevance: 9, completeness: 9, safety: 9, quality: 9 },
-          issues: [],
-        }),
-      },
-    ]),
-  );
-  twin = await bootTwinWithSamples({ REWOO_LLM_PROVIDER: "scripted", REWOO_SCRIPTED_RESPONSES: file });
+  twin = await bootTwinWithScriptedModel([
+    {
+      purpose: "planner",
+      text: "Plan: Describe the loan program. #E1 = LLM[Describe the loan program Flex Supreme]",
+    },
+    { purpose: "tool", text: TOOL_ANSWER },
+  ]);
 });
 
 afterAll(async () => {

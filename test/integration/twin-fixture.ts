@@ -1,8 +1,11 @@
 // Boots one local twin per test file (each vitest file runs in its own process, like a Lambda
 // container has its own configuration) with the sample documents uploaded.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { generateSampleDocuments } from "../../examples/samples.ts";
 import { startTwin, type Twin, type TwinOptions } from "../../infra/local/twin.ts";
-import { isTerminal, type RunRecord, type RunStatus } from "../../lambdas/core/types.ts";
+import type { RunRecord, RunResult, RunStatus } from "../../lambdas/core/types.ts";
 
 export async function bootTwinWithSamples(
   env: Record<string, string> = {},
@@ -14,6 +17,41 @@ export async function bootTwinWithSamples(
     await twin.services.blobs.putBytes({ bucket, key: document.key }, document.bytes, "application/pdf");
   }
   return twin;
+}
+
+/** The solver's answer of the scripted-model twins: it decides nothing, so the tests look at the plan and the steps. */
+const EMPTY_ANSWER: RunResult = {
+  summary: "Evaluated.",
+  fulfilled_conditions: [],
+  unfulfilled_conditions: [],
+  missing_information: [],
+  recommendations: [],
+};
+
+/**
+ * A twin whose model is the scripted provider answering `responses` (the planner's, the tools'), then
+ * EMPTY_ANSWER for the solver and a passing review for every reviewer.
+ */
+export async function bootTwinWithScriptedModel(
+  responses: ReadonlyArray<Record<string, unknown>>,
+  env: Record<string, string> = {},
+): Promise<Twin> {
+  const file = join(mkdtempSync(join(tmpdir(), "rewoo-scripted-")), "responses.json");
+  writeFileSync(
+    file,
+    JSON.stringify([
+      ...responses,
+      { purpose: "solver", text: JSON.stringify(EMPTY_ANSWER) },
+      {
+        purpose: "review",
+        text: JSON.stringify({
+          criteria: { relevance: 9, completeness: 9, safety: 9, quality: 9 },
+          issues: [],
+        }),
+      },
+    ]),
+  );
+  return bootTwinWithSamples({ REWOO_LLM_PROVIDER: "scripted", REWOO_SCRIPTED_RESPONSES: file, ...env });
 }
 
 export const taxReturnRequest = (documents: string[], extra: Record<string, unknown> = {}) => ({
