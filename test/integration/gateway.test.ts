@@ -728,10 +728,11 @@ describe("rewoo dev", () => {
         resolve(code);
       }),
     );
-    // A boot competes with the rest of the suite for two cores: wait long, but stop at once (with what it
-    // said) if the process ends before printing.
+    // A boot competes with the rest of the suite for two cores, and the first one on a fresh clone also
+    // generates the scanned samples (their cache lives in node_modules): wait long, but stop at once
+    // (with what it said) if the process ends before printing.
     const printed = async (text: string) => {
-      await waitFor(() => stdout.includes(text) || exitCode !== undefined || undefined, `"${text}"`, 110_000);
+      await waitFor(() => stdout.includes(text) || exitCode !== undefined || undefined, `"${text}"`, 200_000);
       if (!stdout.includes(text))
         throw new Error(`rewoo exited ${exitCode} before "${text}":\n${stdout}\n${stderr}`);
     };
@@ -773,5 +774,5 @@ describe("rewoo dev", () => {
     ).toEqual({
       kind: "operator",
     });
-  }, 240_000);
+  }, 360_000);
 });
