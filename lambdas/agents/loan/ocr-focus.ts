@@ -3,7 +3,10 @@
 // signature) and Schedule L, while its other pages (Schedules C, J, K) are read only to be sure
 // Schedule L is not on them, which their first reading settles. Every page is still read; only
 // the second look at the unsure lines of such a page is skipped. Statements and every other
-// document keep it on every page.
+// document keep it on every page. The Sign Here block's values (the date typed in its box, which
+// sparse reading of a whole scanned page passes over) are also read on their own (signatureProbes).
+import type { OcrLine, OcrProbe } from "../../tools/ocr/engine.ts";
+import { isSignatureCaption } from "./officer-signature.ts";
 import { scannedPhrase } from "./text.ts";
 
 /**
@@ -42,4 +45,43 @@ const NEEDED_CONTENT = new RegExp(
 export function worthRereading(text: string): boolean {
   if (!FORM_1120_YEAR.test(text) || !LATER_PAGE.test(text)) return true;
   return NEEDED_CONTENT.test(text);
+}
+
+/** How far above the caption's top the officer's values stand, in caption heights. */
+const VALUES_ABOVE = 2.6;
+/** The page's right margin, in points: the probe stops short of it. */
+const RIGHT_MARGIN = 18;
+
+/**
+ * Where the officer's signature, date and title should be: the band just above each "Signature of
+ * officer" caption the first reading found, from the caption's left to the page's right margin.
+ */
+export function signatureProbes(
+  lines: ReadonlyArray<OcrLine>,
+  size: { width: number; height: number },
+): OcrProbe[] {
+  const probes: OcrProbe[] = [];
+  for (const line of lines) {
+    const start = line.words.findIndex((_, index) =>
+      isSignatureCaption(
+        line.words
+          .slice(index)
+          .map((word) => word.text)
+          .join(" "),
+      ),
+    );
+    const first = line.words[start];
+    if (!first) continue;
+    const caption = line.words.slice(start, start + 3);
+    const height = Math.max(...caption.map((word) => word.height));
+    const top = Math.max(...caption.map((word) => word.y + word.height));
+    probes.push({
+      x: Math.max(0, first.x - 2 * height),
+      right: size.width - RIGHT_MARGIN,
+      y: top + 0.1 * height,
+      top: Math.min(size.height, top + VALUES_ABOVE * height),
+      textHeight: height,
+    });
+  }
+  return probes;
 }

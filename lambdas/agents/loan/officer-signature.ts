@@ -22,7 +22,7 @@ import {
 
 const SIGNATURE_CAPTION_START = new RegExp(`^${scannedPhrase("signature of officer")}\\b`, "i");
 /** The officer's caption, printed or as a degraded scan reads it. */
-function isSignatureCaption(text: string): boolean {
+export function isSignatureCaption(text: string): boolean {
   return SIGNATURE_CAPTION_START.test(text) || startsWithScanned(text, "signature of officer");
 }
 /** The declaration every Sign Here block prints; a cover letter's "Signature of officer" has none. */

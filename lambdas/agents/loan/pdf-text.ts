@@ -18,10 +18,11 @@ import {
   type OcrEngine,
   type OcrEngineName,
   type OcrPage,
+  type OcrRequest,
   type OcrSpan,
 } from "../../tools/ocr/engine.ts";
 import { readDigits } from "./ocr-digits.ts";
-import { worthRereading } from "./ocr-focus.ts";
+import { signatureProbes, worthRereading } from "./ocr-focus.ts";
 
 export type { Cell, LaidLine, LineBox } from "../../documents/line-layout.ts";
 
@@ -81,6 +82,11 @@ export interface ExtractOptions {
    * every page but a Form 1120's later pages that show nothing the conditions read (ocr-focus.ts).
    */
   rereadPage?: (text: string) => boolean;
+  /**
+   * Where on an OCR-read page fields are read again on their own (OcrRequest.probePage). Default:
+   * the values above each "Signature of officer" caption (ocr-focus.ts).
+   */
+  probePage?: OcrRequest["probePage"];
 }
 
 /** Printed wording of a place to sign ("Signature of officer", "Sign Here", "Signed"). */
@@ -217,6 +223,7 @@ async function withOcr(
       pageSizes,
       requestToken: options.requestToken ?? extracted.document,
       rereadPage: options.rereadPage ?? worthRereading,
+      probePage: options.probePage ?? signatureProbes,
     });
     read = result.pages;
   } catch (error) {

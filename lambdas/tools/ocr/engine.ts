@@ -87,6 +87,22 @@ export interface OcrRequest {
    * The offline engine asks it; Textract reads every page once.
    */
   rereadPage?: (text: string) => boolean;
+  /**
+   * Where on a page, given its first reading, the reader expects fields worth reading again on
+   * their own (a form's small boxed values). Asked only for pages that get the second look; the
+   * offline engine asks it, Textract reads a form's fields itself.
+   */
+  probePage?: (lines: ReadonlyArray<OcrLine>, size: { width: number; height: number }) => OcrProbe[];
+}
+
+/** A band of a page where a reader expects values, in PDF points from the bottom left. */
+export interface OcrProbe {
+  x: number;
+  y: number;
+  right: number;
+  top: number;
+  /** The height of the text expected there (points): it sets how wide a gap parts two values. */
+  textHeight: number;
 }
 
 export interface OcrResult {

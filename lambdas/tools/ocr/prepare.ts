@@ -85,6 +85,11 @@ export interface PreparedPage {
   outline: PageOutline | null;
   /** Whether the light was evened out. */
   evenedLight: boolean;
+  /**
+   * The same page prepared without the speckle filter (computed on first call): a small value read
+   * on its own keeps the thin strokes the filter takes from it, and its specks matter little there.
+   */
+  unfiltered: () => GreyImage;
 }
 
 export function preparePage(image: GreyImage, options: PrepareOptions = {}): PreparedPage {
@@ -116,19 +121,26 @@ export function preparePage(image: GreyImage, options: PrepareOptions = {}): Pre
     }
   }
   // Specks are told by their isolation: before any resampling, which smears them into grey blots.
+  let speckled: GreyImage | null = null;
   if (settings.median === true || (settings.median === "auto" && speckleShare(current) > SPECKLE_SHARE)) {
+    speckled = current;
     current = median3(current);
   }
   let skewDegrees = 0;
-  if (settings.deskew) {
-    skewDegrees = estimateSkew(current, { maxDegrees: settings.maxSkewDegrees });
+  if (settings.deskew) skewDegrees = estimateSkew(current, { maxDegrees: settings.maxSkewDegrees });
+  const finish = (from: GreyImage) => {
+    let page = from;
     // Below a tenth of a degree a line drifts by less than a pixel over a word: not worth resampling.
-    if (Math.abs(skewDegrees) >= 0.1) current = rotateImage(current, -skewDegrees);
-  }
-  if (settings.removeLines) current = eraseLines(current);
-  if (settings.upscale !== 1) current = resize(current, settings.upscale);
-  if (settings.binarise) current = sauvola(current);
-  return { image: current, turns, skewDegrees, outline, evenedLight };
+    if (Math.abs(skewDegrees) >= 0.1) page = rotateImage(page, -skewDegrees);
+    if (settings.removeLines) page = eraseLines(page);
+    if (settings.upscale !== 1) page = resize(page, settings.upscale);
+    if (settings.binarise) page = sauvola(page);
+    return page;
+  };
+  const prepared = finish(current);
+  let withSpeckle: GreyImage | undefined;
+  const unfiltered = speckled ? () => (withSpeckle ??= finish(speckled)) : () => prepared;
+  return { image: prepared, unfiltered, turns, skewDegrees, outline, evenedLight };
 }
 
 // ---------------------------------------------------------------- geometry
@@ -565,12 +577,16 @@ export function inkiestBand(image: GreyImage, fraction: number): { top: number; 
  * twelfth of the page's width) painted white, across and down. A run is measured on the ink mask
  * (Otsu's threshold) allowing one-pixel breaks, which blur and JPEG leave in a printed rule.
  */
-export function eraseLines(image: GreyImage, longest = Math.round(image.width / 12)): GreyImage {
+export function eraseLines(
+  image: GreyImage,
+  longest: number | { across: number; down: number } = Math.round(image.width / 12),
+): GreyImage {
   const { width, height, data } = image;
   const threshold = otsuThreshold(image);
   const erase = new Uint8Array(width * height);
-  const mark = (start: number, end: number, at: (i: number) => number) => {
-    if (end - start > longest) for (let i = start; i < end; i++) erase[at(i)] = 1;
+  const { across, down } = typeof longest === "number" ? { across: longest, down: longest } : longest;
+  const mark = (start: number, end: number, limit: number, at: (i: number) => number) => {
+    if (end - start > limit) for (let i = start; i < end; i++) erase[at(i)] = 1;
   };
   for (let y = 0; y < height; y++) {
     let start = -1;
@@ -581,7 +597,7 @@ export function eraseLines(image: GreyImage, longest = Math.round(image.width / 
         if (start < 0) start = x;
         gap = 0;
       } else if (start >= 0 && ++gap > 1) {
-        mark(start, x - gap + 1, (i) => y * width + i);
+        mark(start, x - gap + 1, across, (i) => y * width + i);
         start = -1;
         gap = 0;
       }
@@ -596,7 +612,7 @@ export function eraseLines(image: GreyImage, longest = Math.round(image.width / 
         if (start < 0) start = y;
         gap = 0;
       } else if (start >= 0 && ++gap > 1) {
-        mark(start, y - gap + 1, (j) => j * width + x);
+        mark(start, y - gap + 1, down, (j) => j * width + x);
         start = -1;
         gap = 0;
       }

@@ -18,6 +18,7 @@ import {
   preparePage,
   rotateQuarter,
 } from "./prepare.ts";
+import { readProbes } from "./probe.ts";
 import { rereadUnsureLines } from "./reread.ts";
 
 /** A page that is not one scanned image (vector text drawn without a text layer) renders at this. */
@@ -79,7 +80,8 @@ export interface TesseractOptions {
 export interface TesseractEngine extends OcrEngine {
   /**
    * Pages read since the engine was built, pages answered from the cache, lines read a second time
-   * (and replaced by that reading), and pages whose unsure lines the request did not want re-read.
+   * (and replaced by that reading), pages whose unsure lines the request did not want re-read, and
+   * the boxes of the request's probes read again (and replaced by that reading).
    */
   readonly stats: {
     pagesRead: number;
@@ -87,6 +89,8 @@ export interface TesseractEngine extends OcrEngine {
     linesReread: number;
     linesReplaced: number;
     pagesNotReread: number;
+    boxesProbed: number;
+    boxesReplaced: number;
   };
 }
 
@@ -108,7 +112,15 @@ export function createTesseractEngine(options: TesseractOptions = {}): Tesseract
   const renderedKeys = new LruCache<string, string>(Math.max(0, options.cachePages ?? CACHE_PAGES));
   // The cache key covers everything that changes a reading besides the pixels.
   const settings = JSON.stringify({ dpi: dpi ?? "scan", prepare, psm, reread });
-  const stats = { pagesRead: 0, cacheHits: 0, linesReread: 0, linesReplaced: 0, pagesNotReread: 0 };
+  const stats = {
+    pagesRead: 0,
+    cacheHits: 0,
+    linesReread: 0,
+    linesReplaced: 0,
+    pagesNotReread: 0,
+    boxesProbed: 0,
+    boxesReplaced: 0,
+  };
   return {
     name: "tesseract",
     stats,
@@ -149,7 +161,9 @@ export function createTesseractEngine(options: TesseractOptions = {}): Tesseract
                 scale,
                 prepare,
                 psm,
-                reread ? { stats, wanted: request.rereadPage ?? everyPage } : null,
+                reread
+                  ? { stats, wanted: request.rereadPage ?? everyPage, probe: request.probePage ?? noProbes }
+                  : null,
               );
               stats.pagesRead++;
               cache.set(key, reading);
@@ -221,6 +235,7 @@ export function toPgm(image: GreyImage): Buffer {
 }
 
 const everyPage = () => true;
+const noProbes = () => [];
 
 /** A page's reading as kept in the cache, and whether its unsure lines were read again. */
 interface CachedReading {
@@ -253,8 +268,9 @@ async function readPage(
   prepare: Required<PrepareOptions> | false,
   psm: number,
   reread: {
-    stats: { linesReread: number; linesReplaced: number; pagesNotReread: number };
+    stats: TesseractEngine["stats"];
     wanted: (text: string) => boolean;
+    probe: NonNullable<OcrRequest["probePage"]>;
   } | null,
 ): Promise<CachedReading> {
   if (prepare === false) {
@@ -271,12 +287,14 @@ async function readPage(
   // Straightened already: tesseract's own skew pass (a second layout analysis) would cost time.
   const readWhole = (page: GreyImage) => read(scheduler, page, { rotateAuto: !prepare.deskew, psm, dpi });
   let data = await readWhole(image);
+  let upright = prepared.unfiltered;
   // Only a reading this unsure may be of a page upside down: the trial readings settle it.
   if (prepare.orientation && meanWordConfidence(data) < SURELY_UPRIGHT) {
     const turned = await upsideDown(scheduler, image, dpi);
     if (turned) {
       image = rotateQuarter(image, 2);
       data = await readWhole(image);
+      upright = () => rotateQuarter(prepared.unfiltered(), 2);
     }
   }
   // A page turned upright is laid out in its upright frame: the words read in lines, as a person reads it.
@@ -288,16 +306,24 @@ async function readPage(
     reread.stats.pagesNotReread++;
     return { reading: asRead(lines), reread: "skipped" };
   }
-  const again = await rereadUnsureLines(lines, image, pageScale, async (piece, pieceScale) =>
+  const readLine = async (piece: GreyImage, pieceScale: number) =>
     toLines(
       await read(scheduler, piece, { rotateAuto: false, psm: 7, dpi: pieceScale * 72 }),
       pieceScale,
       piece.height,
-    ),
-  );
+    );
+  const again = await rereadUnsureLines(lines, image, pageScale, readLine);
   reread.stats.linesReread += again.reread;
   reread.stats.linesReplaced += again.replaced;
-  return { reading: asRead(again.lines), reread: "done" };
+  const probes = reread.probe(again.lines, {
+    width: image.width / pageScale,
+    height: image.height / pageScale,
+  });
+  if (probes.length === 0) return { reading: asRead(again.lines), reread: "done" };
+  const probed = await readProbes(again.lines, probes, upright(), pageScale, readLine);
+  reread.stats.boxesProbed += probed.boxes;
+  reread.stats.boxesReplaced += probed.replaced;
+  return { reading: asRead(probed.lines), reread: "done" };
 }
 
 /** Words read at least this sure (0–100) are taken for print when looking for handwriting. */
