@@ -21,15 +21,26 @@ import {
 } from "./text.ts";
 
 const SIGNATURE_CAPTION_START = new RegExp(`^${scannedPhrase("signature of officer")}\\b`, "i");
+/** The caption as a photo may read it: its first word lost, the rest a cell of its own. */
+const CAPTION_WITHOUT_FIRST_WORD = /^of\s*officer$/i;
 /** The officer's caption, printed or as a degraded scan reads it. */
 export function isSignatureCaption(text: string): boolean {
-  return SIGNATURE_CAPTION_START.test(text) || startsWithScanned(text, "signature of officer");
+  return (
+    SIGNATURE_CAPTION_START.test(text) ||
+    startsWithScanned(text, "signature of officer") ||
+    CAPTION_WITHOUT_FIRST_WORD.test(text.trim())
+  );
 }
 /** The declaration every Sign Here block prints; a cover letter's "Signature of officer" has none. */
 const SIGN_HERE = new RegExp(
   `${scannedPhrase("penalties of perjury")}|\\bsign\\s*here\\b|^\\s*sign(?:\\s{2,}|\\s*$)`,
   "im",
 );
+/**
+ * The margin label's second word opening the line of the officer's values ("Here  Margaret A.
+ * Lindqvist  03/12/2026"), which a photo keeps where it loses "Sign" and the declaration.
+ */
+const HERE_LABEL = /^\s*here\b/i;
 /** Printed text of the signature area that is never the signer, the date or the title. */
 const SIGN_BLOCK_PRINT =
   /perjury|declare|examined|accompanying|belief|knowledge|declaration|may the irs|discuss|preparer|see instructions|self-employed|ptin|firm'?s|print\/type|paperwork|reduction act|cat\.?\s*no|signature on file|electronic return|form\s+\d{4}|^(?:yes|no|sign|here|sign here|paid|use only|title|date|signature(?: of officer)?)$/i;
@@ -335,7 +346,8 @@ function drawnSignature(page: PageText, captionLine: number): { source: Signatur
 /** Is this "Signature of officer" the caption of a Sign Here block (its declaration just above)? */
 function inSignHereBlock(page: PageText, line: number): boolean {
   const from = Math.max(0, line - 8);
-  return SIGN_HERE.test(page.lines.slice(from, line + 1).join("\n"));
+  if (SIGN_HERE.test(page.lines.slice(from, line + 1).join("\n"))) return true;
+  return HERE_LABEL.test(page.lines[line - 1] ?? "");
 }
 
 /** The Sign Here blocks of the return: on page 1 when there is one, else wherever they are. */

@@ -66,6 +66,61 @@ describe("TR_SIGNED", () => {
     expect(verdict.reason).toContain("the date is blank (signer: Robert J. Tanner)");
   });
 
+  it("finds the block as a photo reads it: the declaration garbled, Sign and the caption's first word lost", async () => {
+    const photo = (caption: string) =>
+      buildTextPdf([
+        [
+          "FORM 1120  -  U.S. CORPORATION INCOME TAX RETURN",
+          "Tax year beginning 07/01/2024, ending 06/30/2025",
+          "Name of corporation: ACME WIDGETS CORPORATION",
+          "EIN: 12-3456789",
+          "Taxable income  268,850",
+          "row  of erry  Tat  have  thes  ad  10 he best Of my  nd  1 ue.  nd",
+          [
+            [50, "Here"],
+            [110, "Robert J. Tanner"],
+            [300, "03/10/2025"],
+            [380, "President"],
+            [480, "wth the.preparershown below?"],
+          ],
+          [
+            [110, caption],
+            [480, "See  [7]Yes"],
+          ],
+        ],
+        ["Form 1120 (2024)  Page 6", "SCHEDULE L - BALANCE SHEETS PER BOOKS", "Total assets  1,284,500"],
+      ]);
+    const read = verdictOf(
+      evaluate(TAX_METADATA, [await pdf(await photo("of officer"), "photo.pdf")]),
+      "TR_SIGNED",
+    );
+    expect(read.status).toBe("fulfilled");
+    expect(read.reason).toContain("signed by Robert J. Tanner (President) and dated 03/10/2025");
+    // Without the margin's "Here" opening the values' line, "of officer" alone is no caption.
+    const moved = await pdf(
+      await buildTextPdf([
+        [
+          "FORM 1120  -  U.S. CORPORATION INCOME TAX RETURN",
+          "Tax year beginning 07/01/2024, ending 06/30/2025",
+          "Name of corporation: ACME WIDGETS CORPORATION",
+          "EIN: 12-3456789",
+          "Taxable income  268,850",
+          [
+            [110, "Robert J. Tanner"],
+            [300, "03/10/2025"],
+            [380, "President"],
+          ],
+          [
+            [110, "of officer"],
+            [480, "See  [7]Yes"],
+          ],
+        ],
+      ]),
+      "no-label.pdf",
+    );
+    expect(verdictOf(evaluate(TAX_METADATA, [moved]), "TR_SIGNED").status).not.toBe("fulfilled");
+  });
+
   it("reads inline 'Signature of officer: … Date: …' layouts both ways", async () => {
     const signed = await pdf(await compactReturn({}), "compact.pdf");
     const ok = verdictOf(evaluate(TAX_METADATA, [signed]), "TR_SIGNED");
