@@ -33,6 +33,8 @@ import {
   formatMoney,
   generation,
   isoDate,
+  lettersOnly,
+  type PageText,
   parseDate,
   personNamesMatch,
   quote,
@@ -446,7 +448,28 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
     splitJointNames(value)
       .map((name) => name.split(/\s+(?:dba|d\/b\/a|t\/a)\s+/i)[0] ?? name)
       .map((name) => comparePersonNames(name, expected));
-  const matches = (value: string) => comparisons(value).includes("match");
+  // A scan runs words together: "JOHNA SMITH JR" for JOHN A SMITH JR, "JOHNSMITH" for John Smith.
+  // Read by OCR, a word that is one of the borrower's names and one more letter is that name and
+  // an initial, and the same letters in the same order are the same name.
+  const expectedWords = expected.toLowerCase().match(/[a-z]+/g) ?? [];
+  const unglued = (value: string) =>
+    value
+      .split(/\s+/)
+      .map((word) => {
+        const name = expectedWords.find(
+          (known) =>
+            known.length >= 3 && word.length === known.length + 1 && word.toLowerCase().startsWith(known),
+        );
+        return name && /[a-z]$/i.test(word)
+          ? `${word.slice(0, name.length)} ${word.slice(name.length)}`
+          : word;
+      })
+      .join(" ");
+  const matches = (value: string, page?: PageText) =>
+    comparisons(value).includes("match") ||
+    (page?.ocr === true &&
+      (comparisons(unglued(value)).includes("match") ||
+        splitJointNames(value).some((name) => lettersOnly(name) === lettersOnly(expected))));
   // The borrower's name with a generational suffix on one side only (JOHN SMITH for John Smith Jr.):
   // maybe the borrower, maybe the father or the son. Not a match, not another holder either.
   const generationOnly = (value: string) => comparisons(value).includes("generation_one_side");
@@ -458,7 +481,7 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
   for (const statement of statements) {
     const labelled = statement.holders.filter((holder) => holder.source !== "model");
     if (labelled.length > 0) {
-      const borrower = labelled.find((holder) => matches(holder.value));
+      const borrower = labelled.find((holder) => matches(holder.value, holder.page));
       const suffixOnly = labelled.find((holder) => generationOnly(holder.value));
       if (borrower) matched.push(borrower);
       else if (suffixOnly) suffixDiffers.push(suffixOnly);
@@ -466,7 +489,7 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
       continue;
     }
     if (statement.addressNames.length > 0) {
-      const borrower = statement.addressNames.find((holder) => matches(holder.value));
+      const borrower = statement.addressNames.find((holder) => matches(holder.value, holder.page));
       if (borrower) {
         matched.push(borrower);
         addressMatches.push(borrower);
@@ -495,7 +518,7 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
     const page = statement.pages[0];
     let near: Located<string> | undefined;
     for (let index = 0; page && index < Math.min(page.lines.length, 20) && !near; index++) {
-      const part = segments(page.lines[index] ?? "").find((p) => matches(p.text));
+      const part = segments(page.lines[index] ?? "").find((p) => matches(p.text, page));
       if (part) near = { value: part.text, page, line: index, source: "position", confidence: 0.6 };
     }
     if (near) {

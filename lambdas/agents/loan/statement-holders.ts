@@ -10,13 +10,16 @@ const NOT_A_NAME =
 const STREET_LINE =
   /^(?:\d+[A-Z]?\s+[A-Za-z0-9].*|P\.?\s?O\.?\s+BOX\s+\d+.*|(?:RR|HC)\s+\d+\s+BOX\s+\d+.*|[A-Z]{1,2}-\d+[A-Z]?,?\s+[A-Za-z].*|(?:flat|unit|apt|suite)\s+(?:no\.?\s*)?\d+.*)$/i;
 const CITY_LINE = /^[A-Za-z][A-Za-z .'-]*,?\s+[A-Z]{2}\s+\d{5}(?:-\d{4})?$/;
+/** The city line as a scan may read it, the state run into the city: "SPOKANEWA 99203-4410". */
+const CITY_STATE_RUN_TOGETHER = /^[A-Z][A-Z .'-]{3,}[A-Z]{2}\s+\d{5}(?:-\d{4})?$/;
 /**
  * The last line of an address outside the US: a town and its postcode (Auckland 1011, BONDI JUNCTION
  * NSW 2022, MUMBAI 400053, Harrogate HG2 8QT, Montreal QC H2J 2L8, Nenagh E45 XK27).
  */
 const POSTCODE_LINE =
   /^(?:[A-Za-z][A-Za-z .,'-]*\s+(?:\d{4}|\d{6})|(?:[A-Za-z][A-Za-z .,'-]*\s+)?(?:[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|[A-Z]\d[A-Z]\s?\d[A-Z]\d|[A-Z]\d{2}\s?[A-Z0-9]{4}))$/;
-const addressEnd = (text: string) => CITY_LINE.test(text) || POSTCODE_LINE.test(text.trim());
+const addressEnd = (text: string) =>
+  CITY_LINE.test(text) || CITY_STATE_RUN_TOGETHER.test(text.trim()) || POSTCODE_LINE.test(text.trim());
 
 /** A printed person or business name: letters, a few words, none of a bank's or a heading's words. */
 export function looksLikeName(value: string): boolean {

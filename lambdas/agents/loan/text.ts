@@ -168,7 +168,8 @@ const MONTH_NAME =
 export const DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}/(?:\\d{4}|\\d{2})(?![\\d/])|(?<![\\d-])\\d{1,2}-\\d{1,2}-(?:\\d{4}|\\d{2})(?![\\d-])|(?<!\\d)\\d{4}-\\d{2}-\\d{2}(?!\\d)|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}(?!\\d)|(?<!\\d)\\d{1,2}\\s+${MONTH_NAME}\\.?,?\\s+\\d{4}(?!\\d)|(?<![\\w-])\\d{1,2}-${MONTH_NAME}-(?:\\d{4}|\\d{2})(?![\\w-])|(?<![\\d.])\\d{1,2}\\.\\d{1,2}\\.\\d{4}(?![\\d.]))`;
 /** A date without its year, as transaction lines print it: 01/31, Jan 31. */
 const SHORT_DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}(?![\\d/])|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?!\\d)|(?<![\\d/])\\d{1,2}\\s+${MONTH_NAME}\\b\\.?)`;
-const RANGE_SEPARATOR = "\\s*(?:-|–|—|\\bto\\b\\s*:?|\\bthrough\\b|\\bthru\\b|\\buntil\\b)\\s*";
+/** Between two dates of a range; a scan may run "to" into the date before it ("12/15/2025to"). */
+const RANGE_SEPARATOR = "\\s*(?:-|–|—|(?:\\b|(?<=\\d))(?:to\\b\\s*:?|through\\b|thru\\b|until\\b))\\s*";
 
 /**
  * The regex source of a printed phrase as OCR may read it: each word may be broken by one stray

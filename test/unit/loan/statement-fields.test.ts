@@ -212,6 +212,16 @@ describe("statement periods and transaction dates", () => {
     expect(parseDate("01-31-26")).toEqual({ y: 2026, m: 1, d: 31 });
     expect(findDateRanges("call 1-800-555-0142, IL 62704-1120, EIN 12-3456789")).toEqual([]);
   });
+
+  it("reads a range whose 'to' a scan ran into the date before it, and not 'to' inside a word", () => {
+    expect(
+      findDateRanges("Statement Period 01/15/2026to 02/14/2026").map((range) => [
+        isoDate(range.start),
+        isoDate(range.end),
+      ]),
+    ).toEqual([["2026-01-15", "2026-02-14"]]);
+    expect(findDateRanges("01/15/2026 toll 02/14/2026")).toEqual([]);
+  });
 });
 
 describe("account numbers", () => {
@@ -511,6 +521,48 @@ describe("holders: the mailing address between another column's lines, generatio
       value: "JANE Q DOE",
       source: "position",
     });
+  });
+
+  it("reads the city and state a scan ran together, and the borrower's name and initial run together on a scan", async () => {
+    const scanned = (document: ExtractedDocument): ExtractedDocument => ({
+      ...document,
+      has_text_layer: false,
+      page_sources: document.pages.map(() => ({ source: "ocr", confidence: 95 })),
+    });
+    const read = async (name: string) =>
+      scanned(
+        await statement({
+          name: "scan.pdf",
+          header: [
+            [
+              [50, name],
+              [330, "Statement Period 01/01/26 through 01/31/26"],
+            ],
+            [[330, "International Calls:"]],
+            [
+              [50, "1457 ALDER CRESTDR"],
+              [330, "Acct # ...5512"],
+            ],
+            [[330, "1-800-555-0142"]],
+            [[50, "SPOKANEWA 99203-4410"]],
+          ],
+        }),
+      );
+    const JUNIOR = { ...METADATA, borrower_info: { ...METADATA.borrower_info, name: "John Smith Jr." } };
+    const glued = await read("JOHNA SMITH JR");
+    expect(field(glued, "holder_name")).toMatchObject({ found: true, value: "JOHNA SMITH JR" });
+    expect(verdictOf(evaluate(JUNIOR, [glued]), "BS_NAME_MATCH").status).toBe("fulfilled");
+    // Only a single letter after one of the borrower's names is taken for an initial.
+    expect(verdictOf(evaluate(JUNIOR, [await read("JOHNAS SMITH JR")]), "BS_NAME_MATCH").status).not.toBe(
+      "fulfilled",
+    );
+    // The same letters on a text layer are printed that way: another name.
+    const printed = {
+      ...glued,
+      has_text_layer: true,
+      page_sources: glued.pages.map(() => ({ source: "text" as const })),
+    };
+    expect(verdictOf(evaluate(JUNIOR, [printed]), "BS_NAME_MATCH").status).not.toBe("fulfilled");
   });
 
   it("takes another name at the mailing address of every statement as the holder, not of one", async () => {
