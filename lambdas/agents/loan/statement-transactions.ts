@@ -3,10 +3,13 @@ import type { Direction, Period, Transaction } from "./statement-fields.ts";
 import {
   type DateOrder,
   dateInPeriods,
+  dayNumber,
   type FoundAmount,
   findAmounts,
   leadingDate,
   type PageText,
+  type SimpleDate,
+  scannedLeadingDate,
   segments,
 } from "./text.ts";
 
@@ -143,7 +146,7 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
         }
         return;
       }
-      const date = leadingDate(line);
+      const date = leadingDate(line) ?? (page.ocr ? scannedDate(line, periods, order) : null);
       if (!date) {
         if (section !== "withdrawals") return;
         const checks = checkRows(page, index, periods, order);
@@ -283,4 +286,20 @@ function columnAmounts(line: string): FoundAmount[] {
 function lineAmountText(transaction: Transaction): string {
   const line = transaction.page.lines[transaction.line] ?? "";
   return columnAmounts(line)[0]?.text ?? "";
+}
+
+/** A scan's misread leading date ("03:09", "0313"), taken only when it falls in a statement period. */
+function scannedDate(
+  line: string,
+  periods: ReadonlyArray<{ start: SimpleDate; end: SimpleDate }>,
+  order: DateOrder,
+): { text: string; length: number } | null {
+  const scanned = scannedLeadingDate(line);
+  if (!scanned || periods.length === 0) return null;
+  const date = dateInPeriods(scanned.text, periods, order);
+  if (!date) return null;
+  const day = dayNumber(date);
+  return periods.some((period) => day >= dayNumber(period.start) && day <= dayNumber(period.end))
+    ? scanned
+    : null;
 }

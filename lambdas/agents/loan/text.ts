@@ -165,7 +165,7 @@ const MONTH_NAME =
  * A date with its year: 01/31/2025, 1/31/25, 01-31-2025, 2025-01-31, January 31, 2025, Jan. 31 2025,
  * 31 January 2025, 31-Jan-25, 31.01.2025 (numeric ones read in the document's date order).
  */
-export const DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}/(?:\\d{4}|\\d{2})(?![\\d/])|(?<![\\d-])\\d{1,2}-\\d{1,2}-(?:\\d{4}|\\d{2})(?![\\d-])|(?<!\\d)\\d{4}-\\d{2}-\\d{2}(?!\\d)|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}(?!\\d)|(?<!\\d)\\d{1,2}\\s+${MONTH_NAME}\\.?,?\\s+\\d{4}(?!\\d)|(?<![\\w-])\\d{1,2}-${MONTH_NAME}-(?:\\d{4}|\\d{2})(?![\\w-])|(?<![\\d.])\\d{1,2}\\.\\d{1,2}\\.\\d{4}(?![\\d.]))`;
+export const DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}/(?:\\d{4}|\\d{2})(?![\\d/])|(?<![\\d-])\\d{1,2}-\\d{1,2}-(?:\\d{4}|\\d{2})(?![\\d-])|(?<!\\d)\\d{4}-\\d{2}-\\d{2}(?!\\d)|(?<![a-z])${MONTH_NAME}\\.?\\s*\\d{1,2}(?:st|nd|rd|th)?[,.]?\\s+\\d{4}(?!\\d)|(?<!\\d)\\d{1,2}\\s+${MONTH_NAME}\\.?,?\\s+\\d{4}(?!\\d)|(?<![\\w-])\\d{1,2}-${MONTH_NAME}-(?:\\d{4}|\\d{2})(?![\\w-])|(?<![\\d.])\\d{1,2}\\.\\d{1,2}\\.\\d{4}(?![\\d.]))`;
 /** A date without its year, as transaction lines print it: 01/31, Jan 31. */
 const SHORT_DATE_SOURCE = `(?:(?<![\\d/])\\d{1,2}/\\d{1,2}(?![\\d/])|(?<![a-z])${MONTH_NAME}\\.?\\s+\\d{1,2}(?!\\d)|(?<![\\d/])\\d{1,2}\\s+${MONTH_NAME}\\b\\.?)`;
 /** Between two dates of a range; a scan may run "to" into the date before it ("12/15/2025to"). */
@@ -253,7 +253,8 @@ export function parseDate(text: string, defaultYear?: number, order: DateOrder =
   if (match) return numeric(Number(match[3]), Number(match[1]), Number(match[2]));
   match = /^(\d{1,2}) ([a-z]+)\.?$/.exec(value);
   if (match) return validDate(defaultYear, MONTHS[(match[2] ?? "").slice(0, 3)], Number(match[1]));
-  match = /^([a-z]+)\.? (\d{1,2})(?:st|nd|rd|th)?(?:,? (\d{4}))?$/.exec(value);
+  // "March 1. 2026", "March1, 2026": a scan reads the comma as a period, or loses the space.
+  match = /^([a-z]+)\.? ?(\d{1,2})(?:st|nd|rd|th)?(?:[,.]? (\d{4}))?$/.exec(value);
   if (match) {
     const year = match[3] === undefined ? defaultYear : Number(match[3]);
     return validDate(year, MONTHS[(match[1] ?? "").slice(0, 3)], Number(match[2]));
@@ -342,6 +343,19 @@ export function findDateRanges(text: string, order: DateOrder = "mdy"): FoundRan
 export function leadingDate(line: string): { text: string; length: number } | null {
   const match = new RegExp(`^\\s*(${DATE_SOURCE}|${SHORT_DATE_SOURCE})(?![\\w/])`, "i").exec(line);
   return match?.[1] ? { text: match[1], length: match[0].length } : null;
+}
+
+/**
+ * The date a transaction line read by OCR starts with when the scan misread its slash: "03:09",
+ * "03.24", "0313", or "03105" (the slash read as a 1). Month first, as "MM/DD"; only a valid month
+ * and day, and the caller keeps only a date inside the statement's period.
+ */
+export function scannedLeadingDate(line: string): { text: string; length: number } | null {
+  const match = /^\s*(\d{2})(?:[:.,;]|[1lI|](?=\d{2}\s))?(\d{2})(?=\s)/.exec(line);
+  if (!match) return null;
+  const [month, day] = [Number(match[1]), Number(match[2])];
+  if (month < 1 || month > 12 || day < 1 || day > 31) return null;
+  return { text: `${match[1]}/${match[2]}`, length: match[0].length };
 }
 
 /**

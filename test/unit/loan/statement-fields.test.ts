@@ -5,7 +5,14 @@ import { describe, expect, it } from "vitest";
 import { buildTextPdf, type SimpleLine } from "../../../examples/samples.ts";
 import { statementExtraction } from "../../../lambdas/agents/loan/bank-statements.ts";
 import type { ExtractedDocument } from "../../../lambdas/agents/loan/pdf-text.ts";
-import { dateInPeriods, findDateRanges, isoDate, parseDate } from "../../../lambdas/agents/loan/text.ts";
+import { readStatement } from "../../../lambdas/agents/loan/statement-fields.ts";
+import {
+  dateInPeriods,
+  findDateRanges,
+  isoDate,
+  parseDate,
+  scannedLeadingDate,
+} from "../../../lambdas/agents/loan/text.ts";
 import { BANK_METADATA, evaluate, pdf, sample, verdictOf } from "./fixtures.ts";
 
 const METADATA = { ...BANK_METADATA, as_of_date: "2026-02-20" };
@@ -211,6 +218,56 @@ describe("statement periods and transaction dates", () => {
   it("parses US dates written with dashes, and not phone numbers, ZIP+4 or EINs", () => {
     expect(parseDate("01-31-26")).toEqual({ y: 2026, m: 1, d: 31 });
     expect(findDateRanges("call 1-800-555-0142, IL 62704-1120, EIN 12-3456789")).toEqual([]);
+  });
+
+  it("reads a period a scan printed 'March1. 2026 through March 31. 2026'", () => {
+    expect(
+      findDateRanges("March1. 2026 through March 31. 2026").map((range) => [
+        isoDate(range.start),
+        isoDate(range.end),
+      ]),
+    ).toEqual([["2026-03-01", "2026-03-31"]]);
+    expect(parseDate("March 1. 2026")).toEqual({ y: 2026, m: 3, d: 1 });
+  });
+
+  it("reads a transaction date whose slash a scan misread, on OCR pages and inside the period only", async () => {
+    expect(scannedLeadingDate("03:09  Zelle Payment  $125.00")).toEqual({ text: "03/09", length: 5 });
+    expect(scannedLeadingDate("0313  IRS Treas 310  $1,286.00")?.text).toBe("03/13");
+    expect(scannedLeadingDate("03105  Card Purchase  $51.20")?.text).toBe("03/05");
+    expect(scannedLeadingDate("03.24  Online Transfer  $300.00")?.text).toBe("03/24");
+    // No month 13, no day 44, and no amount or long number taken for a date.
+    for (const line of [
+      "1344  Check  $64.25",
+      "1044  03:09  $1,450.00",
+      "12.50  Fee",
+      "2,650.00  Deposit",
+      "031234 Ref",
+    ])
+      expect(scannedLeadingDate(line), line).toBeNull();
+    const rows = [
+      ["03:09", "ZELLE PAYMENT FROM R OKAFOR", "125.00", "2,125.00"],
+      ["0313", "IRS TREAS 310 TAX REF", "1,286.00", "3,411.00"],
+      ["1212", "TRANSFER FROM SAVINGS", "300.00", "3,711.00"],
+    ];
+    const header: SimpleLine[] = [
+      [
+        [50, "Account Holder: Jane Q. Doe"],
+        [330, "Statement Period 03/01/26 through 03/31/26"],
+      ],
+      [[50, "Acct # ...5512"]],
+    ];
+    const text = await statement({ header, rows });
+    const scanned: ExtractedDocument = {
+      ...text,
+      has_text_layer: false,
+      page_sources: text.pages.map(() => ({ source: "ocr", confidence: 95 })),
+    };
+    const dates = (document: ExtractedDocument) =>
+      (readStatement(document)?.transactions ?? []).map((row) => row.date && isoDate(row.date));
+    // 12/12 is outside the March statement: not a date, the row is not a transaction.
+    expect(dates(scanned)).toEqual(["2026-03-09", "2026-03-13"]);
+    // A text layer prints what it means: "03:09" there is no date.
+    expect(dates(text)).toEqual([]);
   });
 
   it("reads a range whose 'to' a scan ran into the date before it, and not 'to' inside a word", () => {
