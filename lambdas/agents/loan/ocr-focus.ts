@@ -85,3 +85,43 @@ export function signatureProbes(
   }
   return probes;
 }
+
+/** The last word of a business's name: its kind of entity. */
+const ENTITY_SUFFIX = /^(?:inc|corp|llc|l\.l\.c|ltd)\.?,?$/i;
+/** How far left of what the first reading found of a name the rest of it may stand, in points. */
+const NAME_REACH = 220;
+
+/**
+ * Where a business's whole name should be: the row of a name the first reading found ending in its
+ * kind of entity ("Marine Supply, Inc."), from well left of it, where a scan may have lost its first
+ * words beside a box edge ("Harborview"), to its end.
+ */
+export function businessNameProbes(
+  lines: ReadonlyArray<OcrLine>,
+  size: { width: number; height: number },
+): OcrProbe[] {
+  const probes: OcrProbe[] = [];
+  for (const line of lines) {
+    const suffix = line.words.findIndex((word) => ENTITY_SUFFIX.test(word.text));
+    const last = line.words[suffix];
+    if (!last || suffix === 0) continue;
+    const name = line.words.slice(Math.max(0, suffix - 4), suffix + 1);
+    const first = name[0] as OcrLine["words"][number];
+    probes.push({
+      x: Math.max(0, first.x - NAME_REACH),
+      right: Math.min(size.width, last.x + last.width + 6),
+      y: Math.max(0, last.y - 0.4 * last.height),
+      top: Math.min(size.height, last.y + 1.4 * last.height),
+      textHeight: last.height,
+    });
+  }
+  return probes;
+}
+
+/** Every probe the loan reader asks of a page read by OCR. */
+export function loanProbes(
+  lines: ReadonlyArray<OcrLine>,
+  size: { width: number; height: number },
+): OcrProbe[] {
+  return [...signatureProbes(lines, size), ...businessNameProbes(lines, size)];
+}

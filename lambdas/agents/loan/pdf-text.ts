@@ -22,7 +22,7 @@ import {
   type OcrSpan,
 } from "../../tools/ocr/engine.ts";
 import { readDigits } from "./ocr-digits.ts";
-import { signatureProbes, worthRereading } from "./ocr-focus.ts";
+import { loanProbes, worthRereading } from "./ocr-focus.ts";
 
 export type { Cell, LaidLine, LineBox } from "../../documents/line-layout.ts";
 
@@ -223,7 +223,7 @@ async function withOcr(
       pageSizes,
       requestToken: options.requestToken ?? extracted.document,
       rereadPage: options.rereadPage ?? worthRereading,
-      probePage: options.probePage ?? signatureProbes,
+      probePage: options.probePage ?? loanProbes,
     });
     read = result.pages;
   } catch (error) {

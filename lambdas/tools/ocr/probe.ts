@@ -11,6 +11,8 @@ import type { ReadLine } from "./reread.ts";
 const ENLARGE = 3;
 /** A box the first reading covered with words at least this sure (0–100) is not read again. */
 const SURE = 80;
+/** Sure words spanning less than this share of a box's width leave some of its ink unread. */
+const EXPLAINED_SHARE = 0.75;
 /** Words read below this (0–100) in a box are noise. */
 const NOISE = 40;
 /** At most this many boxes a page are read (each costs a small OCR call). */
@@ -21,6 +23,14 @@ const EDGE_SHARE = 0.6;
 const VALUE_GAP = 1;
 /** Margin kept around a value's ink, in text heights. */
 const PAD = 0.35;
+
+/** A box in PDF points from the page's bottom left. */
+interface PointBox {
+  x: number;
+  right: number;
+  y: number;
+  top: number;
+}
 
 interface Box {
   left: number;
@@ -106,8 +116,10 @@ export function boxesOf(band: GreyImage, gap: number): Box[] {
   const boxes: Box[] = [];
   const pad = Math.round(PAD * gap);
   for (const part of parts) {
+    // A part without a row of its own (text above running into it) is no value's box.
     const row = lowestRow(band, part, gap);
-    const area = row ? { ...part, ...row } : part;
+    if (!row) continue;
+    const area = { ...part, ...row };
     const columns = columnInk(band, threshold, area);
     for (let x = 0, start = -1, white = 0; x <= columns.length; x++) {
       if (x < columns.length && (columns[x] as number) >= 2) {
@@ -176,7 +188,7 @@ export async function readProbes(
     const origin = { left, top };
     for (const box of boxesOf(band, Math.round(VALUE_GAP * textHeight))) boxes.push({ box, band, origin });
   }
-  const inPoints = (box: Box, origin: { left: number; top: number }) => ({
+  const inPoints = (box: Box, origin: { left: number; top: number }): PointBox => ({
     x: (origin.left + box.left) / scale,
     right: (origin.left + box.right) / scale,
     top: pageHeight - (origin.top + box.top) / scale,
@@ -187,12 +199,17 @@ export async function readProbes(
     const cy = word.y + word.height / 2;
     return cx >= area.x && cx <= area.right && cy >= area.y && cy <= area.top;
   };
-  // Boxes the first reading read surely stay as they are.
+  // Boxes the first reading read surely, from end to end, stay as they are; a box with ink no sure
+  // word explains (a name whose first word was lost beside a box edge) is read again. Two probes
+  // may cut the same box: it is read once.
   const wanted = boxes
     .map((entry) => ({ ...entry, area: inPoints(entry.box, entry.origin) }))
+    .filter(({ area }, index, all) => all.findIndex((other) => sameBox(other.area, area)) === index)
     .filter(({ area }) => {
       const covered = words.filter((word) => meaningful(word) && inside(word, area));
-      return covered.length === 0 || covered.some((word) => word.confidence < SURE);
+      if (covered.length === 0 || covered.some((word) => word.confidence < SURE)) return true;
+      const explained = covered.reduce((sum, word) => sum + word.width, 0);
+      return explained < EXPLAINED_SHARE * (area.right - area.x);
     })
     .slice(0, MAX_BOXES);
   const replacing = await Promise.all(
@@ -201,12 +218,15 @@ export async function readProbes(
         crop(band, box.left, box.top, box.right - box.left, box.bottom - box.top),
         ENLARGE,
       );
-      const read = (await readLine(piece, scale * ENLARGE))
-        .flatMap((line) => line.words)
-        .filter((word) => word.confidence >= NOISE && meaningful(word))
-        .map((word) => ({ ...word, x: word.x + area.x, y: word.y + area.y }));
+      const read = separated(
+        (await readLine(piece, scale * ENLARGE))
+          .flatMap((line) => line.words)
+          .filter((word) => word.confidence >= NOISE && meaningful(word))
+          .map((word) => ({ ...word, x: word.x + area.x, y: word.y + area.y })),
+      );
       const before = words.filter((word) => meaningful(word) && inside(word, area));
-      if (read.length === 0 || mean(read) <= mean(before)) return null;
+      // A reading surer than the first, or sure in itself: word by word, the surer stands (below).
+      if (read.length === 0 || (mean(read) <= mean(before) && mean(read) < SURE)) return null;
       return { area, read };
     }),
   );
@@ -214,20 +234,60 @@ export async function readProbes(
   let replaced = 0;
   for (const entry of replacing) {
     if (!entry) continue;
-    // Word by word, the surer of two readings of the same place stands.
-    const before = result.flatMap((line) => line.words).filter((word) => inside(word, entry.area));
-    const kept = before.filter((word) =>
-      entry.read.every((again) => !overlap(word, again) || word.confidence >= again.confidence),
+    // Word by word, the surer of two readings of the same place stands: in order when both read as
+    // many words, else by where they stand.
+    const before = result
+      .flatMap((line) => line.words)
+      .filter((word) => inside(word, entry.area))
+      .sort((a, b) => a.x - b.x);
+    const paired = before.length === entry.read.length;
+    const kept = before.filter((word, index) =>
+      paired
+        ? word.confidence >= (entry.read[index] as OcrWord).confidence
+        : entry.read.every((again) => !overlap(word, again) || word.confidence >= again.confidence),
     );
-    const added = entry.read.filter((again) => kept.every((word) => !overlap(word, again)));
+    const added = entry.read.filter((again, index) =>
+      paired ? !kept.includes(before[index] as OcrWord) : kept.every((word) => !overlap(word, again)),
+    );
     if (added.length === 0) continue;
+    // The box's words, from either reading, make one line on the box reading's baseline.
+    const [baseline] = added;
+    const row = separated(
+      [...kept, ...added].map((word) => ({
+        ...word,
+        y: baseline?.y ?? word.y,
+        height: baseline?.height ?? word.height,
+      })),
+    );
     result = result
-      .map((line) => ({ words: line.words.filter((word) => !before.includes(word) || kept.includes(word)) }))
+      .map((line) => ({ words: line.words.filter((word) => !before.includes(word)) }))
       .filter((line) => line.words.length > 0);
-    result.push({ words: added });
+    result.push({ words: row });
     replaced++;
   }
   return { lines: result, boxes: wanted.length, replaced };
+}
+
+/**
+ * The words of one reading left to right, each ending before the next begins: a single-line
+ * reading may give its first word a box reaching over the words after it.
+ */
+function separated(words: OcrWord[]): OcrWord[] {
+  const sorted = [...words].sort((a, b) => a.x - b.x);
+  return sorted.map((word, index) => {
+    const next = sorted[index + 1];
+    const end = next ? next.x - 0.25 * word.height : Number.POSITIVE_INFINITY;
+    return word.x + word.width > end ? { ...word, width: Math.max(1, end - word.x) } : word;
+  });
+}
+
+/** Two boxes covering more than half of the smaller one. */
+function sameBox(a: PointBox, b: PointBox): boolean {
+  const width = Math.min(a.right, b.right) - Math.max(a.x, b.x);
+  const height = Math.min(a.top, b.top) - Math.max(a.y, b.y);
+  if (width <= 0 || height <= 0) return false;
+  const smaller = Math.min((a.right - a.x) * (a.top - a.y), (b.right - b.x) * (b.top - b.y));
+  return width * height > 0.5 * smaller;
 }
 
 /** Two words side by side over more than half the narrower one's width. */

@@ -6,7 +6,7 @@
 // ("Scans by degradation").
 import { createCanvas } from "@napi-rs/canvas";
 import { describe, expect, it } from "vitest";
-import { signatureProbes } from "../../../lambdas/agents/loan/ocr-focus.ts";
+import { businessNameProbes, signatureProbes } from "../../../lambdas/agents/loan/ocr-focus.ts";
 import type { OcrLine, OcrProbe } from "../../../lambdas/tools/ocr/engine.ts";
 import { crop, type GreyImage } from "../../../lambdas/tools/ocr/prepare.ts";
 import { boxesOf, readProbes } from "../../../lambdas/tools/ocr/probe.ts";
@@ -126,7 +126,7 @@ describe("reading a probe's boxes again", () => {
           word("Lindqvist", 98, 98, 91, 45),
         ],
       },
-      { words: [word("03/12/2026", 266, 98, 70, 40), word("President", 350, 98, 90, 35)] },
+      { words: [word("03/12/2026", 266, 98, 70, 40), word("President", 350, 98, 90, 45)] },
     ];
     const notSurer = await readProbes(lines, [PROBE], image, SCALE, async () => [
       { words: [word("03/12/2028", 4, 3, 60)] },
@@ -140,6 +140,70 @@ describe("reading a probe's boxes again", () => {
     });
     expect(calls).toBe(0);
     expect(none.lines).toEqual(lines);
+  });
+});
+
+describe("a name whose first word a scan lost", () => {
+  /** The name's row of a Form 1120 page 1: a box edge, then the name in its box. */
+  function nameRow(): GreyImage {
+    const canvas = createCanvas(WIDTH * SCALE, HEIGHT * SCALE);
+    const ctx = canvas.getContext("2d");
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, canvas.width, canvas.height);
+    ctx.fillStyle = "#000000";
+    ctx.font = "14px sans-serif";
+    ctx.fillText("(attach Form 851)", 40, 84);
+    ctx.fillRect(236, 40, 3, 70); // the name box's left edge
+    ctx.font = "20px sans-serif";
+    ctx.fillText("Harborview Marine Supply, Inc.", 250, 84);
+    return greyOf(ctx.getImageData(0, 0, canvas.width, canvas.height));
+  }
+
+  it("is looked for left of what was read, and read again although every word read was sure", async () => {
+    // The first reading: "Harborview" lost beside the box edge, the rest read surely.
+    const lines: OcrLine[] = [
+      {
+        words: [
+          word("(attach", 20, 96, 90, 30),
+          word("Form", 52, 96, 92, 18),
+          word("851)", 72, 96, 91, 14),
+          word("Marine", 180, 96, 94, 32),
+          word("Supply,", 215, 96, 92, 36),
+          word("Inc.", 255, 96, 90, 18),
+        ],
+      },
+    ];
+    const probes = businessNameProbes(lines, { width: WIDTH, height: HEIGHT });
+    expect(probes).toHaveLength(1);
+    expect(probes[0]?.x).toBeLessThan(125);
+    const crops: number[] = [];
+    const result = await readProbes(lines, probes, nameRow(), SCALE, async (piece) => {
+      crops.push(piece.width);
+      // tesseract's single-line reading: its first word's box reaches over the words after it.
+      return [
+        {
+          words: [
+            word("Harborview", 4, 3, 93, 140),
+            word("Marne", 60, 3, 91, 32),
+            word("Supply,", 95, 3, 90, 36),
+            word("Inc.", 135, 3, 88, 18),
+          ],
+        },
+      ];
+    });
+    // Only the name's box was read: the caption's box was read surely from end to end.
+    expect(crops).toHaveLength(1);
+    const row = result.lines.find((line) => line.words.some((entry) => entry.text === "Harborview"));
+    // Word by word in order, the surer reading: "Marine" stays, "Harborview" is added before it.
+    expect(row?.words.map((entry) => entry.text)).toEqual(["Harborview", "Marine", "Supply,", "Inc."]);
+    const [first, second] = row?.words ?? [];
+    expect((first?.x ?? 0) + (first?.width ?? 0)).toBeLessThan(second?.x ?? 0);
+    expect(
+      businessNameProbes([{ words: [word("Personal", 20, 96, 90), word("company", 80, 96, 90)] }], {
+        width: WIDTH,
+        height: HEIGHT,
+      }),
+    ).toEqual([]);
   });
 });
 
