@@ -114,8 +114,45 @@ export function businessNameProbes(
       top: Math.min(size.height, last.y + 1.4 * last.height),
       textHeight: last.height,
     });
+    probes.push(captionAbove(first.x - NAME_REACH, last.x + last.width + 6, last, size));
   }
   return probes;
+}
+
+/** An EIN as printed, NN-NNNNNNN. */
+const EIN_SHAPE = /^\d{2}-\d{7}$/;
+/** How far right of a value its caption above may reach, in points. */
+const CAPTION_REACH = 200;
+
+/**
+ * The row of small print just above a value (its caption: "Name", "B Employer identification
+ * number"), from `left` to `right`: a scan loses small captions, and a value without its caption is
+ * weaker evidence.
+ */
+function captionAbove(
+  left: number,
+  right: number,
+  value: OcrLine["words"][number],
+  size: { width: number; height: number },
+): OcrProbe {
+  return {
+    x: Math.max(0, left),
+    right: Math.min(size.width - RIGHT_MARGIN, right),
+    y: Math.min(size.height, value.y + 1.05 * value.height),
+    top: Math.min(size.height, value.y + 2.4 * value.height),
+    textHeight: 0.7 * value.height,
+  };
+}
+
+/** The caption rows above each EIN-shaped value of the page. */
+export function einCaptionProbes(
+  lines: ReadonlyArray<OcrLine>,
+  size: { width: number; height: number },
+): OcrProbe[] {
+  return lines
+    .flatMap((line) => line.words)
+    .filter((word) => EIN_SHAPE.test(word.text))
+    .map((word) => captionAbove(word.x - 6, word.x + CAPTION_REACH, word, size));
 }
 
 /** Every probe the loan reader asks of a page read by OCR. */
@@ -123,5 +160,9 @@ export function loanProbes(
   lines: ReadonlyArray<OcrLine>,
   size: { width: number; height: number },
 ): OcrProbe[] {
-  return [...signatureProbes(lines, size), ...businessNameProbes(lines, size)];
+  return [
+    ...signatureProbes(lines, size),
+    ...businessNameProbes(lines, size),
+    ...einCaptionProbes(lines, size),
+  ];
 }

@@ -405,6 +405,9 @@ const EIN_LABEL =
   /employer\s+identification(?:\s+(?:number|no\.?))?|\bidentification\s+(?:number|no\.?)|employer\s+id\.?\s*(?:number|no\.?|#)|federal\s+(?:tax\s+)?id(?:entification)?\.?\s*(?:number|no\.?|#)?|\bF?EIN\b/gi;
 /** NN-NNNNNNN, also printed with a dash of another width, a space or nothing between the groups. */
 const EIN_VALUE = /(?<![\d\-–—])(\d{2})[-–—\s]?(\d{7})(?![\d\-–—])/;
+/** The start and the end of the EIN's caption when a scan lost the word between them. */
+const EMPLOYER_CAPTION_START = /^(?:[A-Z0-9]\s+)?employer$/i;
+const NUMBER_CAPTION_END = /^(?:number|no\.?)$/i;
 /** Identification numbers of someone else printed on the return: the preparer's firm, a parent. */
 const OTHER_PARTY =
   /\bfirm(?:'?s)?\b|preparer|parent|subsidiar|shareholder|owner|partner|payer|transferor|foreign/i;
@@ -419,8 +422,15 @@ function normalizeEin(text: string): string | null {
 /** The EIN labels of a line that name the corporation's own number, with where each ends. */
 function einLabels(line: string): Array<{ segment: number; start: number; end: number }> {
   const result: Array<{ segment: number; start: number; end: number }> = [];
-  segments(line).forEach((part, segment) => {
+  const parts = segments(line);
+  parts.forEach((part, segment) => {
     if (OTHER_PARTY.test(part.text)) return;
+    // "B Employer identification number" as a scan reads it, the middle word lost: "B Employer"
+    // and "number" two cells apart.
+    if (EMPLOYER_CAPTION_START.test(part.text) && NUMBER_CAPTION_END.test(parts[segment + 1]?.text ?? "")) {
+      result.push({ segment, start: part.start, end: part.start + part.text.length });
+      return;
+    }
     EIN_LABEL.lastIndex = 0;
     const match = EIN_LABEL.exec(part.text);
     if (match) {
@@ -518,8 +528,9 @@ export function findEin(view: ReturnPages): Lookup<string> {
 
 // ---------------------------------------------------------------- corporation name
 
+/** The name's caption on its own; a scan may read its colon, or nothing, as a period ("Name."). */
 const NAME_LABEL_ALONE =
-  /^(?:[A-Z]\s+)?(?:name(?:\s+of\s+(?:corporation|taxpayer|company|business))?|(?:corporation|corporate|company|business|taxpayer|legal)(?:'s)?\s+name)(?:\s*\(see instructions\))?\s*:?$/i;
+  /^(?:[A-Z]\s+)?(?:name(?:\s+of\s+(?:corporation|taxpayer|company|business))?|(?:corporation|corporate|company|business|taxpayer|legal)(?:'s)?\s+name)(?:\s*\(see instructions\))?\s*[:.]?$/i;
 const NAME_LABEL_INLINE =
   /^(?:[A-Z]\s+)?(?:(?:name(?:\s+of\s+(?:corporation|taxpayer|company|business))?|(?:corporation|corporate|company|business|taxpayer|legal)(?:'s)?\s+name)\s*:|name\s+of\s+corporation|corporation(?:'s)?\s+name)\s*(\S.*)$/i;
 /** Printed captions near the name box that are never the corporation's name. */

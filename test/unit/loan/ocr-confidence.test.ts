@@ -244,6 +244,25 @@ describe("a not_fulfilled read off a scan", () => {
     // A value far from the stated one stays a "no" on a clear scan (the EIN test above).
   });
 
+  it("decides on the general bar when the EIN read is the stated one with two neighbouring digits swapped", async () => {
+    // The sample prints 12-3456789. A swap is a typing slip, not a misreading: OCR reads each digit
+    // where it stands. One digit off is a near miss, undecided however sure the read.
+    const verdictFor = async (ein: string, confidence: number) =>
+      evaluateConditions(
+        predictConditions({ ...TAX_METADATA, extracted_entities: { ein, tax_year: 2024 } }, { asOf: AS_OF })
+          .conditions,
+        [await asScanned(93, (cell) => (/\d{2}-?\s?\d{7}/.test(cell) ? confidence : undefined))],
+        { asOf: AS_OF },
+      ).verdicts.find((verdict) => verdict.condition_id === "TR_EIN_MATCH");
+    const swappedRead = await verdictFor("12-3456798", 85);
+    expect(swappedRead?.status).toBe("not_fulfilled");
+    expect(swappedRead?.reason).toContain("12-3456789");
+    expect((await verdictFor("12-3456798", 75))?.status).toBe("insufficient_evidence");
+    const oneOff = await verdictFor("12-3456788", 97);
+    expect(oneOff?.status).toBe("insufficient_evidence");
+    expect(oneOff?.reason).toContain("a misreading cannot be told from another value");
+  });
+
   it("while a fulfilled still stands on the general bar (85 % above 80 %)", async () => {
     const scanned = await asScanned(85);
     const { verdicts } = statuses([scanned]);

@@ -121,6 +121,34 @@ describe("TR_SIGNED", () => {
     expect(verdictOf(evaluate(TAX_METADATA, [moved]), "TR_SIGNED").status).not.toBe("fulfilled");
   });
 
+  it("reads the captions a scan shortened: 'Name.' and 'B Employer … number' without its middle word", async () => {
+    const scanned = await pdf(
+      await buildTextPdf([
+        [
+          "FORM 1120  -  U.S. CORPORATION INCOME TAX RETURN",
+          "Tax year beginning 07/01/2024, ending 06/30/2025",
+          [
+            [50, "A"],
+            [110, "Name."],
+            [330, "8 Employer"],
+            [420, "number"],
+          ],
+          [[330, "84-2917365"]],
+          [[110, "Harborview Marine Supply, Inc."]],
+          "Taxable income  268,850",
+        ],
+      ]),
+      "short-captions.pdf",
+    );
+    const verdicts = evaluate(TAX_METADATA, [scanned]);
+    const ein = verdictOf(verdicts, "TR_EIN_MATCH");
+    expect(ein.status).toBe("not_fulfilled");
+    expect(ein.reason).toContain("84-2917365");
+    const name = verdictOf(verdicts, "TR_NAME_MATCH");
+    expect(name.status).toBe("not_fulfilled");
+    expect(name.reason).toContain("Harborview Marine Supply, Inc.");
+  });
+
   it("reads inline 'Signature of officer: … Date: …' layouts both ways", async () => {
     const signed = await pdf(await compactReturn({}), "compact.pdf");
     const ok = verdictOf(evaluate(TAX_METADATA, [signed]), "TR_SIGNED");

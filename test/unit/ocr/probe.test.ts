@@ -6,7 +6,11 @@
 // ("Scans by degradation").
 import { createCanvas } from "@napi-rs/canvas";
 import { describe, expect, it } from "vitest";
-import { businessNameProbes, signatureProbes } from "../../../lambdas/agents/loan/ocr-focus.ts";
+import {
+  businessNameProbes,
+  einCaptionProbes,
+  signatureProbes,
+} from "../../../lambdas/agents/loan/ocr-focus.ts";
 import type { OcrLine, OcrProbe } from "../../../lambdas/tools/ocr/engine.ts";
 import { crop, type GreyImage } from "../../../lambdas/tools/ocr/prepare.ts";
 import { boxesOf, readProbes } from "../../../lambdas/tools/ocr/probe.ts";
@@ -174,8 +178,10 @@ describe("a name whose first word a scan lost", () => {
       },
     ];
     const probes = businessNameProbes(lines, { width: WIDTH, height: HEIGHT });
-    expect(probes).toHaveLength(1);
+    // The name's row, and the row of its caption above it ("Name", which scans lose).
+    expect(probes).toHaveLength(2);
     expect(probes[0]?.x).toBeLessThan(125);
+    expect(probes[1]?.y).toBeGreaterThan(104);
     const crops: number[] = [];
     const result = await readProbes(lines, probes, nameRow(), SCALE, async (piece) => {
       crops.push(piece.width);
@@ -204,6 +210,19 @@ describe("a name whose first word a scan lost", () => {
         height: HEIGHT,
       }),
     ).toEqual([]);
+  });
+});
+
+describe("the caption above an EIN", () => {
+  it("is looked for in the row just above each EIN-shaped value, reaching right", () => {
+    const probes = einCaptionProbes(
+      [{ words: [word("84-2917365", 330, 700, 90, 45), word("12345", 100, 700, 90, 20)] }],
+      { width: 612, height: 792 },
+    );
+    expect(probes).toHaveLength(1);
+    expect(probes[0]).toMatchObject({ x: 324, right: 530 });
+    expect(probes[0]?.y).toBeGreaterThan(708);
+    expect(probes[0]?.top).toBeLessThan(720);
   });
 });
 
