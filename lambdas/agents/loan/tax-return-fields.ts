@@ -535,7 +535,7 @@ const NAME_LABEL_INLINE =
   /^(?:[A-Z]\s+)?(?:(?:name(?:\s+of\s+(?:corporation|taxpayer|company|business))?|(?:corporation|corporate|company|business|taxpayer|legal)(?:'s)?\s+name)\s*:|name\s+of\s+corporation|corporation(?:'s)?\s+name)\s*(\S.*)$/i;
 /** Printed captions near the name box that are never the corporation's name. */
 const FORM_CAPTION =
-  /employer\s+identification|identification\s+(?:number|no\b)|employer\s+id\b|\bEIN\b|number,\s*street|street\s+address|city\s+or\s+town|city,\s+state|date\s+incorporated|total\s+assets|tax\s+year|check\s+if|see\s+instructions|type\s+or\s+print|name\s+change|address\s+change|initial\s+return|final\s+return|consolidated\s+return|schedule\s+[a-z]|attach|form\s+\d|omb\s+no|business\s+activity|^name$|^(?:number|title|date)$|p\.?o\.?\s+box/i;
+  /^(?:[A-Z0-9]\s+)?employer$|employer\s+identification|identification\s+(?:number|no\b)|employer\s+id\b|\bEIN\b|number,\s*street|street\s+address|city\s+or\s+town|city,\s+state|date\s+incorporated|total\s+assets|tax\s+year|check\s+if|see\s+instructions|type\s+or\s+print|name\s+change|address\s+change|initial\s+return|final\s+return|consolidated\s+return|schedule\s+[a-z]|attach|form\s+\d|omb\s+no|business\s+activity|^name$|^(?:number|title|date)$|p\.?o\.?\s+box/i;
 const DBA = /^(?:dba|d\/b\/a|doing\s+business\s+as)\b[\s:]*(.*)$/i;
 const BUSINESS_SUFFIX = /\b(?:inc|incorporated|corp|corporation|co|company|llc|ltd|limited|pc|plc)\.?$/i;
 
@@ -547,7 +547,9 @@ export interface CorporationName {
 
 function isNameValue(value: string): boolean {
   const trimmed = value.trim();
-  if (!/[A-Za-z]{2,}/.test(trimmed) || trimmed.length > 90) return false;
+  // At least three letters: a scan's speck beside a caption reads as "ye" or "Il".
+  if (!/[A-Za-z]{2,}/.test(trimmed) || trimmed.replace(/[^A-Za-z]/g, "").length < 3 || trimmed.length > 90)
+    return false;
   if (FORM_CAPTION.test(trimmed) || DBA.test(trimmed)) return false;
   if (findDates(trimmed).length > 0) return false;
   if (/^\$?[\d,.\s]+$/.test(trimmed)) return false;

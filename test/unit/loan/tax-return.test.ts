@@ -147,6 +147,29 @@ describe("TR_SIGNED", () => {
     const name = verdictOf(verdicts, "TR_NAME_MATCH");
     expect(name.status).toBe("not_fulfilled");
     expect(name.reason).toContain("Harborview Marine Supply, Inc.");
+    // Beside the caption, the EIN's caption or a speck read as "ye" is no name: the name is under it.
+    for (const beside of ["B Employer", "ye"]) {
+      const document = await pdf(
+        await buildTextPdf([
+          [
+            "FORM 1120  -  U.S. CORPORATION INCOME TAX RETURN",
+            "Tax year beginning 07/01/2024, ending 06/30/2025",
+            [
+              [50, "A"],
+              [110, "Name"],
+              [330, beside],
+            ],
+            [[330, "84-2917365"]],
+            [[110, "Acme Widgets, Inc."]],
+            "Taxable income  268,850",
+          ],
+        ]),
+        "beside.pdf",
+      );
+      const read = verdictOf(evaluate(TAX_METADATA, [document]), "TR_NAME_MATCH");
+      expect(read.status, beside).toBe("fulfilled");
+      expect(read.reason, beside).toContain("names the corporation");
+    }
   });
 
   it("reads inline 'Signature of officer: … Date: …' layouts both ways", async () => {
