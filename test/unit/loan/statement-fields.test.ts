@@ -235,6 +235,7 @@ describe("statement periods and transaction dates", () => {
     expect(scannedLeadingDate("0313  IRS Treas 310  $1,286.00")?.text).toBe("03/13");
     expect(scannedLeadingDate("03105  Card Purchase  $51.20")?.text).toBe("03/05");
     expect(scannedLeadingDate("03.24  Online Transfer  $300.00")?.text).toBe("03/24");
+    expect(scannedLeadingDate("01724  Card Purchase  $184.32")?.text).toBe("01/24");
     // No month 13, no day 44, and no amount or long number taken for a date.
     for (const line of [
       "1344  Check  $64.25",
