@@ -347,8 +347,8 @@ export function leadingDate(line: string): { text: string; length: number } | nu
 
 /**
  * The date a transaction line read by OCR starts with when the scan misread its slash: "03:09",
- * "03.24", "0313", "03105" or "01724" (the slash read as a 1 or a 7). Month first, as "MM/DD"; only a valid month
- * and day, and the caller keeps only a date inside the statement's period.
+ * "03.24", "0313", "03105" or "01724" (the slash read as a 1 or a 7). Month first, as "MM/DD";
+ * only a valid month and day, and the caller keeps only a date inside the statement's period.
  */
 export function scannedLeadingDate(line: string): { text: string; length: number } | null {
   const match = /^\s*(\d{2})(?:[:.,;]|[17lI|](?=\d{2}\s))?(\d{2})(?=\s)/.exec(line);
