@@ -39,28 +39,30 @@ interface Box {
   bottom: number;
 }
 
-/** A column inked over EDGE_SHARE of the band's height: a box's edge. */
-function edgesOf(band: GreyImage, threshold: number): boolean[] {
-  const edges: boolean[] = [];
-  for (let x = 0; x < band.width; x++) {
-    let count = 0;
-    for (let y = 0; y < band.height; y++) if ((band.data[y * band.width + x] as number) < threshold) count++;
-    edges.push(count >= EDGE_SHARE * band.height);
-  }
-  return edges;
-}
-
-/** Ink counts of the columns `from`–`to` over the rows `top`–`bottom`. */
-function columnInk(band: GreyImage, threshold: number, area: Box): number[] {
+/** Ink counts of an area of the band: its columns' (`across` false) or its rows' (`across` true). */
+function inkCounts(band: GreyImage, threshold: number, area: Box, across: boolean): number[] {
   const counts: number[] = [];
-  for (let x = area.left; x < area.right; x++) {
+  const [outer, inner] = across
+    ? [
+        [area.top, area.bottom],
+        [area.left, area.right],
+      ]
+    : [
+        [area.left, area.right],
+        [area.top, area.bottom],
+      ];
+  for (let i = outer[0] as number; i < (outer[1] as number); i++) {
     let count = 0;
-    for (let y = area.top; y < area.bottom; y++)
+    for (let j = inner[0] as number; j < (inner[1] as number); j++) {
+      const [x, y] = across ? [j, i] : [i, j];
       if ((band.data[y * band.width + x] as number) < threshold) count++;
+    }
     counts.push(count);
   }
   return counts;
 }
+
+const whole = (band: GreyImage): Box => ({ left: 0, right: band.width, top: 0, bottom: band.height });
 
 /**
  * The lowest row of text in an area of a band (its rows, with a margin): the values stand just above
@@ -73,13 +75,7 @@ export function lowestRow(
 ): { top: number; bottom: number } | null {
   const threshold = otsuThreshold(band);
   const least = Math.max(2, Math.round(0.01 * (area.right - area.left)));
-  const inked: boolean[] = [];
-  for (let y = area.top; y < area.bottom; y++) {
-    let count = 0;
-    for (let x = area.left; x < area.right; x++)
-      if ((band.data[y * band.width + x] as number) < threshold) count++;
-    inked.push(count >= least);
-  }
+  const inked = inkCounts(band, threshold, area, true).map((count) => count >= least);
   // From the bottom up, the first run of inked rows (one-row breaks allowed) as tall as text; the
   // shorter ones below it are what is left of an erased rule.
   let end = inked.length;
@@ -103,7 +99,10 @@ export function lowestRow(
  */
 export function boxesOf(band: GreyImage, gap: number): Box[] {
   const threshold = otsuThreshold(band);
-  const edges = edgesOf(band, threshold);
+  // A column inked over EDGE_SHARE of the band's height is a box's edge.
+  const edges = inkCounts(band, threshold, whole(band), false).map(
+    (count) => count >= EDGE_SHARE * band.height,
+  );
   const parts: Box[] = [];
   for (let x = 0, start = -1; x <= band.width; x++) {
     const edge = x === band.width || edges[x];
@@ -120,7 +119,7 @@ export function boxesOf(band: GreyImage, gap: number): Box[] {
     const row = lowestRow(band, part, gap);
     if (!row) continue;
     const area = { ...part, ...row };
-    const columns = columnInk(band, threshold, area);
+    const columns = inkCounts(band, threshold, area, false);
     for (let x = 0, start = -1, white = 0; x <= columns.length; x++) {
       if (x < columns.length && (columns[x] as number) >= 2) {
         if (start < 0) start = x;
@@ -133,13 +132,7 @@ export function boxesOf(band: GreyImage, gap: number): Box[] {
       start = -1;
       white = 0;
       if (to - from < 0.8 * gap) continue;
-      const rows: number[] = [];
-      for (let y = area.top; y < area.bottom; y++) {
-        let count = 0;
-        for (let column = from; column < to; column++)
-          if ((band.data[y * band.width + column] as number) < threshold) count++;
-        rows.push(count);
-      }
+      const rows = inkCounts(band, threshold, { ...area, left: from, right: to }, true);
       const peak = Math.max(...rows);
       const first = rows.findIndex((count) => count >= 0.08 * peak);
       const last = rows.length - 1 - [...rows].reverse().findIndex((count) => count >= 0.08 * peak);

@@ -4,7 +4,7 @@
 // block drawn here; the reading is a stand-in that answers by the box read, so what is asserted is
 // the geometry and the choice. tesseract's reading of real scans is measured in BENCHMARKS.md
 // ("Scans by degradation").
-import { createCanvas } from "@napi-rs/canvas";
+import { createCanvas, type SKRSContext2D } from "@napi-rs/canvas";
 import { describe, expect, it } from "vitest";
 import {
   businessNameProbes,
@@ -20,34 +20,41 @@ const SCALE = 2; // pixels a point
 const WIDTH = 600;
 const HEIGHT = 140;
 
-/**
- * A Sign Here block, 600 × 140 points at 2 pixels a point: the declaration's last line, then the
- * signer, a box edge and the date, and the title on one row above a rule, and the captions under it.
- */
-function signHere(): GreyImage {
+/** A white WIDTH × HEIGHT point page at SCALE, drawn on in black by `draw`. */
+function drawn(draw: (ctx: SKRSContext2D) => void): GreyImage {
   const canvas = createCanvas(WIDTH * SCALE, HEIGHT * SCALE);
   const ctx = canvas.getContext("2d");
   ctx.fillStyle = "#ffffff";
   ctx.fillRect(0, 0, canvas.width, canvas.height);
   ctx.fillStyle = "#000000";
-  ctx.font = "14px sans-serif";
-  ctx.fillText(
-    "complete. Declaration of preparer is based on all information of which preparer has any",
-    40,
-    40,
-  );
-  ctx.font = "italic 24px serif";
-  ctx.fillText("Margaret A. Lindqvist", 60, 84);
-  ctx.font = "22px sans-serif";
-  ctx.fillText("03/12/2026", 530, 84);
-  ctx.fillText("President", 700, 84);
-  ctx.fillRect(516, 60, 3, 40); // the date box's left edge, down to the rule
-  ctx.fillRect(40, 96, 1000, 3); // the signature line
-  ctx.font = "16px sans-serif";
-  ctx.fillText("Signature of officer", 60, 118);
-  ctx.fillText("Date", 530, 118);
-  ctx.fillText("Title", 700, 118);
+  draw(ctx);
   return greyOf(ctx.getImageData(0, 0, canvas.width, canvas.height));
+}
+
+/**
+ * A Sign Here block, 600 × 140 points at 2 pixels a point: the declaration's last line, then the
+ * signer, a box edge and the date, and the title on one row above a rule, and the captions under it.
+ */
+function signHere(): GreyImage {
+  return drawn((ctx) => {
+    ctx.font = "14px sans-serif";
+    ctx.fillText(
+      "complete. Declaration of preparer is based on all information of which preparer has any",
+      40,
+      40,
+    );
+    ctx.font = "italic 24px serif";
+    ctx.fillText("Margaret A. Lindqvist", 60, 84);
+    ctx.font = "22px sans-serif";
+    ctx.fillText("03/12/2026", 530, 84);
+    ctx.fillText("President", 700, 84);
+    ctx.fillRect(516, 60, 3, 40); // the date box's left edge, down to the rule
+    ctx.fillRect(40, 96, 1000, 3); // the signature line
+    ctx.font = "16px sans-serif";
+    ctx.fillText("Signature of officer", 60, 118);
+    ctx.fillText("Date", 530, 118);
+    ctx.fillText("Title", 700, 118);
+  });
 }
 
 const word = (text: string, x: number, y: number, confidence: number, width = text.length * 5) => ({
@@ -150,17 +157,13 @@ describe("reading a probe's boxes again", () => {
 describe("a name whose first word a scan lost", () => {
   /** The name's row of a Form 1120 page 1: a box edge, then the name in its box. */
   function nameRow(): GreyImage {
-    const canvas = createCanvas(WIDTH * SCALE, HEIGHT * SCALE);
-    const ctx = canvas.getContext("2d");
-    ctx.fillStyle = "#ffffff";
-    ctx.fillRect(0, 0, canvas.width, canvas.height);
-    ctx.fillStyle = "#000000";
-    ctx.font = "14px sans-serif";
-    ctx.fillText("(attach Form 851)", 40, 84);
-    ctx.fillRect(236, 40, 3, 70); // the name box's left edge
-    ctx.font = "20px sans-serif";
-    ctx.fillText("Harborview Marine Supply, Inc.", 250, 84);
-    return greyOf(ctx.getImageData(0, 0, canvas.width, canvas.height));
+    return drawn((ctx) => {
+      ctx.font = "14px sans-serif";
+      ctx.fillText("(attach Form 851)", 40, 84);
+      ctx.fillRect(236, 40, 3, 70); // the name box's left edge
+      ctx.font = "20px sans-serif";
+      ctx.fillText("Harborview Marine Supply, Inc.", 250, 84);
+    });
   }
 
   it("is looked for left of what was read, and read again although every word read was sure", async () => {
