@@ -41,6 +41,7 @@ import {
   type SimpleDate,
   segments,
   splitJointNames,
+  splitRunTogetherInitials,
 } from "./text.ts";
 import {
   type EvaluationContext,
@@ -448,27 +449,12 @@ export function evaluateHolderName(context: EvaluationContext): Finding {
     splitJointNames(value)
       .map((name) => name.split(/\s+(?:dba|d\/b\/a|t\/a)\s+/i)[0] ?? name)
       .map((name) => comparePersonNames(name, expected));
-  // A scan runs words together: "JOHNA SMITH JR" for JOHN A SMITH JR, "JOHNSMITH" for John Smith.
-  // Read by OCR, a word that is one of the borrower's names and one more letter is that name and
-  // an initial, and the same letters in the same order are the same name.
-  const expectedWords = expected.toLowerCase().match(/[a-z]+/g) ?? [];
-  const unglued = (value: string) =>
-    value
-      .split(/\s+/)
-      .map((word) => {
-        const name = expectedWords.find(
-          (known) =>
-            known.length >= 3 && word.length === known.length + 1 && word.toLowerCase().startsWith(known),
-        );
-        return name && /[a-z]$/i.test(word)
-          ? `${word.slice(0, name.length)} ${word.slice(name.length)}`
-          : word;
-      })
-      .join(" ");
+  // A scan runs words together: on OCR-read pages only, a name with an initial run into it ("JOHNA
+  // SMITH JR") or with the borrower's letters in order ("JOHNSMITH") matches.
   const matches = (value: string, page?: PageText) =>
     comparisons(value).includes("match") ||
     (page?.ocr === true &&
-      (comparisons(unglued(value)).includes("match") ||
+      (comparisons(splitRunTogetherInitials(value, expected)).includes("match") ||
         splitJointNames(value).some((name) => lettersOnly(name) === lettersOnly(expected))));
   // The borrower's name with a generational suffix on one side only (JOHN SMITH for John Smith Jr.):
   // maybe the borrower, maybe the father or the son. Not a match, not another holder either.

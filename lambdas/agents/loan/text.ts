@@ -197,6 +197,27 @@ export function scannedPhrase(phrase: string): string {
     .join("\\s+");
 }
 
+/**
+ * `value` with an initial a scan ran into a name split off: a word that is one of `names`' words
+ * (three letters or more) and one more letter ("JOHNA SMITH JR" for John A Smith Jr, against "John
+ * Smith Jr.") becomes that word and the letter.
+ */
+export function splitRunTogetherInitials(value: string, names: string): string {
+  const known = names.toLowerCase().match(/[a-z]+/g) ?? [];
+  return value
+    .split(/\s+/)
+    .map((word) => {
+      const name = known.find(
+        (candidate) =>
+          candidate.length >= 3 &&
+          word.length === candidate.length + 1 &&
+          word.toLowerCase().startsWith(candidate),
+      );
+      return name && /[a-z]$/i.test(word) ? `${word.slice(0, name.length)} ${word.slice(name.length)}` : word;
+    })
+    .join(" ");
+}
+
 /** Letters and digits only, lower case: how printed wording is compared when spacing and punctuation blur. */
 export function lettersOnly(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]/g, "");

@@ -1,0 +1,115 @@
+// Form 1120 captions and the Sign Here block as scans and photos read them: captions shortened
+// ("Name.", "B Employer … number"), the officer's caption without its first word under the margin's
+// "Here". The text is laid out as OCR lays out what it read (cells at their x positions), so each
+// rule is checked exactly; the scans themselves are measured in BENCHMARKS.md.
+import { describe, expect, it } from "vitest";
+import { buildTextPdf } from "../../../examples/samples.ts";
+import { evaluate, pdf, TAX_METADATA, verdictOf } from "./fixtures.ts";
+
+describe("captions as scans read them", () => {
+  it("finds the block as a photo reads it: the declaration garbled, Sign and the caption's first word lost", async () => {
+    const photo = (caption: string) =>
+      buildTextPdf([
+        [
+          "FORM 1120  -  U.S. CORPORATION INCOME TAX RETURN",
+          "Tax year beginning 07/01/2024, ending 06/30/2025",
+          "Name of corporation: ACME WIDGETS CORPORATION",
+          "EIN: 12-3456789",
+          "Taxable income  268,850",
+          "row  of erry  Tat  have  thes  ad  10 he best Of my  nd  1 ue.  nd",
+          [
+            [50, "Here"],
+            [110, "Robert J. Tanner"],
+            [300, "03/10/2025"],
+            [380, "President"],
+            [480, "wth the.preparershown below?"],
+          ],
+          [
+            [110, caption],
+            [480, "See  [7]Yes"],
+          ],
+        ],
+        ["Form 1120 (2024)  Page 6", "SCHEDULE L - BALANCE SHEETS PER BOOKS", "Total assets  1,284,500"],
+      ]);
+    const read = verdictOf(
+      evaluate(TAX_METADATA, [await pdf(await photo("of officer"), "photo.pdf")]),
+      "TR_SIGNED",
+    );
+    expect(read.status).toBe("fulfilled");
+    expect(read.reason).toContain("signed by Robert J. Tanner (President) and dated 03/10/2025");
+    // Without the margin's "Here" opening the values' line, "of officer" alone is no caption.
+    const moved = await pdf(
+      await buildTextPdf([
+        [
+          "FORM 1120  -  U.S. CORPORATION INCOME TAX RETURN",
+          "Tax year beginning 07/01/2024, ending 06/30/2025",
+          "Name of corporation: ACME WIDGETS CORPORATION",
+          "EIN: 12-3456789",
+          "Taxable income  268,850",
+          [
+            [110, "Robert J. Tanner"],
+            [300, "03/10/2025"],
+            [380, "President"],
+          ],
+          [
+            [110, "of officer"],
+            [480, "See  [7]Yes"],
+          ],
+        ],
+      ]),
+      "no-label.pdf",
+    );
+    expect(verdictOf(evaluate(TAX_METADATA, [moved]), "TR_SIGNED").status).not.toBe("fulfilled");
+  });
+
+  it("reads the captions a scan shortened: 'Name.' and 'B Employer … number' without its middle word", async () => {
+    const scanned = await pdf(
+      await buildTextPdf([
+        [
+          "FORM 1120  -  U.S. CORPORATION INCOME TAX RETURN",
+          "Tax year beginning 07/01/2024, ending 06/30/2025",
+          [
+            [50, "A"],
+            [110, "Name."],
+            [330, "8 Employer"],
+            [420, "number"],
+          ],
+          [[330, "84-2917365"]],
+          [[110, "Harborview Marine Supply, Inc."]],
+          "Taxable income  268,850",
+        ],
+      ]),
+      "short-captions.pdf",
+    );
+    const verdicts = evaluate(TAX_METADATA, [scanned]);
+    const ein = verdictOf(verdicts, "TR_EIN_MATCH");
+    expect(ein.status).toBe("not_fulfilled");
+    expect(ein.reason).toContain("84-2917365");
+    const name = verdictOf(verdicts, "TR_NAME_MATCH");
+    expect(name.status).toBe("not_fulfilled");
+    expect(name.reason).toContain("Harborview Marine Supply, Inc.");
+    // Beside the caption, the EIN's caption or a speck read as "ye" is no name: the name is under it.
+    for (const beside of ["B Employer", "ye"]) {
+      const document = await pdf(
+        await buildTextPdf([
+          [
+            "FORM 1120  -  U.S. CORPORATION INCOME TAX RETURN",
+            "Tax year beginning 07/01/2024, ending 06/30/2025",
+            [
+              [50, "A"],
+              [110, "Name"],
+              [330, beside],
+            ],
+            [[330, "84-2917365"]],
+            [[110, "Acme Widgets, Inc."]],
+            "Taxable income  268,850",
+          ],
+        ]),
+        "beside.pdf",
+      );
+      const read = verdictOf(evaluate(TAX_METADATA, [document]), "TR_NAME_MATCH");
+      expect(read.status, beside).toBe("fulfilled");
+      expect(read.reason, beside).toContain("names the corporation");
+    }
+  });
+});
