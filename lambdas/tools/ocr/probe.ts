@@ -2,7 +2,8 @@
 // passes over small boxed values (the date typed in a Sign Here box, beside a box edge and above a
 // rule); read on their own, tight, enlarged and without the box's edges, they read clearly. The
 // reader names a band of the page (OcrProbe); the band is cut into its boxes at the box edges and
-// the white between values, and each box the first reading left empty or unsure is read again.
+// the white between values, and each box the first reading left empty, unsure or only partly
+// explained is read again. The two readings of a box merge word by word, the surer standing.
 import type { OcrLine, OcrProbe, OcrWord } from "./engine.ts";
 import { crop, eraseLines, type GreyImage, otsuThreshold, resize } from "./prepare.ts";
 import type { ReadLine } from "./reread.ts";
@@ -32,6 +33,7 @@ interface PointBox {
   top: number;
 }
 
+/** A box in pixels of the band it was cut from, from its top left. */
 interface Box {
   left: number;
   right: number;
@@ -152,7 +154,8 @@ const meaningful = (word: OcrWord) => /[\p{L}\p{N}]/u.test(word.text);
 /**
  * `lines` with the boxes of each probe read again from `image` (the page the lines were read from,
  * at `scale` pixels a point, without the speckle filter a box's thin strokes do not survive). A
- * box's reading replaces the first reading's words inside it when it is surer than they were.
+ * box read surer than before, or sure in itself, puts its words on the page where they are surer
+ * than the first reading's, and the box's words make one line.
  */
 export async function readProbes(
   lines: ReadonlyArray<OcrLine>,
@@ -173,11 +176,10 @@ export async function readProbes(
     const cut = crop(image, left, top, width, height);
     if (cut.width < 8 || cut.height < 8) continue;
     // Rules under and between the values go; a box's edge is found from the columns.
-    const erased = eraseLines(cut, {
+    const band = eraseLines(cut, {
       across: Math.round(4 * textHeight),
       down: Math.round(0.7 * cut.height),
     });
-    const band = erased;
     const origin = { left, top };
     for (const box of boxesOf(band, Math.round(VALUE_GAP * textHeight))) boxes.push({ box, band, origin });
   }
@@ -187,7 +189,7 @@ export async function readProbes(
     top: pageHeight - (origin.top + box.top) / scale,
     y: pageHeight - (origin.top + box.bottom) / scale,
   });
-  const inside = (word: OcrWord, area: { x: number; right: number; y: number; top: number }) => {
+  const inside = (word: OcrWord, area: PointBox) => {
     const cx = word.x + word.width / 2;
     const cy = word.y + word.height / 2;
     return cx >= area.x && cx <= area.right && cy >= area.y && cy <= area.top;
@@ -229,10 +231,9 @@ export async function readProbes(
     if (!entry) continue;
     // Word by word, the surer of two readings of the same place stands: in order when both read as
     // many words, else by where they stand.
-    const before = result
-      .flatMap((line) => line.words)
-      .filter((word) => inside(word, entry.area))
-      .sort((a, b) => a.x - b.x);
+    const inBox = result.flatMap((line) => line.words).filter((word) => inside(word, entry.area));
+    // What is no letter or digit there (a box edge read as "|") goes with the first reading.
+    const before = inBox.filter(meaningful).sort((a, b) => a.x - b.x);
     const paired = before.length === entry.read.length;
     const kept = before.filter((word, index) =>
       paired
@@ -253,7 +254,7 @@ export async function readProbes(
       })),
     );
     result = result
-      .map((line) => ({ words: line.words.filter((word) => !before.includes(word)) }))
+      .map((line) => ({ words: line.words.filter((word) => !inBox.includes(word)) }))
       .filter((line) => line.words.length > 0);
     result.push({ words: row });
     replaced++;
