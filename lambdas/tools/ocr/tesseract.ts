@@ -286,15 +286,21 @@ async function readPage(
   const dpi = scale * prepare.upscale * 72;
   // Straightened already: tesseract's own skew pass (a second layout analysis) would cost time.
   const readWhole = (page: GreyImage) => read(scheduler, page, { rotateAuto: !prepare.deskew, psm, dpi });
-  let data = await readWhole(image);
   let upright = prepared.unfiltered;
+  const turnOver = () => {
+    image = rotateQuarter(image, 2);
+    upright = () => rotateQuarter(prepared.unfiltered(), 2);
+  };
+  // A page found lying sideways was turned a quarter clockwise, which leaves it upside down when it
+  // lay the other way: the trial readings settle that before the page is read, not after.
+  const sideways = prepare.orientation && prepared.turns === 1;
+  if (sideways && (await upsideDown(scheduler, image, dpi))) turnOver();
+  let data = await readWhole(image);
   // Only a reading this unsure may be of a page upside down: the trial readings settle it.
-  if (prepare.orientation && meanWordConfidence(data) < SURELY_UPRIGHT) {
-    const turned = await upsideDown(scheduler, image, dpi);
-    if (turned) {
-      image = rotateQuarter(image, 2);
+  if (prepare.orientation && !sideways && meanWordConfidence(data) < SURELY_UPRIGHT) {
+    if (await upsideDown(scheduler, image, dpi)) {
+      turnOver();
       data = await readWhole(image);
-      upright = () => rotateQuarter(prepared.unfiltered(), 2);
     }
   }
   // A page turned upright is laid out in its upright frame: the words read in lines, as a person reads it.
