@@ -3,8 +3,10 @@
 // signature) and Schedule L, while its other pages (Schedules C, J, K) are read only to be sure
 // Schedule L is not on them, which their first reading settles. Every page is still read; only
 // the second look at the unsure lines of such a page is skipped. Statements and every other
-// document keep it on every page. The Sign Here block's values (the date typed in its box, which
-// sparse reading of a whole scanned page passes over) are also read on their own (signatureProbes).
+// document keep it on every page. Where a form's small values should be is read again on its own
+// (loanProbes): the Sign Here block's values (the date typed in its box, which sparse reading of a
+// whole scanned page passes over), a business's name whose first word a scan lost beside its box's
+// edge, and the captions above that name and above an EIN.
 import type { OcrLine, OcrProbe } from "../../tools/ocr/engine.ts";
 import { isSignatureCaption } from "./officer-signature.ts";
 import { scannedPhrase } from "./text.ts";
