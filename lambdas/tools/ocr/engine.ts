@@ -90,7 +90,8 @@ export interface OcrRequest {
   /**
    * Where on a page, given its first reading, the reader expects fields worth reading again on
    * their own (a form's small boxed values). Asked only for pages that get the second look; the
-   * offline engine asks it, Textract reads a form's fields itself.
+   * offline engine asks it, Textract reads a form's fields itself. Probes are part of the second
+   * look: a reading the engine cached carries those of the request that read the page.
    */
   probePage?: (lines: ReadonlyArray<OcrLine>, size: { width: number; height: number }) => OcrProbe[];
 }
