@@ -6,7 +6,7 @@
 // explained is read again. The two readings of a box merge word by word, the surer standing.
 import type { OcrLine, OcrProbe, OcrWord } from "./engine.ts";
 import { crop, eraseLines, type GreyImage, otsuThreshold, resize } from "./prepare.ts";
-import type { ReadLine } from "./reread.ts";
+import { meaningful, type ReadLine } from "./reread.ts";
 
 /** How much larger a box is read than the page was. */
 const ENLARGE = 3;
@@ -149,8 +149,6 @@ export function boxesOf(band: GreyImage, gap: number): Box[] {
   return boxes;
 }
 
-const meaningful = (word: OcrWord) => /[\p{L}\p{N}]/u.test(word.text);
-
 /**
  * `lines` with the boxes of each probe read again from `image` (the page the lines were read from,
  * at `scale` pixels a point, without the speckle filter a box's thin strokes do not survive). A
@@ -200,15 +198,18 @@ export async function readProbes(
   const wanted = boxes
     .map((entry) => ({ ...entry, area: inPoints(entry.box, entry.origin) }))
     .filter(({ area }, index, all) => all.findIndex((other) => sameBox(other.area, area)) === index)
-    .filter(({ area }) => {
-      const covered = words.filter((word) => meaningful(word) && inside(word, area));
+    .map((entry) => ({
+      ...entry,
+      covered: words.filter((word) => meaningful(word) && inside(word, entry.area)),
+    }))
+    .filter(({ area, covered }) => {
       if (covered.length === 0 || covered.some((word) => word.confidence < SURE)) return true;
       const explained = covered.reduce((sum, word) => sum + word.width, 0);
       return explained < EXPLAINED_SHARE * (area.right - area.x);
     })
     .slice(0, MAX_BOXES);
   const replacing = await Promise.all(
-    wanted.map(async ({ box, band, area }) => {
+    wanted.map(async ({ box, band, area, covered }) => {
       const piece = resize(
         crop(band, box.left, box.top, box.right - box.left, box.bottom - box.top),
         ENLARGE,
@@ -219,9 +220,8 @@ export async function readProbes(
           .filter((word) => word.confidence >= NOISE && meaningful(word))
           .map((word) => ({ ...word, x: word.x + area.x, y: word.y + area.y })),
       );
-      const before = words.filter((word) => meaningful(word) && inside(word, area));
       // A reading surer than the first, or sure in itself: word by word, the surer stands (below).
-      if (read.length === 0 || (mean(read) <= mean(before) && mean(read) < SURE)) return null;
+      if (read.length === 0 || (mean(read) <= mean(covered) && mean(read) < SURE)) return null;
       return { area, read };
     }),
   );

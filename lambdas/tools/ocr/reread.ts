@@ -19,7 +19,8 @@ const NOISE = 30;
 /** Reads a crop as one line: words in points of the crop (origin bottom left) at `scale` pixels a point. */
 export type ReadLine = (image: GreyImage, scale: number) => Promise<OcrLine[]>;
 
-const meaningful = (word: OcrWord) => /[\p{L}\p{N}]/u.test(word.text);
+/** A word with a letter or a digit in it: not a box edge read as "|" or a dash. */
+export const meaningful = (word: OcrWord) => /[\p{L}\p{N}]/u.test(word.text);
 
 function meanConfidence(words: ReadonlyArray<OcrWord>): number {
   let sum = 0;
