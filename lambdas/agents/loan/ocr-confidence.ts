@@ -131,6 +131,11 @@ const CONCLUDED_FROM_ABSENCE = new Set(["BS_NO_NSF", "BS_LARGE_DEPOSITS"]);
 
 /** The least OCR confidence (0–100) of the text a `not_fulfilled` cites, whatever the general bar. */
 export const NOT_FULFILLED_OCR_MINIMUM = 90;
+/**
+ * A `fulfilled` citation read at least this sure (0–100) needs of its page only VERIFIED_OCR_MINIMUM:
+ * its words, not the page's small print around them, are the evidence.
+ */
+export const SURE_CITATION_MINIMUM = NOT_FULFILLED_OCR_MINIMUM;
 
 /**
  * A "fulfilled" that finds, character for character, a value the loan file already states (the
@@ -245,12 +250,23 @@ export function enforceOcrConfidence(
   const verified = (citation: Citation) =>
     citation.confidence !== undefined && citation.confidence >= verifiedMinimum && verifies(citation);
   const pageOf = (citation: Citation) => `${citation.page}\n${citation.document}`;
-  // A page needs only the verification's minimum when every citation on it verifies a stated value.
+  const fromAbsence = finding.status === "fulfilled" && CONCLUDED_FROM_ABSENCE.has(id);
+  // A "yes" whose own words OCR read surely stands on them: the page's mean is pulled down by the
+  // small print around them, which no verdict of this kind cites. A conclusion from absence rests
+  // on every word of its pages.
+  const sure = (citation: Citation) =>
+    finding.status === "fulfilled" &&
+    !fromAbsence &&
+    citation.confidence !== undefined &&
+    citation.confidence >= SURE_CITATION_MINIMUM;
+  const standsOnItsOwn = (citation: Citation) => verified(citation) || sure(citation);
+  // A page needs only the verification's minimum when every citation on it verifies a stated value
+  // or was read surely.
   const verifiedPages = new Set(
     finding.citations
-      .filter((citation) => verified(citation))
+      .filter(standsOnItsOwn)
       .map(pageOf)
-      .filter((page) => finding.citations.every((other) => pageOf(other) !== page || verified(other))),
+      .filter((page) => finding.citations.every((other) => pageOf(other) !== page || standsOnItsOwn(other))),
   );
   // A "no" whose scanned text is within a letter or two of the stated value ("JOHNA SMITH JR" for
   // John A Smith Jr) cannot tell a misreading from another value, however sure OCR was.
@@ -282,7 +298,6 @@ export function enforceOcrConfidence(
   // a conclusion from absence ("no NSF fee", "no large deposit") covers. A well-read page 1 still
   // decides its EIN when page 3 of the scan is smudged.
   const cited = new Set(finding.citations.map((citation) => citation.document));
-  const fromAbsence = finding.status === "fulfilled" && CONCLUDED_FROM_ABSENCE.has(id);
   const citedPages = new Set(finding.citations.map((citation) => `${citation.page}\n${citation.document}`));
   doubts.push(
     ...poorlyReadPages(
@@ -293,20 +308,26 @@ export function enforceOcrConfidence(
     ),
   );
   if (doubts.length === 0) {
+    const readAs = (citation: Citation) =>
+      `page ${citation.page} of ${citation.document} (read by OCR at ${citation.confidence}%, the page at ${pageConfidence(documents, citation)}%)`;
     const below = finding.citations.filter(
       (citation) =>
         verified(citation) &&
         ((citation.confidence ?? 100) < bar || pageConfidence(documents, citation) < minimum),
     );
-    if (below.length === 0) return finding;
-    const read = below.map(
-      (citation) =>
-        `page ${citation.page} of ${citation.document} (read by OCR at ${citation.confidence}%, the page at ${pageConfidence(documents, citation)}%)`,
+    const surely = finding.citations.filter(
+      (citation) => !verified(citation) && sure(citation) && pageConfidence(documents, citation) < minimum,
     );
-    return {
-      ...finding,
-      reason: `${finding.reason}; verified on a scan read below the ${minimum}% bar: ${[...new Set(read)].join(", ")} prints the expected value character for character`,
-    };
+    const notes = [
+      below.length > 0
+        ? `verified on a scan read below the ${minimum}% bar: ${[...new Set(below.map(readAs))].join(", ")} prints the expected value character for character`
+        : null,
+      surely.length > 0
+        ? `read surely on a scan read below the ${minimum}% bar: ${[...new Set(surely.map(readAs))].join(", ")}, the words cited at ${SURE_CITATION_MINIMUM}% or surer`
+        : null,
+    ].filter((note): note is string => note !== null);
+    if (notes.length === 0) return finding;
+    return { ...finding, reason: `${finding.reason}; ${notes.join("; ")}` };
   }
   const unique = [...new Set(doubts)];
   return {

@@ -173,8 +173,9 @@ const RANGE_SEPARATOR = "\\s*(?:-|–|—|(?:\\b|(?<=\\d))(?:to\\b\\s*:?|through
 
 /**
  * The regex source of a printed phrase as OCR may read it: each word may be broken by one stray
- * space ("Sign ature of offi cer", "Sche dule L"), words are apart by any whitespace, and the
- * letters OCR confuses with look-alikes accept them (o/0, l/1/I, i/1/l, s/5, rn/m: "Retumed",
+ * space ("Sign ature of offi cer", "Sche dule L"), words are apart by any whitespace or none (small
+ * print read with its spaces lost: "CorporationIncome Tax Return", "ScheduleL BalanceSheets"), and
+ * the letters OCR confuses with look-alikes accept them (o/0, l/1/I, i/1/l, s/5, rn/m: "Retumed",
  * "0fficer"). Scanned returns carry such text; the words a finder reads must survive them.
  */
 export function scannedPhrase(phrase: string): string {
@@ -194,7 +195,7 @@ export function scannedPhrase(phrase: string): string {
       }
       return pieces.join(" ?");
     })
-    .join("\\s+");
+    .join("\\s*");
 }
 
 /**

@@ -152,6 +152,36 @@ describe("verdicts read from OCR pages", () => {
     expect(complete?.reason).toContain(`the page at 55%) prints the expected value character for character`);
   });
 
+  it("a 'yes' whose own words were read at 90 % or surer stands on a page read below the bar; a 'no' does not", async () => {
+    const year = (documents: ExtractedDocument[], conditions = CONDITIONS) =>
+      evaluateConditions(conditions, documents, { asOf: AS_OF }).verdicts.find(
+        (verdict) => verdict.condition_id === "TR_TAX_YEAR",
+      );
+    // Page 1 read at 65 % (its small print), the words the year is read from at 93 %.
+    const surely = year([await asScanned(93, undefined, (page) => (page === 1 ? 65 : 93))]);
+    expect(surely?.status, surely?.reason).toBe("fulfilled");
+    expect(surely?.reason).toContain(
+      "read surely on a scan read below the 80% bar: page 1 of rm-conditions/1120-signed.pdf (read by OCR at 93%, the page at 65%)",
+    );
+    // The same words read at 85 %: the page's reading counts, and it is below the bar.
+    const unsure = year([await asScanned(85, undefined, (page) => (page === 1 ? 65 : 93))]);
+    expect(unsure?.status).toBe("insufficient_evidence");
+    expect(unsure?.reason).toContain(
+      "page 1 of rm-conditions/1120-signed.pdf was read by OCR at 65% mean confidence, below the 80% required",
+    );
+    // Below the verification's minimum even sure words do not stand.
+    const garbled = year([await asScanned(95, undefined, (page) => (page === 1 ? 45 : 93))]);
+    expect(garbled?.status).toBe("insufficient_evidence");
+    // A "no" read as surely, on the same page, stays undecided: it needs the page too.
+    const otherYear = predictConditions(
+      { ...TAX_METADATA, extracted_entities: { ...TAX_METADATA.extracted_entities, tax_year: 2021 } },
+      { asOf: AS_OF },
+    ).conditions;
+    const no = year([await asScanned(95, undefined, (page) => (page === 1 ? 65 : 95))], otherYear);
+    expect(no?.status, no?.reason).toBe("insufficient_evidence");
+    expect(no?.reason).toContain("the reading was not_fulfilled");
+  });
+
   it("a conclusion from absence rests on every page: no fee found on a statement with a poorly read page is undecided", async () => {
     const statements = (await sample("statement-2025-01.pdf", "statement-2025-02.pdf")).map(
       (text): ExtractedDocument => ({

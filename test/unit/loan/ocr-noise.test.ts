@@ -49,6 +49,13 @@ describe("scannedPhrase", () => {
     expect(signature.test(text)).toBe(true);
   });
 
+  it("reads words whose space small print lost as the phrase", () => {
+    const title = new RegExp(scannedPhrase("Corporation Income Tax Return"), "i");
+    expect(title.test("U.S. CorporationIncome Tax Return")).toBe(true);
+    expect(new RegExp(`${scannedPhrase("Schedule L")}\\b`, "i").test("ScheduleL BalanceSheets")).toBe(true);
+    expect(new RegExp(`${scannedPhrase("Schedule L")}\\b`, "i").test("Schedule Lines")).toBe(false);
+  });
+
   it("reads rn as m and m as rn", () => {
     expect(returned.test("Retumed Item Fee")).toBe(true);
     expect(new RegExp(scannedPhrase("Summary"), "i").test("Surnmary")).toBe(true);
