@@ -60,8 +60,9 @@ export function pageRanges(pages) {
 }
 
 /**
- * A document report's `ocr`, its fields checked: `{engine, pages, seconds, confidence, error}` with
- * null for what is missing or malformed; null when the report has no OCR reading at all.
+ * A document report's `ocr`, its fields checked: `{engine, pages, skimmed, seconds, confidence,
+ * error}` with null for what is missing or malformed (`skimmed`: the pages of which only the header
+ * was read, [] when none); null when the report has no OCR reading at all.
  */
 export function documentOcr(report) {
   const ocr = report?.ocr;
@@ -69,6 +70,7 @@ export function documentOcr(report) {
   return {
     engine: typeof ocr.engine === "string" && ocr.engine.trim() ? ocr.engine.trim() : null,
     pages: [...new Set(pageList(ocr.pages))].sort((a, b) => a - b),
+    skimmed: [...new Set(pageList(ocr.skimmed))].sort((a, b) => a - b),
     seconds:
       typeof ocr.seconds === "number" && Number.isFinite(ocr.seconds) && ocr.seconds >= 0
         ? ocr.seconds
@@ -80,14 +82,19 @@ export function documentOcr(report) {
 
 /**
  * "read by OCR (tesseract): pages 1–3, 2.4 s, mean confidence 91%" for a document report with an
- * OCR reading (what is unknown is left out; a failed reading ends "…: OCR failed: <why>"); null
- * without one.
+ * OCR reading ("pages 1–6 (2–5 by their header only)" when pages no condition reads were skimmed;
+ * what is unknown is left out; a failed reading ends "…: OCR failed: <why>"); null without one.
  */
 export function ocrSummary(report) {
   const ocr = documentOcr(report);
   if (!ocr) return null;
   const parts = [];
-  if (ocr.pages.length) parts.push(`${ocr.pages.length === 1 ? "page" : "pages"} ${pageRanges(ocr.pages)}`);
+  if (ocr.pages.length) {
+    const skimmed = ocr.skimmed.length
+      ? ` (${pageRanges(ocr.skimmed)} by ${ocr.skimmed.length === 1 ? "its header" : "their header"} only)`
+      : "";
+    parts.push(`${ocr.pages.length === 1 ? "page" : "pages"} ${pageRanges(ocr.pages)}${skimmed}`);
+  }
   if (ocr.seconds !== null) parts.push(formatSeconds(ocr.seconds));
   if (ocr.confidence !== null) parts.push(`mean confidence ${ocr.confidence}%`);
   if (ocr.error) parts.push(`OCR failed: ${ocr.error}`);

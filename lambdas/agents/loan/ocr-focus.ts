@@ -13,11 +13,11 @@ import { scannedPhrase } from "./text.ts";
 
 /**
  * A Form 1120 continuation page's running header, "Form 1120 (2025)  Page 3", as a scan's OCR reads
- * it: its brackets dropped or misread, a digit of the year read as "%", and its two ends given as
- * lines of their own by sparse-text reading.
+ * it: its brackets dropped or misread ("@", "R"), digits of the year read as "%" or lost ("02%"),
+ * "Page" read as "Pan", and its two ends given as lines of their own by sparse-text reading.
  */
-const FORM_1120_YEAR = /\bForm\s*1120(?![-\s]*[A-Z]\b)\s*[([{]?\s*(?:19|20)[0-9OoSsIl%]{2}(?![0-9])/i;
-const LATER_PAGE = /\bPage\s*[2-9]\b/i;
+const FORM_1120_YEAR = /\bForm\s*1120(?![-\s]*[A-Z]\b)\s*\S?\s*[0-9OoSsIl%]{2,4}(?![0-9])/i;
+const LATER_PAGE = /\b(?:Page|Pan)\s*[2-9]\b/i;
 
 /**
  * Anything that may be part of Schedule L or of the signature block, read loosely (a scan's OCR
@@ -40,13 +40,28 @@ const NEEDED_CONTENT = new RegExp(
 );
 
 /**
- * Whether the unsure lines of a page, as first read by OCR, are worth reading again: always, except
- * on a page whose running header names it a Form 1120 page after the first and that shows nothing
- * of Schedule L, of a signature or of page 1's title.
+ * Whether a page, as first read by OCR, is worth more: its unsure lines a second look, and a page
+ * of which only the top band was read a whole reading. Always, except on a page whose running
+ * header names it a Form 1120 page after the first and that shows nothing of Schedule L, of a
+ * signature or of page 1's title: Schedules C, J, K, M-1 and M-2 hold nothing the conditions read.
  */
 export function worthRereading(text: string): boolean {
   if (!FORM_1120_YEAR.test(text) || !LATER_PAGE.test(text)) return true;
   return NEEDED_CONTENT.test(text);
+}
+
+const PAGE_ONE_TITLE = new RegExp(scannedPhrase("Corporation Income Tax Return"), "i");
+const SCHEDULE_L = new RegExp(
+  `${scannedPhrase("schedule")}\\s*${scannedPhrase("l")}\\b|${scannedPhrase("balance sheets per books")}`,
+  "i",
+);
+
+/**
+ * Whether pages (their text) show a Form 1120's page 1 and its Schedule L: with them read whole, a
+ * return's other pages, skimmed by their header, hold nothing more the conditions read.
+ */
+export function showsWholeReturn(texts: ReadonlyArray<string>): boolean {
+  return texts.some((text) => PAGE_ONE_TITLE.test(text)) && texts.some((text) => SCHEDULE_L.test(text));
 }
 
 /** How far above the caption's top the officer's values stand, in caption heights. */

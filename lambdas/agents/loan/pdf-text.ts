@@ -22,7 +22,7 @@ import {
   type OcrSpan,
 } from "../../tools/ocr/engine.ts";
 import { readDigits } from "./ocr-digits.ts";
-import { loanProbes, worthRereading } from "./ocr-focus.ts";
+import { loanProbes, showsWholeReturn, worthRereading } from "./ocr-focus.ts";
 
 export type { Cell, LaidLine, LineBox } from "../../documents/line-layout.ts";
 
@@ -55,7 +55,11 @@ export interface ExtractedDocument {
 }
 
 /** Where a page's text came from; `confidence` (0–100, the mean of its words) only for OCR. */
-export type PageSource = { source: "text" } | { source: "ocr"; confidence: number } | { source: "none" };
+export type PageSource =
+  | { source: "text" }
+  /** `skimmed`: only the page's top band was read (a Form 1120 page no condition reads; ExtractOptions.readWhole). */
+  | { source: "ocr"; confidence: number; skimmed?: true }
+  | { source: "none" };
 
 export interface OcrSummary {
   engine: Exclude<OcrEngineName, "none">;
@@ -64,6 +68,8 @@ export interface OcrSummary {
   seconds: number;
   /** Mean confidence (0–100) of every word read; 0 when none was. */
   confidence: number;
+  /** Pages of which only the top band was read: the running header shows no condition reads them. */
+  skimmed?: number[];
   /** Why OCR could not read the document, when it failed (its pages stay without text). */
   error?: string;
 }
@@ -87,6 +93,13 @@ export interface ExtractOptions {
    * the values above each "Signature of officer" caption (ocr-focus.ts).
    */
   probePage?: OcrRequest["probePage"];
+  /**
+   * Which OCR-read pages are read whole, judged from their top band read alone (OcrRequest.readWhole).
+   * Default: every page but a Form 1120's later pages whose header shows nothing the conditions read
+   * (ocr-focus.ts); when the pages read whole then lack page 1 or Schedule L, the skimmed pages are
+   * read whole after all. `null`: every page is read whole.
+   */
+  readWhole?: ((top: string) => boolean) | null;
 }
 
 /** Printed wording of a place to sign ("Signature of officer", "Sign Here", "Signed"). */
@@ -215,17 +228,29 @@ async function withOcr(
   );
   let read: OcrPage[];
   try {
-    const result = await ocr.recognize({
-      document: extracted.document,
-      bytes,
-      location: options.location ?? { bucket: "", key: extracted.document },
-      pages: blank,
-      pageSizes,
-      requestToken: options.requestToken ?? extracted.document,
-      rereadPage: options.rereadPage ?? worthRereading,
-      probePage: options.probePage ?? loanProbes,
-    });
-    read = result.pages;
+    const request = (pages: number[], readWhole: ((top: string) => boolean) | undefined) =>
+      ocr.recognize({
+        document: extracted.document,
+        bytes,
+        location: options.location ?? { bucket: "", key: extracted.document },
+        pages,
+        pageSizes,
+        requestToken: options.requestToken ?? extracted.document,
+        rereadPage: options.rereadPage ?? worthRereading,
+        probePage: options.probePage ?? loanProbes,
+        ...(readWhole ? { readWhole } : {}),
+      });
+    const readWhole = options.readWhole === null ? undefined : (options.readWhole ?? worthRereading);
+    read = (await request(blank, readWhole)).pages;
+    // The pages skipped on their header hold nothing the conditions read only if the pages read
+    // whole show page 1 and Schedule L; otherwise the header misled, and they are read whole.
+    const skimmed = read.filter((page) => page.skimmed).map((page) => page.page);
+    const whole = extracted.pages.filter((_, index) => !skimmed.includes(index + 1) && !blank.includes(index + 1));
+    const wholeRead = read.filter((page) => !page.skimmed).map((page) => pageTextOf(page));
+    if (skimmed.length > 0 && !showsWholeReturn([...whole, ...wholeRead])) {
+      const again = new Map((await request(skimmed, undefined)).pages.map((page) => [page.page, page]));
+      read = read.map((page) => again.get(page.page) ?? page);
+    }
   } catch (error) {
     if (!(error instanceof OcrDocumentError)) throw error;
     const summary = { engine: ocr.name, pages: blank, seconds: seconds(), confidence: 0 };
@@ -281,8 +306,13 @@ async function withOcr(
     const sum = items.reduce((acc, item) => acc + (item.confidence ?? 0), 0);
     total += sum;
     count += items.length;
-    sources[index] = { source: "ocr", confidence: Math.round(sum / items.length) };
+    sources[index] = {
+      source: "ocr",
+      confidence: Math.round(sum / items.length),
+      ...(page.skimmed ? { skimmed: true as const } : {}),
+    };
   }
+  const skimmed = read.filter((page) => page.skimmed && blank.includes(page.page)).map((page) => page.page);
   return {
     ...extracted,
     pages,
@@ -294,8 +324,14 @@ async function withOcr(
       pages: blank,
       seconds: seconds(),
       confidence: count ? Math.round(total / count) : 0,
+      ...(skimmed.length > 0 ? { skimmed } : {}),
     },
   };
+}
+
+/** The text of an OCR page's lines, words joined by spaces, a line a row. */
+function pageTextOf(page: OcrPage): string {
+  return page.lines.map((line) => line.words.map((word) => word.text).join(" ")).join("\n");
 }
 
 /** The key–value pairs and tables an engine found (Textract FORMS and TABLES), for the page's model. */

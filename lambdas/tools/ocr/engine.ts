@@ -33,6 +33,11 @@ export interface OcrPage {
   fields?: OcrField[];
   /** Tables the engine found (Textract's TABLES feature); unset when it did not look. */
   tables?: OcrTable[];
+  /**
+   * Only the page's top band was read (`lines` are its running header and first heading): the
+   * request's `readWhole` judged the rest of it not worth reading.
+   */
+  skimmed?: true;
 }
 
 /** Some text of the page and its box, in PDF points from the bottom left. */
@@ -94,6 +99,13 @@ export interface OcrRequest {
    * look: a reading the engine cached carries those of the request that read the page.
    */
   probePage?: (lines: ReadonlyArray<OcrLine>, size: { width: number; height: number }) => OcrProbe[];
+  /**
+   * Whether a page is worth reading whole, judged from the text of its top band read alone (its
+   * running header and first heading, a few lines). A page that is not is answered with the band's
+   * lines, marked `skimmed`. Omitted: every page is read whole. The offline engine asks it;
+   * Textract reads every page whole.
+   */
+  readWhole?: (top: string) => boolean;
 }
 
 /** A band of a page where a reader expects values, in PDF points from the bottom left. */

@@ -81,7 +81,8 @@ export interface TesseractEngine extends OcrEngine {
   /**
    * Pages read since the engine was built, pages answered from the cache, lines read a second time
    * (and replaced by that reading), pages whose unsure lines the request did not want re-read, and
-   * the boxes of the request's probes read again (and replaced by that reading).
+   * the boxes of the request's probes read again (and replaced by that reading), and pages of which
+   * only the top band was read (the request's `readWhole` not wanting the rest; not in `pagesRead`).
    */
   readonly stats: {
     pagesRead: number;
@@ -91,6 +92,7 @@ export interface TesseractEngine extends OcrEngine {
     pagesNotReread: number;
     boxesProbed: number;
     boxesReplaced: number;
+    pagesSkimmed: number;
   };
 }
 
@@ -120,6 +122,7 @@ export function createTesseractEngine(options: TesseractOptions = {}): Tesseract
     pagesNotReread: 0,
     boxesProbed: 0,
     boxesReplaced: 0,
+    pagesSkimmed: 0,
   };
   return {
     name: "tesseract",
@@ -132,7 +135,7 @@ export function createTesseractEngine(options: TesseractOptions = {}): Tesseract
       for (const page of new Set(request.pages)) {
         const key = renderedKeys.get(`${documentHash}:${page}`);
         const cached = key === undefined ? undefined : cache.get(key);
-        const answer = cached && cachedAnswer(cached, request.rereadPage);
+        const answer = cached && cachedAnswer(cached, request);
         if (answer) known.set(page, { page, ...answer });
       }
       const unknown = request.pages.filter((page) => !known.has(page));
@@ -149,7 +152,7 @@ export function createTesseractEngine(options: TesseractOptions = {}): Tesseract
                 .digest("hex");
               renderedKeys.set(`${documentHash}:${page}`, key);
               const cached = cache.get(key);
-              const answer = cached && cachedAnswer(cached, request.rereadPage);
+              const answer = cached && cachedAnswer(cached, request);
               if (answer) {
                 stats.cacheHits++;
                 read.set(page, { page, ...answer });
@@ -164,8 +167,10 @@ export function createTesseractEngine(options: TesseractOptions = {}): Tesseract
                 reread
                   ? { stats, wanted: request.rereadPage ?? everyPage, probe: request.probePage ?? noProbes }
                   : null,
+                request.readWhole,
               );
-              stats.pagesRead++;
+              if (reading.reread === "skimmed") stats.pagesSkimmed++;
+              else stats.pagesRead++;
               cache.set(key, reading);
               read.set(page, { page, ...reading.reading });
             }),
@@ -240,20 +245,26 @@ const noProbes = () => [];
 /** A page's reading as kept in the cache, and whether its unsure lines were read again. */
 interface CachedReading {
   reading: PageReading;
-  /** `skipped`: the request did not want them re-read; `off`: the engine does not re-read. */
-  reread: "done" | "skipped" | "off";
+  /**
+   * `skipped`: the request did not want them re-read; `off`: the engine does not re-read;
+   * `skimmed`: only the page's top band was read, the request not wanting the rest.
+   */
+  reread: "done" | "skipped" | "off" | "skimmed";
 }
 
 /**
  * The cached reading that answers a request, if any: one without a second look at its unsure lines
- * answers only a request that does not want one for that page.
+ * answers only a request that does not want one for that page, and a skimmed one only a request
+ * that does not want the page read whole.
  */
 export function cachedAnswer(
   cached: CachedReading,
-  rereadPage: ((text: string) => boolean) | undefined,
+  request: Pick<OcrRequest, "rereadPage" | "readWhole">,
 ): PageReading | undefined {
+  const text = pageText(cached.reading.lines);
+  if (cached.reread === "skimmed") return request.readWhole && !request.readWhole(text) ? cached.reading : undefined;
   if (cached.reread !== "skipped") return cached.reading;
-  return (rereadPage ?? everyPage)(pageText(cached.reading.lines)) ? undefined : cached.reading;
+  return (request.rereadPage ?? everyPage)(text) ? undefined : cached.reading;
 }
 
 /** The text of lines read: words joined by spaces, one line a row. */
@@ -272,6 +283,7 @@ async function readPage(
     wanted: (text: string) => boolean;
     probe: NonNullable<OcrRequest["probePage"]>;
   } | null,
+  wantsWhole?: OcrRequest["readWhole"],
 ): Promise<CachedReading> {
   if (prepare === false) {
     const lines = toLines(
@@ -295,6 +307,18 @@ async function readPage(
   // lay the other way: the trial readings settle that before the page is read, not after.
   const sideways = prepare.orientation && prepared.turns === 1;
   if (sideways && (await upsideDown(scheduler, image, dpi))) turnOver();
+  const pageScale = scale * prepare.upscale;
+  // A page the reader may not need is first read by its top band: its running header says which
+  // page it is. A band read unsure (a page upside down, a poor scan) settles nothing: the page is
+  // read whole.
+  if (wantsWhole) {
+    const band = crop(image, 0, 0, image.width, topBandHeight(image));
+    const top = await read(scheduler, band, { rotateAuto: false, psm, dpi });
+    const lines = toLines(top, pageScale, image.height);
+    if (meanWordConfidence(top) >= SURELY_UPRIGHT && !wantsWhole(pageText(lines))) {
+      return { reading: { lines, signatures: [], skimmed: true }, reread: "skimmed" };
+    }
+  }
   let data = await readWhole(image);
   // Only a reading this unsure may be of a page upside down: the trial readings settle it.
   if (prepare.orientation && !sideways && meanWordConfidence(data) < SURELY_UPRIGHT) {
@@ -304,7 +328,6 @@ async function readPage(
     }
   }
   // A page turned upright is laid out in its upright frame: the words read in lines, as a person reads it.
-  const pageScale = scale * prepare.upscale;
   const lines = toLines(data, pageScale, image.height);
   const asRead = (read: OcrLine[]) => ({ lines: read, signatures: handwriting(image, pageScale, read) });
   if (!reread) return { reading: asRead(lines), reread: "off" };
@@ -339,6 +362,8 @@ const PRINTED_WORD_CONFIDENCE = 60;
 interface PageReading {
   lines: OcrLine[];
   signatures: OcrSignature[];
+  /** Only the page's top band was read. */
+  skimmed?: true;
 }
 
 /**
@@ -363,11 +388,13 @@ function handwriting(image: GreyImage, scale: number, lines: OcrLine[]): OcrSign
  * Upright or upside down: the inkiest band of the page is read both ways (a single block), and the
  * page is taken for upside down only when the turned reading is clearly surer.
  */
+/** The height in pixels of a page's top band: ORIENTATION_BAND of it, at least ORIENTATION_BAND_MIN_PX. */
+function topBandHeight(image: GreyImage): number {
+  return Math.round(image.height * Math.min(1, Math.max(ORIENTATION_BAND, ORIENTATION_BAND_MIN_PX / image.height)));
+}
+
 async function upsideDown(scheduler: TesseractScheduler, image: GreyImage, dpi: number): Promise<boolean> {
-  const band = inkiestBand(
-    image,
-    Math.min(1, Math.max(ORIENTATION_BAND, ORIENTATION_BAND_MIN_PX / image.height)),
-  );
+  const band = inkiestBand(image, topBandHeight(image) / image.height);
   const strip = crop(image, 0, band.top, image.width, band.height);
   const trial = async (candidate: GreyImage) =>
     meanWordConfidence(await read(scheduler, candidate, { rotateAuto: false, psm: 6, dpi }));

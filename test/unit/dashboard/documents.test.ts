@@ -84,6 +84,20 @@ describe("how a document was read", () => {
     expect(ocrSummary({ ocr: { engine: "textract", pages: [1], seconds: 125.4, confidence: 50 } })).toBe(
       "read by OCR (textract): page 1, 2 min 5 s, mean confidence 50%",
     );
+    // A return's pages no condition reads, skimmed by their running header.
+    const skimmed = {
+      engine: "tesseract",
+      pages: [1, 2, 3, 4, 5, 6],
+      skimmed: [3, 2, 5],
+      seconds: 9.96,
+      confidence: 80,
+    };
+    expect(ocrSummary({ ocr: skimmed })).toBe(
+      "read by OCR (tesseract): pages 1–6 (2–3, 5 by their header only), 10.0 s, mean confidence 80%",
+    );
+    expect(ocrSummary({ ocr: { ...skimmed, skimmed: [4] } })).toBe(
+      "read by OCR (tesseract): pages 1–6 (4 by its header only), 10.0 s, mean confidence 80%",
+    );
   });
 
   it("leaves out what the report does not give, and says when OCR failed", () => {
@@ -99,6 +113,7 @@ describe("how a document was read", () => {
     ).toEqual({
       engine: "tesseract",
       pages: [1, 2],
+      skimmed: [],
       seconds: 1,
       confidence: 80,
       error: null,

@@ -19,6 +19,10 @@ describe("which pages get a second look", () => {
     // As a harsh scan reads the header: brackets lost, a digit read as "%".
     expect(worthRereading("Form 1120 202%)\nPage 2\n[EZXXIIXN Dividends, Inclusions")).toBe(false);
     expect(worthRereading("Form 1120 2025)\nPage 3\nIECTXIIEN Tax Computation and Payment")).toBe(false);
+    // As phone photos read it: the year's first digits lost, a bracket read as a letter, "Page" as "Pan".
+    expect(worthRereading("Form 1120 02%\nPage 2\nDividends,")).toBe(false);
+    expect(worthRereading("Form 1120 R02%\nPage 4\nOther information (see instructions)")).toBe(false);
+    expect(worthRereading("Form 1120 @02%)\nPan 5\nOther Information (continued)")).toBe(false);
   });
 
   it("keeps it on page 1, on Schedule L's page however OCR read its title, and on every other document", () => {
@@ -31,6 +35,8 @@ describe("which pages get a second look", () => {
     // A page whose running header was not read, another form, a statement: every page is worth it.
     expect(worthRereading("Schedule J Tax Computation and Payment")).toBe(true);
     expect(worthRereading("Form 1120-S (2025) Page 2\nSchedule B Other Information")).toBe(true);
+    expect(worthRereading("Form 1120-S 02%\nPage 2\nSchedule B Other Information")).toBe(true);
+    expect(worthRereading("Form 1120 2025)\nPan 6\nBalance Sheets per Books")).toBe(true);
     expect(worthRereading("Statement Period: 03/01/2026 - 03/31/2026\nPage 2 of 3")).toBe(true);
   });
 });
@@ -44,15 +50,24 @@ describe("a cached page reading", () => {
   });
 
   it("answers any request once its unsure lines were read again, or when the engine does not re-read", () => {
-    expect(cachedAnswer({ reading, reread: "done" }, undefined)).toBe(reading);
-    expect(cachedAnswer({ reading, reread: "off" }, () => true)).toBe(reading);
+    expect(cachedAnswer({ reading, reread: "done" }, {})).toBe(reading);
+    expect(cachedAnswer({ reading, reread: "off" }, { rereadPage: () => true })).toBe(reading);
   });
 
   it("without that second look, answers only a request that does not want one for the page", () => {
-    expect(cachedAnswer({ reading, reread: "skipped" }, skipsPageThree)).toBe(reading);
-    expect(cachedAnswer({ reading, reread: "skipped" }, () => true)).toBeUndefined();
+    expect(cachedAnswer({ reading, reread: "skipped" }, { rereadPage: skipsPageThree })).toBe(reading);
+    expect(cachedAnswer({ reading, reread: "skipped" }, { rereadPage: () => true })).toBeUndefined();
     // A request that names no preference wants every page's.
-    expect(cachedAnswer({ reading, reread: "skipped" }, undefined)).toBeUndefined();
+    expect(cachedAnswer({ reading, reread: "skipped" }, {})).toBeUndefined();
+  });
+
+  it("of the top band only, answers only a request that does not want the page read whole", () => {
+    const skimmed = { reading: { ...reading, skimmed: true as const }, reread: "skimmed" as const };
+    expect(cachedAnswer(skimmed, { readWhole: skipsPageThree })).toBe(skimmed.reading);
+    expect(cachedAnswer(skimmed, { readWhole: () => true })).toBeUndefined();
+    // A request that names no preference wants every page whole.
+    expect(cachedAnswer(skimmed, {})).toBeUndefined();
+    expect(cachedAnswer(skimmed, { rereadPage: skipsPageThree })).toBeUndefined();
   });
 });
 

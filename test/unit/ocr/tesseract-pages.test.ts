@@ -5,6 +5,7 @@
 import { createCanvas } from "@napi-rs/canvas";
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
+import { worthRereading } from "../../../lambdas/agents/loan/ocr-focus.ts";
 import { extractPdfText } from "../../../lambdas/agents/loan/pdf-text.ts";
 import { OcrDocumentError, type OcrRequest } from "../../../lambdas/tools/ocr/engine.ts";
 import { createTesseractEngine } from "../../../lambdas/tools/ocr/tesseract.ts";
@@ -57,6 +58,39 @@ function request(bytes: Uint8Array, pages: number[]): OcrRequest {
     pageSizes: PAGE_LINES.map(() => ({ width: 360, height: 180 })),
     requestToken: "scan.pdf",
   };
+}
+
+/** A Form 1120's pages as a scan of 200 dpi: each with a header (its top band) and a line of body. */
+const RETURN_PAGES = {
+  one: {
+    header: ["Form 1120 U.S. Corporation Income Tax Return", "For calendar year 2025"],
+    body: "Employer identification number 84-2917365",
+  },
+  two: {
+    header: ["Form 1120 (2025) Page 2", "Schedule C Dividends"],
+    body: "Dividends from domestic corporations 4,120",
+  },
+  six: {
+    header: ["Form 1120 (2025) Page 6", "Schedule L Balance Sheets per Books"],
+    body: "Total assets 1,375,550",
+  },
+};
+
+async function scannedReturn(pages: Array<{ header: string[]; body: string }>): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  for (const { header, body } of pages) {
+    const canvas = createCanvas(1000, 500);
+    const ctx = canvas.getContext("2d");
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, 1000, 500);
+    ctx.fillStyle = "#000000";
+    ctx.font = "30px sans-serif";
+    header.forEach((line, index) => ctx.fillText(line, 40, 60 + index * 45));
+    ctx.fillText(body, 40, 420);
+    const png = await pdf.embedPng(await canvas.encode("png"));
+    pdf.addPage([360, 180]).drawImage(png, { x: 0, y: 0, width: 360, height: 180 });
+  }
+  return pdf.save();
 }
 
 const textOf = (lines: Array<{ words: Array<{ text: string }> }>) =>
@@ -116,6 +150,64 @@ describe("tesseract engine", () => {
     await engine.recognize(request(bytes, [2]));
     expect(engine.stats).toMatchObject({ pagesRead: 3, cacheHits: 1, pagesNotReread: 1 });
   }, 120_000);
+
+  it("reads a page the request does not want whole by its top band only, and caches accordingly", async () => {
+    const engine = createTesseractEngine({ workers: 1, idleMs: 0 });
+    const bytes = await scannedReturn([RETURN_PAGES.one, RETURN_PAGES.two, RETURN_PAGES.six]);
+    const headers: string[] = [];
+    const readWhole = (top: string) => {
+      headers.push(top);
+      return worthRereading(top);
+    };
+    const { pages } = await engine.recognize({ ...request(bytes, [1, 2, 3]), readWhole });
+    expect(headers).toHaveLength(3);
+    expect(pages.map((page) => page.skimmed ?? false)).toEqual([false, true, false]);
+    // Page 2's header is read, its body is not; pages 1 and 6 are read whole.
+    expect(textOf(pages[1]?.lines ?? [])).toMatch(/Page 2/);
+    expect(textOf(pages[1]?.lines ?? [])).not.toContain("domestic");
+    expect(textOf(pages[0]?.lines ?? [])).toContain("84-2917365");
+    expect(textOf(pages[2]?.lines ?? [])).toContain("1,375,550");
+    expect(engine.stats).toMatchObject({ pagesRead: 2, pagesSkimmed: 1 });
+    // The skimmed reading answers the same wish; a request wanting the page whole reads it whole.
+    await engine.recognize({ ...request(bytes, [2]), readWhole });
+    expect(engine.stats).toMatchObject({ pagesRead: 2, pagesSkimmed: 1, cacheHits: 1 });
+    const whole = await engine.recognize(request(bytes, [2]));
+    expect(whole.pages[0]?.skimmed).toBeUndefined();
+    expect(textOf(whole.pages[0]?.lines ?? [])).toContain("domestic");
+    expect(engine.stats).toMatchObject({ pagesRead: 3, pagesSkimmed: 1 });
+  }, 120_000);
+
+  it("the document reader skims a return's pages no condition reads, and reads them whole when page 1 or Schedule L is not elsewhere", async () => {
+    const engine = createTesseractEngine({ workers: 1, idleMs: 0 });
+    const complete = await extractPdfText(
+      await scannedReturn([RETURN_PAGES.one, RETURN_PAGES.two, RETURN_PAGES.six]),
+      "return.pdf",
+      { ocr: engine },
+    );
+    expect(
+      complete.page_sources?.map((source) => source.source === "ocr" && source.skimmed === true),
+    ).toEqual([false, true, false]);
+    expect(complete.ocr?.skimmed).toEqual([2]);
+    expect(complete.pages[1]).not.toContain("domestic");
+    // Without Schedule L on a page read whole, the skimmed page may hold it: it is read whole.
+    const partial = await extractPdfText(
+      await scannedReturn([RETURN_PAGES.one, RETURN_PAGES.two]),
+      "partial.pdf",
+      {
+        ocr: engine,
+      },
+    );
+    expect(partial.page_sources?.some((source) => source.source === "ocr" && source.skimmed)).toBe(false);
+    expect(partial.ocr?.skimmed).toBeUndefined();
+    expect(partial.pages[1]).toContain("domestic");
+    // Skimming can be switched off.
+    const unskimmed = await extractPdfText(
+      await scannedReturn([RETURN_PAGES.one, RETURN_PAGES.two, RETURN_PAGES.six]),
+      "all.pdf",
+      { ocr: createTesseractEngine({ workers: 1, idleMs: 0 }), readWhole: null },
+    );
+    expect(unskimmed.pages[1]).toContain("domestic");
+  }, 180_000);
 
   it("turns pages scanned upside down and sideways upright before reading them", async () => {
     const engine = createTesseractEngine({ workers: 1, idleMs: 0, cachePages: 0 });
