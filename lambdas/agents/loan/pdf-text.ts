@@ -245,7 +245,9 @@ async function withOcr(
     // The pages skipped on their header hold nothing the conditions read only if the pages read
     // whole show page 1 and Schedule L; otherwise the header misled, and they are read whole.
     const skimmed = read.filter((page) => page.skimmed).map((page) => page.page);
-    const whole = extracted.pages.filter((_, index) => !skimmed.includes(index + 1) && !blank.includes(index + 1));
+    const whole = extracted.pages.filter(
+      (_, index) => !skimmed.includes(index + 1) && !blank.includes(index + 1),
+    );
     const wholeRead = read.filter((page) => !page.skimmed).map((page) => pageTextOf(page));
     if (skimmed.length > 0 && !showsWholeReturn([...whole, ...wholeRead])) {
       const again = new Map((await request(skimmed, undefined)).pages.map((page) => [page.page, page]));

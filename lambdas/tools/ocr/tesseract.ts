@@ -262,7 +262,8 @@ export function cachedAnswer(
   request: Pick<OcrRequest, "rereadPage" | "readWhole">,
 ): PageReading | undefined {
   const text = pageText(cached.reading.lines);
-  if (cached.reread === "skimmed") return request.readWhole && !request.readWhole(text) ? cached.reading : undefined;
+  if (cached.reread === "skimmed")
+    return request.readWhole && !request.readWhole(text) ? cached.reading : undefined;
   if (cached.reread !== "skipped") return cached.reading;
   return (request.rereadPage ?? everyPage)(text) ? undefined : cached.reading;
 }
@@ -390,7 +391,9 @@ function handwriting(image: GreyImage, scale: number, lines: OcrLine[]): OcrSign
  */
 /** The height in pixels of a page's top band: ORIENTATION_BAND of it, at least ORIENTATION_BAND_MIN_PX. */
 function topBandHeight(image: GreyImage): number {
-  return Math.round(image.height * Math.min(1, Math.max(ORIENTATION_BAND, ORIENTATION_BAND_MIN_PX / image.height)));
+  return Math.round(
+    image.height * Math.min(1, Math.max(ORIENTATION_BAND, ORIENTATION_BAND_MIN_PX / image.height)),
+  );
 }
 
 async function upsideDown(scheduler: TesseractScheduler, image: GreyImage, dpi: number): Promise<boolean> {

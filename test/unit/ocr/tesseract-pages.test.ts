@@ -85,7 +85,7 @@ async function scannedReturn(pages: Array<{ header: string[]; body: string }>): 
     ctx.fillRect(0, 0, 1000, 500);
     ctx.fillStyle = "#000000";
     ctx.font = "30px sans-serif";
-    header.forEach((line, index) => ctx.fillText(line, 40, 60 + index * 45));
+    for (const [index, line] of header.entries()) ctx.fillText(line, 40, 60 + index * 45);
     ctx.fillText(body, 40, 420);
     const png = await pdf.embedPng(await canvas.encode("png"));
     pdf.addPage([360, 180]).drawImage(png, { x: 0, y: 0, width: 360, height: 180 });
