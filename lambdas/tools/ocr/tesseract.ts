@@ -310,19 +310,32 @@ async function readPage(
   if (sideways && (await upsideDown(scheduler, image, dpi))) turnOver();
   const pageScale = scale * prepare.upscale;
   // A page the reader may not need is first read by its top band: its running header says which
-  // page it is. A band read unsure (a page upside down, a poor scan) settles nothing: the page is
-  // read whole.
-  if (wantsWhole) {
+  // page it is. A band read unsure settles nothing: the page is read whole, and since a page upside
+  // down reads so, the trial readings settle that first.
+  const skim = async (): Promise<CachedReading | "unsure" | null> => {
+    if (!wantsWhole) return null;
     const band = crop(image, 0, 0, image.width, topBandHeight(image));
     const top = await read(scheduler, band, { rotateAuto: false, psm, dpi });
+    if (meanWordConfidence(top) < SURELY_UPRIGHT) return "unsure";
     const lines = toLines(top, pageScale, image.height);
-    if (meanWordConfidence(top) >= SURELY_UPRIGHT && !wantsWhole(pageText(lines))) {
-      return { reading: { lines, signatures: [], skimmed: true }, reread: "skimmed" };
+    return wantsWhole(pageText(lines))
+      ? null
+      : { reading: { lines, signatures: [], skimmed: true }, reread: "skimmed" };
+  };
+  let trialDone = sideways;
+  const first = await skim();
+  if (first !== null && first !== "unsure") return first;
+  if (first === "unsure" && prepare.orientation && !trialDone) {
+    trialDone = true;
+    if (await upsideDown(scheduler, image, dpi)) {
+      turnOver();
+      const turned = await skim();
+      if (turned !== null && turned !== "unsure") return turned;
     }
   }
   let data = await readWhole(image);
   // Only a reading this unsure may be of a page upside down: the trial readings settle it.
-  if (prepare.orientation && !sideways && meanWordConfidence(data) < SURELY_UPRIGHT) {
+  if (prepare.orientation && !trialDone && meanWordConfidence(data) < SURELY_UPRIGHT) {
     if (await upsideDown(scheduler, image, dpi)) {
       turnOver();
       data = await readWhole(image);

@@ -76,7 +76,10 @@ const RETURN_PAGES = {
   },
 };
 
-async function scannedReturn(pages: Array<{ header: string[]; body: string }>): Promise<Uint8Array> {
+async function scannedReturn(
+  pages: Array<{ header: string[]; body: string }>,
+  upsideDown = false,
+): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   for (const { header, body } of pages) {
     const canvas = createCanvas(1000, 500);
@@ -87,7 +90,14 @@ async function scannedReturn(pages: Array<{ header: string[]; body: string }>): 
     ctx.font = "30px sans-serif";
     for (const [index, line] of header.entries()) ctx.fillText(line, 40, 60 + index * 45);
     ctx.fillText(body, 40, 420);
-    const png = await pdf.embedPng(await canvas.encode("png"));
+    const sheet = createCanvas(1000, 500);
+    const turned = sheet.getContext("2d");
+    if (upsideDown) {
+      turned.translate(1000, 500);
+      turned.rotate(Math.PI);
+    }
+    turned.drawImage(canvas, 0, 0);
+    const png = await pdf.embedPng(await sheet.encode("png"));
     pdf.addPage([360, 180]).drawImage(png, { x: 0, y: 0, width: 360, height: 180 });
   }
   return pdf.save();
@@ -175,6 +185,16 @@ describe("tesseract engine", () => {
     expect(whole.pages[0]?.skimmed).toBeUndefined();
     expect(textOf(whole.pages[0]?.lines ?? [])).toContain("domestic");
     expect(engine.stats).toMatchObject({ pagesRead: 3, pagesSkimmed: 1 });
+  }, 120_000);
+
+  it("turns a page upside down before judging its header, and skims it once upright", async () => {
+    const engine = createTesseractEngine({ workers: 1, idleMs: 0 });
+    const bytes = await scannedReturn([RETURN_PAGES.one, RETURN_PAGES.two], true);
+    const { pages } = await engine.recognize({ ...request(bytes, [1, 2]), readWhole: worthRereading });
+    expect(pages.map((page) => page.skimmed ?? false)).toEqual([false, true]);
+    expect(textOf(pages[0]?.lines ?? [])).toContain("84-2917365");
+    expect(textOf(pages[1]?.lines ?? [])).toMatch(/Page 2/);
+    expect(engine.stats).toMatchObject({ pagesRead: 1, pagesSkimmed: 1 });
   }, 120_000);
 
   it("the document reader skims a return's pages no condition reads, and reads them whole when page 1 or Schedule L is not elsewhere", async () => {
