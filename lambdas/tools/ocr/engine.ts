@@ -154,3 +154,8 @@ export class OcrDocumentError extends Error {
     super(message);
   }
 }
+
+/** The text of lines read: words joined by spaces, one line a row. */
+export function pageText(lines: ReadonlyArray<OcrLine>): string {
+  return lines.map((line) => line.words.map((word) => word.text).join(" ")).join("\n");
+}

@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import type { Bbox, Line, Page, RecognizeOptions, Scheduler } from "tesseract.js";
 import { handwrittenMarks } from "../../documents/ink.ts";
 import type { OcrEngine, OcrLine, OcrPage, OcrRequest, OcrResult, OcrSignature } from "./engine.ts";
-import { OcrDocumentError } from "./engine.ts";
+import { OcrDocumentError, pageText } from "./engine.ts";
 import {
   crop,
   DEFAULT_PREPARE,
@@ -266,11 +266,6 @@ export function cachedAnswer(
     return request.readWhole && !request.readWhole(text) ? cached.reading : undefined;
   if (cached.reread !== "skipped") return cached.reading;
   return (request.rereadPage ?? everyPage)(text) ? undefined : cached.reading;
-}
-
-/** The text of lines read: words joined by spaces, one line a row. */
-export function pageText(lines: ReadonlyArray<OcrLine>): string {
-  return lines.map((line) => line.words.map((word) => word.text).join(" ")).join("\n");
 }
 
 async function readPage(

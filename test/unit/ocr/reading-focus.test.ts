@@ -3,8 +3,8 @@
 // reading answers a request, and the uncompressed image file the pages are handed to tesseract in.
 import { describe, expect, it } from "vitest";
 import { worthRereading } from "../../../lambdas/agents/loan/ocr-focus.ts";
-import type { OcrLine } from "../../../lambdas/tools/ocr/engine.ts";
-import { cachedAnswer, pageText, toPgm } from "../../../lambdas/tools/ocr/tesseract.ts";
+import { type OcrLine, pageText } from "../../../lambdas/tools/ocr/engine.ts";
+import { cachedAnswer, toPgm } from "../../../lambdas/tools/ocr/tesseract.ts";
 
 const line = (...words: string[]): OcrLine => ({
   words: words.map((text, index) => ({ text, x: index * 40, y: 700, width: 30, height: 10, confidence: 90 })),

@@ -70,6 +70,15 @@ const RETURN_PAGES = {
     header: ["Form 1120 (2025) Page 2", "Schedule C Dividends"],
     body: "Dividends from domestic corporations 4,120",
   },
+  three: { header: ["Form 1120 (2025) Page 3", "Schedule J Tax Computation"], body: "Income tax 31,311" },
+  four: {
+    header: ["Form 1120 (2025) Page 4", "Schedule K Other Information"],
+    body: "Business activity code 423910",
+  },
+  five: {
+    header: ["Form 1120 (2025) Page 5", "Schedule K Continued"],
+    body: "Enter the available NOL carryover",
+  },
   six: {
     header: ["Form 1120 (2025) Page 6", "Schedule L Balance Sheets per Books"],
     body: "Total assets 1,375,550",
@@ -199,33 +208,42 @@ describe("tesseract engine", () => {
 
   it("the document reader skims a return's pages no condition reads, and reads them whole when page 1 or Schedule L is not elsewhere", async () => {
     const engine = createTesseractEngine({ workers: 1, idleMs: 0 });
-    const complete = await extractPdfText(
-      await scannedReturn([RETURN_PAGES.one, RETURN_PAGES.two, RETURN_PAGES.six]),
-      "return.pdf",
-      { ocr: engine },
-    );
-    expect(
-      complete.page_sources?.map((source) => source.source === "ocr" && source.skimmed === true),
-    ).toEqual([false, true, false]);
-    expect(complete.ocr?.skimmed).toEqual([2]);
+    const { one, two, three, four, five, six } = RETURN_PAGES;
+    const skimmedOf = (document: { page_sources?: Array<{ source: string; skimmed?: true }> }) =>
+      document.page_sources?.map((source) => source.skimmed === true);
+    const complete = await extractPdfText(await scannedReturn([one, two, three, four, six]), "return.pdf", {
+      ocr: engine,
+    });
+    expect(skimmedOf(complete)).toEqual([false, true, true, true, false]);
+    expect(complete.ocr?.skimmed).toEqual([2, 3, 4]);
     expect(complete.pages[1]).not.toContain("domestic");
-    // Without Schedule L on a page read whole, the skimmed page may hold it: it is read whole.
-    const partial = await extractPdfText(
-      await scannedReturn([RETURN_PAGES.one, RETURN_PAGES.two]),
-      "partial.pdf",
-      {
-        ocr: engine,
-      },
-    );
-    expect(partial.page_sources?.some((source) => source.source === "ocr" && source.skimmed)).toBe(false);
+    expect(complete.pages[4]).toContain("1,375,550");
+    // Without Schedule L on a page read whole, a skimmed page may hold it: they are read whole.
+    const partial = await extractPdfText(await scannedReturn([one, two, three, four, five]), "partial.pdf", {
+      ocr: engine,
+    });
+    expect(skimmedOf(partial)).toEqual([false, false, false, false, false]);
     expect(partial.ocr?.skimmed).toBeUndefined();
     expect(partial.pages[1]).toContain("domestic");
+    // A short document is read whole (the bands would cost more than they save), unless asked.
+    const short = await scannedReturn([one, two, six]);
+    expect(skimmedOf(await extractPdfText(short, "short.pdf", { ocr: engine }))).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    // (A fresh engine: the whole readings cached above would answer, and rightly.)
+    const asked = await extractPdfText(short, "short.pdf", {
+      ocr: createTesseractEngine({ workers: 1, idleMs: 0 }),
+      readWhole: worthRereading,
+    });
+    expect(skimmedOf(asked)).toEqual([false, true, false]);
     // Skimming can be switched off.
-    const unskimmed = await extractPdfText(
-      await scannedReturn([RETURN_PAGES.one, RETURN_PAGES.two, RETURN_PAGES.six]),
-      "all.pdf",
-      { ocr: createTesseractEngine({ workers: 1, idleMs: 0 }), readWhole: null },
-    );
+    const unskimmed = await extractPdfText(await scannedReturn([one, two, three, four, six]), "all.pdf", {
+      ocr: createTesseractEngine({ workers: 1, idleMs: 0 }),
+      readWhole: null,
+    });
+    expect(skimmedOf(unskimmed)).toEqual([false, false, false, false, false]);
     expect(unskimmed.pages[1]).toContain("domestic");
   }, 180_000);
 
