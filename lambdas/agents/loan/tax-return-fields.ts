@@ -401,6 +401,12 @@ export function findTaxYear(view: ReturnPages): Lookup<TaxYear> {
 
 // ---------------------------------------------------------------- EIN
 
+/**
+ * How far right of its label a value beside it may start (points): three inches. A line of another
+ * column (the other page of a sheet printed two-up, a form's line across the page) may share its row.
+ */
+const BESIDE_REACH = 216;
+
 const EIN_LABEL =
   /employer\s+identification(?:\s+(?:number|no\.?))?|\bidentification\s+(?:number|no\.?)|employer\s+id\.?\s*(?:number|no\.?|#)|federal\s+(?:tax\s+)?id(?:entification)?\.?\s*(?:number|no\.?|#)?|\bF?EIN\b/gi;
 /** NN-NNNNNNN, also printed with a dash of another width, a space or nothing between the groups. */
@@ -452,9 +458,13 @@ function einBesideOrUnder(
   const line = page.lines[index] ?? "";
   const parts = segments(line);
   const own = parts[label.segment];
-  // "EIN: 12-3456789" in the label's own column, or the next column of the line.
+  // "EIN: 12-3456789" in the label's own column, or the next column of the line when it is near.
   const inline = own ? line.slice(label.end, own.start + own.text.length) : "";
-  for (const text of [inline, parts[label.segment + 1]?.text ?? ""]) {
+  const next = parts[label.segment + 1];
+  const ownCell = own ? cellOfSegment(page, index, own.start) : null;
+  const nextCell = next ? cellOfSegment(page, index, next.start) : null;
+  const near = !(ownCell && nextCell && nextCell.x - ownCell.right > BESIDE_REACH);
+  for (const text of [inline, near ? (next?.text ?? "") : ""]) {
     const ein = normalizeEin(text);
     if (ein) return located(ein, page, "label", index);
   }
@@ -638,9 +648,13 @@ function nameBesideOrUnder(page: PageText, index: number): Located<CorporationNa
     return isNameValue(label.inline) ? located(name(label.inline, index), page, "label", index) : null;
   }
   const parts = segments(page.lines[index] ?? "");
-  const beside = parts[label.segment + 1];
+  const next = parts[label.segment + 1];
   const own = parts[label.segment];
   const heading = own ? cellOfSegment(page, index, own.start) : null;
+  // Beside the label means near it (BESIDE_REACH).
+  const nextCell = next ? cellOfSegment(page, index, next.start) : null;
+  const beside =
+    next && !(heading && nextCell && nextCell.x - heading.right > BESIDE_REACH) ? next : undefined;
   if (beside && isNameValue(beside.text) && !(heading && isHeaderRow(page, index, heading, beside.text))) {
     return located(name(beside.text, index), page, "label", index);
   }

@@ -112,4 +112,65 @@ describe("captions as scans read them", () => {
       expect(read.reason, beside).toContain("names the corporation");
     }
   });
+
+  it("takes a value beside the Name caption only near it: a line of the other page of a two-up sheet is no name", async () => {
+    const twoUp = (x: number, under: string[] = ["Acme Widgets, Inc."]) =>
+      buildTextPdf([
+        [
+          "FORM 1120  -  U.S. CORPORATION INCOME TAX RETURN",
+          "Tax year beginning 01/01/2024, ending 12/31/2024",
+          [
+            [60, "Name"],
+            [x, "Salaries and wages"],
+          ],
+          ...under.map((text): Array<[number, string]> => [[60, text]]),
+          "EIN: 12-3456789",
+          "Taxable income  268,850",
+        ],
+      ]);
+    // 300 points right of the caption, across the sheet's middle: the name is the one under it.
+    const far = verdictOf(
+      evaluate(TAX_METADATA, [await pdf(await twoUp(400), "two-up.pdf")]),
+      "TR_NAME_MATCH",
+    );
+    expect(far.status, far.reason).toBe("fulfilled");
+    expect(far.reason).toContain('"Acme Widgets, Inc."');
+    // Right beside it, with nothing under it, the same words are what the return names.
+    const near = verdictOf(
+      evaluate(TAX_METADATA, [await pdf(await twoUp(130, []), "beside.pdf")]),
+      "TR_NAME_MATCH",
+    );
+    expect(near.status, near.reason).toBe("not_fulfilled");
+    expect(near.reason).toContain("Salaries and wages");
+  });
+
+  it("takes an EIN beside its caption only near it", async () => {
+    const sheet = (x: number) =>
+      buildTextPdf([
+        [
+          "FORM 1120  -  U.S. CORPORATION INCOME TAX RETURN",
+          "Tax year beginning 01/01/2024, ending 12/31/2024",
+          "Name of corporation: ACME WIDGETS INC",
+          [
+            [60, "B Employer identification number"],
+            [x, "45-6789012"],
+          ],
+          [[60, "12-3456789"]],
+          "Taxable income  268,850",
+        ],
+      ]);
+    // Across the sheet, another page's number: the EIN is the one under the caption.
+    const far = verdictOf(
+      evaluate(TAX_METADATA, [await pdf(await sheet(480), "two-up.pdf")]),
+      "TR_EIN_MATCH",
+    );
+    expect(far.status, far.reason).toBe("fulfilled");
+    // Right beside it, that number is the return's EIN, and it is not the one the loan file states.
+    const near = verdictOf(
+      evaluate(TAX_METADATA, [await pdf(await sheet(230), "beside.pdf")]),
+      "TR_EIN_MATCH",
+    );
+    expect(near.status, near.reason).toBe("not_fulfilled");
+    expect(near.reason).toContain("45-6789012");
+  });
 });
