@@ -259,9 +259,11 @@ async function withOcr(
     // The pages skipped on their header hold nothing the conditions read only if the pages read
     // whole show page 1 and Schedule L; otherwise the header misled, and they are read whole.
     const skimmed = read.filter((page) => page.skimmed).map((page) => page.page);
-    const textLayer = extracted.pages.filter((_, index) => !blank.includes(index + 1));
+    const whole = extracted.pages.filter(
+      (_, index) => !skimmed.includes(index + 1) && !blank.includes(index + 1),
+    );
     const wholeRead = read.filter((page) => !page.skimmed).map((page) => pageText(page.lines));
-    if (skimmed.length > 0 && !showsWholeReturn([...textLayer, ...wholeRead])) {
+    if (skimmed.length > 0 && !showsWholeReturn([...whole, ...wholeRead])) {
       const again = new Map((await request(skimmed, undefined)).pages.map((page) => [page.page, page]));
       read = read.map((page) => again.get(page.page) ?? page);
     }

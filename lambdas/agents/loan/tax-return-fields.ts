@@ -16,7 +16,6 @@ import {
   firstTextLine,
   type PageText,
   parseDate,
-  type Segment,
   type SimpleDate,
   scannedPhrase,
   segments,
@@ -408,15 +407,6 @@ export function findTaxYear(view: ReturnPages): Lookup<TaxYear> {
  */
 const BESIDE_REACH = 216;
 
-/** The column after a line's `segment`, unless positions show it starting beyond BESIDE_REACH of it. */
-function columnBeside(page: PageText, index: number, parts: Segment[], segment: number): Segment | undefined {
-  const own = parts[segment];
-  const next = parts[segment + 1];
-  const ownCell = own ? cellOfSegment(page, index, own.start) : null;
-  const nextCell = next ? cellOfSegment(page, index, next.start) : null;
-  return ownCell && nextCell && nextCell.x - ownCell.right > BESIDE_REACH ? undefined : next;
-}
-
 const EIN_LABEL =
   /employer\s+identification(?:\s+(?:number|no\.?))?|\bidentification\s+(?:number|no\.?)|employer\s+id\.?\s*(?:number|no\.?|#)|federal\s+(?:tax\s+)?id(?:entification)?\.?\s*(?:number|no\.?|#)?|\bF?EIN\b/gi;
 /** NN-NNNNNNN, also printed with a dash of another width, a space or nothing between the groups. */
@@ -470,7 +460,11 @@ function einBesideOrUnder(
   const own = parts[label.segment];
   // "EIN: 12-3456789" in the label's own column, or the next column of the line when it is near.
   const inline = own ? line.slice(label.end, own.start + own.text.length) : "";
-  for (const text of [inline, columnBeside(page, index, parts, label.segment)?.text ?? ""]) {
+  const next = parts[label.segment + 1];
+  const ownCell = own ? cellOfSegment(page, index, own.start) : null;
+  const nextCell = next ? cellOfSegment(page, index, next.start) : null;
+  const near = !(ownCell && nextCell && nextCell.x - ownCell.right > BESIDE_REACH);
+  for (const text of [inline, near ? (next?.text ?? "") : ""]) {
     const ein = normalizeEin(text);
     if (ein) return located(ein, page, "label", index);
   }
@@ -654,9 +648,13 @@ function nameBesideOrUnder(page: PageText, index: number): Located<CorporationNa
     return isNameValue(label.inline) ? located(name(label.inline, index), page, "label", index) : null;
   }
   const parts = segments(page.lines[index] ?? "");
+  const next = parts[label.segment + 1];
   const own = parts[label.segment];
   const heading = own ? cellOfSegment(page, index, own.start) : null;
-  const beside = columnBeside(page, index, parts, label.segment);
+  // Beside the label means near it (BESIDE_REACH).
+  const nextCell = next ? cellOfSegment(page, index, next.start) : null;
+  const beside =
+    next && !(heading && nextCell && nextCell.x - heading.right > BESIDE_REACH) ? next : undefined;
   if (beside && isNameValue(beside.text) && !(heading && isHeaderRow(page, index, heading, beside.text))) {
     return located(name(beside.text, index), page, "label", index);
   }

@@ -307,25 +307,25 @@ async function readPage(
   // A page the reader may not need is first read by its top band: its running header says which
   // page it is. A band read unsure settles nothing: the page is read whole, and since a page upside
   // down reads so, the trial readings settle that first.
-  const skim = async (): Promise<CachedReading | "unsure" | "whole"> => {
-    if (!wantsWhole) return "whole";
+  const skim = async (): Promise<CachedReading | "unsure" | null> => {
+    if (!wantsWhole) return null;
     const band = crop(image, 0, 0, image.width, topBandHeight(image));
     const top = await read(scheduler, band, { rotateAuto: false, psm, dpi });
     if (meanWordConfidence(top) < SURELY_UPRIGHT) return "unsure";
     const lines = toLines(top, pageScale, image.height);
     return wantsWhole(pageText(lines))
-      ? "whole"
+      ? null
       : { reading: { lines, signatures: [], skimmed: true }, reread: "skimmed" };
   };
   let trialDone = sideways;
   const first = await skim();
-  if (typeof first === "object") return first;
+  if (first !== null && first !== "unsure") return first;
   if (first === "unsure" && prepare.orientation && !trialDone) {
     trialDone = true;
     if (await upsideDown(scheduler, image, dpi)) {
       turnOver();
       const turned = await skim();
-      if (typeof turned === "object") return turned;
+      if (turned !== null && turned !== "unsure") return turned;
     }
   }
   let data = await readWhole(image);
