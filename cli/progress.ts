@@ -301,7 +301,9 @@ function formatCondition(condition: ConditionFinding, indent: number, status?: s
     const excerpt = citation.excerpt ? ` "${printable(citation.excerpt).slice(0, 100)}"` : "";
     // A page read by OCR may hold misread words: say so beside the page, with the engine's confidence.
     const ocr = citationOcr(citation);
-    const tag = ocr ? ` ${pc.yellow(`[${ocrTag(ocr.confidence)}]`)}` : "";
+    const tag = ocr
+      ? ` ${pc.yellow(`[${ocrTag(ocr.confidence)}${ocr.confirmed ? `, ${ocr.confirmed}` : ""}]`)}`
+      : "";
     lines.push(
       pc.dim(
         `${pad}    ↳ ${printable(citation.document)}${citation.page ? ` p.${citation.page}` : ""}${tag}${excerpt}`,

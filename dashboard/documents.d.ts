@@ -24,7 +24,7 @@ export interface DocumentReportLike {
 
 export function kindLabel(kind: unknown): string;
 export function ocrConfidence(value: unknown): number | null;
-export function citationOcr(citation: unknown): { confidence: number | null } | null;
+export function citationOcr(citation: unknown): { confidence: number | null; confirmed?: string } | null;
 export function fieldOcrConfidence(field: unknown): number | null;
 export function ocrTag(confidence: number | null): string;
 export function ocrTagTitle(page: unknown, confidence: number | null): string;

@@ -21,13 +21,21 @@ export function ocrConfidence(value) {
     : null;
 }
 
+/** What confirmed a cited amount beyond OCR's confidence, in words. */
+const CONFIRMATIONS = {
+  running_balance: "confirmed by the running balance",
+};
+
 /**
- * For a citation of a page read by OCR: `{confidence}` (null when the engine gave none); null for a
- * citation of a text page.
+ * For a citation of a page read by OCR: `{confidence}` (null when the engine gave none) and, when the
+ * page's arithmetic confirms the cited amount, `confirmed` in words; null for a citation of a text page.
  */
 export function citationOcr(citation) {
   if (!citation || typeof citation !== "object" || citation.source !== "ocr") return null;
-  return { confidence: ocrConfidence(citation.confidence) };
+  const confirmed = Object.hasOwn(CONFIRMATIONS, citation.confirmed_by)
+    ? CONFIRMATIONS[citation.confirmed_by]
+    : null;
+  return { confidence: ocrConfidence(citation.confidence), ...(confirmed ? { confirmed } : {}) };
 }
 
 /** For a field reading taken from an OCR page: its confidence (0–100); null otherwise. */

@@ -276,6 +276,12 @@ function citationList(citations, onOpen = null, conditionId = "") {
             )
           : where,
         ocr ? [" ", ocrBadge(cit.page, ocr.confidence)] : null,
+        ocr?.confirmed
+          ? [
+              " ",
+              h("span", { class: "muted small", dataset: { testid: "citation-confirmed" } }, ocr.confirmed),
+            ]
+          : null,
         cit.excerpt ? [": ", h("q", {}, cit.excerpt)] : null,
       );
     }),

@@ -223,7 +223,7 @@ function citationsText(citations) {
         `${cit.document}`,
         Number.isInteger(cit.page) ? `, page ${cit.page}` : "",
         ocr
-          ? ` (read by OCR${Number.isFinite(ocr.confidence) ? `, ${Math.round(ocr.confidence)}% confidence` : ""})`
+          ? ` (read by OCR${Number.isFinite(ocr.confidence) ? `, ${Math.round(ocr.confidence)}% confidence` : ""}${ocr.confirmed ? `; ${ocr.confirmed}` : ""})`
           : "",
         cit.excerpt ? [": ", h("q", {}, cit.excerpt)] : "",
       );

@@ -19,6 +19,8 @@ export interface ConditionFinding {
     excerpt?: string;
     source?: "ocr";
     confidence?: number;
+    /** With `source: "ocr"`: arithmetic on the page confirms the cited amount, whatever the confidence. */
+    confirmed_by?: "running_balance";
   }>;
   [key: string]: unknown;
 }

@@ -259,7 +259,13 @@ export function enforceOcrConfidence(
     !fromAbsence &&
     citation.confidence !== undefined &&
     citation.confidence >= SURE_CITATION_MINIMUM;
-  const standsOnItsOwn = (citation: Citation) => verified(citation) || sure(citation);
+  // An amount the page's own arithmetic confirms (the running balance moves by exactly it) is no
+  // misreading, whatever OCR's confidence in its characters.
+  const confirmed = (citation: Citation) =>
+    citation.confirmed_by !== undefined &&
+    citation.confidence !== undefined &&
+    citation.confidence >= verifiedMinimum;
+  const standsOnItsOwn = (citation: Citation) => verified(citation) || sure(citation) || confirmed(citation);
   // A page needs only the verification's minimum when every citation on it verifies a stated value
   // or was read surely.
   const verifiedPages = new Set(
@@ -289,7 +295,13 @@ export function enforceOcrConfidence(
       : bar;
   for (const { citation, field } of marked) {
     const needed = barOf(citation);
-    if (citation.confidence === undefined || citation.confidence >= needed || verified(citation)) continue;
+    if (
+      citation.confidence === undefined ||
+      citation.confidence >= needed ||
+      verified(citation) ||
+      confirmed(citation)
+    )
+      continue;
     doubts.push(
       `${field ?? "the text cited"} on page ${citation.page} of ${citation.document} was read by OCR at ${citation.confidence}% confidence, below the ${needed}% required${needed > minimum ? " for a not_fulfilled" : ""}`,
     );
@@ -318,12 +330,22 @@ export function enforceOcrConfidence(
     const surely = finding.citations.filter(
       (citation) => !verified(citation) && sure(citation) && pageConfidence(documents, citation) < minimum,
     );
+    const balanced = finding.citations.filter(
+      (citation) =>
+        !verified(citation) &&
+        !sure(citation) &&
+        confirmed(citation) &&
+        ((citation.confidence ?? 100) < bar || pageConfidence(documents, citation) < minimum),
+    );
     const notes = [
       below.length > 0
         ? `verified on a scan read below the ${minimum}% bar: ${[...new Set(below.map(readAs))].join(", ")} prints the expected value character for character`
         : null,
       surely.length > 0
         ? `read surely on a scan read below the ${minimum}% bar: ${[...new Set(surely.map(readAs))].join(", ")}, the words cited at ${SURE_CITATION_MINIMUM}% or surer`
+        : null,
+      balanced.length > 0
+        ? `confirmed by arithmetic on a scan read below the ${bar}% bar: on ${[...new Set(balanced.map(readAs))].join(", ")}, the running balances printed before and on the row differ by exactly its amount`
         : null,
     ].filter((note): note is string => note !== null);
     if (notes.length === 0) return finding;

@@ -170,7 +170,10 @@ export function evaluateLargeDeposits(context: EvaluationContext): Finding {
     return {
       status: "not_fulfilled",
       reason: `${large.length} deposit(s) exceed ${rule} and need a letter of explanation: ${letters.map((l) => `${l.date ?? "undated"} ${formatMoney(l.amount)} ${quote(l.description)} (${l.document} page ${l.page})`).join("; ")}`,
-      citations: large.map((t) => cite(t.page, t.line)),
+      citations: large.map((t) => ({
+        ...cite(t.page, t.line),
+        ...(t.balanced ? { confirmed_by: "running_balance" as const } : {}),
+      })),
       letters_of_explanation: letters,
       observed: { threshold, deposits_read: deposits.length },
       missing: letters.map((letter) => `letter of explanation for ${describeDeposit(letter)}`),

@@ -64,6 +64,11 @@ export interface Transaction {
    * the amount is the change from the balance of the row before it.
    */
   source?: "model" | "running_balance";
+  /**
+   * The running balances printed on the row before and on this row, both read, differ by exactly
+   * its amount: arithmetic confirms the amount and its direction, however unsure OCR was of them.
+   */
+  balanced?: true;
 }
 
 export interface Fee {

@@ -18,7 +18,8 @@ import {
 type Section = "deposits" | "withdrawals" | "balances" | "mixed" | "loan" | "none";
 type ColumnKind = "credit" | "debit" | "amount" | "balance" | "loan" | "other";
 
-const CREDIT_HEADING = /deposits?|credits?|additions/i;
+/** "Credits" heads a table; "Granite Valley Federal Credit Union" names the bank. */
+const CREDIT_HEADING = /deposits?|credits?(?!\s+union)|additions/i;
 const DEBIT_HEADING =
   /withdrawals?|debits?|checks?\s+paid|\bchecks\b|payments|purchases|service\s+(?:fees|charges)|\bfees\b|atm|card\s+transactions|subtractions/i;
 const BALANCE_HEADING =
@@ -28,8 +29,14 @@ const MIXED_HEADING =
 /** A loan or credit line listed beside the deposit accounts: its payments are not deposits. */
 const LOAN_HEADING = /\b(?:loan|line\s+of\s+credit|mortgage|heloc)\b/i;
 const ACCOUNT_HEADING_WORDS = /\b(?:savings|checking|share|draft|certificate|money\s+market)\b/i;
-const BALANCE_LINE =
-  /(?:beginning|opening|previous|starting|start|ending|end|closing|new)\s+balance|balance\s+(?:forward|brought|carried)/i;
+/** "Forward" as scans misread it: "FORNARD", "FONWARD", "FORWARO". */
+const FORWARD = "\\bf[o0][rn]\\w{2,4}\\b";
+const BALANCE_LINE = new RegExp(
+  `(?:beginning|opening|previous|starting|start|ending|end|closing|new)\\s+balance|balance\\s+(?:${FORWARD}|brought|carried)`,
+  "i",
+);
+/** A balance line that opens the table: the balance the first row starts from. */
+const OPENING_BALANCE = new RegExp(`beginning|opening|previous|starting|${FORWARD}|brought`, "i");
 const CREDIT_WORDS =
   /deposit|payroll|dir(?:ect)?\s*dep|ach\s+credit|credit\b(?!\s+card)|transfer\s+from|xfer\s+from|zelle\s+from|from\s+savings|refund|interest\s+(?:paid|earned)|dividend|reversal|incoming\s+wire|wire\s+(?:transfer\s+)?(?:in|from)/i;
 const DEBIT_WORDS =
@@ -140,7 +147,7 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
       const amounts = columnAmounts(line);
       if (BALANCE_LINE.test(line)) {
         const last = amounts[amounts.length - 1];
-        if (last && /beginning|opening|previous|starting|forward|brought/i.test(line)) {
+        if (last && OPENING_BALANCE.test(line)) {
           balance = signed(last);
           balanceFresh = true;
         }
@@ -177,7 +184,7 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
         transactions.push({
           page,
           line: index,
-          date: dateInPeriods(date.text, periods, order),
+          date: rowDate(page, date.text, periods, order),
           description,
           amount: Math.abs(change),
           direction: change > 0 ? "credit" : "debit",
@@ -192,20 +199,24 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
         .trim();
       // A line of dates and amounts only is a daily-balance row, not a transaction.
       if (!/[A-Za-z]{2,}/.test(description)) return;
-      let direction: Direction = "unknown";
-      if (amount.sign === "-") direction = "debit";
-      else if (amount.sign === "+") direction = "credit";
-      else if (entry.column === "credit" || entry.column === "debit") direction = entry.column;
-      else if (section === "deposits") direction = "credit";
-      else if (section === "withdrawals") direction = "debit";
       const runningBalance =
         placed.find((p) => p.column === "balance" && p !== entry)?.amount ??
         (amounts.length >= 2 ? amounts[amounts.length - 1] : undefined);
       const newBalance = runningBalance ? signed(runningBalance) : null;
+      // The balances printed just before and on the row differ by exactly its amount: arithmetic
+      // confirms the amount and settles its direction, over a heading, a column or a word (a scan
+      // reads "CREDIT UNION" as a heading and misplaces columns). Not over a printed sign.
+      const balanced = balanceFresh ? arithmeticDirection(balance, amount.value, newBalance) : null;
+      let direction: Direction = "unknown";
+      if (amount.sign === "-") direction = "debit";
+      else if (amount.sign === "+") direction = "credit";
+      else if (balanced) direction = balanced;
+      else if (entry.column === "credit" || entry.column === "debit") direction = entry.column;
+      else if (section === "deposits") direction = "credit";
+      else if (section === "withdrawals") direction = "debit";
       // A running balance column settles the direction of unsigned amounts.
       if (direction === "unknown" && balance !== null && newBalance !== null) {
-        if (Math.abs(balance + amount.value - newBalance) < 0.005) direction = "credit";
-        else if (Math.abs(balance - amount.value - newBalance) < 0.005) direction = "debit";
+        direction = arithmeticDirection(balance, amount.value, newBalance) ?? "unknown";
       }
       if (direction === "unknown") {
         const credit = CREDIT_WORDS.test(description);
@@ -221,10 +232,11 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
       transactions.push({
         page,
         line: index,
-        date: dateInPeriods(date.text, periods, order),
+        date: rowDate(page, date.text, periods, order),
         description,
         amount: amount.value,
         direction,
+        ...(balanced !== null && balanced === direction ? { balanced: true } : {}),
       });
     });
   }
@@ -241,6 +253,28 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
   return transactions;
 }
 
+/**
+ * A row's date. On a scan, a date outside the statement's periods (a week either side) is a
+ * misreading ("08/12/26" for 05/12/26): the row is undated rather than dated wrongly.
+ */
+function rowDate(page: PageText, text: string, periods: Period[], order: DateOrder): SimpleDate | null {
+  const date = dateInPeriods(text, periods, order);
+  if (!date || !page.ocr || periods.length === 0) return date;
+  const day = dayNumber(date);
+  const inside = periods.some(
+    (period) => day >= dayNumber(period.start) - 7 && day <= dayNumber(period.end) + 7,
+  );
+  return inside ? date : null;
+}
+
+/** Whether `amount` took `before` to `after` as a credit or a debit; null when neither, or unknown. */
+function arithmeticDirection(before: number | null, amount: number, after: number | null): Direction | null {
+  if (before === null || after === null || amount === 0) return null;
+  if (Math.abs(before + amount - after) < 0.005) return "credit";
+  if (Math.abs(before - amount - after) < 0.005) return "debit";
+  return null;
+}
+
 function checkRows(page: PageText, index: number, periods: Period[], order: DateOrder): Transaction[] {
   const line = page.lines[index] ?? "";
   const rows: Transaction[] = [];
@@ -251,7 +285,7 @@ function checkRows(page: PageText, index: number, periods: Period[], order: Date
     rows.push({
       page,
       line: index,
-      date: dateInPeriods(match[2] ?? "", periods, order),
+      date: rowDate(page, match[2] ?? "", periods, order),
       description: `Check ${match[1]}`,
       amount: amount.value,
       direction: "debit",

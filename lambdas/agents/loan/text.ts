@@ -15,6 +15,11 @@ export interface Citation {
   source?: "ocr";
   /** With `source: "ocr"`: how sure OCR was of the excerpt (0–100, its least certain column, or of the value it holds). */
   confidence?: number;
+  /**
+   * Arithmetic on the page confirms the excerpt's amount, whatever OCR's confidence:
+   * `running_balance`, the balances printed on the row before and on this row differ by exactly it.
+   */
+  confirmed_by?: "running_balance";
 }
 
 export const MAX_EXCERPT = 200;
@@ -466,17 +471,17 @@ export interface FoundAmount {
 }
 
 // Thousands may be grouped with periods where OCR read the commas as such ("7.010.73"): two
-// periods can only be that. Indian statements group lakhs and crores by two digits above the
+// periods can only be that; a scan may read a space after a comma ("16, 543.65"). Indian statements group lakhs and crores by two digits above the
 // thousands ("1,12,400.00", "2,04,880.75").
 const AMOUNT_PATTERN =
-  /(?<![\w/.,])([-+]\s?)?(\()?(\$\s?)?(-)?(\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:\.\d{3})+(?=\.\d{2})|\d+)\.(\d{2})(\))?(?:\s?(CR|DR)\b|(-)(?![\d\w]))?(?![\w/]|[.,]\d)/gi;
+  /(?<![\w/.,])([-+]\s?)?(\()?(\$\s?)?(-)?(\d{1,3}(?:,\s?\d{3})+|\d{1,2}(?:,\d{2})+,\d{3}|\d{1,3}(?:\.\d{3})+(?=\.\d{2})|\d+)\.(\d{2})(\))?(?:\s?(CR|DR)\b|(-)(?![\d\w]))?(?![\w/]|[.,]\d)/gi;
 
 /** Money amounts with cents: 1,850.00, $5,230.18, -35.00, (35.00), 120.00 CR. */
 export function findAmounts(text: string): FoundAmount[] {
   const result: FoundAmount[] = [];
   AMOUNT_PATTERN.lastIndex = 0;
   for (let match = AMOUNT_PATTERN.exec(text); match; match = AMOUNT_PATTERN.exec(text)) {
-    const value = Number(`${(match[5] ?? "").replace(/[,.]/g, "")}.${match[6]}`);
+    const value = Number(`${(match[5] ?? "").replace(/[,.\s]/g, "")}.${match[6]}`);
     const negative =
       match[1]?.trim() === "-" ||
       match[4] === "-" ||

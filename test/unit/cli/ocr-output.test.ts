@@ -62,6 +62,14 @@ describe("citations of pages read by OCR", () => {
               confidence: 93,
             },
             { document: SCAN, page: 3, excerpt: "Date 03/14/2026", source: "ocr" },
+            {
+              document: SCAN,
+              page: 4,
+              excerpt: "05/12/26  DEPOSIT AT BRANCH  9,800.00  16,543.65",
+              source: "ocr",
+              confidence: 81,
+              confirmed_by: "running_balance",
+            },
           ] as never),
         }),
       ),
@@ -74,6 +82,8 @@ describe("citations of pages read by OCR", () => {
       `      ↳ ${SCAN} p.1 [OCR 93%] "Signature of officer Jane Doe"`,
       // No confidence came with it: still marked as an OCR read.
       `      ↳ ${SCAN} p.3 [OCR] "Date 03/14/2026"`,
+      // An amount the statement's running balance confirms says so beside the confidence.
+      `      ↳ ${SCAN} p.4 [OCR 81%, confirmed by the running balance] "05/12/26 DEPOSIT AT BRANCH 9,800.00 16,543.65"`,
     ]);
   });
 

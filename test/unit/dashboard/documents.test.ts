@@ -23,6 +23,15 @@ describe("citations and fields from OCR pages", () => {
     });
     expect(citationOcr({ document: "a.pdf", source: "ocr", confidence: 92.6 })).toEqual({ confidence: 93 });
     expect(citationOcr({ document: "a.pdf", source: "ocr" })).toEqual({ confidence: null });
+    // An amount the running balance confirms says so; an unknown confirmation is not shown.
+    expect(
+      citationOcr({ document: "a.pdf", source: "ocr", confidence: 81, confirmed_by: "running_balance" }),
+    ).toEqual({ confidence: 81, confirmed: "confirmed by the running balance" });
+    for (const odd of ["toString", "guess", 1]) {
+      expect(citationOcr({ document: "a.pdf", source: "ocr", confidence: 81, confirmed_by: odd })).toEqual({
+        confidence: 81,
+      });
+    }
     for (const odd of [-1, 101, "93", Number.NaN, null]) {
       expect(citationOcr({ document: "a.pdf", source: "ocr", confidence: odd }), String(odd)).toEqual({
         confidence: null,

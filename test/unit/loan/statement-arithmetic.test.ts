@@ -1,0 +1,151 @@
+// A statement's own arithmetic as evidence: the running balance printed on each row settles a
+// row's direction and confirms its amount, whatever a scan did to the headings and however unsure
+// OCR was of the digits. The statement is drawn as a text PDF, then its text handed to the engine as
+// OCR would (every page `source: "ocr"`, each column with a confidence) so each rule is checked
+// exactly; real scans of such statements are measured by bench/scans.ts.
+import { describe, expect, it } from "vitest";
+import { buildTextPdf, type SimpleLine } from "../../../examples/samples.ts";
+import type { ExtractedDocument } from "../../../lambdas/agents/loan/pdf-text.ts";
+import { readStatement } from "../../../lambdas/agents/loan/statement-fields.ts";
+import { findAmounts } from "../../../lambdas/agents/loan/text.ts";
+import { BANK_METADATA, evaluate, pdf, verdictOf } from "./fixtures.ts";
+
+// Monthly income $8,000: a deposit above $4,000 needs a letter of explanation.
+const METADATA = { ...BANK_METADATA, as_of_date: "2026-02-20" };
+
+/**
+ * A credit union's one-page statement as a phone photo reads it: the bank's name carries the word
+ * "CREDIT", the column header kept only "POST DATE  DESCRIPTION", "BALANCE FORWARD" lost a letter.
+ */
+async function creditUnionStatement(
+  rows: string[][],
+  opening = "BALANCE FORNARD",
+): Promise<ExtractedDocument> {
+  const lines: SimpleLine[] = [
+    [[50, "GRANITE VALLEY FEDERAL CREDIT UNION"]],
+    [
+      [50, "JANE Q DOE"],
+      [330, "STATEMENT PERIOD 01/01/26 THRU 01/31/26"],
+    ],
+    [
+      [50, "SHARE DRAFT CHECKING"],
+      [330, "ACCOUNT ******5512"],
+    ],
+    [
+      [50, "POST DATE"],
+      [110, "DESCRIPTION"],
+    ],
+    [
+      [50, "01/01/26"],
+      [110, opening],
+      [500, "2,000.00"],
+    ],
+    ...rows.map((row) =>
+      row.map((text, index): [number, string] => [[50, 110, 400, 500][index] ?? 50, text]),
+    ),
+  ];
+  return pdf(await buildTextPdf([lines]), "granite.pdf");
+}
+
+/** The document as OCR would hand it over: every column read at `confidence`, or what `lower` says. */
+function asScanned(
+  document: ExtractedDocument,
+  confidence: number,
+  lower: (cell: string) => number | undefined = () => undefined,
+): ExtractedDocument {
+  if (!document.cells) throw new Error("the statement has no columns");
+  return {
+    ...document,
+    has_text_layer: false,
+    cells: document.cells.map((page) =>
+      page.map((line) => line.map((cell) => ({ ...cell, confidence: lower(cell.text) ?? confidence }))),
+    ),
+    page_sources: document.pages.map(() => ({ source: "ocr", confidence })),
+    ocr: { engine: "tesseract", pages: document.pages.map((_, index) => index + 1), seconds: 1, confidence },
+  };
+}
+
+const ROWS = [
+  ["01/03/26", "WITHDRAWAL ACH EVERSOURCE ENERGY", "118.42", "1,881.58"],
+  ["01/05/26", "DEPOSIT ACH CONCORD MEDICAL PAYROLL", "2,961.40", "4,842.98"],
+  ["01/12/26", "DEPOSIT AT BRANCH - CHECK 4471 HOLLIS NH", "9,800.00", "14,642.98"],
+  ["01/14/26", "WITHDRAWAL ACH TOYOTA FINANCIAL SVCS", "5,389.27", "9,253.71"],
+  ["01/31/26", "DIVIDEND", "1.48", "9,255.19"],
+];
+
+describe("a statement's running balance", () => {
+  it("settles each row's direction: a bank named Credit Union does not make every row a deposit", async () => {
+    const statement = readStatement(await creditUnionStatement(ROWS));
+    expect(
+      statement?.transactions.map((row) => [row.description, row.amount, row.direction, row.balanced]),
+    ).toEqual([
+      ["WITHDRAWAL ACH EVERSOURCE ENERGY", 118.42, "debit", true],
+      ["DEPOSIT ACH CONCORD MEDICAL PAYROLL", 2961.4, "credit", true],
+      ["DEPOSIT AT BRANCH - CHECK 4471 HOLLIS NH", 9800, "credit", true],
+      ["WITHDRAWAL ACH TOYOTA FINANCIAL SVCS", 5389.27, "debit", true],
+      ["DIVIDEND", 1.48, "credit", true],
+    ]);
+    // A row whose balance was lost has only its words: a share draft is not a deposit.
+    const unbalanced = readStatement(
+      await creditUnionStatement([...ROWS, ["01/20/26", "SHARE DRAFT #3302", "85.00", ""]]),
+    );
+    expect(unbalanced?.transactions.at(-1)).toMatchObject({ amount: 85, direction: "unknown" });
+    expect(unbalanced?.transactions.at(-1)?.balanced).toBeUndefined();
+    // The misread "BALANCE FORNARD" opened the table; it is no transaction of $2,000.00.
+    const verdict = verdictOf(evaluate(METADATA, [await creditUnionStatement(ROWS)]), "BS_LARGE_DEPOSITS");
+    expect(verdict.status).toBe("not_fulfilled");
+    expect(verdict.letters_of_explanation?.map((letter) => [letter.date, letter.amount])).toEqual([
+      ["2026-01-12", 9800],
+    ]);
+  });
+
+  it("confirms a deposit OCR read unsure, so a not_fulfilled can rest on it", async () => {
+    const digits = (cell: string) => (/\d/.test(cell) ? 81 : undefined);
+    const scanned = asScanned(await creditUnionStatement(ROWS), 88, digits);
+    const verdict = verdictOf(evaluate(METADATA, [scanned]), "BS_LARGE_DEPOSITS");
+    expect(verdict.status, verdict.reason).toBe("not_fulfilled");
+    expect(verdict.citations).toEqual([
+      expect.objectContaining({ confirmed_by: "running_balance", source: "ocr", confidence: 81 }),
+    ]);
+    expect(verdict.reason).toContain(
+      "confirmed by arithmetic on a scan read below the 90% bar: on page 1 of granite.pdf (read by OCR at 81%, the page at 88%), the running balances printed before and on the row differ by exactly its amount",
+    );
+  });
+
+  it("confirms nothing when the balances do not add up: the same unsure read is not enough", async () => {
+    // The deposit's balance misread (14,642.98 as 14,642.96): the arithmetic no longer holds.
+    const misread = ROWS.map((row) => (row[3] === "14,642.98" ? [...row.slice(0, 3), "14,642.96"] : row));
+    const digits = (cell: string) => (/\d/.test(cell) ? 81 : undefined);
+    const verdict = verdictOf(
+      evaluate(METADATA, [asScanned(await creditUnionStatement(misread), 88, digits)]),
+      "BS_LARGE_DEPOSITS",
+    );
+    expect(verdict.status).toBe("insufficient_evidence");
+    expect(verdict.reason).toContain("below the 90% required for a not_fulfilled");
+    expect(verdict.citations[0]?.confirmed_by).toBeUndefined();
+  });
+
+  it("does not date a scanned row by a misread date outside the statement's period", async () => {
+    const misdated = ROWS.map((row) => (row[2] === "9,800.00" ? ["01/12/28", ...row.slice(1)] : row));
+    const verdict = verdictOf(
+      evaluate(METADATA, [asScanned(await creditUnionStatement(misdated), 95)]),
+      "BS_LARGE_DEPOSITS",
+    );
+    expect(verdict.letters_of_explanation?.map((letter) => [letter.date, letter.amount])).toEqual([
+      [null, 9800],
+    ]);
+    // The same date printed in a text PDF is what the statement says.
+    const printed = verdictOf(
+      evaluate(METADATA, [await creditUnionStatement(misdated)]),
+      "BS_LARGE_DEPOSITS",
+    );
+    expect(printed.letters_of_explanation?.[0]?.date).toBe("2028-01-12");
+  });
+});
+
+describe("amounts a scan spaced", () => {
+  it("reads a space after a thousands comma as part of the amount", () => {
+    expect(findAmounts("9,800.00  16, 543.65").map((amount) => amount.value)).toEqual([9800, 16543.65]);
+    expect(findAmounts("1, 234, 567.89").map((amount) => amount.value)).toEqual([1234567.89]);
+  });
+});
