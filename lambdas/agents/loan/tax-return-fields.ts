@@ -138,6 +138,15 @@ function titledAsAnotherForm(page: PageText): boolean {
   return top.some((line) => segments(line).some((part) => OTHER_FORM_TITLE.test(part.text)));
 }
 
+/**
+ * The pages that are page 1, else those that print its title: a scan too poor for its income lines
+ * and captions (a return printed two pages to a sheet) still shows which page holds the boxes.
+ */
+function pageOneOrTitled(view: ReturnPages): PageText[] {
+  if (view.pageOne.length > 0) return view.pageOne;
+  return view.pages.filter((page) => PAGE_ONE_TITLE.test(page.text) && !titledAsAnotherForm(page));
+}
+
 /** Page 1 first: the identification boxes and the signature live there. */
 export function searchOrder(view: ReturnPages): PageText[] {
   return [...view.pageOne, ...view.pages.filter((page) => !view.pageOne.includes(page))];
@@ -521,7 +530,7 @@ export function findEin(view: ReturnPages): Lookup<string> {
     }
   }
   // No label: a hyphenated NN-NNNNNNN standing on page 1 that is nobody else's.
-  for (const page of view.pageOne) {
+  for (const page of pageOneOrTitled(view)) {
     for (let index = 0; index < preparerBlockStart(page); index++) {
       const line = page.lines[index] ?? "";
       if (OTHER_PARTY.test(line)) continue;

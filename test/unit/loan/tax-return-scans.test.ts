@@ -173,4 +173,34 @@ describe("captions as scans read them", () => {
     expect(near.status, near.reason).toBe("not_fulfilled");
     expect(near.reason).toContain("45-6789012");
   });
+
+  it("takes a lone hyphenated EIN from the page that prints page 1's title when no page reads as page 1", async () => {
+    // A two-up sheet at half size: the title and the EIN survive, the income lines and captions do not.
+    const sheet = (ein: string) =>
+      buildTextPdf([
+        [
+          "Form 1120 U.S. CorporationIncome Tax Return  2024",
+          "» ” Compensation of oficers (see structions - afiach Form 1125.6)",
+          ein,
+          "Acme Widgets, Inc.",
+          "1a  Grows  sates  1.864.200",
+          "Paid PreparerUse Only",
+          "Dana K. Ruiz  Ruiz Tax 8 Accounting LLC  45-6789012",
+        ],
+        ["Form 1120 (2024)  Page 6", "SCHEDULE L - BALANCE SHEETS PER BOOKS", "Total assets  1,284,500"],
+      ]);
+    const titled = verdictOf(
+      evaluate(TAX_METADATA, [await pdf(await sheet("12-3456789"), "two-up.pdf")]),
+      "TR_EIN_MATCH",
+    );
+    expect(titled.status, titled.reason).toBe("fulfilled");
+    expect(titled.reason).toContain("no label beside it; matched by value");
+    // The preparer's number below the preparer's block is never the return's.
+    const none = verdictOf(
+      evaluate(TAX_METADATA, [await pdf(await sheet(""), "no-ein.pdf")]),
+      "TR_EIN_MATCH",
+    );
+    expect(none.status).toBe("insufficient_evidence");
+    expect(none.reason).toContain("could not locate the EIN");
+  });
 });
