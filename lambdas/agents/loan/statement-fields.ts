@@ -283,6 +283,12 @@ const IBAN_BESIDE = /\bIBAN\b\s*:?\s*[A-Z]{2}\d{2}((?:\s{1,2}[A-Z0-9]{4}){2,7}(?
 /** A label standing alone in its column, its number beside it or under it. */
 const ACCOUNT_HEADING =
   /^(?:your\s+)?(?:(?:account|acct|member)\.?\s*(?:number|no\.?|num|#)|(?:account|acct)\.?\s+ending\s*(?:in)?)\s*:?$/i;
+/**
+ * The bare word "Account" in a column of its own, a scan's reading of its mask run into it
+ * ("ACCOUNT*"): its value beside it counts only when masked ("*7186", "******7186").
+ */
+const BARE_ACCOUNT_LABEL = /^(?:account|acct)\.?[:#]?[*xX•]*$/i;
+const MASKED_VALUE = /^[*xX•][*xX•\s]*(\d{4})$/;
 /** An account number as printed: digits, masked digits, separators (12-3140-0412876-00, XXXXXX1234). */
 const ACCOUNT_VALUE = /^[\dxX*•.\- ]+$/;
 const MASKED_ACCOUNT = /(?:[*xX•]{3,}|\.{3})[-\s]?(\d{4})\b/;
@@ -326,6 +332,22 @@ function readAccounts(pages: PageText[]): Array<Located<string>> {
               page,
               line: index,
               offset: part.start + match.index,
+              source: "label",
+              confidence: 1,
+            });
+            return;
+          }
+        }
+        if (BARE_ACCOUNT_LABEL.test(part.text)) {
+          const parts = segments(line);
+          const next = parts[parts.findIndex((p) => p.start === part.start) + 1];
+          const masked = next ? MASKED_VALUE.exec(next.text.trim()) : null;
+          if (next && masked?.[1]) {
+            accounts.push({
+              value: masked[1],
+              page,
+              line: index,
+              offset: next.start,
               source: "label",
               confidence: 1,
             });

@@ -307,6 +307,35 @@ describe("account numbers", () => {
     expect(field(document, "account_number")).toMatchObject({ found: true, value: "1234", source: "label" });
   });
 
+  it("reads a masked number in the column beside a bare 'Account', as a scan splits them, never an unmasked one", async () => {
+    const beside = async (label: string, value: string) =>
+      field(
+        await statement({
+          header: [
+            [
+              [50, "Account Holder: Jane Q. Doe"],
+              [330, "Statement Period 01/01/26 through 01/31/26"],
+            ],
+            [
+              [50, "SHARE DRAFT CHECKING"],
+              [250, label],
+              [330, value],
+            ],
+          ],
+        }),
+        "account_number",
+      );
+    expect(await beside("ACCOUNT", "******1234")).toMatchObject({
+      found: true,
+      value: "1234",
+      source: "label",
+    });
+    // A photo read the mask's first star into the label and lost the rest but one.
+    expect(await beside("ACCOUNT*", "*1234")).toMatchObject({ found: true, value: "1234" });
+    // An unmasked figure beside the bare word is no account number: a balance, a count.
+    expect(await beside("ACCOUNT", "1234")).toMatchObject({ found: false });
+  });
+
   it("does not take an amount printed after 'Savings Account' for its number", async () => {
     const document = await statement({
       header: [
