@@ -350,26 +350,89 @@ function plausibleYear(year: number): boolean {
   return Number.isInteger(year) && year > 1900 && year < 2200;
 }
 
-/** The return's tax year from its most authoritative statement: page 1's heading beats a footer. */
+/**
+ * The return's tax year from its most authoritative statement: page 1's heading beats a footer. On
+ * a scan, a calendar year printed in several places (the heading's line, the title's big year, the
+ * "Form 1120 (2024)" header of every later page) is cited where OCR read it surest, the places
+ * agreeing: the small heading line is often the worst read.
+ */
 export function findTaxYear(view: ReturnPages): Lookup<TaxYear> {
+  const readings = taxYearReadings(view);
+  const first = readings[0];
+  if (!first) {
+    return {
+      note: `could not locate the tax year in ${describePages(searchOrder(view))}: no "For calendar year YYYY", "tax year beginning <date>", "Tax year ended <date>" or "Form 1120 (YYYY)"`,
+    };
+  }
+  if (!first.page.ocr || first.value.end) return first;
+  const agreeing = readings.filter((reading) => reading.value.year === first.value.year && !reading.value.end);
+  return agreeing.reduce((best, reading) => (yearReadAt(reading) > yearReadAt(best) ? reading : best), first);
+}
+
+/** How sure OCR was of the year a reading cites (0–100): its surest column holding the year. */
+function yearReadAt(reading: Located<TaxYear>): number {
+  const year = String(reading.value.year);
+  const lines = reading.citation.excerpt.split("\n");
+  const confidences = reading.page.lines.flatMap((line, index) =>
+    lines.some((cited) => line.includes(cited.trim()) || cited.includes(line.trim()))
+      ? (reading.page.cells?.[index] ?? [])
+          .filter((cell) => cell.text.includes(year) && cell.confidence !== undefined)
+          .map((cell) => cell.confidence as number)
+      : [],
+  );
+  return confidences.length > 0 ? Math.max(...confidences) : 0;
+}
+
+/** Every statement of the tax year the return makes, the most authoritative first. */
+function taxYearReadings(view: ReturnPages): Array<Located<TaxYear>> {
   const order = searchOrder(view);
+  const readings: Array<Located<TaxYear>> = [];
   for (const { label, pattern, source, read } of YEAR_PATTERNS) {
     for (const page of order) {
       const match = pattern.exec(page.text);
       const reading = match ? read(match) : null;
       if (match && reading && plausibleYear(reading.year)) {
         const line = lineOfOffset(page, match.index);
-        return located(
-          { ...reading, label },
-          page,
-          source,
-          line,
-          lineOfOffset(page, match.index + match[0].length - 1),
+        readings.push(
+          located(
+            { ...reading, label },
+            page,
+            source,
+            line,
+            lineOfOffset(page, match.index + match[0].length - 1),
+          ),
         );
+        break;
       }
     }
   }
   // A header table: "Tax year ended" heading with the date in the row below.
+  readings.push(...yearUnderHeading(order));
+  // The form's own year: "Form 1120 (2024)" footers, a "2024 Form 1120" or "2024 U.S. Corporation…" title.
+  for (const pattern of [
+    /\bForm\s*1120\s*\((\d{4})\)/i,
+    /\b((?:19|20)\d{2})\s+(?:Form\s*1120\b|U\.?\s?S\.?\s+Corporation\s+Income\s+Tax\s+Return)/i,
+    /\bU\.?\s?S\.?\s+Corporation\s*Income\s+Tax\s+Return\s+((?:19|20)\d{2})\b/i,
+  ]) {
+    for (const page of order) {
+      const match = pattern.exec(page.text);
+      if (match && plausibleYear(Number(match[1]))) {
+        readings.push(
+          located(
+            { year: Number(match[1]), end: null, label: "Form 1120 (year)" },
+            page,
+            "position",
+            lineOfOffset(page, match.index),
+          ),
+        );
+        break;
+      }
+    }
+  }
+  return readings;
+}
+
+function yearUnderHeading(order: PageText[]): Array<Located<TaxYear>> {
   for (const page of order) {
     for (let index = 0; index < page.lines.length; index++) {
       for (const part of segments(page.lines[index] ?? "")) {
@@ -380,32 +443,13 @@ export function findTaxYear(view: ReturnPages): Lookup<TaxYear> {
           const date = findDates(cell.text)[0];
           const reading = date ? fromYearEnd(date.text) : null;
           if (reading && plausibleYear(reading.year)) {
-            return located({ ...reading, label: "Tax year ended" }, page, "table", index, line);
+            return [located({ ...reading, label: "Tax year ended" }, page, "table", index, line)];
           }
         }
       }
     }
   }
-  // The form's own year: "Form 1120 (2024)" footers, a "2024 Form 1120" or "2024 U.S. Corporation…" title.
-  for (const pattern of [
-    /\bForm\s*1120\s*\((\d{4})\)/i,
-    /\b((?:19|20)\d{2})\s+(?:Form\s*1120\b|U\.?\s?S\.?\s+Corporation\s+Income\s+Tax\s+Return)/i,
-  ]) {
-    for (const page of order) {
-      const match = pattern.exec(page.text);
-      if (match && plausibleYear(Number(match[1]))) {
-        return located(
-          { year: Number(match[1]), end: null, label: "Form 1120 (year)" },
-          page,
-          "position",
-          lineOfOffset(page, match.index),
-        );
-      }
-    }
-  }
-  return {
-    note: `could not locate the tax year in ${describePages(order)}: no "For calendar year YYYY", "tax year beginning <date>", "Tax year ended <date>" or "Form 1120 (YYYY)"`,
-  };
+  return [];
 }
 
 // ---------------------------------------------------------------- EIN

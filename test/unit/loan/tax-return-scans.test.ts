@@ -4,7 +4,27 @@
 // rule is checked exactly; the scans themselves are measured in BENCHMARKS.md.
 import { describe, expect, it } from "vitest";
 import { buildTextPdf } from "../../../examples/samples.ts";
+import type { ExtractedDocument } from "../../../lambdas/agents/loan/pdf-text.ts";
 import { evaluate, pdf, TAX_METADATA, verdictOf } from "./fixtures.ts";
+
+/** The document as OCR would hand it over: each column read as sure as `confidenceOf` says. */
+function asScanned(document: ExtractedDocument, confidenceOf: (cell: string) => number): ExtractedDocument {
+  if (!document.cells) throw new Error("the document has no columns");
+  return {
+    ...document,
+    has_text_layer: false,
+    cells: document.cells.map((page) =>
+      page.map((line) => line.map((cell) => ({ ...cell, confidence: confidenceOf(cell.text) }))),
+    ),
+    page_sources: document.pages.map(() => ({ source: "ocr", confidence: 85 })),
+    ocr: {
+      engine: "tesseract",
+      pages: document.pages.map((_, index) => index + 1),
+      seconds: 1,
+      confidence: 85,
+    },
+  };
+}
 
 describe("captions as scans read them", () => {
   it("finds the block as a photo reads it: the declaration garbled, Sign and the caption's first word lost", async () => {
@@ -202,5 +222,36 @@ describe("captions as scans read them", () => {
     );
     expect(none.status).toBe("insufficient_evidence");
     expect(none.reason).toContain("could not locate the EIN");
+  });
+
+  it("cites a scanned return's calendar year where OCR read it surest, when the places agree", async () => {
+    const printed = (header: string) =>
+      buildTextPdf([
+        [
+          "Form 1120  U.S. Corporation Income Tax Return",
+          "For calendar year 2024 or tax year beginning , ending",
+          "Name of corporation: ACME WIDGETS INC",
+          "EIN: 12-3456789",
+          "Taxable income  268,850",
+          "Total tax  56,459",
+        ],
+        [header, "SCHEDULE L - BALANCE SHEETS PER BOOKS", "Total assets  1,284,500"],
+      ]);
+    // The heading's small print read unsure, the later page's header surely.
+    const confidence = (cell: string) => (/calendar year/.test(cell) ? 64 : 96);
+    const read = async (header: string) =>
+      verdictOf(
+        evaluate(TAX_METADATA, [asScanned(await pdf(await printed(header), "scan.pdf"), confidence)]),
+        "TR_TAX_YEAR",
+      );
+    const agreeing = await read("Form 1120 (2024)  Page 6");
+    expect(agreeing.status, agreeing.reason).toBe("fulfilled");
+    expect(agreeing.citations).toEqual([
+      expect.objectContaining({ page: 2, excerpt: "Form 1120 (2024) Page 6", confidence: 96 }),
+    ]);
+    // Places that disagree leave the heading's reading, and its doubt, standing.
+    const disagreeing = await read("Form 1120 (2023)  Page 6");
+    expect(disagreeing.status).toBe("insufficient_evidence");
+    expect(disagreeing.reason).toContain("tax_year on page 1 of scan.pdf was read by OCR at 64% confidence");
   });
 });
