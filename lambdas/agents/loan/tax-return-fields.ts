@@ -365,7 +365,9 @@ export function findTaxYear(view: ReturnPages): Lookup<TaxYear> {
     };
   }
   if (!first.page.ocr || first.value.end) return first;
-  const agreeing = readings.filter((reading) => reading.value.year === first.value.year && !reading.value.end);
+  const agreeing = readings.filter(
+    (reading) => reading.value.year === first.value.year && !reading.value.end,
+  );
   return agreeing.reduce((best, reading) => (yearReadAt(reading) > yearReadAt(best) ? reading : best), first);
 }
 
