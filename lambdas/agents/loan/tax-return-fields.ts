@@ -72,7 +72,7 @@ const YEAR_LINE = new RegExp(
   `${scannedPhrase("For calendar year")}|${scannedPhrase("tax year beginning")}`,
   "i",
 );
-/** Lines only page 1 prints: the income and deduction lines. */
+/** Lines only page 1 prints: the income, deduction, tax and payment lines. */
 const PAGE_ONE_LINES = [
   "Gross receipts",
   "Cost of goods sold",
@@ -81,6 +81,9 @@ const PAGE_ONE_LINES = [
   "Taxable income",
   "Compensation of officers",
   "Total tax",
+  "Total payments and credits",
+  "Amount owed",
+  "Overpayment",
 ].map((phrase) => new RegExp(`${scannedPhrase(phrase)}\\b`, "i"));
 
 export interface ReturnPages {
@@ -237,7 +240,7 @@ export function findPageOne(view: ReturnPages): Lookup<string> {
 const SCHEDULE = scannedPhrase("Schedule");
 const BALANCE_SHEETS = `${scannedPhrase("Balance Sheet")}s?`;
 const SCHEDULE_L_HEADING = new RegExp(
-  `^${SCHEDULE}\\s+L\\b(?:\\s*\\(Form\\s*1120\\))?[\\s\\-–—:.|]*${BALANCE_SHEETS}(?:\\s+per\\s+Books)?|^${BALANCE_SHEETS}\\s+per\\s+Books\\s*[\\s\\-–—:.|(]*${SCHEDULE}\\s+L\\b`,
+  `^${SCHEDULE}\\s*L\\b(?:\\s*\\(Form\\s*1120\\))?[\\s\\-–—:.|]*${BALANCE_SHEETS}(?:\\s+per\\s+Books)?|^${BALANCE_SHEETS}\\s+per\\s+Books\\s*[\\s\\-–—:.|(]*${SCHEDULE}\\s*L\\b`,
   "i",
 );
 // A scan's OCR may run the title's words together ("BalanceSheets per Books") or lose its first
@@ -253,8 +256,9 @@ const SCHEDULE_L_TITLE_ONLY = new RegExp(
  */
 const FORM_1120_RUNNING_HEADER =
   /^\s*Form\s*1120(?![-\s]*[A-Z]\b)\s*(?:\((?:19|20)\d{2}\)|[^\n]*\bPa[a-z]{0,2}\s*\d)/im;
+/** Lines only a balance sheet prints (Schedule L's first asset line among them). */
 const BALANCE_SHEET_LINE =
-  /Total\s+assets|Total\s+liabilities|Retained\s+earnings|Beginning\s+of\s+tax\s+year|End\s+of\s+tax\s+year/i;
+  /Total\s+assets|Total\s+liabilities|Retained\s+earnings|Beginning\s+of\s+tax\s+year|End\s+of\s+tax\s+year|Trade\s+notes\s+and\s+accounts|Loans\s+(?:to|from)\s+shareholders|Capital\s+stock/i;
 
 /**
  * Schedule L is a heading followed by a balance sheet: a cover letter's "Forms included: …

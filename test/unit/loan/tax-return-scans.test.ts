@@ -3,7 +3,7 @@
 // "Here". The text is laid out as OCR lays out what it read (cells at their x positions), so each
 // rule is checked exactly; the scans themselves are measured in BENCHMARKS.md.
 import { describe, expect, it } from "vitest";
-import { buildTextPdf } from "../../../examples/samples.ts";
+import { buildTextPdf, type SimpleLine } from "../../../examples/samples.ts";
 import type { ExtractedDocument } from "../../../lambdas/agents/loan/pdf-text.ts";
 import { evaluate, pdf, TAX_METADATA, verdictOf } from "./fixtures.ts";
 
@@ -253,5 +253,50 @@ describe("captions as scans read them", () => {
     const disagreeing = await read("Form 1120 (2023)  Page 6");
     expect(disagreeing.status).toBe("insufficient_evidence");
     expect(disagreeing.reason).toContain("tax_year on page 1 of scan.pdf was read by OCR at 64% confidence");
+  });
+
+  it("knows a two-up sheet's half-size page 1 and Schedule L by the lines a scan kept of them", async () => {
+    // Page 1's income lines misread ("Grows sates", "Tots! tas"); its payment lines read.
+    const pageOne = [
+      "Form 1120 U.S. CorporationIncome Tax Return  2024",
+      "1a  Grows  sates  1.864.200",
+      "Tots! tas (SchadeJ Pant |e 11)",
+      "Total payments and credits (Schedule J. Part BL ne 23)  1.020.300",
+      "Amount owed ¥ ire 33 matter than Pe total of ies 31.32 andM4",
+      "Overpayment. ¥ ine 33 Shan Se total of 31. 32 and4",
+    ];
+    // Schedule J and Schedule L side by side; of the balance sheet only its first asset line read.
+    const scheduleL: SimpleLine[] = [
+      "Form 1120 (2024)  Page3  Form 1120 (2024)  Page4",
+      [
+        [50, "ScheduleJ Tax Computationand Payment"],
+        [330, "ScheduleL BalanceSheets per Books"],
+      ],
+      "ScheduleK Other Information(see instructions)  Trade notes and accounts  142.300  151,880",
+      "Tota  676.495",
+    ];
+    const complete = verdictOf(
+      evaluate(TAX_METADATA, [await pdf(await buildTextPdf([pageOne, scheduleL]), "two-up.pdf")]),
+      "TR_COMPLETE",
+    );
+    expect(complete.status, complete.reason).toBe("fulfilled");
+    expect(complete.reason).toContain(
+      "page 1 (two-up.pdf page 1) and Schedule L, Balance Sheets per Books (two-up.pdf page 2)",
+    );
+    // The title with one payment line is a cover letter's kind of page, not page 1.
+    const letter = verdictOf(
+      evaluate(TAX_METADATA, [
+        await pdf(
+          await buildTextPdf([
+            ["Your 2024 U.S. Corporation Income Tax Return is enclosed.", "Amount owed: none"],
+            scheduleL,
+          ]),
+          "letter.pdf",
+        ),
+      ]),
+      "TR_COMPLETE",
+    );
+    expect(letter.status).not.toBe("fulfilled");
+    expect(letter.reason).toContain("could not locate Form 1120 page 1");
   });
 });
