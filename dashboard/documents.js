@@ -24,6 +24,7 @@ export function ocrConfidence(value) {
 /** What confirmed a cited amount beyond OCR's confidence, in words. */
 const CONFIRMATIONS = {
   running_balance: "confirmed by the running balance",
+  deposits_total: "confirmed by the deposits total",
 };
 
 /**

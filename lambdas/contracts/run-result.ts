@@ -20,7 +20,7 @@ export interface ConditionFinding {
     source?: "ocr";
     confidence?: number;
     /** With `source: "ocr"`: arithmetic on the page confirms the cited amount, whatever the confidence. */
-    confirmed_by?: "running_balance";
+    confirmed_by?: "running_balance" | "deposits_total";
   }>;
   [key: string]: unknown;
 }

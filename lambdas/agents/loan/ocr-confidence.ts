@@ -261,10 +261,21 @@ export function enforceOcrConfidence(
     citation.confidence >= SURE_CITATION_MINIMUM;
   // An amount the page's own arithmetic confirms (the running balance moves by exactly it) is no
   // misreading, whatever OCR's confidence in its characters.
-  const confirmed = (citation: Citation) =>
-    citation.confirmed_by !== undefined &&
-    citation.confidence !== undefined &&
-    citation.confidence >= verifiedMinimum;
+  const readAtAll = (citation: Citation) =>
+    citation.confidence !== undefined && citation.confidence >= verifiedMinimum;
+  const arithmetic = (citation: Citation) => citation.confirmed_by !== undefined && readAtAll(citation);
+  // A conclusion from absence over a statement whose deposit rows sum to the total it prints rests
+  // on that sum: every deposit was read, and read right, however unsure OCR was page by page.
+  const reconciled = new Set(
+    fromAbsence
+      ? finding.citations
+          .filter((citation) => citation.confirmed_by === "deposits_total" && arithmetic(citation))
+          .map((citation) => citation.document)
+      : [],
+  );
+  // Every amount of a reconciled statement is confirmed by its sum: its largest deposit, cited as
+  // an example, however unsure OCR was of the row's words.
+  const confirmed = (citation: Citation) => arithmetic(citation) || reconciled.has(citation.document);
   const standsOnItsOwn = (citation: Citation) => verified(citation) || sure(citation) || confirmed(citation);
   // A page needs only the verification's minimum when every citation on it verifies a stated value
   // or was read surely.
@@ -316,7 +327,8 @@ export function enforceOcrConfidence(
       documents.filter((document) => cited.has(document.document)),
       minimum,
       fromAbsence ? undefined : (document, page) => citedPages.has(`${page}\n${document}`),
-      (document, page) => (verifiedPages.has(`${page}\n${document}`) ? verifiedMinimum : minimum),
+      (document, page) =>
+        verifiedPages.has(`${page}\n${document}`) || reconciled.has(document) ? verifiedMinimum : minimum,
     ),
   );
   if (doubts.length === 0) {
@@ -332,10 +344,16 @@ export function enforceOcrConfidence(
     );
     const balanced = finding.citations.filter(
       (citation) =>
+        citation.confirmed_by === "running_balance" &&
         !verified(citation) &&
         !sure(citation) &&
         confirmed(citation) &&
         ((citation.confidence ?? 100) < bar || pageConfidence(documents, citation) < minimum),
+    );
+    const summed = [...reconciled].filter((document) =>
+      documents
+        .find((candidate) => candidate.document === document)
+        ?.page_sources?.some((source) => source.source === "ocr" && source.confidence < minimum),
     );
     const notes = [
       below.length > 0
@@ -346,6 +364,9 @@ export function enforceOcrConfidence(
         : null,
       balanced.length > 0
         ? `confirmed by arithmetic on a scan read below the ${bar}% bar: on ${[...new Set(balanced.map(readAs))].join(", ")}, the running balances printed before and on the row differ by exactly its amount`
+        : null,
+      summed.length > 0
+        ? `confirmed by arithmetic on a scan read below the ${minimum}% bar: the deposit rows read on ${summed.join(", ")} sum to the deposits total it prints, so none was missed or misread`
         : null,
     ].filter((note): note is string => note !== null);
     if (notes.length === 0) return finding;

@@ -249,14 +249,33 @@ export function evaluateLargeDeposits(context: EvaluationContext): Finding {
           ? citationOf(s.periods[0])
           : cite((s.transactions[0] as Transaction).page, (s.transactions[0] as Transaction).line),
       );
+  // A statement whose deposit rows sum to the deposits total it prints was read whole and right:
+  // its printed total is cited as what confirms the absence.
+  const reconciled = statements.filter((statement) => depositsReconcile(statement));
+  const totals = reconciled.map((statement) => ({
+    ...citationOf(statement.depositsTotal as NonNullable<Statement["depositsTotal"]>),
+    confirmed_by: "deposits_total" as const,
+  }));
+  const reconciledNote =
+    reconciled.length > 0
+      ? `; the deposits read sum to the deposits total printed on ${reconciled.map((statement) => `${statement.document} (${formatMoney(credited(statement))})`).join(", ")}`
+      : "";
   return {
     status: "fulfilled",
-    reason: largest
-      ? `no deposit exceeds ${rule}: ${deposits.length} deposit(s) read in ${statements.length} statement(s), the largest ${formatMoney(largest.amount)} on ${largest.date ? isoDate(largest.date) : "an unreadable date"} (${largest.page.document} page ${largest.page.page})`
-      : `no deposits in ${statements.length} statement(s) (${all.length} transactions read, none a deposit)`,
-    citations,
+    reason: `${
+      largest
+        ? `no deposit exceeds ${rule}: ${deposits.length} deposit(s) read in ${statements.length} statement(s), the largest ${formatMoney(largest.amount)} on ${largest.date ? isoDate(largest.date) : "an unreadable date"} (${largest.page.document} page ${largest.page.page})`
+        : `no deposits in ${statements.length} statement(s) (${all.length} transactions read, none a deposit)`
+    }${reconciledNote}`,
+    citations: [...citations, ...totals],
     observed: { threshold, deposits_read: deposits.length, largest_deposit: largest?.amount ?? null },
   };
+}
+
+/** The statement's deposit rows read sum, to the cent, to the (non-zero) deposits total it prints. */
+function depositsReconcile(statement: Statement): boolean {
+  const total = statement.depositsTotal;
+  return total !== null && total.value > 0 && Math.abs(credited(statement) - total.value) < 0.005;
 }
 
 /**

@@ -545,8 +545,9 @@ export function readFees(
 
 // ---------------------------------------------------------------- printed deposits total
 
+/** "Deposits" and "Additions" also as a scan misreads them ("Deposil", "Additians", "Aoditians"). */
 const DEPOSITS_TOTAL =
-  /^(?:total\s+)?(?:deposits?(?:\s+(?:and|&)\s+(?:other\s+)?(?:credits|additions))?|deposits?\s*\/\s*credits|credits)(?:\s*\(\d+\))?$/i;
+  /^(?:total\s+)?(?:deposi(?:ts?|[a-z])?(?:\s+(?:and|&)\s+(?:other\s+)?(?:credits|additions|a[a-z]{6,8}s))?|deposits?\s*\/\s*credits|credits)(?:\s*\(\d+\))?$/i;
 
 /** "Deposits and Additions  4  7,740.89", "Total Credits (4)  $7,740.89", "DEPOSITS/CREDITS (5)  7,775.89". */
 function readDepositsTotal(pages: PageText[]): Located<number> | null {

@@ -193,10 +193,8 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
         return;
       }
       const amount = entry.amount;
-      const description = line
-        .slice(date.length, amount.start)
-        .replace(/\s{2,}/g, " ")
-        .trim();
+      const description =
+        wordsOf(line.slice(date.length, amount.start)) || (page.ocr ? wrappedDescription(page, index) : "");
       // A line of dates and amounts only is a daily-balance row, not a transaction.
       if (!/[A-Za-z]{2,}/.test(description)) return;
       const runningBalance =
@@ -251,6 +249,29 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
     }
   }
   return transactions;
+}
+
+function wordsOf(text: string): string {
+  return text.replace(/\s{2,}/g, " ").trim();
+}
+
+/**
+ * The description a scan put on the line under its row ("03:09  $125.00", then "Zelle Payment
+ * From R Okafor"): that line has words, no date, no amount, and is no heading or balance line.
+ */
+function wrappedDescription(page: PageText, index: number): string {
+  const next = page.lines[index + 1] ?? "";
+  if (
+    leadingDate(next) ||
+    scannedLeadingDate(next) ||
+    findAmounts(next).length > 0 ||
+    headingSection(next) ||
+    BALANCE_LINE.test(next) ||
+    columnHeads(page, index + 1)
+  )
+    return "";
+  const words = wordsOf(next);
+  return /[A-Za-z]{3,}/.test(words) ? words : "";
 }
 
 /**

@@ -16,10 +16,12 @@ export interface Citation {
   /** With `source: "ocr"`: how sure OCR was of the excerpt (0–100, its least certain column, or of the value it holds). */
   confidence?: number;
   /**
-   * Arithmetic on the page confirms the excerpt's amount, whatever OCR's confidence:
-   * `running_balance`, the balances printed on the row before and on this row differ by exactly it.
+   * Arithmetic on the page confirms what the excerpt shows, whatever OCR's confidence:
+   * `running_balance`, the balances printed on the row before and on this row differ by exactly its
+   * amount; `deposits_total`, the statement's deposit rows read sum exactly to this printed total,
+   * so every deposit was read and read right.
    */
-  confirmed_by?: "running_balance";
+  confirmed_by?: "running_balance" | "deposits_total";
 }
 
 export const MAX_EXCERPT = 200;

@@ -27,6 +27,9 @@ describe("citations and fields from OCR pages", () => {
     expect(
       citationOcr({ document: "a.pdf", source: "ocr", confidence: 81, confirmed_by: "running_balance" }),
     ).toEqual({ confidence: 81, confirmed: "confirmed by the running balance" });
+    expect(
+      citationOcr({ document: "a.pdf", source: "ocr", confidence: 60, confirmed_by: "deposits_total" }),
+    ).toEqual({ confidence: 60, confirmed: "confirmed by the deposits total" });
     for (const odd of ["toString", "guess", 1]) {
       expect(citationOcr({ document: "a.pdf", source: "ocr", confidence: 81, confirmed_by: odd })).toEqual({
         confidence: 81,

@@ -149,3 +149,106 @@ describe("amounts a scan spaced", () => {
     expect(findAmounts("1, 234, 567.89").map((amount) => amount.value)).toEqual([1234567.89]);
   });
 });
+
+/**
+ * A statement in sections, no running balance: its deposits, then the total it prints of them
+ * ("Total Deposits and Additions"), as a fax reads it: misspelt, a row's words on the line under it.
+ */
+async function sectionedStatement(
+  deposits: SimpleLine[],
+  total: string,
+  label = "Total Deposil  and Additians",
+) {
+  const lines: SimpleLine[] = [
+    [[50, "LAKESHORE NATIONAL BANK"]],
+    [
+      [50, "DANIEL R OKAFOR"],
+      [330, "January 1, 2026 through January 31, 2026"],
+    ],
+    [[50, "Account Number: 000000583904417"]],
+    [[50, "DEPOSITS AND ADDITIONS"]],
+    [
+      [50, "DATE"],
+      [110, "DESCRIPTION"],
+      [500, "AMOUNT"],
+    ],
+    ...deposits,
+    [
+      [50, label],
+      [500, total],
+    ],
+    [[50, "CHECKS PAID"]],
+    [
+      [50, "01/09"],
+      [110, "Check 1044"],
+      [500, "$1,450.00"],
+    ],
+  ];
+  return pdf(await buildTextPdf([lines]), "lakeshore.pdf");
+}
+
+const DEPOSITS: SimpleLine[] = [
+  [
+    [50, "01:06"],
+    [110, "Brightine Logistics Payroll PPD 10: 9111111101"],
+    [500, "$3842.16"],
+  ],
+  // The row's date and amount on one line, its words on the next.
+  [
+    [50, "01:09"],
+    [500, "$125.00"],
+  ],
+  [[110, "Zelle Paymenl From R Okator 1JD2K7TQWS"]],
+  [
+    [50, "0120"],
+    [110, "Logiskcs Payroll PPD ID 9111111101"],
+    [500, "$3842.16"],
+  ],
+];
+
+describe("a statement's printed deposits total", () => {
+  it("confirms a scan's reading of every deposit when the rows sum to it", async () => {
+    const scanned = asScanned(await sectionedStatement(DEPOSITS, "$7,809.32"), 74);
+    const rows = readStatement(scanned)?.transactions.filter((row) => row.direction === "credit");
+    expect(rows?.map((row) => [row.description, row.amount])).toEqual([
+      ["Brightine Logistics Payroll PPD 10: 9111111101", 3842.16],
+      ["Zelle Paymenl From R Okator 1JD2K7TQWS", 125],
+      ["Logiskcs Payroll PPD ID 9111111101", 3842.16],
+    ]);
+    const verdict = verdictOf(evaluate(METADATA, [scanned]), "BS_LARGE_DEPOSITS");
+    expect(verdict.status, verdict.reason).toBe("fulfilled");
+    expect(verdict.citations).toContainEqual(
+      expect.objectContaining({
+        confirmed_by: "deposits_total",
+        excerpt: expect.stringContaining("$7,809.32"),
+      }),
+    );
+    expect(verdict.reason).toContain(
+      "the deposits read sum to the deposits total printed on lakeshore.pdf ($7,809.32)",
+    );
+    expect(verdict.reason).toContain(
+      "confirmed by arithmetic on a scan read below the 80% bar: the deposit rows read on lakeshore.pdf sum to the deposits total it prints",
+    );
+  });
+
+  it("confirms nothing when they do not: a row missed or misread leaves the page's doubt", async () => {
+    const scanned = asScanned(await sectionedStatement(DEPOSITS, "$12,309.32"), 74);
+    const verdict = verdictOf(evaluate(METADATA, [scanned]), "BS_LARGE_DEPOSITS");
+    expect(verdict.status).toBe("insufficient_evidence");
+    expect(verdict.reason).toContain(
+      "page 1 of lakeshore.pdf was read by OCR at 74% mean confidence, below the 80% required",
+    );
+    expect(verdict.citations.some((citation) => citation.confirmed_by)).toBe(false);
+  });
+
+  it("keeps a text layer's row without words a daily balance, not a deposit", async () => {
+    const dated = DEPOSITS.map((line) =>
+      typeof line === "string"
+        ? line
+        : line.map(([x, text]): [number, string] => [x, text.replace(/^01:?(\d\d)$/, "01/$1")]),
+    );
+    const printed = await sectionedStatement(dated, "$7,809.32", "Total Deposits and Additions");
+    const rows = readStatement(printed)?.transactions.filter((row) => row.direction === "credit");
+    expect(rows?.map((row) => row.amount)).toEqual([3842.16, 3842.16]);
+  });
+});
