@@ -4,7 +4,7 @@
 // both read a statement through `readStatement`, so what a verdict rests on is what the report shows.
 import type { FieldSource } from "./extraction.ts";
 import type { ExtractedDocument } from "./pdf-text.ts";
-import { readAddressNames, readHolders, valueBelow } from "./statement-holders.ts";
+import { besideLabel, readAddressNames, readHolders, valueBelow } from "./statement-holders.ts";
 import { keyValueAccounts, keyValueHolders, keyValuePeriods } from "./statement-key-values.ts";
 import { headingSection, readTransactions, standaloneAmounts } from "./statement-transactions.ts";
 import {
@@ -153,14 +153,7 @@ function readPeriods(pages: PageText[], order: DateOrder): Array<Located<Period>
       for (const range of [...ranges, ...wrapped]) {
         if (!plausiblePeriod(range.start, range.end)) continue;
         const before = `${page.lines[index - 1] ?? ""} ${line.slice(0, range.index)}`;
-        const entry: Located<Period> = {
-          value: { start: range.start, end: range.end },
-          page,
-          line: index,
-          offset: range.index,
-          source: "label",
-          confidence: 1,
-        };
+        const entry = besideLabel<Period>({ start: range.start, end: range.end }, page, index, range.index);
         if (PERIOD_LABEL.test(line.slice(0, range.index))) labeled.push(entry);
         else if (PERIOD_LABEL.test(before)) labeled.push({ ...entry, source: "table", confidence: 0.9 });
         else unlabeled.push({ ...entry, source: "position", confidence: 0.6 });
@@ -310,14 +303,7 @@ function readAccounts(pages: PageText[]): Array<Located<string>> {
       if (iban?.[1] && !OTHER_ACCOUNT_CONTEXT.test(line)) {
         const digits = iban[1].replace(/\D/g, "");
         if (digits.length >= 4) {
-          accounts.push({
-            value: digits.slice(-4),
-            page,
-            line: index,
-            offset: iban.index,
-            source: "label",
-            confidence: 1,
-          });
+          accounts.push(besideLabel(digits.slice(-4), page, index, iban.index));
           return;
         }
       }
@@ -327,14 +313,7 @@ function readAccounts(pages: PageText[]): Array<Located<string>> {
           const match = pattern.exec(part.text);
           const digits = match?.[1]?.replace(/\D/g, "");
           if (match && digits && digits.length >= 4) {
-            accounts.push({
-              value: digits.slice(-4),
-              page,
-              line: index,
-              offset: part.start + match.index,
-              source: "label",
-              confidence: 1,
-            });
+            accounts.push(besideLabel(digits.slice(-4), page, index, part.start + match.index));
             return;
           }
         }
@@ -343,14 +322,7 @@ function readAccounts(pages: PageText[]): Array<Located<string>> {
           const next = parts[parts.findIndex((p) => p.start === part.start) + 1];
           const masked = next ? MASKED_VALUE.exec(next.text.trim()) : null;
           if (next && masked?.[1]) {
-            accounts.push({
-              value: masked[1],
-              page,
-              line: index,
-              offset: next.start,
-              source: "label",
-              confidence: 1,
-            });
+            accounts.push(besideLabel(masked[1], page, index, next.start));
             return;
           }
         }

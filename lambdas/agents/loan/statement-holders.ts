@@ -1,6 +1,11 @@
 import type { Located } from "./statement-fields.ts";
 import { cellBelow, type PageText, segments } from "./text.ts";
 
+/** A value printed beside its label, at `offset` of the page's line `line`. */
+export function besideLabel<T>(value: T, page: PageText, line: number, offset: number): Located<T> {
+  return { value, page, line, offset, source: "label", confidence: 1 };
+}
+
 // ---------------------------------------------------------------- holders
 
 const HOLDER_LABEL =
@@ -43,27 +48,13 @@ export function readHolders(pages: PageText[]): Array<Located<string>> {
         const inline = (label[1] ?? "").trim();
         if (inline !== "") {
           if (/[A-Za-z]{2,}/.test(inline)) {
-            holders.push({
-              value: inline,
-              page,
-              line: index,
-              offset: part.start,
-              source: "label",
-              confidence: 1,
-            });
+            holders.push(besideLabel(inline, page, index, part.start));
           }
           return;
         }
         const next = parts[partIndex + 1];
         if (next && looksLikeName(next.text)) {
-          holders.push({
-            value: next.text,
-            page,
-            line: index,
-            offset: next.start,
-            source: "label",
-            confidence: 1,
-          });
+          holders.push(besideLabel(next.text, page, index, next.start));
           return;
         }
         // The label heads a column: the name is printed under it.
