@@ -14,7 +14,7 @@ import { parseConfig } from "../lambdas/runtime/config.ts";
 import { measureBankingNlu } from "./banking-nlu.ts";
 import { runBatchBench } from "./batch.ts";
 import { measureBundles } from "./bundles.ts";
-import { measureHeldOutDocuments } from "./held-out-documents.ts";
+import { measureHeldOutDocuments, measureHeldOutWithOcr } from "./held-out-documents.ts";
 import { formatJson } from "./json.ts";
 import { measureLayouts } from "./layouts.ts";
 import {
@@ -638,7 +638,8 @@ async function measureWithoutTheTwin(
 
   if (options.heldOut !== false) {
     log("judging the held-out real documents…");
-    results.held_out = await measureHeldOutDocuments();
+    // With the held-out layouts' OCR, the image-only held-out statements are read by OCR too.
+    results.held_out = options.ocr ? await measureHeldOutWithOcr() : await measureHeldOutDocuments();
   }
 
   if (options.ocr) {

@@ -3,12 +3,16 @@
 // fields and flattened, US, UK and Australian bank statements), judged as the agent judges them
 // (PreConditions, then Conditions AI over the extracted text) and scored against their labels. The
 // corpus is measured, never tuned on: only its numbers say how the rules fare on what users bring.
-// Run: npx tsx bench/held-out-documents.ts [--misses] [--section] (--section prints the report's
-// section; `npm run bench` writes it into BENCHMARKS.md with the rest).
+// Run: npx tsx bench/held-out-documents.ts [--ocr] [--misses] [--section] (--section prints the
+// report's section; `npm run bench` writes it into BENCHMARKS.md with the rest). With --ocr the pages
+// that have no text layer (the image-only statements) are read by the offline OCR engine, as the
+// agent reads them.
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { LabelledCase } from "../examples/layouts/cases.ts";
 import { extractPdfText } from "../lambdas/agents/loan/pdf-text.ts";
+import type { OcrEngine } from "../lambdas/tools/ocr/engine.ts";
+import { createTesseractEngine } from "../lambdas/tools/ocr/tesseract.ts";
 import { scoreCase } from "./layouts.ts";
 import { heldOutSection } from "./report-sections.ts";
 
@@ -47,6 +51,12 @@ export interface HeldOutScore {
   by_batch: Record<string, Tally>;
   misses: string[];
   elapsed_ms: number;
+  /** Pages read by OCR (0 when no engine was given: image-only pages are then not read). */
+  pages_ocr: number;
+  /** The same corpus with the offline OCR engine reading the pages without a text layer, when measured. */
+  with_ocr?: Omit<HeldOutScore, "with_ocr" | "by_condition" | "by_source" | "by_batch" | "misses"> & {
+    image_only: { verdicts: number; right: number };
+  };
 }
 
 function tally(into: Record<string, Tally>, key: string): Tally {
@@ -54,7 +64,7 @@ function tally(into: Record<string, Tally>, key: string): Tally {
   return into[key];
 }
 
-export async function measureHeldOutDocuments(): Promise<HeldOutScore> {
+export async function measureHeldOutDocuments(options: { ocr?: OcrEngine } = {}): Promise<HeldOutScore> {
   const lines = (await readFile(`${CORPUS}manifest.jsonl`, "utf8"))
     .split("\n")
     .filter((line) => line.trim())
@@ -71,6 +81,7 @@ export async function measureHeldOutDocuments(): Promise<HeldOutScore> {
     by_batch: {},
     misses: [],
     elapsed_ms: 0,
+    pages_ocr: 0,
   };
   const started = performance.now();
   for (const line of lines) {
@@ -87,7 +98,10 @@ export async function measureHeldOutDocuments(): Promise<HeldOutScore> {
       metadata: line.request.metadata,
       labels: line.expected,
     };
-    const extracted = await Promise.all(documents.map((item) => extractPdfText(item.bytes, item.key)));
+    const extracted = await Promise.all(
+      documents.map((item) => extractPdfText(item.bytes, item.key, options.ocr ? { ocr: options.ocr } : {})),
+    );
+    score.pages_ocr += extracted.reduce((sum, document) => sum + (document.ocr?.pages.length ?? 0), 0);
     const judged = scoreCase(labelled, extracted);
     score.verdicts += judged.verdicts;
     score.right += judged.right;
@@ -122,8 +136,32 @@ export async function measureHeldOutDocuments(): Promise<HeldOutScore> {
   return score;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+/** The corpus judged twice: as text only, then with the offline OCR engine reading image-only pages. */
+export async function measureHeldOutWithOcr(): Promise<HeldOutScore> {
   const score = await measureHeldOutDocuments();
+  const ocr = createTesseractEngine();
+  const read = await measureHeldOutDocuments({ ocr });
+  const imageOnly = read.by_source["image-only-statement"] ?? { verdicts: 0, right: 0 };
+  return {
+    ...score,
+    with_ocr: {
+      files: read.files,
+      verdicts: read.verdicts,
+      right: read.right,
+      false_fulfilled: read.false_fulfilled,
+      wrong_not_fulfilled: read.wrong_not_fulfilled,
+      insufficient: read.insufficient,
+      elapsed_ms: read.elapsed_ms,
+      pages_ocr: read.pages_ocr,
+      image_only: { verdicts: imageOnly.verdicts, right: imageOnly.right },
+    },
+  };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const score = process.argv.includes("--ocr")
+    ? await measureHeldOutWithOcr()
+    : await measureHeldOutDocuments();
   const pct = (right: number, total: number) => `${right}/${total} (${((100 * right) / total).toFixed(1)} %)`;
   console.log(
     `held-out documents: ${score.files} loan files, ${pct(score.right, score.verdicts)} labelled verdicts right`,
@@ -142,6 +180,14 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
       `  ${name.padEnd(28)} ${pct(entry.right, entry.verdicts)}, false fulfilled ${entry.false_fulfilled}, wrong not_fulfilled ${entry.wrong_not_fulfilled}, insufficient ${entry.insufficient}`,
     );
   }
+  const o = score.with_ocr;
+  if (o) {
+    console.log(
+      `with the offline OCR engine (${o.pages_ocr} image-only pages read): ${pct(o.right, o.verdicts)} right, false fulfilled ${o.false_fulfilled}, wrong not_fulfilled ${o.wrong_not_fulfilled}; image-only statements ${pct(o.image_only.right, o.image_only.verdicts)}`,
+    );
+  }
   if (process.argv.includes("--section")) console.log(`\n${heldOutSection(score).join("\n")}`);
   if (process.argv.includes("--misses")) for (const miss of score.misses) console.log(`  miss: ${miss}`);
+  // The OCR workers would otherwise stay up until their idle timeout.
+  process.exit(0);
 }
