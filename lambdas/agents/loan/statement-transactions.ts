@@ -124,6 +124,8 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
   let balance: number | null = null;
   /** The balance was printed on the row just before (or is the opening balance): nothing read since changed it. */
   let balanceFresh = false;
+  /** The date of the last dated row read. */
+  let lastDate: SimpleDate | null = null;
   /** A heading naming a loan: its table is the loan's when its header has principal/interest columns. */
   let loanHeading = false;
   for (const page of pages) {
@@ -201,19 +203,24 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
         placed.find((p) => p.column === "balance" && p !== entry)?.amount ??
         (amounts.length >= 2 ? amounts[amounts.length - 1] : undefined);
       const newBalance = runningBalance ? signed(runningBalance) : null;
+      const dated = rowDate(page, date.text, periods, order);
       // The balances printed just before and on the row differ by exactly its amount: arithmetic
-      // confirms the amount and settles its direction, over a heading, a column or a word (a scan
-      // reads "CREDIT UNION" as a heading and misplaces columns). Not over a printed sign.
-      const balanced = balanceFresh ? arithmeticDirection(balance, amount.value, newBalance) : null;
+      // confirms the amount and settles its direction over a heading or a word (a scan reads "CREDIT
+      // UNION" as a deposits heading). Not over a printed sign or the column it stands in, and only
+      // when the rows run forward in time: listed newest first, the balance before a row is the
+      // next one's, and two equal amounts in a row would fake the sum.
+      const forward = !dated || !lastDate || dayNumber(lastDate) <= dayNumber(dated);
+      const balanced =
+        balanceFresh && forward ? arithmeticDirection(balance, amount.value, newBalance) : null;
       let direction: Direction = "unknown";
       if (amount.sign === "-") direction = "debit";
       else if (amount.sign === "+") direction = "credit";
-      else if (balanced) direction = balanced;
       else if (entry.column === "credit" || entry.column === "debit") direction = entry.column;
+      else if (balanced) direction = balanced;
       else if (section === "deposits") direction = "credit";
       else if (section === "withdrawals") direction = "debit";
       // A running balance column settles the direction of unsigned amounts.
-      if (direction === "unknown" && balance !== null && newBalance !== null) {
+      if (direction === "unknown" && forward && balance !== null && newBalance !== null) {
         direction = arithmeticDirection(balance, amount.value, newBalance) ?? "unknown";
       }
       if (direction === "unknown") {
@@ -227,10 +234,11 @@ export function readTransactions(pages: PageText[], periods: Period[], order: Da
       }
       if (newBalance !== null) balance = newBalance;
       balanceFresh = newBalance !== null;
+      if (dated) lastDate = dated;
       transactions.push({
         page,
         line: index,
-        date: rowDate(page, date.text, periods, order),
+        date: dated,
         description,
         amount: amount.value,
         direction,

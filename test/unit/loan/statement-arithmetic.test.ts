@@ -99,6 +99,19 @@ describe("a statement's running balance", () => {
     ]);
   });
 
+  it("settles nothing when the rows run newest first: two equal payrolls would fake the sum", async () => {
+    const newestFirst = [
+      ["01/20/26", "ACH CREDIT ACME PAYROLL", "2,000.00", "6,000.00"],
+      ["01/10/26", "ACH CREDIT ACME PAYROLL", "2,000.00", "4,000.00"],
+    ];
+    const statement = readStatement(await creditUnionStatement(newestFirst, "BALANCE FORWARD"));
+    // 6,000.00 − 2,000.00 = 4,000.00 reads like a withdrawal; the second payroll is a deposit.
+    expect(statement?.transactions.map((row) => [row.date?.d, row.direction, row.balanced])).toEqual([
+      [20, "credit", undefined],
+      [10, "credit", undefined],
+    ]);
+  });
+
   it("confirms a deposit OCR read unsure, so a not_fulfilled can rest on it", async () => {
     const digits = (cell: string) => (/\d/.test(cell) ? 81 : undefined);
     const scanned = asScanned(await creditUnionStatement(ROWS), 88, digits);
