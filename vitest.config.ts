@@ -8,5 +8,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     setupFiles: ["./test/setup.ts"],
+    globalSetup: ["./test/global-setup.ts"],
   },
 });
