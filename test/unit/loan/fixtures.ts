@@ -56,6 +56,33 @@ export function pdf(bytes: Uint8Array, name: string): Promise<ExtractedDocument>
 }
 
 /** Evaluates with the PreConditions output for `metadata`, as the agent does, and checks every citation. */
+/**
+ * A text PDF's extraction handed over as OCR would hand it: every page `source: "ocr"` at
+ * `pageConfidence`, each column at the confidence `confidenceOf` gives it, so a rule on OCR
+ * confidence is checked exactly on a known text.
+ */
+export function asOcrRead(
+  document: ExtractedDocument,
+  confidenceOf: (cell: string) => number,
+  pageConfidence = 85,
+): ExtractedDocument {
+  if (!document.cells) throw new Error(`${document.document} has no columns`);
+  return {
+    ...document,
+    has_text_layer: false,
+    cells: document.cells.map((page) =>
+      page.map((line) => line.map((cell) => ({ ...cell, confidence: confidenceOf(cell.text) }))),
+    ),
+    page_sources: document.pages.map(() => ({ source: "ocr", confidence: pageConfidence })),
+    ocr: {
+      engine: "tesseract",
+      pages: document.pages.map((_, index) => index + 1),
+      seconds: 1,
+      confidence: pageConfidence,
+    },
+  };
+}
+
 export function evaluate(
   metadata: Record<string, unknown>,
   documents: ExtractedDocument[],

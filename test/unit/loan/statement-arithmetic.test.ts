@@ -8,7 +8,7 @@ import { buildTextPdf, type SimpleLine } from "../../../examples/samples.ts";
 import type { ExtractedDocument } from "../../../lambdas/agents/loan/pdf-text.ts";
 import { readStatement } from "../../../lambdas/agents/loan/statement-fields.ts";
 import { findAmounts } from "../../../lambdas/agents/loan/text.ts";
-import { BANK_METADATA, evaluate, pdf, verdictOf } from "./fixtures.ts";
+import { asOcrRead, BANK_METADATA, evaluate, pdf, verdictOf } from "./fixtures.ts";
 
 // Monthly income $8,000: a deposit above $4,000 needs a letter of explanation.
 const METADATA = { ...BANK_METADATA, as_of_date: "2026-02-20" };
@@ -53,16 +53,7 @@ function asScanned(
   confidence: number,
   lower: (cell: string) => number | undefined = () => undefined,
 ): ExtractedDocument {
-  if (!document.cells) throw new Error("the statement has no columns");
-  return {
-    ...document,
-    has_text_layer: false,
-    cells: document.cells.map((page) =>
-      page.map((line) => line.map((cell) => ({ ...cell, confidence: lower(cell.text) ?? confidence }))),
-    ),
-    page_sources: document.pages.map(() => ({ source: "ocr", confidence })),
-    ocr: { engine: "tesseract", pages: document.pages.map((_, index) => index + 1), seconds: 1, confidence },
-  };
+  return asOcrRead(document, (cell) => lower(cell) ?? confidence, confidence);
 }
 
 const ROWS = [

@@ -4,27 +4,7 @@
 // rule is checked exactly; the scans themselves are measured in BENCHMARKS.md.
 import { describe, expect, it } from "vitest";
 import { buildTextPdf, type SimpleLine } from "../../../examples/samples.ts";
-import type { ExtractedDocument } from "../../../lambdas/agents/loan/pdf-text.ts";
-import { evaluate, pdf, TAX_METADATA, verdictOf } from "./fixtures.ts";
-
-/** The document as OCR would hand it over: each column read as sure as `confidenceOf` says. */
-function asScanned(document: ExtractedDocument, confidenceOf: (cell: string) => number): ExtractedDocument {
-  if (!document.cells) throw new Error("the document has no columns");
-  return {
-    ...document,
-    has_text_layer: false,
-    cells: document.cells.map((page) =>
-      page.map((line) => line.map((cell) => ({ ...cell, confidence: confidenceOf(cell.text) }))),
-    ),
-    page_sources: document.pages.map(() => ({ source: "ocr", confidence: 85 })),
-    ocr: {
-      engine: "tesseract",
-      pages: document.pages.map((_, index) => index + 1),
-      seconds: 1,
-      confidence: 85,
-    },
-  };
-}
+import { asOcrRead, evaluate, pdf, TAX_METADATA, verdictOf } from "./fixtures.ts";
 
 describe("captions as scans read them", () => {
   it("finds the block as a photo reads it: the declaration garbled, Sign and the caption's first word lost", async () => {
@@ -241,7 +221,7 @@ describe("captions as scans read them", () => {
     const confidence = (cell: string) => (/calendar year/.test(cell) ? 64 : 96);
     const read = async (header: string) =>
       verdictOf(
-        evaluate(TAX_METADATA, [asScanned(await pdf(await printed(header), "scan.pdf"), confidence)]),
+        evaluate(TAX_METADATA, [asOcrRead(await pdf(await printed(header), "scan.pdf"), confidence)]),
         "TR_TAX_YEAR",
       );
     const agreeing = await read("Form 1120 (2024)  Page 6");
