@@ -1,7 +1,6 @@
 // DynamoDB transactions in the local twin, through the real AWS SDK v3 clients against dynalite.
 import type { AddressInfo } from "node:net";
 import {
-  CreateTableCommand,
   DynamoDBClient,
   IdempotentParameterMismatchException,
   TransactionCanceledException,
@@ -25,25 +24,24 @@ import {
 } from "../../../infra/local/dynamodb-transactions.ts";
 import { type Emulators, startEmulators } from "../../../infra/local/emulators.ts";
 import { localDynamoDbClientConfig } from "../../../infra/local/provision.ts";
+import { createActiveTable } from "../../support/tables.ts";
 
 const REGION = "us-east-1";
 const TABLE = "ledger";
 
 async function createTable(client: DynamoDBClient, name = TABLE): Promise<void> {
-  await client.send(
-    new CreateTableCommand({
-      TableName: name,
-      BillingMode: "PAY_PER_REQUEST",
-      AttributeDefinitions: [
-        { AttributeName: "pk", AttributeType: "S" },
-        { AttributeName: "sk", AttributeType: "S" },
-      ],
-      KeySchema: [
-        { AttributeName: "pk", KeyType: "HASH" },
-        { AttributeName: "sk", KeyType: "RANGE" },
-      ],
-    }),
-  );
+  await createActiveTable(client, {
+    TableName: name,
+    BillingMode: "PAY_PER_REQUEST",
+    AttributeDefinitions: [
+      { AttributeName: "pk", AttributeType: "S" },
+      { AttributeName: "sk", AttributeType: "S" },
+    ],
+    KeySchema: [
+      { AttributeName: "pk", KeyType: "HASH" },
+      { AttributeName: "sk", KeyType: "RANGE" },
+    ],
+  });
 }
 
 async function rejectionOf(promise: Promise<unknown>): Promise<Error & Record<string, unknown>> {

@@ -1,12 +1,7 @@
 // A runs table from before the by_loan index (a data folder of an older twin): provisioning adds the
 // index, keeps every item, and gives the old runs the attributes the index reads, so a loan number
 // search finds them. Also: a rebuild interrupted before or after its backup was complete.
-import {
-  CreateTableCommand,
-  DescribeTableCommand,
-  DynamoDBClient,
-  ListTablesCommand,
-} from "@aws-sdk/client-dynamodb";
+import { DescribeTableCommand, DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, PutCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulators, startEmulators } from "../../../infra/local/emulators.ts";
@@ -19,6 +14,7 @@ import {
 import { backupTableName } from "../../../infra/local/table-indexes.ts";
 import { RUNS_BY_DAY, RUNS_BY_PROFILE, TABLES } from "../../../lambdas/contracts/tables.ts";
 import { RunStore } from "../../../lambdas/store/runs.ts";
+import { createActiveTable } from "../../support/tables.ts";
 
 const REGION = "us-east-1";
 let emulators: Emulators;
@@ -72,7 +68,7 @@ const oldItems = [
 async function oldTable(): Promise<string> {
   tables += 1;
   const name = `runs-old-${tables}`;
-  await client.send(new CreateTableCommand(createTableInput(OLD_RUNS, name)));
+  await createActiveTable(client, createTableInput(OLD_RUNS, name));
   for (const Item of oldItems) await ddb.send(new PutCommand({ TableName: name, Item }));
   return name;
 }
@@ -141,7 +137,7 @@ describe("provisioning a runs table without the by_loan index", () => {
     const name = `runs-interrupted-${tables}`;
     // The rebuild had copied everything (marker written) and dropped the table, then stopped.
     const backup = backupTableName(name);
-    await client.send(new CreateTableCommand(runsTableDefinition(backup)));
+    await createActiveTable(client, runsTableDefinition(backup));
     for (const Item of oldItems) await ddb.send(new PutCommand({ TableName: backup, Item }));
     await ddb.send(new PutCommand({ TableName: backup, Item: { pk: "#index-rebuild", sk: "#complete" } }));
 
@@ -157,7 +153,7 @@ describe("provisioning a runs table without the by_loan index", () => {
   it("drops an incomplete backup and rebuilds from the table, which it had not touched", async () => {
     const name = await oldTable();
     const backup = backupTableName(name);
-    await client.send(new CreateTableCommand(runsTableDefinition(backup)));
+    await createActiveTable(client, runsTableDefinition(backup));
     await ddb.send(new PutCommand({ TableName: backup, Item: oldItems[0] }));
 
     await provision(name);

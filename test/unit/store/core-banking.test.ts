@@ -1,5 +1,5 @@
 // The core-banking store against dynalite with the twin's transactions layer, through the real SDK.
-import { CreateTableCommand, DynamoDBClient, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
+import { DynamoDBClient, TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEMO_CUSTOMERS } from "../../../examples/banking/customers.ts";
@@ -15,6 +15,7 @@ import {
   TransferRefusedError,
   withConflictRetries,
 } from "../../../lambdas/store/core-banking.ts";
+import { createActiveTable } from "../../support/tables.ts";
 
 const REGION = "us-east-1";
 const NOW = new Date("2025-03-01T12:00:00.000Z");
@@ -51,7 +52,7 @@ describe("CoreBankingStore", () => {
   beforeEach(async () => {
     tables += 1;
     table = `core-banking-${tables}`;
-    await client.send(new CreateTableCommand(coreBankingTableDefinition(table)));
+    await createActiveTable(client, coreBankingTableDefinition(table));
     store = new CoreBankingStore(ddb, table, () => NOW);
     await store.seed(DEMO_CUSTOMERS);
   });

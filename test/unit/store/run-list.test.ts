@@ -1,7 +1,7 @@
 // The run list (GET /v1/runs) against dynalite through the real SDK: filters, paging across days and
 // across the Queries' own pages, the search by loan number in the by_loan index, and the bound on the
 // work of one call.
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Emulators, startEmulators } from "../../../infra/local/emulators.ts";
@@ -14,6 +14,7 @@ import {
   type RunListQuery,
   RunStore,
 } from "../../../lambdas/store/runs.ts";
+import { createActiveTable } from "../../support/tables.ts";
 
 const REGION = "us-east-1";
 const TABLE = "run-list";
@@ -72,7 +73,7 @@ beforeAll(async () => {
   emulators = await startEmulators({ dataDir: "/nonexistent-because-not-persisted", persist: false });
   client = new DynamoDBClient(localDynamoDbClientConfig(emulators.dynamodbEndpoint, REGION));
   ddb = DynamoDBDocumentClient.from(client);
-  await client.send(new CreateTableCommand(runsTableDefinition(TABLE)));
+  await createActiveTable(client, runsTableDefinition(TABLE));
   await seed();
 });
 

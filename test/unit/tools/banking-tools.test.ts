@@ -1,7 +1,7 @@
 // The banking tools as the worker runs them, against dynalite with the twin's transactions layer:
 // a retried step (same run, same step) never moves money twice, the customer is the run's and no
 // argument reaches another customer's holdings, and the customer's words resolve to one product.
-import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_CUSTOMERS } from "../../../examples/banking/customers.ts";
@@ -10,6 +10,7 @@ import { coreBankingTableDefinition, localDynamoDbClientConfig } from "../../../
 import { describeBankingTools } from "../../../lambdas/agents/banking/banking-tools.ts";
 import { CoreBankingStore } from "../../../lambdas/store/core-banking.ts";
 import type { ToolContext, ToolDefinition } from "../../../lambdas/tools/registry.ts";
+import { createActiveTable } from "../../support/tables.ts";
 
 let emulators: Emulators;
 let client: DynamoDBClient;
@@ -19,7 +20,7 @@ let tools: Map<string, ToolDefinition>;
 beforeAll(async () => {
   emulators = await startEmulators({ dataDir: "/nonexistent-because-not-persisted", persist: false });
   client = new DynamoDBClient(localDynamoDbClientConfig(emulators.dynamodbEndpoint, "us-east-1"));
-  await client.send(new CreateTableCommand(coreBankingTableDefinition("banking-tools")));
+  await createActiveTable(client, coreBankingTableDefinition("banking-tools"));
   store = new CoreBankingStore(DynamoDBDocumentClient.from(client), "banking-tools", () => new Date());
   await store.seed(DEMO_CUSTOMERS);
   tools = new Map(describeBankingTools(() => store).map((tool) => [tool.name, tool]));
