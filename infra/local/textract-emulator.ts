@@ -21,6 +21,9 @@ import { GetObjectCommand, type S3Client, S3ServiceException } from "@aws-sdk/cl
 import { OcrDocumentError, type OcrEngine } from "../../lambdas/tools/ocr/engine.ts";
 import { type TextractBlock, toBlocks } from "./textract-blocks.ts";
 
+/** How long an idle keep-alive connection stays open (ms), as AWS endpoints keep one. */
+const IDLE_CONNECTION_MS = 60_000;
+
 export type { TextractBlock } from "./textract-blocks.ts";
 export { toBlocks } from "./textract-blocks.ts";
 
@@ -327,6 +330,12 @@ export async function startTextractEmulator(options: TextractEmulatorOptions): P
   const server: Server = createServer((request, response) => {
     void serve(request, response, { start, get });
   });
+  // Textract keeps an idle connection open far longer than Node's default of 5 s. With that default,
+  // a client that polls again after a few seconds' read may reuse the connection just as the server
+  // drops it, and its request fails with ECONNRESET (the SDK retries that; a client with
+  // maxAttempts 1 fails).
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
+  server.headersTimeout = IDLE_CONNECTION_MS + 1_000;
   server.on("connection", (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
